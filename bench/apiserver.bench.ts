@@ -1,0 +1,180 @@
+// `npm run bench:apiserver`: the embedded API server over HTTP (a child `bosun up`, durable storage) against
+// its own storage ceiling (the same writes straight into SQLite), measured in the same run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'node:http';
+import { SqliteStore } from '../src/apiserver/storage/sqlite-store.ts';
+
+const objects = Number(process.env['BENCH_OBJECTS'] ?? 10_000);
+const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
+const bin = join(import.meta.dirname, '..', 'bin', 'bosun.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startBosun(dataDir: string, port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('bosun is ready')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`bosun up exited ${code}`)));
+  });
+  return child;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+
+function call(port: number, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(
+      { host: '127.0.0.1', port, method, path, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function pool(n: number, task: (i: number) => Promise<void>): Promise<number> {
+  let next = 0;
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) await task(next++);
+    }),
+  );
+  return performance.now() - start;
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+const median = (values: number[]) => quantile(values, 0.5);
+
+function configMap(i: number, rv?: string): Record<string, unknown> {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { app: 'bench', shard: String(i % 10) }, ...(rv ? { resourceVersion: rv } : {}) }, data: { key: `value-${i}`, other: 'x'.repeat(200) } };
+}
+
+function storageCeiling(): number {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-sqlite-'));
+  const store = new SqliteStore(join(dir, 'bosun.db'));
+  const start = performance.now();
+  for (let i = 0; i < objects; i++) {
+    store.write('/configmaps', 'default', `cm-${i}`, 'ADDED', (rev) => ({ ...configMap(i), metadata: { name: `cm-${i}`, namespace: 'default', uid: crypto.randomUUID(), resourceVersion: String(rev), creationTimestamp: new Date().toISOString() } }) as never);
+  }
+  const ms = performance.now() - start;
+  store.close();
+  return (objects / ms) * 1000;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bosun-bench-'));
+  const port = await freePort();
+  const child = await startBosun(dataDir, port);
+  const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
+  const base = '/api/v1/namespaces/default/configmaps';
+  try {
+    const rvs: string[] = [];
+    const createMs = await pool(objects, async (i) => {
+      const res = await call(port, token, 'POST', base, configMap(i));
+      if (res.status !== 201) throw new Error(`create ${res.status} ${res.text}`);
+      rvs[i] = (JSON.parse(res.text) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    });
+    const updateMs = await pool(objects, async (i) => {
+      const res = await call(port, token, 'PUT', `${base}/cm-${i}`, { ...configMap(i, rvs[i]), data: { key: `updated-${i}` } });
+      if (res.status !== 200) throw new Error(`update ${res.status} ${res.text}`);
+    });
+    const getMs = await pool(objects, async (i) => {
+      const res = await call(port, token, 'GET', `${base}/cm-${i}`);
+      if (res.status !== 200) throw new Error(`get ${res.status}`);
+    });
+    const listTimes: number[] = [];
+    for (let r = 0; r < 7; r++) {
+      const t = performance.now();
+      const res = await call(port, token, 'GET', base);
+      listTimes.push(performance.now() - t);
+      const count = (JSON.parse(res.text) as { items: unknown[] }).items.length;
+      if (count !== objects) throw new Error(`list returned ${count}`);
+    }
+
+    // Watch delivery latency at 1,000 events/s: writes paced in 10 ms batches of 10.
+    const sent = new Map<string, number>();
+    const latencies: number[] = [];
+    const watch = request({ host: '127.0.0.1', port, path: `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rvs[objects - 1] ?? 0}&labelSelector=app%3Dwatch`, agent: new Agent(), headers: { authorization: `Bearer ${token}` } });
+    let buffer = '';
+    await new Promise<void>((resolve) => {
+      watch.on('response', (res) => {
+        resolve();
+        res.on('data', (chunk: Buffer) => {
+          const now = performance.now();
+          buffer += chunk.toString();
+          let nl;
+          while ((nl = buffer.indexOf('\n')) >= 0) {
+            const line = buffer.slice(0, nl);
+            buffer = buffer.slice(nl + 1);
+            const name = (JSON.parse(line) as { object: { metadata: { name: string } } }).object.metadata.name;
+            const t = sent.get(name);
+            if (t !== undefined) latencies.push(now - t);
+          }
+        });
+      });
+      watch.end();
+    });
+    const watchEvents = 3000;
+    const watchStart = performance.now();
+    const inflight: Promise<unknown>[] = [];
+    for (let i = 0; i < watchEvents; i++) {
+      const due = watchStart + i; // one event per millisecond
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      const name = `w-${i}`;
+      sent.set(name, performance.now());
+      inflight.push(call(port, token, 'POST', base, { metadata: { name, labels: { app: 'watch' } } }));
+    }
+    await Promise.all(inflight);
+    const achievedRate = (watchEvents / (performance.now() - watchStart)) * 1000;
+    const deadline = Date.now() + 5000;
+    while (latencies.length < watchEvents && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    watch.destroy();
+
+    const ceiling = storageCeiling();
+    const creates = (objects / createMs) * 1000;
+    const rows = [
+      ['creates/s (durable, HTTP)', creates.toFixed(0), '≥ 3000 and ≥ 50% of ceiling'],
+      ['updates/s (durable, HTTP)', ((objects / updateMs) * 1000).toFixed(0), ''],
+      ['gets/s (HTTP)', ((objects / getMs) * 1000).toFixed(0), ''],
+      [`LIST ${objects} objects, median of 7 (ms)`, median(listTimes).toFixed(1), '< 300 ms'],
+      [`watch latency p50 (ms) at ${achievedRate.toFixed(0)} events/s`, quantile(latencies, 0.5).toFixed(2), ''],
+      ['watch latency p99 (ms)', quantile(latencies, 0.99).toFixed(2), '< 50 ms'],
+      ['watch events delivered', `${latencies.length}/${watchEvents}`, 'all'],
+      ['storage ceiling: same writes straight into SQLite (writes/s)', ceiling.toFixed(0), ''],
+      ['HTTP creates / storage ceiling', `${((creates / ceiling) * 100).toFixed(1)}%`, '≥ 50%'],
+    ];
+    console.log(`bench:apiserver — ${objects} ConfigMaps, ${concurrency} concurrent clients, node ${process.version}, ${new Date().toISOString()}`);
+    for (const [what, value, target] of rows) console.log(`${what!.padEnd(58)} ${value!.padStart(10)}   ${target}`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+await main();

@@ -1,0 +1,666 @@
+// A CRD version's openAPIV3Schema compiled for the write path: structural defaulting, pruning and validation,
+// worded the way apiextensions-apiserver (kube-openapi + apimachinery field errors) words them.
+import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { StatusCause } from '../../apimachinery/object.ts';
+
+// ajv is CommonJS; under nodenext its default export is the module object.
+const Ajv = AjvModule.default;
+
+/** apiextensions.k8s.io/v1 JSONSchemaProps, loosely typed: it arrives as user JSON. */
+export interface JSONSchemaProps {
+  type?: string;
+  format?: string;
+  description?: string;
+  nullable?: boolean;
+  default?: unknown;
+  enum?: unknown[];
+  required?: string[];
+  properties?: Record<string, JSONSchemaProps>;
+  additionalProperties?: JSONSchemaProps | boolean;
+  items?: JSONSchemaProps | JSONSchemaProps[];
+  allOf?: JSONSchemaProps[];
+  anyOf?: JSONSchemaProps[];
+  oneOf?: JSONSchemaProps[];
+  not?: JSONSchemaProps;
+  maximum?: number;
+  minimum?: number;
+  exclusiveMaximum?: boolean;
+  exclusiveMinimum?: boolean;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  maxItems?: number;
+  minItems?: number;
+  uniqueItems?: boolean;
+  multipleOf?: number;
+  maxProperties?: number;
+  minProperties?: number;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-embedded-resource'?: boolean;
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-map-type'?: string;
+  'x-kubernetes-validations'?: unknown[];
+  [key: string]: unknown;
+}
+
+export interface CustomResourceSchema {
+  /** Structural defaulting, in place: drops non-nullable nulls without defaults, then fills defaults. */
+  applyDefaults(obj: unknown): void;
+  /** Removes fields the schema does not know, in place; returns their paths (`spec.foo`, `spec.items[0].bar`), sorted. */
+  prune(obj: unknown): string[];
+  /** The paths prune would remove, without touching obj (for fieldValidation=Strict|Warn). */
+  unknownFields(obj: unknown): string[];
+  /** OpenAPI validation; causes carry the apiserver's reason, message and field path. */
+  validate(obj: unknown): StatusCause[];
+}
+
+export class SchemaCompileError extends Error {
+  override readonly name = 'SchemaCompileError' as const;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Field errors, worded as apimachinery's field.Error.ErrorBody renders them (shared with crd-validation.ts).
+
+/** Go's %v/%q/%#v rendering of a JSON value, as field errors print bad values. */
+export function formatGoValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'boolean') return String(value);
+  return goSharpV(value);
+}
+
+function goQuote(s: string): string {
+  return JSON.stringify(s).replace(/\\u007f/g, '\\x7f');
+}
+
+function goNumber(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
+  const [mantissa = '', expPart = '0'] = n.toExponential().split('e');
+  const exp = Number(expPart);
+  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
+  return String(n);
+}
+
+function goSharpV(value: unknown): string {
+  if (value === null || value === undefined) return 'interface {}(nil)';
+  if (typeof value === 'string') return goQuote(value);
+  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpV).join(', ')}}`;
+  const rec = value as Record<string, unknown>;
+  return `map[string]interface {}{${Object.keys(rec)
+    .sort()
+    .map((k) => `${goQuote(k)}:${goSharpV(rec[k])}`)
+    .join(', ')}}`;
+}
+
+export function fieldRequired(field: string, detail = ''): StatusCause {
+  return { reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field };
+}
+
+export function fieldInvalid(field: string, value: unknown, detail: string): StatusCause {
+  return { reason: 'FieldValueInvalid', message: `Invalid value: ${formatGoValue(value)}${detail ? `: ${detail}` : ''}`, field };
+}
+
+/** Like fieldInvalid but with a pre-rendered Go value (for Go structs that have no JSON equivalent). */
+export function fieldInvalidRendered(field: string, rendered: string, detail: string): StatusCause {
+  return { reason: 'FieldValueInvalid', message: `Invalid value: ${rendered}: ${detail}`, field };
+}
+
+export function fieldTypeInvalid(field: string, value: unknown, detail: string): StatusCause {
+  return { reason: 'FieldValueTypeInvalid', message: `Invalid value: ${formatGoValue(value)}: ${detail}`, field };
+}
+
+export function fieldNotSupported(field: string, value: unknown, supported: readonly string[]): StatusCause {
+  const detail = supported.length ? `: supported values: ${supported.map(goQuote).join(', ')}` : '';
+  return { reason: 'FieldValueNotSupported', message: `Unsupported value: ${formatGoValue(value)}${detail}`, field };
+}
+
+export function fieldForbidden(field: string, detail: string): StatusCause {
+  return { reason: 'FieldValueForbidden', message: detail ? `Forbidden: ${detail}` : 'Forbidden', field };
+}
+
+export function fieldDuplicate(field: string, value: unknown): StatusCause {
+  return { reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatGoValue(value)}`, field };
+}
+
+export function fieldTooLong(field: string, max: number): StatusCause {
+  return { reason: 'FieldValueTooLong', message: `Too long: may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}`, field };
+}
+
+export function fieldTooMany(field: string, actual: number, max: number): StatusCause {
+  return { reason: 'FieldValueTooMany', message: `Too many: ${actual}: must have at most ${max} items`, field };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Formats: the ones kube-openapi's strfmt registry validates for CRDs. Others (int32, int64, float, double,
+// quantity, anything unknown) are accepted without checks, as on a real server.
+
+const DNS_LABEL = '[a-zA-Z0-9]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?';
+const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+function isIPv6(s: string): boolean {
+  if (!/^[0-9a-fA-F:.]+$/.test(s) || !s.includes(':')) return false;
+  let head = s;
+  let groupsAvailable = 8;
+  const lastColon = s.lastIndexOf(':');
+  const tail = s.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    if (!IPV4.test(tail)) return false;
+    head = s.slice(0, lastColon + 1) + '0:0';
+  }
+  const parts = head.split('::');
+  if (parts.length > 2) return false;
+  const groups = (p: string): string[] | undefined => {
+    if (p === '') return [];
+    const g = p.split(':');
+    return g.every((x) => /^[0-9a-fA-F]{1,4}$/.test(x)) ? g : undefined;
+  };
+  const left = groups(parts[0] ?? '');
+  const right = parts.length === 2 ? groups(parts[1] ?? '') : [];
+  if (!left || !right) return false;
+  const n = left.length + right.length;
+  return parts.length === 2 ? n < groupsAvailable : n === groupsAvailable;
+}
+
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+const FORMATS: Record<string, (s: string) => boolean> = {
+  'date-time': (s) => /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?$/.test(s) && !Number.isNaN(Date.parse(s.replace(' ', 'T'))),
+  datetime: (s) => FORMATS['date-time']?.(s) ?? false,
+  date: (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)),
+  duration: (s) => /^(\s*[-+]?\d+(\.\d+)?\s*(ns|us|µs|ms|s|m|h|d|w|nanoseconds?|microseconds?|milliseconds?|seconds?|minutes?|hours?|days?|weeks?|sec|min|hr)\s*)+$/.test(s),
+  byte: (s) => s.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(s),
+  uri: (s) => /^[a-zA-Z][a-zA-Z0-9+.-]*:[^\s]*$/.test(s) || /^\/[^\s]*$/.test(s),
+  email: (s) => /^[^\s@<>]+@[^\s@<>]+$/.test(s),
+  hostname: (s) => s.length <= 255 && new RegExp(`^${DNS_LABEL}(\\.${DNS_LABEL})*\\.?$`).test(s),
+  ipv4: (s) => IPV4.test(s),
+  ipv6: isIPv6,
+  cidr: (s) => {
+    const [ip = '', bits, extra] = s.split('/');
+    if (bits === undefined || extra !== undefined || !/^\d{1,3}$/.test(bits)) return false;
+    return IPV4.test(ip) ? Number(bits) <= 32 : isIPv6(ip) && Number(bits) <= 128;
+  },
+  mac: (s) => /^([0-9a-fA-F]{2}[:-]){5}[0-9a-fA-F]{2}$/.test(s) || /^([0-9a-fA-F]{4}\.){2}[0-9a-fA-F]{4}$/.test(s),
+  uuid: (s) => UUID.test(s),
+  uuid3: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(s),
+  uuid4: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i.test(s),
+  uuid5: (s) => /^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$/i.test(s),
+  hexcolor: (s) => /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/.test(s),
+  rgbcolor: (s) => /^rgb\(\s*\d{1,3}\s*,\s*\d{1,3}\s*,\s*\d{1,3}\s*\)$/.test(s),
+  bsonobjectid: (s) => /^[0-9a-fA-F]{24}$/.test(s),
+  password: () => true,
+  isbn: () => true,
+  isbn10: () => true,
+  isbn13: () => true,
+  creditcard: () => true,
+  ssn: (s) => /^\d{3}[- ]?\d{2}[- ]?\d{4}$/.test(s),
+};
+
+/** Go RE2 accepts leading inline flags like `(?i)`; JavaScript wants them as RegExp flags. */
+export function goRegExp(pattern: string, flags = ''): RegExp {
+  let p = pattern;
+  let f = flags.replace('u', '');
+  const m = /^\(\?([imsU]+)\)/.exec(p);
+  if (m) {
+    p = p.slice(m[0].length);
+    for (const c of m[1] ?? '') if (c !== 'U' && !f.includes(c)) f += c;
+  }
+  return new RegExp(p, f);
+}
+
+const regExpEngine = Object.assign((pattern: string, flags: string) => goRegExp(pattern, flags), { code: 'goRegExp' });
+
+function newAjv(): InstanceType<typeof Ajv> {
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: false,
+    verbose: true,
+    validateFormats: true,
+    unicodeRegExp: false,
+    addUsedSchema: false,
+    code: { regExp: regExpEngine },
+  });
+  for (const [name, check] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate: check });
+  return ajv;
+}
+
+let sharedAjv: InstanceType<typeof Ajv> | undefined;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Translation of Kubernetes' OpenAPI v3 dialect to JSON Schema draft-07 for ajv.
+
+const K8S_TYPE = 'x-bosun-k8s-type';
+const K8S_NULLABLE = 'x-bosun-nullable';
+
+function isSchema(v: unknown): v is JSONSchemaProps {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function translate(s: JSONSchemaProps): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const intOrString = s['x-kubernetes-int-or-string'] === true;
+  const types: string[] = intOrString ? ['integer', 'string'] : s.type ? [s.type] : [];
+  if (types.length > 0) {
+    out['type'] = s.nullable ? [...types, 'null'] : types.length === 1 ? types[0] : types;
+    out[K8S_TYPE] = types.join(',');
+  }
+  if (s.nullable) out[K8S_NULLABLE] = true;
+  if (s.format && FORMATS[s.format]) out['format'] = s.format;
+  if (Array.isArray(s.enum)) out['enum'] = s.enum;
+  if (Array.isArray(s.required) && s.required.length > 0) out['required'] = s.required;
+  for (const k of ['maxLength', 'minLength', 'maxItems', 'minItems', 'maxProperties', 'minProperties', 'multipleOf'] as const) {
+    if (typeof s[k] === 'number') out[k] = s[k];
+  }
+  if (typeof s.pattern === 'string') out['pattern'] = s.pattern;
+  if (s.uniqueItems === true) out['uniqueItems'] = true;
+  if (typeof s.maximum === 'number') out[s.exclusiveMaximum ? 'exclusiveMaximum' : 'maximum'] = s.maximum;
+  if (typeof s.minimum === 'number') out[s.exclusiveMinimum ? 'exclusiveMinimum' : 'minimum'] = s.minimum;
+  if (isSchema(s.properties)) {
+    const props: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(s.properties)) if (isSchema(v)) props[k] = translate(v);
+    out['properties'] = props;
+  }
+  if (typeof s.additionalProperties === 'boolean') out['additionalProperties'] = s.additionalProperties;
+  else if (isSchema(s.additionalProperties)) out['additionalProperties'] = translate(s.additionalProperties);
+  if (isSchema(s.items)) out['items'] = translate(s.items);
+  for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = s[k];
+    if (Array.isArray(list) && list.length > 0) out[k] = list.filter(isSchema).map(translate);
+  }
+  if (isSchema(s.not)) out['not'] = translate(s.not);
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Error mapping (kube-openapi messages, apiextensions' kubeOpenAPIResultToFieldErrors).
+
+function jsonTypeName(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  if (typeof v === 'object') return 'object';
+  return typeof v; // string, boolean
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** "/spec/items/0/name" → "spec.items[0].name", using the data to tell indices from keys. */
+function pointerToField(root: unknown, pointer: string): string {
+  if (!pointer) return '';
+  let cur: unknown = root;
+  let out = '';
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = unescapePointer(raw);
+    if (Array.isArray(cur)) {
+      out += `[${key}]`;
+      cur = (cur as unknown[])[Number(key)];
+    } else {
+      out += out ? `.${key}` : key;
+      cur = isSchema(cur) ? cur[key] : undefined;
+    }
+  }
+  return out;
+}
+
+function join(base: string, key: string): string {
+  return base ? `${base}.${key}` : key;
+}
+
+// kube-openapi names the root "", which gives its messages a leading space (" in body must be ...").
+function inBody(field: string): string {
+  return `${field} in body`;
+}
+
+function mapError(e: ErrorObject, field: string): StatusCause | undefined {
+  const data = e.data;
+  const p = e.params as Record<string, unknown>;
+  const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'type': {
+      const expected = typeof parent[K8S_TYPE] === 'string' ? (parent[K8S_TYPE] as string) : String(p['type']);
+      const actual = jsonTypeName(data);
+      return fieldTypeInvalid(field, actual, `${inBody(field)} must be of type ${expected}: "${actual}"`);
+    }
+    case 'required':
+      return fieldRequired(join(field, String(p['missingProperty'])));
+    case 'enum': {
+      const allowed = (Array.isArray(p['allowedValues']) ? (p['allowedValues'] as unknown[]) : []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+      return fieldNotSupported(field, data, allowed);
+    }
+    case 'format':
+      return fieldTypeInvalid(field, data, `${inBody(field)} must be of type ${String(p['format'])}: ${goQuote(String(data))}`);
+    case 'maxLength':
+      return fieldTooLong(field, Number(p['limit']));
+    case 'minLength':
+      return fieldInvalid(field, data, `${inBody(field)} should be at least ${String(p['limit'])} chars long`);
+    case 'maxItems':
+      return fieldTooMany(field, Array.isArray(data) ? data.length : -1, Number(p['limit']));
+    case 'minItems':
+      return fieldInvalid(field, data, `${inBody(field)} should have at least ${String(p['limit'])} items`);
+    case 'maxProperties':
+      return fieldTooMany(field, isSchema(data) ? Object.keys(data).length : -1, Number(p['limit']));
+    case 'minProperties':
+      return fieldInvalid(field, data, `${inBody(field)} should have at least ${String(p['limit'])} properties`);
+    case 'pattern':
+      return fieldInvalid(field, data, `${inBody(field)} should match '${String(p['pattern'])}'`);
+    case 'maximum':
+      return fieldInvalid(field, data, `${inBody(field)} should be less than or equal to ${goNumber(Number(p['limit']))}`);
+    case 'exclusiveMaximum':
+      return fieldInvalid(field, data, `${inBody(field)} should be less than ${goNumber(Number(p['limit']))}`);
+    case 'minimum':
+      return fieldInvalid(field, data, `${inBody(field)} should be greater than or equal to ${goNumber(Number(p['limit']))}`);
+    case 'exclusiveMinimum':
+      return fieldInvalid(field, data, `${inBody(field)} should be greater than ${goNumber(Number(p['limit']))}`);
+    case 'multipleOf':
+      return fieldInvalid(field, data, `${inBody(field)} should be a multiple of ${goNumber(Number(p['multipleOf']))}`);
+    case 'uniqueItems':
+      return fieldInvalid(field, data, `${inBody(field)} shouldn't contain duplicates`);
+    case 'anyOf':
+      return fieldInvalid(field, data, `${inBody(field)} must validate at least one schema (anyOf)`);
+    case 'oneOf':
+      return fieldInvalid(field, data, `${inBody(field)} must validate one and only one schema (oneOf)`);
+    case 'not':
+      return fieldInvalid(field, data, `${inBody(field)} must not validate the schema (not)`);
+    case 'additionalProperties':
+      return fieldForbidden(join(field, String(p['additionalProperty'])), `${inBody(join(field, String(p['additionalProperty'])))} is a forbidden property`);
+    case 'false schema':
+      return undefined;
+    default:
+      return fieldInvalid(field, data, `${inBody(field)} ${e.message ?? 'is invalid'}`);
+  }
+}
+
+/** Errors from inside anyOf/oneOf/not branches are summarised by the branch keyword itself. */
+function insideBranch(schemaPath: string): boolean {
+  return /\/(anyOf|oneOf)\/\d+\//.test(schemaPath) || /\/not\//.test(schemaPath);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The structural walk used by defaulting, pruning and embedded-resource checks.
+
+interface StructuralNode {
+  properties: Map<string, StructuralNode> | undefined;
+  additional: StructuralNode | true | undefined;
+  items: StructuralNode | undefined;
+  preserveUnknown: boolean;
+  embedded: boolean;
+  nullable: boolean;
+  hasDefault: boolean;
+  default: unknown;
+}
+
+function structural(s: JSONSchemaProps): StructuralNode {
+  let properties: Map<string, StructuralNode> | undefined;
+  if (isSchema(s.properties)) {
+    properties = new Map();
+    for (const [k, v] of Object.entries(s.properties)) if (isSchema(v)) properties.set(k, structural(v));
+  }
+  let additional: StructuralNode | true | undefined;
+  if (s.additionalProperties === true) additional = true;
+  else if (isSchema(s.additionalProperties)) additional = structural(s.additionalProperties);
+  return {
+    properties,
+    additional,
+    items: isSchema(s.items) ? structural(s.items) : undefined,
+    preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
+    embedded: s['x-kubernetes-embedded-resource'] === true,
+    nullable: s.nullable === true,
+    hasDefault: s.default !== undefined,
+    default: s.default,
+  };
+}
+
+const OBJECT_META_FIELDS = new Set([
+  'name',
+  'generateName',
+  'namespace',
+  'selfLink',
+  'uid',
+  'resourceVersion',
+  'generation',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'labels',
+  'annotations',
+  'ownerReferences',
+  'finalizers',
+  'managedFields',
+]);
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function clone<T>(v: T): T {
+  return v === undefined ? v : (structuredClone(v) as T);
+}
+
+function isNonNullableNull(v: unknown, s: StructuralNode | undefined): boolean {
+  return v === null && s !== undefined && !s.nullable && s.hasDefault;
+}
+
+function pruneNullsWithoutDefaults(x: unknown, s: StructuralNode | undefined): void {
+  if (!s) return;
+  if (isObj(x)) {
+    for (const [k, v] of Object.entries(x)) {
+      const prop = s.properties?.get(k) ?? (s.additional !== true ? s.additional : undefined);
+      if (!prop) continue;
+      if (v === null && !prop.hasDefault && !prop.nullable) {
+        delete x[k];
+        continue;
+      }
+      pruneNullsWithoutDefaults(v, prop);
+    }
+  } else if (Array.isArray(x)) {
+    for (const v of x as unknown[]) pruneNullsWithoutDefaults(v, s.items);
+  }
+}
+
+function applyDefaultsTo(x: unknown, s: StructuralNode | undefined): void {
+  if (!s) return;
+  if (isObj(x)) {
+    if (s.properties) {
+      for (const [k, prop] of s.properties) {
+        if (!prop.hasDefault) continue;
+        if (!(k in x) || isNonNullableNull(x[k], prop)) x[k] = clone(prop.default);
+      }
+    }
+    for (const [k, v] of Object.entries(x)) {
+      const prop = s.properties?.get(k);
+      if (prop) applyDefaultsTo(v, prop);
+      else if (s.additional && s.additional !== true) {
+        if (isNonNullableNull(v, s.additional)) x[k] = clone(s.additional.default);
+        applyDefaultsTo(x[k], s.additional);
+      }
+    }
+  } else if (Array.isArray(x)) {
+    const arr = x as unknown[];
+    for (let i = 0; i < arr.length; i++) {
+      if (isNonNullableNull(arr[i], s.items)) arr[i] = clone(s.items?.default);
+      applyDefaultsTo(arr[i], s.items);
+    }
+  }
+}
+
+function pruneMetadata(meta: unknown, path: string, mutate: boolean, out: string[]): void {
+  if (!isObj(meta)) return;
+  for (const k of Object.keys(meta)) {
+    if (OBJECT_META_FIELDS.has(k)) continue;
+    out.push(join(path, k));
+    if (mutate) delete meta[k];
+  }
+}
+
+function pruneTo(x: unknown, s: StructuralNode | undefined, path: string, mutate: boolean, out: string[], resourceRoot: boolean): void {
+  const embedded = resourceRoot || (s?.embedded ?? false);
+  if (s?.preserveUnknown) {
+    skipPrune(x, s, path, mutate, out, embedded);
+    return;
+  }
+  if (isObj(x)) {
+    for (const k of Object.keys(x)) {
+      const v = x[k];
+      const childPath = join(path, k);
+      if (embedded && (k === 'apiVersion' || k === 'kind') && typeof v === 'string') continue;
+      if (embedded && k === 'metadata' && isObj(v)) {
+        pruneMetadata(v, childPath, mutate, out);
+        continue;
+      }
+      const prop = s?.properties?.get(k);
+      if (prop) pruneTo(v, prop, childPath, mutate, out, false);
+      else if (s?.additional === true) continue;
+      else if (s?.additional) pruneTo(v, s.additional, childPath, mutate, out, false);
+      else {
+        out.push(childPath);
+        if (mutate) delete x[k];
+      }
+    }
+  } else if (Array.isArray(x)) {
+    (x as unknown[]).forEach((v, i) => pruneTo(v, s?.items, `${path}[${i}]`, mutate, out, false));
+  }
+}
+
+function skipPrune(x: unknown, s: StructuralNode, path: string, mutate: boolean, out: string[], embedded: boolean): void {
+  if (isObj(x)) {
+    for (const k of Object.keys(x)) {
+      const childPath = join(path, k);
+      if (embedded && (k === 'apiVersion' || k === 'kind')) continue;
+      if (embedded && k === 'metadata') {
+        pruneMetadata(x[k], childPath, mutate, out);
+        continue;
+      }
+      const prop = s.properties?.get(k);
+      if (prop) pruneTo(x[k], prop, childPath, mutate, out, false);
+      else if (s.additional && s.additional !== true) pruneTo(x[k], s.additional, childPath, mutate, out, false);
+    }
+  } else if (Array.isArray(x) && s.items) {
+    const items = s.items;
+    (x as unknown[]).forEach((v, i) => {
+      if (items.preserveUnknown) skipPrune(v, items, `${path}[${i}]`, mutate, out, items.embedded);
+      else pruneTo(v, items, `${path}[${i}]`, mutate, out, false);
+    });
+  }
+}
+
+const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1035_MSG =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+/** apiextensions' validateEmbeddedResource: apiVersion and kind are required on embedded objects. */
+function validateEmbedded(x: unknown, s: StructuralNode | undefined, path: string, out: StatusCause[]): void {
+  if (!s) return;
+  if (isObj(x)) {
+    if (s.embedded) {
+      if (!('apiVersion' in x)) out.push(fieldRequired(join(path, 'apiVersion'), 'must not be empty'));
+      if (!('kind' in x)) out.push(fieldRequired(join(path, 'kind'), 'must not be empty'));
+      const apiVersion = x['apiVersion'];
+      if ('apiVersion' in x) {
+        if (typeof apiVersion !== 'string') out.push(fieldInvalid(join(path, 'apiVersion'), apiVersion, 'must be a string'));
+        else if (apiVersion === '') out.push(fieldInvalid(join(path, 'apiVersion'), apiVersion, 'must not be empty'));
+        else if (apiVersion.split('/').length > 2) out.push(fieldInvalid(join(path, 'apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+      }
+      const kind = x['kind'];
+      if ('kind' in x) {
+        if (typeof kind !== 'string') out.push(fieldInvalid(join(path, 'kind'), kind, 'must be a string'));
+        else if (kind === '') out.push(fieldInvalid(join(path, 'kind'), kind, 'must not be empty'));
+        else if (kind.length > 63 || !DNS1035.test(kind.toLowerCase())) {
+          const msg = kind.length > 63 ? 'must be no more than 63 characters' : DNS1035_MSG;
+          out.push(fieldInvalid(join(path, 'kind'), kind, `may have mixed case, but should otherwise match: ${msg}`));
+        }
+      }
+    }
+    for (const [k, v] of Object.entries(x)) {
+      const prop = s.properties?.get(k) ?? (s.additional !== true ? s.additional : undefined);
+      validateEmbedded(v, prop, join(path, k), out);
+    }
+  } else if (Array.isArray(x)) {
+    (x as unknown[]).forEach((v, i) => validateEmbedded(v, s.items, `${path}[${i}]`, out));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function compile(schema: JSONSchemaProps | undefined): CustomResourceSchema {
+  const root = isSchema(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const node = structural(root);
+  // The root's metadata is ObjectMeta: the server validates it, the schema only constrains name/generateName.
+  const translated = translate(root);
+  let validateFn: ValidateFunction;
+  try {
+    sharedAjv ??= newAjv();
+    validateFn = sharedAjv.compile(translated);
+  } catch (err) {
+    throw new SchemaCompileError(`cannot compile schema: ${(err as Error).message}`);
+  }
+  return {
+    applyDefaults(obj) {
+      pruneNullsWithoutDefaults(obj, node);
+      applyDefaultsTo(obj, node);
+    },
+    prune(obj) {
+      const out: string[] = [];
+      pruneTo(obj, node, '', true, out, true);
+      return out.sort();
+    },
+    unknownFields(obj) {
+      const out: string[] = [];
+      pruneTo(obj, node, '', false, out, true);
+      return out.sort();
+    },
+    validate(obj) {
+      const causes: StatusCause[] = [];
+      if (!validateFn(obj)) {
+        const errs = validateFn.errors ?? [];
+        const typeFailed = new Set(errs.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+        for (const e of errs) {
+          if (insideBranch(e.schemaPath)) continue;
+          if (e.keyword !== 'type' && typeFailed.has(e.instancePath)) continue;
+          if (e.data === null && (e.parentSchema as Record<string, unknown> | undefined)?.[K8S_NULLABLE] === true) continue;
+          const cause = mapError(e, pointerToField(obj, e.instancePath));
+          if (cause) causes.push(cause);
+        }
+      }
+      validateEmbedded(obj, node, '', causes);
+      const seen = new Set<string>();
+      return causes.filter((c) => {
+        const key = `${c.field ?? ''}\u0000${c.message ?? ''}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    },
+  };
+}
+
+const MAX_CACHED = 512;
+const byIdentity = new WeakMap<object, CustomResourceSchema>();
+const byContent = new Map<string, CustomResourceSchema>();
+
+/**
+ * Compiles a CRD version's openAPIV3Schema once; later calls with the same object or the same content hit a cache,
+ * since this runs on every write. An undefined schema preserves everything and validates nothing.
+ */
+export function compileCustomResourceSchema(schema: JSONSchemaProps | undefined): CustomResourceSchema {
+  if (schema && byIdentity.has(schema)) return byIdentity.get(schema) as CustomResourceSchema;
+  const key = JSON.stringify(schema ?? null);
+  let compiled = byContent.get(key);
+  if (compiled) {
+    byContent.delete(key); // refresh LRU position
+  } else {
+    compiled = compile(schema);
+    if (byContent.size >= MAX_CACHED) {
+      const oldest = byContent.keys().next().value;
+      if (oldest !== undefined) byContent.delete(oldest);
+    }
+  }
+  byContent.set(key, compiled);
+  if (schema) byIdentity.set(schema, compiled);
+  return compiled;
+}

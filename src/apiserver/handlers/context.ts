@@ -1,0 +1,21 @@
+// What every handler needs from the server.
+import type { KubeObject, ListMeta } from '../../apimachinery/object.ts';
+import type { Representation } from '../http/negotiation.ts';
+import type { ObjectService } from '../registry/object-service.ts';
+import type { ResourceRegistry } from '../registry/registry.ts';
+import type { ResourceType } from '../registry/resource-type.ts';
+import type { SqliteStore } from '../storage/sqlite-store.ts';
+import type { WatchRegistry } from './watch.ts';
+
+export interface TableConverter {
+  toTable(type: ResourceType, objects: KubeObject[], representation: Representation, listMeta: ListMeta, includeHeaders: boolean): unknown;
+}
+
+export interface HandlerContext {
+  readonly registry: ResourceRegistry;
+  readonly store: SqliteStore;
+  readonly objects: ObjectService;
+  readonly watches: WatchRegistry;
+  readonly tables: TableConverter;
+  readonly bookmarkIntervalMs: number;
+}

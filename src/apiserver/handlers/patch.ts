@@ -1,0 +1,111 @@
+// PATCH in its four media types: JSON patch, merge patch, strategic merge (built-ins only; 415 for custom
+// resources, as a real server answers) and server-side apply (which may create the object).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
+import { errors } from '../../apimachinery/status-error.ts';
+import { nowTime } from '../../apimachinery/time.ts';
+import { decodeBody, mediaType, readBody } from '../http/body.ts';
+import { sendJson } from '../http/respond.ts';
+import { applyJsonPatch } from '../patch/json-patch.ts';
+import { applyMergePatch } from '../patch/merge-patch.ts';
+import { serverSideApply } from '../patch/server-side-apply.ts';
+import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
+import { fieldSchemaOf } from '../registry/field-manager.ts';
+import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
+import type { HandlerContext } from './context.ts';
+import { writeOptions } from './write-options.ts';
+
+const patchTypes = new Set([
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+]);
+
+export async function handlePatch(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string,
+  name: string,
+  subresource: 'status' | undefined,
+  query: URLSearchParams,
+): Promise<void> {
+  const media = mediaType(req.headers['content-type']);
+  const accepted = type.strategicMerge
+    ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json'
+    : 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml';
+  if (!patchTypes.has(media) || (media === 'application/strategic-merge-patch+json' && !type.strategicMerge)) {
+    throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+  }
+  const patch = decodeBody(await readBody(req), media === 'application/apply-patch+yaml' ? 'application/yaml' : 'application/json');
+  const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
+  const current = ctx.objects.find(type, namespace, name);
+
+  if (media === 'application/apply-patch+yaml') {
+    if (!options.fieldManager) {
+      throw errors.invalid(type.kind, type.group, name, [{ reason: 'FieldValueRequired', field: 'fieldManager', message: 'Required value: is required for apply patch' }]);
+    }
+    if (!isPlainObject(patch)) throw errors.badRequest('error decoding YAML: the apply configuration must be an object');
+    const applied = patch as KubeObject;
+    if (!isPlainObject(applied.metadata)) applied.metadata = {};
+    if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${String(applied.metadata.name)}) does not match the name on the URL (${name})`);
+    }
+    applied.metadata.name = name;
+    const force = query.get('force') === 'true';
+    const live = current ? ctx.objects.view(type, current) : undefined;
+    const result = serverSideApply(live, applied, {
+      manager: options.fieldManager,
+      force,
+      apiVersion: apiVersionOf(type),
+      subresource,
+      schema: fieldSchemaOf(type),
+      time: nowTime(),
+      resource: groupResource(type),
+    });
+    if (!current) {
+      if (subresource) throw errors.notFound(groupResource(type), name);
+      const created = ctx.objects.create(type, namespace, result, { ...options, keepManagedFields: true }, options.userAgent);
+      sendJson(res, 201, created.object, created.warnings);
+      return;
+    }
+    const next = restrictToSubresource(type, current.object, result, subresource);
+    const updated = ctx.objects.commitUpdate(type, current, next, { ...options, skipManagedFields: true }, subresource);
+    sendJson(res, 200, updated.object, updated.warnings);
+    return;
+  }
+
+  if (!current) throw errors.notFound(groupResource(type), name);
+  const base = ctx.objects.view(type, current);
+  let patched: unknown;
+  if (media === 'application/json-patch+json') patched = applyJsonPatch(base, patch);
+  else if (media === 'application/merge-patch+json') patched = applyMergePatch(base, patch);
+  else patched = applyStrategicMergePatch(base, patch, fieldSchemaOf(type));
+  if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw errors.badRequest('the patch produced an object without metadata');
+  const result = patched as KubeObject;
+  const rv = result.metadata.resourceVersion;
+  // A resourceVersion in the patch is a precondition, as on a real server.
+  if (rv !== undefined && rv !== current.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
+  const next = restrictToSubresource(type, current.object, result, subresource);
+  const updated = ctx.objects.commitUpdate(type, current, next, options, subresource);
+  sendJson(res, 200, updated.object, updated.warnings);
+}
+
+/** A /status patch changes only status; a main-resource patch never changes status (with the subresource on). */
+function restrictToSubresource(type: ResourceType, old: KubeObject, patched: KubeObject, subresource: 'status' | undefined): KubeObject {
+  if (subresource === 'status') {
+    const next = structuredClone(old);
+    if (patched['status'] === undefined) delete next['status'];
+    else next['status'] = patched['status'];
+    next.metadata.managedFields = patched.metadata.managedFields ?? [];
+    return next;
+  }
+  if (type.statusSubresource) {
+    if (old['status'] === undefined) delete patched['status'];
+    else patched['status'] = structuredClone(old['status']);
+  }
+  if (!type.custom && type.specFinalizers) patched['spec'] = structuredClone(old['spec']);
+  return patched;
+}

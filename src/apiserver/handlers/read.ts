@@ -1,0 +1,81 @@
+// GET of one object and LIST of a collection, with selectors, limit/continue and Table output.
+import type { ServerResponse } from 'node:http';
+import { errors } from '../../apimachinery/status-error.ts';
+import type { Representation } from '../http/negotiation.ts';
+import { sendJson, sendJsonText } from '../http/respond.ts';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { HandlerContext } from './context.ts';
+import { renderJson, renderObject } from './render.ts';
+import { selectionFor } from './selection.ts';
+
+export function handleGet(ctx: HandlerContext, res: ServerResponse, type: ResourceType, namespace: string, name: string, rep: Representation): void {
+  const stored = ctx.objects.get(type, namespace, name);
+  if (rep.table) {
+    sendJson(res, 200, ctx.tables.toTable(type, [renderObject(type, stored)], rep, { resourceVersion: String(stored.revision) }, true));
+    return;
+  }
+  sendJsonText(res, 200, renderJson(type, stored));
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+function decodeContinue(token: string): ContinueToken {
+  try {
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as ContinueToken;
+    if (typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('shape');
+    return parsed;
+  } catch {
+    throw errors.badRequest(`invalid continue token`);
+  }
+}
+
+export function handleList(
+  ctx: HandlerContext,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string | undefined,
+  query: URLSearchParams,
+  rep: Representation,
+): void {
+  const select = selectionFor(type, namespace, query);
+  const revision = ctx.store.currentRevision;
+  if (query.get('resourceVersionMatch') === 'Exact' && query.get('resourceVersion') !== String(revision)) {
+    throw errors.expired(`too old resource version: ${query.get('resourceVersion') ?? ''} (${revision})`);
+  }
+  const limitParam = query.get('limit');
+  const limit = limitParam ? Number(limitParam) : 0;
+  if (limitParam && (!Number.isInteger(limit) || limit < 0)) throw errors.badRequest(`invalid limit: ${limitParam}`);
+  const token = query.get('continue');
+  const start = token ? decodeContinue(token) : undefined;
+  if (start && start.rv < ctx.store.oldestWatchableRevision) {
+    throw errors.expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+  }
+  const all = ctx.store
+    .list(`${type.group}/${type.plural}`, namespace)
+    .filter((s) => select(s.object))
+    .sort((a, b) => keyOf(a.object).localeCompare(keyOf(b.object)));
+  const from = start ? all.findIndex((s) => keyOf(s.object) > start.start) : 0;
+  const remaining = from < 0 ? [] : all.slice(from);
+  const page = limit > 0 ? remaining.slice(0, limit) : remaining;
+  const more = limit > 0 && remaining.length > limit;
+  const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(revision) };
+  if (more) {
+    const last = page[page.length - 1]!;
+    listMeta.continue = Buffer.from(JSON.stringify({ rv: revision, start: keyOf(last.object) })).toString('base64url');
+    listMeta.remainingItemCount = remaining.length - limit;
+  }
+  if (rep.table) {
+    sendJson(res, 200, ctx.tables.toTable(type, page.map((s) => renderObject(type, s)), rep, listMeta, true));
+    return;
+  }
+  const items = page.map((s) => renderJson(type, s)).join(',');
+  const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata: listMeta });
+  sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${items}]}`);
+}
+
+function keyOf(object: { metadata: { namespace?: string; name?: string } }): string {
+  return `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
+}

@@ -1,0 +1,14 @@
+// Serialises stored objects as the requested version sees them, without re-encoding when nothing changes.
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { StoredObject } from '../storage/sqlite-store.ts';
+
+export function renderJson(type: ResourceType, stored: StoredObject): string {
+  const apiVersion = apiVersionOf(type);
+  if (stored.object.apiVersion === apiVersion) return stored.json;
+  return JSON.stringify({ ...stored.object, apiVersion });
+}
+
+export function renderObject(type: ResourceType, stored: StoredObject): KubeObject {
+  return { ...stored.object, apiVersion: apiVersionOf(type) };
+}

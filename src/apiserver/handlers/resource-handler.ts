@@ -1,0 +1,56 @@
+// Dispatches a resource request to its verb, after checking scope and subresource.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '../../apimachinery/status-error.ts';
+import { negotiate } from '../http/negotiation.ts';
+import type { ResourceRequest } from '../http/request-info.ts';
+import type { HandlerContext } from './context.ts';
+import { handlePatch } from './patch.ts';
+import { handleGet, handleList } from './read.ts';
+import { handleWatch } from './watch.ts';
+import { handleCreate, handleDelete, handleDeleteCollection, handleUpdate } from './write.ts';
+
+export async function handleResource(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  info: ResourceRequest,
+  query: URLSearchParams,
+): Promise<void> {
+  const type = ctx.registry.lookup(info.group, info.version, info.resource);
+  if (!type) throw errors.pathNotFound();
+  if (!type.namespaced && info.namespace !== undefined) throw errors.pathNotFound();
+  const namespace = info.namespace ?? '';
+  const rep = negotiate(req.headers['accept'], query);
+  const sub = info.subresource;
+  if (sub !== undefined) {
+    const allowed = (sub === 'status' && type.statusSubresource) || (sub === 'finalize' && type.kind === 'Namespace' && !type.custom);
+    if (!allowed || info.name === undefined) throw errors.pathNotFound();
+  }
+  const name = info.name ?? '';
+  const subresource = sub === 'status' || sub === 'finalize' ? sub : undefined;
+  switch (info.verb) {
+    case 'get':
+      return handleGet(ctx, res, type, namespace, name, rep);
+    case 'list':
+      return handleList(ctx, res, type, info.namespace, query, rep);
+    case 'watch':
+      if (info.name !== undefined) {
+        query.set('fieldSelector', [query.get('fieldSelector'), `metadata.name=${info.name}`].filter(Boolean).join(','));
+      }
+      return handleWatch(ctx, res, type, info.namespace, query, rep);
+    case 'create':
+      if (type.namespaced && info.namespace === undefined) throw errors.pathNotFound();
+      if (info.name !== undefined) throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
+      return handleCreate(ctx, req, res, type, namespace, query);
+    case 'update':
+      return handleUpdate(ctx, req, res, type, namespace, name, subresource, query);
+    case 'patch':
+      if (sub === 'finalize') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+      return handlePatch(ctx, req, res, type, namespace, name, sub === 'status' ? 'status' : undefined, query);
+    case 'delete':
+      if (sub !== undefined) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+      return handleDelete(ctx, req, res, type, namespace, name, query);
+    case 'deletecollection':
+      return handleDeleteCollection(ctx, req, res, type, info.namespace, query);
+  }
+}

@@ -1,0 +1,107 @@
+// Watch: a chunked stream of JSON lines. Headers go out at once; RV unset/0 starts with synthetic ADDED
+// events; RV=N replays the event log after N; too old gets an ERROR event with a 410 Expired Status.
+// Objects moving into or out of the selection show up as ADDED or DELETED, as on a real server.
+import type { ServerResponse } from 'node:http';
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { errors } from '../../apimachinery/status-error.ts';
+import type { Representation } from '../http/negotiation.ts';
+import { apiVersionOf, storageKey, type ResourceType } from '../registry/resource-type.ts';
+import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
+import type { HandlerContext } from './context.ts';
+import { renderJson, renderObject } from './render.ts';
+import { selectionFor } from './selection.ts';
+
+/** A watcher that falls this far behind is cut off; it re-watches from its last resourceVersion. */
+const maxBufferedBytes = 32 * 1024 * 1024;
+
+export class WatchRegistry {
+  private readonly open = new Set<ServerResponse>();
+
+  add(res: ServerResponse): void {
+    this.open.add(res);
+    res.on('close', () => this.open.delete(res));
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Ends every stream cleanly (a terminating chunk), as a real server does on shutdown. */
+  closeAll(): void {
+    for (const res of this.open) res.end();
+    this.open.clear();
+  }
+}
+
+export function handleWatch(
+  ctx: HandlerContext,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string | undefined,
+  query: URLSearchParams,
+  rep: Representation,
+): void {
+  const select = selectionFor(type, namespace, query);
+  const rvParam = query.get('resourceVersion') ?? '';
+  const fromRevision = rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);
+  if (fromRevision !== undefined && !Number.isInteger(fromRevision)) throw errors.badRequest(`invalid resource version: ${rvParam}`);
+  const bookmarks = query.get('allowWatchBookmarks') === 'true';
+  const timeoutSeconds = Number(query.get('timeoutSeconds') ?? 0);
+  const key = storageKey(type);
+  let tableHeadersSent = false;
+
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
+  res.flushHeaders();
+  ctx.watches.add(res);
+
+  const send = (eventType: string, stored: StoredObject): void => {
+    let payload: string;
+    if (rep.table) {
+      payload = JSON.stringify(ctx.tables.toTable(type, [renderObject(type, stored)], rep, { resourceVersion: String(stored.revision) }, !tableHeadersSent));
+      tableHeadersSent = true;
+    } else payload = renderJson(type, stored);
+    res.write(`{"type":"${eventType}","object":${payload}}\n`);
+    if (res.writableLength > maxBufferedBytes) res.end();
+  };
+  const deliver = (event: StoreEvent): void => {
+    if (event.resource !== key) return;
+    const now = select(event.current.object);
+    const before = event.previous !== undefined && event.type !== 'ADDED' && select(event.previous.object);
+    if (event.type === 'DELETED') {
+      if (now) send('DELETED', event.current);
+    } else if (event.type === 'ADDED') {
+      if (now) send('ADDED', event.current);
+    } else if (now && before) send('MODIFIED', event.current);
+    else if (now) send('ADDED', event.current);
+    else if (before) send('DELETED', event.current);
+  };
+
+  if (fromRevision !== undefined && fromRevision < ctx.store.oldestWatchableRevision) {
+    const status = errors.expired(`too old resource version: ${fromRevision} (${ctx.store.oldestWatchableRevision})`).toStatus();
+    res.end(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+    return;
+  }
+  // Replay or synthesise, then subscribe, in one synchronous step: no event can fall in between.
+  if (fromRevision === undefined) {
+    for (const stored of ctx.store.list(key, namespace)) if (select(stored.object)) send('ADDED', stored);
+  } else {
+    for (const event of ctx.store.eventsAfter(key, fromRevision)) deliver(event);
+  }
+  const unsubscribe = ctx.store.subscribe(deliver);
+  let bookmarkTimer: NodeJS.Timeout | undefined;
+  if (bookmarks) {
+    bookmarkTimer = setInterval(() => {
+      // Every event up to the current revision has been delivered synchronously, so it is a safe resume point.
+      const marker: KubeObject = { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) } };
+      res.write(`{"type":"BOOKMARK","object":${JSON.stringify(marker)}}\n`);
+    }, ctx.bookmarkIntervalMs);
+    bookmarkTimer.unref();
+  }
+  const timeout = timeoutSeconds > 0 ? setTimeout(() => res.end(), timeoutSeconds * 1000) : undefined;
+  timeout?.unref();
+  res.on('close', () => {
+    unsubscribe();
+    if (bookmarkTimer) clearInterval(bookmarkTimer);
+    if (timeout) clearTimeout(timeout);
+  });
+}

@@ -1,0 +1,79 @@
+// POST (create), PUT (update, main resource or /status), DELETE and DELETE on a collection.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodeBody, mediaType, readBody } from '../http/body.ts';
+import { sendJson } from '../http/respond.ts';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { HandlerContext } from './context.ts';
+import { selectionFor } from './selection.ts';
+import { deleteOptions, writeOptions } from './write-options.ts';
+
+export async function readObjectBody(req: IncomingMessage): Promise<unknown> {
+  return decodeBody(await readBody(req), mediaType(req.headers['content-type']));
+}
+
+export async function handleCreate(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const body = await readObjectBody(req);
+  const { object, warnings } = ctx.objects.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
+  sendJson(res, 201, object, warnings);
+}
+
+export async function handleUpdate(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string,
+  name: string,
+  subresource: 'status' | 'finalize' | undefined,
+  query: URLSearchParams,
+): Promise<void> {
+  const body = await readObjectBody(req);
+  const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
+  const { object, warnings } = ctx.objects.update(type, namespace, name, body, subresource ? { ...options, subresource } : options);
+  sendJson(res, 200, object, warnings);
+}
+
+async function optionalBody(req: IncomingMessage): Promise<unknown> {
+  const raw = await readBody(req);
+  if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
+  return decodeBody(raw, mediaType(req.headers['content-type']));
+}
+
+export async function handleDelete(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string,
+  name: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const options = deleteOptions(query, await optionalBody(req));
+  const { object } = ctx.objects.delete(type, namespace, name, options);
+  sendJson(res, 200, object);
+}
+
+export async function handleDeleteCollection(
+  ctx: HandlerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  type: ResourceType,
+  namespace: string | undefined,
+  query: URLSearchParams,
+): Promise<void> {
+  const options = deleteOptions(query, await optionalBody(req));
+  const select = selectionFor(type, namespace, query);
+  const deleted = [];
+  for (const stored of ctx.store.list(`${type.group}/${type.plural}`, namespace)) {
+    if (!select(stored.object)) continue;
+    deleted.push(ctx.objects.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options).object);
+  }
+  sendJson(res, 200, { kind: type.listKind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) }, items: deleted });
+}

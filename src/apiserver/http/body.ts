@@ -1,0 +1,61 @@
+// Reads and decodes request bodies: a hard size limit, JSON or YAML, and clear 4xx answers for bad input.
+import type { IncomingMessage } from 'node:http';
+import { parse as parseYaml } from 'yaml';
+import { errors } from '../../apimachinery/status-error.ts';
+
+export const maxBodyBytes = 3 * 1024 * 1024;
+
+export function readBody(req: IncomingMessage, limit = maxBodyBytes): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      reject(errors.tooLarge(limit));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      if (failed) return;
+      size += chunk.length;
+      if (size > limit) {
+        failed = true;
+        reject(errors.tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks));
+    });
+    req.on('error', (error) => {
+      if (!failed) reject(error);
+    });
+  });
+}
+
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Decodes a JSON or YAML body. A YAML stream with several documents is refused, as a real server does. */
+export function decodeBody(raw: Buffer, type: string): unknown {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') throw errors.badRequest('the request body is empty');
+  if (type === 'application/json' || type.endsWith('+json')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw errors.badRequest(`the body of the request could not be decoded as JSON: ${(error as Error).message}`);
+    }
+  }
+  if (type === 'application/yaml' || type.endsWith('+yaml')) {
+    try {
+      return parseYaml(text, { maxAliasCount: 100 }) as unknown;
+    } catch (error) {
+      throw errors.badRequest(`the body of the request could not be decoded as YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
+    }
+  }
+  throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+}

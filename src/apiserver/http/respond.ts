@@ -1,0 +1,36 @@
+// Writing answers: JSON bodies, Status errors, warning headers.
+import type { ServerResponse } from 'node:http';
+import type { StatusError } from '../../apimachinery/status-error.ts';
+
+export function warningHeader(warnings: readonly string[]): string[] {
+  return warnings.map((w) => `299 - ${JSON.stringify(w)}`);
+}
+
+export function sendJsonText(res: ServerResponse, code: number, json: string, warnings: readonly string[] = [], contentType = 'application/json'): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const headers: Record<string, string | string[]> = {
+    'Content-Type': contentType,
+    'Content-Length': String(Buffer.byteLength(json)),
+    'Cache-Control': 'no-cache, private',
+  };
+  if (warnings.length > 0) headers['Warning'] = warningHeader(warnings);
+  res.writeHead(code, headers);
+  res.end(json);
+}
+
+export function sendJson(res: ServerResponse, code: number, body: unknown, warnings: readonly string[] = [], contentType?: string): void {
+  sendJsonText(res, code, JSON.stringify(body), warnings, contentType);
+}
+
+export function sendStatusError(res: ServerResponse, error: StatusError): void {
+  if (error.code === 429) res.setHeader('Retry-After', '1');
+  sendJson(res, error.code, error.toStatus());
+}
+
+export function sendText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}

@@ -1,0 +1,97 @@
+// Routes one request: health probes, auth, discovery, OpenAPI, then resource verbs.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors, StatusError } from '../../apimachinery/status-error.ts';
+import { checkBearer } from '../auth/bearer-token.ts';
+import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from '../discovery/aggregated-discovery.ts';
+import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from '../discovery/legacy-discovery.ts';
+import { openApiV3Document, openApiV3Root } from '../discovery/openapi.ts';
+import { serverVersion } from '../discovery/version.ts';
+import type { HandlerContext } from '../handlers/context.ts';
+import { handleResource } from '../handlers/resource-handler.ts';
+import { sendJson, sendStatusError, sendText } from './respond.ts';
+import { parseRequestPath } from './request-info.ts';
+
+export interface RouterOptions {
+  token: string | undefined;
+  /** Called for every request once answered: method, path, status, user agent. */
+  onRequest?: (entry: RequestLogEntry) => void;
+  onError?: (error: unknown) => void;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  url: string;
+  status: number;
+  userAgent: string | undefined;
+  accept: string | undefined;
+  contentType: string | undefined;
+}
+
+const probes = new Set(['/healthz', '/livez', '/readyz']);
+
+export function createRouter(ctx: HandlerContext, options: RouterOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (options.onRequest) {
+      const log = options.onRequest;
+      res.on('finish', () =>
+        log({
+          method: req.method ?? '',
+          url: req.url ?? '',
+          status: res.statusCode,
+          userAgent: req.headers['user-agent'],
+          accept: req.headers['accept'],
+          contentType: req.headers['content-type'],
+        }),
+      );
+    }
+    route(ctx, options, req, res).catch((error: unknown) => {
+      if (error instanceof StatusError) {
+        sendStatusError(res, error);
+        return;
+      }
+      options.onError?.(error);
+      sendStatusError(res, errors.internal(error instanceof Error ? error.message : String(error)));
+    });
+  };
+}
+
+async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  if (probes.has(path) || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
+    sendText(res, 200, 'ok');
+    return;
+  }
+  if (options.token !== undefined && !checkBearer(req.headers['authorization'], options.token)) throw errors.unauthorized();
+  const method = req.method ?? 'GET';
+  const accept = req.headers['accept'];
+  if (method === 'GET') {
+    if (path === '/version') return sendJson(res, 200, serverVersion);
+    if (path === '/api' || path === '/apis') {
+      const aggregated = acceptedAggregatedVersion(accept);
+      if (aggregated) return sendJson(res, 200, aggregatedDiscovery(ctx.registry, path === '/api', aggregated), [], aggregatedContentType(aggregated));
+      return sendJson(res, 200, path === '/api' ? apiVersions(req.headers.host ?? '') : apiGroupList(ctx.registry));
+    }
+    if (path === '/openapi/v2') {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': '0' });
+      res.end();
+      return;
+    }
+    if (path === '/openapi/v3') return sendJson(res, 200, openApiV3Root(ctx.registry));
+    const v3 = /^\/openapi\/v3\/(?:api\/(v1)|apis\/([^/]+)\/([^/]+))$/.exec(path);
+    if (v3) {
+      const doc = v3[1] ? openApiV3Document(ctx.registry, '', v3[1]) : openApiV3Document(ctx.registry, v3[2]!, v3[3]!);
+      if (!doc) throw errors.pathNotFound();
+      return sendJson(res, 200, doc);
+    }
+    const gv = /^\/(?:api\/(v1)|apis\/([^/]+)(?:\/([^/]+))?)$/.exec(path);
+    if (gv) {
+      const doc = gv[1] ? resourceList(ctx.registry, '', gv[1]) : gv[3] ? resourceList(ctx.registry, gv[2]!, gv[3]) : apiGroupDocument(ctx.registry, gv[2]!);
+      if (!doc) throw errors.pathNotFound();
+      return sendJson(res, 200, doc);
+    }
+  }
+  const info = parseRequestPath(method, path, url.searchParams);
+  if (!info || info.kind === 'nonresource') throw errors.pathNotFound();
+  await handleResource(ctx, req, res, info, url.searchParams);
+}

@@ -1,0 +1,162 @@
+// The embedded Kubernetes-compatible API server: storage, registry, lifecycle controllers and HTTP, wired.
+import { writeFileSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { KubeObject } from '../apimachinery/object.ts';
+import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
+import { kubeconfigFor } from './auth/kubeconfig.ts';
+import type { HandlerContext } from './handlers/context.ts';
+import { tableConverter } from './handlers/table-view.ts';
+import { WatchRegistry } from './handlers/watch.ts';
+import { createRouter, type RequestLogEntry } from './http/router.ts';
+import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
+import { GarbageCollector } from './lifecycle/garbage-collector.ts';
+import { NamespaceController } from './lifecycle/namespace-controller.ts';
+import { builtinResources } from './registry/builtin-resources.ts';
+import { ObjectService } from './registry/object-service.ts';
+import { ResourceRegistry } from './registry/registry.ts';
+import { managedFieldsRecorder } from './registry/field-manager.ts';
+import { lockDataDir } from './storage/data-dir.ts';
+import { SqliteStore, type RetentionPolicy } from './storage/sqlite-store.ts';
+
+export interface ApiServerOptions {
+  /** Where the SQLite database, token and kubeconfig live. Ignored with inMemory. */
+  dataDir?: string;
+  inMemory?: boolean;
+  port?: number;
+  bind?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** A fixed bearer token; by default one is generated (and kept in the data dir). */
+  token?: string;
+  retention?: RetentionPolicy;
+  bookmarkIntervalMs?: number;
+  /** CRDs to install (created, or updated when they differ) before the server answers. */
+  crds?: KubeObject[];
+  onRequest?: (entry: RequestLogEntry) => void;
+  onError?: (error: unknown) => void;
+}
+
+export interface RunningApiServer {
+  readonly url: string;
+  readonly port: number;
+  readonly token: string;
+  /** Kubeconfig YAML: the server, insecure-skip-tls-verify (for http), the bearer token. */
+  readonly kubeconfig: string;
+  readonly kubeconfigPath: string | undefined;
+  readonly store: SqliteStore;
+  readonly registry: ResourceRegistry;
+  readonly objects: ObjectService;
+  /** Drops the watch history: watches from older resourceVersions then get 410 Expired. */
+  compact(): void;
+  close(): Promise<void>;
+}
+
+const seedNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+function installCrds(objects: ObjectService, registry: ResourceRegistry, crds: KubeObject[]): void {
+  const type = registry.byStorageKey('apiextensions.k8s.io/customresourcedefinitions')!;
+  for (const crd of crds) {
+    const name = crd.metadata.name ?? '';
+    const existing = objects.find(type, '', name);
+    if (!existing) objects.create(type, '', crd, { fieldManager: 'bosun' });
+    else if (JSON.stringify(existing.object['spec']) !== JSON.stringify(crd['spec'])) {
+      objects.update(type, '', name, { ...crd, metadata: { ...existing.object.metadata, labels: crd.metadata.labels } , spec: crd['spec'] }, { fieldManager: 'bosun' });
+    }
+  }
+}
+
+export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
+  const inMemory = options.inMemory ?? false;
+  const dataDir = inMemory ? undefined : (options.dataDir ?? '.bosun');
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  let store: SqliteStore;
+  try {
+    store = new SqliteStore(dataDir ? join(dataDir, 'bosun.db') : ':memory:', options.retention);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+  const onError = options.onError ?? ((error: unknown) => console.error('bosun apiserver:', error));
+  const registry = new ResourceRegistry();
+  for (const type of builtinResources) registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type);
+  const objects = new ObjectService(store, managedFieldsRecorder(registry));
+  const nsType = registry.byStorageKey('/namespaces')!;
+  for (const name of seedNamespaces) if (!objects.find(nsType, '', name)) objects.create(nsType, '', { metadata: { name } }, { fieldManager: 'bosun' });
+  const crdController = new CrdController(store, registry, objects, onError);
+  const gc = new GarbageCollector(store, registry, objects, onError);
+  const namespaces = new NamespaceController(store, registry, objects, onError);
+  if (options.crds) installCrds(objects, registry, options.crds);
+
+  const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
+  const watches = new WatchRegistry();
+  const ctx: HandlerContext = {
+    registry,
+    store,
+    objects,
+    watches,
+    tables: tableConverter,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
+  };
+  const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
+  const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
+  const server: Server = tls ? createHttpsServer(tls, handler) : createHttpServer(handler);
+  server.keepAliveTimeout = 65_000;
+  server.requestTimeout = 0;
+  const bind = options.bind ?? '127.0.0.1';
+  const stopControllers = () => {
+    crdController.stop();
+    gc.stop();
+    namespaces.stop();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 6443, bind, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    stopControllers();
+    store.close();
+    unlock();
+    throw error;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const host = bind.includes(':') ? `[${bind}]` : bind === '0.0.0.0' ? '127.0.0.1' : bind;
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
+  const kubeconfig = kubeconfigFor(url, token);
+  let kubeconfigPath: string | undefined;
+  if (dataDir) {
+    kubeconfigPath = join(dataDir, 'kubeconfig');
+    writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+  }
+  let closed = false;
+  return {
+    url,
+    port,
+    token,
+    kubeconfig,
+    kubeconfigPath,
+    store,
+    registry,
+    objects,
+    compact: () => store.compact(true),
+    async close() {
+      if (closed) return;
+      closed = true;
+      watches.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      stopControllers();
+      store.close();
+      unlock();
+    },
+  };
+}
+

@@ -1,0 +1,159 @@
+// The built-in kinds the embedded server serves: what controllers and kubectl need, nothing more.
+import type { KubeObject } from '../../apimachinery/object.ts';
+import type { ResourceType } from './resource-type.ts';
+
+const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+function field(path: string): (object: KubeObject) => string | undefined {
+  const parts = path.split('.');
+  return (object) => {
+    let value: unknown = object;
+    for (const part of parts) {
+      if (typeof value !== 'object' || value === null) return undefined;
+      value = (value as Record<string, unknown>)[part];
+    }
+    return value === undefined || value === null ? undefined : String(value);
+  };
+}
+
+function fields(...paths: string[]): Record<string, (object: KubeObject) => string | undefined> {
+  return Object.fromEntries(paths.map((p) => [p, field(p)]));
+}
+
+function builtin(spec: Partial<ResourceType> & Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'>): ResourceType {
+  return {
+    listKind: `${spec.kind}List`,
+    singular: spec.kind.toLowerCase(),
+    namespaced: true,
+    shortNames: [],
+    categories: [],
+    verbs: allVerbs,
+    statusSubresource: false,
+    tracksGeneration: false,
+    strategicMerge: true,
+    nameRule: 'dns1123-subdomain',
+    fieldSelectors: {},
+    custom: false,
+    ...spec,
+  };
+}
+
+export const builtinResources: readonly ResourceType[] = [
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Namespace',
+    plural: 'namespaces',
+    namespaced: false,
+    shortNames: ['ns'],
+    statusSubresource: true,
+    nameRule: 'dns1123-label',
+    fieldSelectors: fields('status.phase'),
+    specFinalizers: true,
+    prepareForDelete(object) {
+      object['status'] = { ...(object['status'] as object), phase: 'Terminating' };
+    },
+    prepareForCreate(object) {
+      object['spec'] = { finalizers: ['kubernetes'] };
+      object['status'] = { phase: 'Active' };
+    },
+  }),
+  builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Secret',
+    plural: 'secrets',
+    fieldSelectors: fields('type'),
+    prepareForCreate(object) {
+      object['type'] ??= 'Opaque';
+    },
+    validate(object) {
+      const data = object['data'];
+      if (typeof data !== 'object' || data === null) return [];
+      const causes = [];
+      for (const [key, value] of Object.entries(data)) {
+        if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) {
+          causes.push({ reason: 'FieldValueInvalid', field: `data[${key}]`, message: `Invalid value: illegal base64 data` });
+        }
+      }
+      return causes;
+    },
+  }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Event',
+    plural: 'events',
+    shortNames: ['ev'],
+    nameRule: 'path-segment',
+    fieldSelectors: {
+      ...fields(
+        'involvedObject.kind',
+        'involvedObject.namespace',
+        'involvedObject.name',
+        'involvedObject.uid',
+        'involvedObject.apiVersion',
+        'involvedObject.resourceVersion',
+        'involvedObject.fieldPath',
+        'reason',
+        'reportingComponent',
+        'type',
+      ),
+      source: field('source.component'),
+    },
+  }),
+  builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Pod',
+    plural: 'pods',
+    shortNames: ['po'],
+    categories: ['all'],
+    statusSubresource: true,
+    fieldSelectors: fields(
+      'spec.nodeName',
+      'spec.restartPolicy',
+      'spec.schedulerName',
+      'spec.serviceAccountName',
+      'spec.hostNetwork',
+      'status.phase',
+      'status.podIP',
+      'status.nominatedNodeName',
+    ),
+  }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Node',
+    plural: 'nodes',
+    namespaced: false,
+    shortNames: ['no'],
+    statusSubresource: true,
+    fieldSelectors: fields('spec.unschedulable'),
+  }),
+  builtin({
+    group: 'batch',
+    version: 'v1',
+    kind: 'Job',
+    plural: 'jobs',
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    fieldSelectors: fields('status.successful'),
+  }),
+  builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
+  builtin({
+    group: 'apiextensions.k8s.io',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    plural: 'customresourcedefinitions',
+    namespaced: false,
+    shortNames: ['crd', 'crds'],
+    categories: ['api-extensions'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    strategicMerge: false,
+  }),
+];

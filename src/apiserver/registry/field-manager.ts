@@ -1,0 +1,30 @@
+// Connects the object lifecycle to the patch engines: which FieldSchema a type has (built-in tables or the
+// CRD's openAPIV3Schema) and how non-apply writes keep managedFields current.
+import { recordUpdate } from '../patch/managed-fields.ts';
+import { builtinSchema } from '../schema/builtin-schemas.ts';
+import { fromOpenAPIV3Schema, withObjectMeta, type ObjectFieldSchema } from '../schema/field-schema.ts';
+import type { ManagedFieldsRecorder } from './object-service.ts';
+import type { ResourceRegistry } from './registry.ts';
+import type { ResourceType } from './resource-type.ts';
+
+const schemas = new WeakMap<ResourceType, ObjectFieldSchema>();
+
+export function fieldSchemaOf(type: ResourceType): ObjectFieldSchema {
+  let schema = schemas.get(type);
+  if (!schema) {
+    schema = type.custom
+      ? fromOpenAPIV3Schema(type.openApiSchema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true })
+      : (builtinSchema(type.group, type.version, type.kind) ?? withObjectMeta({ kind: 'object', preserveUnknown: true }));
+    schemas.set(type, schema);
+  }
+  return schema;
+}
+
+export function managedFieldsRecorder(registry: ResourceRegistry): ManagedFieldsRecorder {
+  return {
+    recordUpdate(old, updated, manager, apiVersion, subresource, time) {
+      const type = registry.byKind(apiVersion, updated.kind ?? '');
+      recordUpdate(old, updated, manager, apiVersion, subresource, time, type ? fieldSchemaOf(type) : undefined);
+    },
+  };
+}

@@ -1,0 +1,371 @@
+// The lifecycle rules every object goes through, independent of HTTP: create, update (main and status),
+// delete with finalizers and propagation, generation, resourceVersion preconditions, no-op suppression,
+// custom-resource pruning/defaulting/validation and managedFields bookkeeping. Handlers and the built-in
+// controllers (GC, namespaces, CRDs) all write through here, so the rules hold for every writer.
+import { randomUUID } from 'node:crypto';
+import { isPlainObject, type KubeObject, type OwnerReference, type StatusCause } from '../../apimachinery/object.ts';
+import { errors, StatusError } from '../../apimachinery/status-error.ts';
+import { nowTime } from '../../apimachinery/time.ts';
+import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
+import { validateName, validateObjectMeta } from './object-meta-validation.ts';
+import { apiVersionOf, groupResource, storageKey, type ResourceType } from './resource-type.ts';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  fieldValidation?: FieldValidation;
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  propagationPolicy?: PropagationPolicy;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface WriteResult {
+  object: KubeObject;
+  warnings: string[];
+}
+
+/** Keeps metadata.managedFields current for non-apply writes (server-side apply does its own). */
+export interface ManagedFieldsRecorder {
+  recordUpdate(
+    old: KubeObject | undefined,
+    updated: KubeObject,
+    manager: string,
+    apiVersion: string,
+    subresource: string | undefined,
+    time: string,
+  ): void;
+}
+
+const serverOwnedMeta = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation'] as const;
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+/** The object without metadata and status: what a generation bump is about. */
+function specPart(object: KubeObject): string {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = object;
+  return JSON.stringify(rest);
+}
+
+function withoutVolatileMeta(object: KubeObject): string {
+  const { resourceVersion: _rv, managedFields, ...meta } = object.metadata;
+  const managers = (managedFields ?? []).map(({ time: _t, ...entry }) => entry);
+  return JSON.stringify({ ...object, metadata: { ...meta, managedFields: managers } });
+}
+
+export function randomSuffix(): string {
+  const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
+  let out = '';
+  for (let i = 0; i < 5; i++) out += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return out;
+}
+
+export class ObjectService {
+  constructor(
+    readonly store: SqliteStore,
+    private readonly managedFields: ManagedFieldsRecorder | undefined,
+  ) {}
+
+  get(type: ResourceType, namespace: string, name: string): StoredObject {
+    const stored = this.store.get(storageKey(type), type.namespaced ? namespace : '', name);
+    if (!stored) throw errors.notFound(groupResource(type), name);
+    return stored;
+  }
+
+  find(type: ResourceType, namespace: string, name: string): StoredObject | undefined {
+    return this.store.get(storageKey(type), type.namespaced ? namespace : '', name);
+  }
+
+  /** The served view of a stored object: custom resources are converted to the requested version (strategy None). */
+  view(type: ResourceType, stored: StoredObject): KubeObject {
+    const object = clone(stored.object);
+    object.apiVersion = apiVersionOf(type);
+    return object;
+  }
+
+  private checkNamespace(type: ResourceType, namespace: string): void {
+    if (!type.namespaced) return;
+    const ns = this.store.get('/namespaces', '', namespace);
+    if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace);
+    if (ns.object.metadata.deletionTimestamp) {
+      throw errors.forbidden(`${type.kind.toLowerCase()} "${''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+        group: type.group,
+        kind: type.plural,
+        causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
+      });
+    }
+  }
+
+  private checkTypeMeta(type: ResourceType, object: KubeObject): void {
+    const expected = apiVersionOf(type);
+    if (object.apiVersion !== undefined && object.apiVersion !== expected) {
+      throw errors.badRequest(`the API version in the data (${object.apiVersion}) does not match the expected API version (${expected})`);
+    }
+    if (object.kind !== undefined && object.kind !== type.kind) {
+      throw errors.badRequest(`the kind in the data (${object.kind}) does not match the expected kind (${type.kind})`);
+    }
+  }
+
+  /** Custom resources: drop or reject unknown fields, apply defaults, validate against the CRD schema. */
+  private admitSchema(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
+    const schema = type.customSchema;
+    if (!schema) return [];
+    const validation = options.fieldValidation ?? 'Warn';
+    if (validation === 'Strict') {
+      const unknown = schema.unknownFields(object);
+      if (unknown.length > 0) {
+        throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+      }
+    }
+    const pruned = schema.prune(object);
+    if (validation === 'Warn') for (const field of pruned) warnings.push(`unknown field "${field}"`);
+    schema.applyDefaults(object);
+    return schema.validate(object);
+  }
+
+  private validate(type: ResourceType, object: KubeObject, old: KubeObject | undefined, extra: StatusCause[]): void {
+    const name = object.metadata.name ?? '';
+    const causes = [...validateName(name, type.nameRule), ...validateObjectMeta(object), ...extra, ...(type.validate?.(object, old) ?? [])];
+    if (object.metadata.namespace && type.namespaced) causes.push(...validateName(object.metadata.namespace, 'dns1123-label', 'metadata.namespace'));
+    if (causes.length > 0) throw errors.invalid(type.kind, type.group, name, causes);
+  }
+
+  private manager(options: WriteOptions, userAgent: string | undefined): string {
+    if (options.fieldManager) return options.fieldManager;
+    return (userAgent ?? 'unknown').split('/')[0] ?? 'unknown';
+  }
+
+  create(type: ResourceType, namespace: string, body: unknown, options: WriteOptions & { keepManagedFields?: boolean }, userAgent?: string): WriteResult {
+    if (!isPlainObject(body)) throw errors.badRequest('the body of the request must be a JSON object');
+    const object = clone(body) as KubeObject;
+    if (!isPlainObject(object.metadata)) object.metadata = {};
+    this.checkTypeMeta(type, object);
+    const meta = object.metadata;
+    if (type.namespaced) {
+      if (meta.namespace && meta.namespace !== namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = namespace;
+    } else delete meta.namespace;
+    if (!meta.name) {
+      if (!meta.generateName) throw errors.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
+      meta.name = `${meta.generateName}${randomSuffix()}`;
+    }
+    this.checkNamespace(type, namespace);
+    const warnings: string[] = [];
+    for (const key of serverOwnedMeta) delete meta[key];
+    delete meta.resourceVersion;
+    if (!options.keepManagedFields) delete meta.managedFields;
+    if (type.statusSubresource) delete object['status'];
+    object.apiVersion = apiVersionOf(type);
+    object.kind = type.kind;
+    type.prepareForCreate?.(object);
+    const schemaCauses = this.admitSchema(type, object, options, warnings);
+    this.validate(type, object, undefined, schemaCauses);
+    const key = storageKey(type);
+    const ns = type.namespaced ? namespace : '';
+    if (this.store.get(key, ns, meta.name)) throw errors.alreadyExists(groupResource(type), meta.name);
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTime();
+    if (type.tracksGeneration || type.custom) meta.generation = 1;
+    if (!options.keepManagedFields) this.managedFields?.recordUpdate(undefined, object, this.manager(options, userAgent), apiVersionOf(type), undefined, nowTime());
+    if (options.dryRun) return { object, warnings };
+    const event = this.store.write(key, ns, meta.name, 'ADDED', (revision) => {
+      meta.resourceVersion = String(revision);
+      return object;
+    });
+    return { object: this.view(type, event.current), warnings };
+  }
+
+  /**
+   * Replaces an object (PUT semantics). `subresource === 'status'` takes only `.status` from the body.
+   * `requireResourceVersion` is how custom resources refuse unconditional updates.
+   */
+  update(
+    type: ResourceType,
+    namespace: string,
+    name: string,
+    body: unknown,
+    options: WriteOptions & { subresource?: 'status' | 'finalize'; userAgent?: string; skipManagedFields?: boolean },
+  ): WriteResult {
+    if (!isPlainObject(body)) throw errors.badRequest('the body of the request must be a JSON object');
+    const incoming = clone(body) as KubeObject;
+    if (!isPlainObject(incoming.metadata)) incoming.metadata = {};
+    this.checkTypeMeta(type, incoming);
+    if (incoming.metadata.name !== undefined && incoming.metadata.name !== name) {
+      throw errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    if (type.namespaced && incoming.metadata.namespace && incoming.metadata.namespace !== namespace) {
+      throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const current = this.get(type, namespace, name);
+    const old = current.object;
+    const rv = incoming.metadata.resourceVersion;
+    if (rv !== undefined && rv !== '' && rv !== old.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
+    if ((rv === undefined || rv === '') && type.custom) {
+      throw errors.invalid(type.kind, type.group, name, [
+        { reason: 'FieldValueInvalid', field: 'metadata.resourceVersion', message: 'Invalid value: 0x0: must be specified for an update' },
+      ]);
+    }
+    let next: KubeObject;
+    if (options.subresource === 'status') {
+      next = clone(old);
+      if (incoming['status'] === undefined) delete next['status'];
+      else next['status'] = incoming['status'];
+    } else if (options.subresource === 'finalize') {
+      // Namespaces: `finalize` is the only way to change spec.finalizers.
+      next = clone(old);
+      next['spec'] = incoming['spec'];
+    } else {
+      next = incoming;
+      next.metadata = { ...incoming.metadata };
+      if (type.statusSubresource) {
+        if (old['status'] === undefined) delete next['status'];
+        else next['status'] = clone(old['status']);
+      }
+      if (!type.custom && type.kind === 'Namespace') next['spec'] = clone(old['spec']);
+    }
+    return this.commitUpdate(type, current, next, options, options.subresource);
+  }
+
+  /** Shared tail of update and patch: server-owned fields, finalizer rules, schema, generation, no-op, write. */
+  commitUpdate(
+    type: ResourceType,
+    current: StoredObject,
+    next: KubeObject,
+    options: WriteOptions & { userAgent?: string; skipManagedFields?: boolean },
+    subresource: string | undefined,
+  ): WriteResult {
+    const old = current.object;
+    const name = old.metadata.name ?? '';
+    const meta = next.metadata;
+    next.apiVersion = apiVersionOf(type);
+    next.kind = type.kind;
+    meta.name = old.metadata.name;
+    if (type.namespaced) meta.namespace = old.metadata.namespace;
+    else delete meta.namespace;
+    for (const key of serverOwnedMeta) {
+      if (old.metadata[key] === undefined) delete meta[key];
+      else meta[key] = old.metadata[key] as never;
+    }
+    if (options.skipManagedFields !== true) meta.managedFields = clone(old.metadata.managedFields);
+    if (meta.managedFields === undefined) delete meta.managedFields;
+    meta.resourceVersion = old.metadata.resourceVersion;
+    if (old.metadata.deletionTimestamp) {
+      const before = new Set(old.metadata.finalizers ?? []);
+      const added = (meta.finalizers ?? []).filter((f) => !before.has(f));
+      if (added.length > 0) {
+        throw errors.invalid(type.kind, type.group, name, [
+          {
+            reason: 'FieldValueForbidden',
+            field: 'metadata.finalizers',
+            message: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(', ')}}`,
+          },
+        ]);
+      }
+    }
+    const warnings: string[] = [];
+    const schemaCauses = subresource === 'status' && type.customSchema ? this.admitStatus(type, next, options, warnings) : this.admitSchema(type, next, options, warnings);
+    this.validate(type, next, old, schemaCauses);
+    if ((type.tracksGeneration || type.custom) && subresource !== 'status' && specPart(next) !== specPart(old)) {
+      meta.generation = (old.metadata.generation ?? 1) + 1;
+    }
+    if (options.skipManagedFields !== true) {
+      this.managedFields?.recordUpdate(old, next, this.manager(options, options.userAgent), apiVersionOf(type), subresource, nowTime());
+    }
+    const removed = Boolean(meta.deletionTimestamp) && (meta.finalizers ?? []).length === 0 && specFinalizersOf(type, next).length === 0;
+    if (!removed && withoutVolatileMeta(next) === withoutVolatileMeta(old)) return { object: this.view(type, current), warnings };
+    if (options.dryRun) return { object: next, warnings };
+    const ns = type.namespaced ? (old.metadata.namespace ?? '') : '';
+    const event = this.store.write(storageKey(type), ns, name, removed ? 'DELETED' : 'MODIFIED', (revision) => {
+      meta.resourceVersion = String(revision);
+      return next;
+    });
+    return { object: this.view(type, event.current), warnings };
+  }
+
+  /** Status writes validate the whole object but only report what the status stanza got wrong. */
+  private admitStatus(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
+    return this.admitSchema(type, object, options, warnings).filter((c) => !c.field || c.field.startsWith('status'));
+  }
+
+  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): { object: KubeObject; deleted: boolean } {
+    const current = this.get(type, namespace, name);
+    const old = current.object;
+    const pre = options.preconditions;
+    if (pre?.uid && pre.uid !== old.metadata.uid) {
+      throw errors.conflict(groupResource(type), name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid ?? ''}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+      throw errors.conflict(
+        groupResource(type),
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion ?? ''}`,
+      );
+    }
+    const policy = options.propagationPolicy ?? 'Background';
+    const finalizers = [...(old.metadata.finalizers ?? []), ...specFinalizersOf(type, old)];
+    const policyFinalizer = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
+    const hasDependents = policyFinalizer !== undefined;
+    if (finalizers.length === 0 && !hasDependents) {
+      if (options.dryRun) return { object: this.view(type, current), deleted: true };
+      const ns = type.namespaced ? namespace : '';
+      const event = this.store.write(storageKey(type), ns, name, 'DELETED', (revision) => {
+        const last = clone(old);
+        last.metadata.resourceVersion = String(revision);
+        return last;
+      });
+      return { object: this.view(type, event.current), deleted: true };
+    }
+    const next = clone(old);
+    const meta = next.metadata;
+    if (policyFinalizer && !finalizers.includes(policyFinalizer) && !meta.deletionTimestamp) {
+      // Swap a previously requested propagation finalizer for the one asked now.
+      meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
+    }
+    if (meta.deletionTimestamp && JSON.stringify(meta.finalizers ?? []) === JSON.stringify(old.metadata.finalizers ?? [])) {
+      return { object: this.view(type, current), deleted: false };
+    }
+    if (!meta.deletionTimestamp) {
+      type.prepareForDelete?.(next);
+      meta.deletionTimestamp = nowTime();
+      meta.deletionGracePeriodSeconds = 0;
+      if (meta.generation !== undefined) meta.generation += 1;
+    }
+    if (options.dryRun) return { object: next, deleted: false };
+    const ns = type.namespaced ? namespace : '';
+    const event = this.store.write(storageKey(type), ns, name, 'MODIFIED', (revision) => {
+      meta.resourceVersion = String(revision);
+      return next;
+    });
+    return { object: this.view(type, event.current), deleted: false };
+  }
+
+  /** Internal writers (GC, namespace controller) that change finalizers or owner references. */
+  mutate(type: ResourceType, stored: StoredObject, change: (object: KubeObject) => void): void {
+    const next = clone(stored.object);
+    change(next);
+    try {
+      this.commitUpdate(type, stored, next, { fieldManager: 'bosun-apiserver' }, undefined);
+    } catch (error) {
+      if (!(error instanceof StatusError) || error.code !== 404) throw error;
+    }
+  }
+}
+
+function specFinalizersOf(type: ResourceType, object: KubeObject): string[] {
+  if (!type.specFinalizers) return [];
+  const spec = object['spec'];
+  return isPlainObject(spec) && Array.isArray(spec['finalizers']) ? (spec['finalizers'] as string[]) : [];
+}
+
+export function ownerReferencesOf(object: KubeObject): OwnerReference[] {
+  return object.metadata.ownerReferences ?? [];
+}

@@ -1,0 +1,69 @@
+// What the server knows about one served resource (one group/version/plural), built-in or from a CRD.
+import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
+import type { PrinterColumn } from '../table/table.ts';
+
+/** A CRD version's compiled openAPIV3Schema: pruning, defaulting and validation of custom resources. */
+export interface CustomResourceSchema {
+  applyDefaults(object: unknown): void;
+  /** Removes fields the schema does not know; returns their paths (e.g. `spec.foo`). */
+  prune(object: unknown): string[];
+  unknownFields(object: unknown): string[];
+  validate(object: unknown): StatusCause[];
+}
+
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
+
+export interface ResourceType {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly listKind: string;
+  readonly plural: string;
+  readonly singular: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly verbs: readonly string[];
+  /** Whether `/status` is a subresource (spec and status then written separately). */
+  readonly statusSubresource: boolean;
+  /** Whether metadata.generation is kept and bumped on changes outside metadata and status. */
+  readonly tracksGeneration: boolean;
+  /** Built-ins accept strategic-merge patches; custom resources answer 415. */
+  readonly strategicMerge: boolean;
+  readonly nameRule: NameRule;
+  /** Field selector keys beyond metadata.name / metadata.namespace. */
+  readonly fieldSelectors: Readonly<Record<string, (object: KubeObject) => string | undefined>>;
+  /** Fields kept by the server on main-resource writes besides status (e.g. Namespace status.phase). */
+  readonly custom: boolean;
+  /** Set for CRD-backed types: the CRD's name. */
+  readonly crdName?: string;
+  /** For custom resources: the schema of this version. */
+  readonly customSchema?: CustomResourceSchema;
+  /** For custom resources: the CRD version that storage holds (objects are converted with strategy None). */
+  readonly storageVersion?: string;
+  /** For custom resources: additionalPrinterColumns of this version (Table output). */
+  readonly printerColumns?: readonly PrinterColumn[];
+  /** For custom resources: the raw openAPIV3Schema, served in OpenAPI v3 documents. */
+  readonly openApiSchema?: Record<string, unknown>;
+  /** Type-specific checks on create/update; the generic metadata checks run first. */
+  validate?(object: KubeObject, old: KubeObject | undefined): StatusCause[];
+  /** Namespaces: `spec.finalizers` also hold deletion back. */
+  readonly specFinalizers?: boolean;
+  /** Type-specific changes when deletion starts (Namespace: phase Terminating). */
+  prepareForDelete?(object: KubeObject): void;
+  /** Type-specific defaults on create. */
+  prepareForCreate?(object: KubeObject): void;
+}
+
+/** The storage key: one per group+plural, shared by every served version. */
+export function storageKey(type: { group: string; plural: string }): string {
+  return `${type.group}/${type.plural}`;
+}
+
+export function apiVersionOf(type: { group: string; version: string }): string {
+  return type.group ? `${type.group}/${type.version}` : type.version;
+}
+
+export function groupResource(type: ResourceType): { group: string; resource: string } {
+  return { group: type.group, resource: type.plural };
+}

@@ -1,0 +1,250 @@
+// Durable object storage: one SQLite file (WAL), one global revision counter that is every object's
+// resourceVersion, and an append-only event log that serves watch replay until it is compacted.
+// Reads come from an in-memory mirror, so only writes touch SQLite; every write is one transaction.
+import Database from 'better-sqlite3';
+import type { KubeObject } from '../../apimachinery/object.ts';
+
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** An object as stored: parsed (treat as read-only) and its exact JSON text. */
+export interface StoredObject {
+  readonly object: KubeObject;
+  readonly json: string;
+  readonly revision: number;
+}
+
+export interface StoreEvent {
+  readonly type: EventType;
+  readonly revision: number;
+  /** The storage key of the resource: `group/plural`. */
+  readonly resource: string;
+  readonly namespace: string;
+  readonly current: StoredObject;
+  readonly previous: StoredObject | undefined;
+}
+
+export interface RetentionPolicy {
+  /** Keep at least this many of the newest events. */
+  maxEvents: number;
+  /** Drop events older than this, beyond the newest maxEvents/10. */
+  maxAgeMs: number;
+}
+
+export class StorageCorruptError extends Error {
+  override readonly name = 'StorageCorruptError' as const;
+}
+
+export class StorageLockedError extends Error {
+  override readonly name = 'StorageLockedError' as const;
+}
+
+type Listener = (event: StoreEvent) => void;
+
+interface EventRow {
+  rev: number;
+  resource: string;
+  namespace: string;
+  type: EventType;
+  value: string;
+  prev: string | null;
+}
+
+function keyOf(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}
+
+export class SqliteStore {
+  private readonly db: Database.Database;
+  private readonly mirror = new Map<string, Map<string, StoredObject>>();
+  private readonly listeners = new Set<Listener>();
+  private revision = 0;
+  private compactedRevision = 0;
+  private eventsSinceCompaction = 0;
+  private readonly pending: StoreEvent[] = [];
+  private dispatching = false;
+  private readonly statements;
+
+  constructor(
+    path: string,
+    private readonly retention: RetentionPolicy = { maxEvents: 10_000, maxAgeMs: 15 * 60_000 },
+  ) {
+    try {
+      this.db = new Database(path);
+      this.db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); fsync happens at checkpoints.
+      this.db.pragma('synchronous = NORMAL');
+      this.db.pragma('busy_timeout = 0');
+      this.db.exec(`
+        CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS objects (
+          resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+          rev INTEGER NOT NULL, value TEXT NOT NULL,
+          PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS events (
+          rev INTEGER PRIMARY KEY, resource TEXT NOT NULL, namespace TEXT NOT NULL,
+          type TEXT NOT NULL, value TEXT NOT NULL, prev TEXT, ts INTEGER NOT NULL);
+        CREATE INDEX IF NOT EXISTS events_by_resource ON events (resource, rev);
+      `);
+    } catch (error) {
+      throw new StorageCorruptError(`cannot open storage ${path}: ${(error as Error).message}`);
+    }
+    this.statements = {
+      getMeta: this.db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?'),
+      setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      upsert: this.db.prepare(
+        'INSERT INTO objects (resource, namespace, name, rev, value) VALUES (?, ?, ?, ?, ?) ON CONFLICT(resource, namespace, name) DO UPDATE SET rev = excluded.rev, value = excluded.value',
+      ),
+      remove: this.db.prepare('DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ?'),
+      appendEvent: this.db.prepare('INSERT INTO events (rev, resource, namespace, type, value, prev, ts) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      eventsAfter: this.db.prepare<[string, number], EventRow>(
+        'SELECT rev, resource, namespace, type, value, prev FROM events WHERE resource = ? AND rev > ? ORDER BY rev',
+      ),
+      countEvents: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM events'),
+      nthNewest: this.db.prepare<[number], { rev: number }>('SELECT rev FROM events ORDER BY rev DESC LIMIT 1 OFFSET ?'),
+      newestBefore: this.db.prepare<[number], { rev: number }>('SELECT MAX(rev) AS rev FROM events WHERE ts < ?'),
+      dropEvents: this.db.prepare('DELETE FROM events WHERE rev <= ?'),
+      all: this.db.prepare<[], { resource: string; namespace: string; name: string; rev: number; value: string }>(
+        'SELECT resource, namespace, name, rev, value FROM objects',
+      ),
+    };
+    this.load();
+  }
+
+  private load(): void {
+    try {
+      this.revision = Number(this.statements.getMeta.get('revision')?.value ?? 0);
+      this.compactedRevision = Number(this.statements.getMeta.get('compacted')?.value ?? 0);
+      for (const row of this.statements.all.iterate()) {
+        const object = JSON.parse(row.value) as KubeObject;
+        this.bucket(row.resource).set(keyOf(row.namespace, row.name), { object, json: row.value, revision: row.rev });
+      }
+    } catch (error) {
+      throw new StorageCorruptError(`storage is corrupt: ${(error as Error).message}`);
+    }
+  }
+
+  private bucket(resource: string): Map<string, StoredObject> {
+    let bucket = this.mirror.get(resource);
+    if (!bucket) {
+      bucket = new Map();
+      this.mirror.set(resource, bucket);
+    }
+    return bucket;
+  }
+
+  get currentRevision(): number {
+    return this.revision;
+  }
+
+  get oldestWatchableRevision(): number {
+    return this.compactedRevision;
+  }
+
+  get(resource: string, namespace: string, name: string): StoredObject | undefined {
+    return this.mirror.get(resource)?.get(keyOf(namespace, name));
+  }
+
+  /** Every object of a resource, optionally in one namespace, in key order. */
+  list(resource: string, namespace?: string): StoredObject[] {
+    const bucket = this.mirror.get(resource);
+    if (!bucket) return [];
+    const prefix = namespace === undefined ? undefined : `${namespace}/`;
+    const out: StoredObject[] = [];
+    for (const [key, stored] of bucket) if (prefix === undefined || key.startsWith(prefix)) out.push(stored);
+    return out;
+  }
+
+  /** Storage keys that hold objects. */
+  resources(): string[] {
+    return [...this.mirror.entries()].filter(([, bucket]) => bucket.size > 0).map(([key]) => key);
+  }
+
+  count(resource: string): number {
+    return this.mirror.get(resource)?.size ?? 0;
+  }
+
+  /**
+   * Writes (or, with `object === undefined`, deletes) one object. `mutate` receives the revision the write
+   * will get, so the object can carry it as resourceVersion. Returns the committed event.
+   */
+  write(resource: string, namespace: string, name: string, type: EventType, mutate: (revision: number) => KubeObject): StoreEvent {
+    const revision = this.revision + 1;
+    const object = mutate(revision);
+    const json = JSON.stringify(object);
+    const key = keyOf(namespace, name);
+    const previous = this.mirror.get(resource)?.get(key);
+    const now = Date.now();
+    this.db.transaction(() => {
+      if (type === 'DELETED') this.statements.remove.run(resource, namespace, name);
+      else this.statements.upsert.run(resource, namespace, name, revision, json);
+      this.statements.appendEvent.run(revision, resource, namespace, type, json, previous?.json ?? null, now);
+      this.statements.setMeta.run('revision', String(revision));
+    })();
+    this.revision = revision;
+    const current: StoredObject = { object, json, revision };
+    if (type === 'DELETED') this.mirror.get(resource)?.delete(key);
+    else this.bucket(resource).set(key, current);
+    const event: StoreEvent = { type, revision, resource, namespace, current, previous };
+    this.dispatch(event);
+    if (++this.eventsSinceCompaction >= Math.max(100, this.retention.maxEvents / 10)) this.compact();
+    return event;
+  }
+
+  /**
+   * Listeners may write too: those writes commit at once, and their events queue behind the current one,
+   * so every listener sees events in revision order.
+   */
+  private dispatch(event: StoreEvent): void {
+    this.pending.push(event);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+        for (const listener of this.listeners) listener(next);
+      }
+    } finally {
+      this.dispatching = false;
+    }
+  }
+
+  /** Delivers every committed event synchronously after commit; returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Events of one resource after `revision`, oldest first. Callers check oldestWatchableRevision first. */
+  eventsAfter(resource: string, revision: number): StoreEvent[] {
+    return this.statements.eventsAfter.all(resource, revision).map((row) => {
+      const current: StoredObject = { object: JSON.parse(row.value) as KubeObject, json: row.value, revision: row.rev };
+      const previous = row.prev === null ? undefined : { object: JSON.parse(row.prev) as KubeObject, json: row.prev, revision: 0 };
+      return { type: row.type, revision: row.rev, resource: row.resource, namespace: row.namespace, current, previous };
+    });
+  }
+
+  /** Applies the retention policy; `force` drops the whole history (watchers then need a relist). */
+  compact(force = false): void {
+    this.eventsSinceCompaction = 0;
+    let upTo = 0;
+    if (force) upTo = this.revision;
+    else {
+      const byCount = this.statements.nthNewest.get(this.retention.maxEvents)?.rev ?? 0;
+      const byAge = this.statements.newestBefore.get(Date.now() - this.retention.maxAgeMs)?.rev ?? 0;
+      const keepAtLeast = this.statements.nthNewest.get(Math.floor(this.retention.maxEvents / 10))?.rev ?? 0;
+      upTo = Math.max(byCount, Math.min(byAge, keepAtLeast));
+    }
+    if (upTo <= this.compactedRevision) return;
+    this.db.transaction(() => {
+      this.statements.dropEvents.run(upTo);
+      this.statements.setMeta.run('compacted', String(upTo));
+    })();
+    this.compactedRevision = upTo;
+  }
+
+  close(): void {
+    if (this.db.open) {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      this.db.close();
+    }
+  }
+}

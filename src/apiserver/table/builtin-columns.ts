@@ -1,0 +1,395 @@
+// Table printers for the built-in kinds, after kube-apiserver's internalversion printers. The server always
+// prints the wide cells; kubectl hides priority > 0 columns unless `-o wide`.
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { age, CREATION_TIMESTAMP_DESCRIPTION, humanDuration, NAME_DESCRIPTION, type RowPrinter, type TableColumnDefinition } from './table.ts';
+
+type Json = Record<string, unknown>;
+
+function col(name: string, description: string, priority = 0, type = 'string', format = ''): TableColumnDefinition {
+  return { name, type, format, description, priority };
+}
+
+const NAME = col('Name', NAME_DESCRIPTION, 0, 'string', 'name');
+const AGE = col('Age', CREATION_TIMESTAMP_DESCRIPTION);
+
+function rec(v: unknown): Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
+}
+function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? (v as unknown[]) : [];
+}
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
+function num(v: unknown): number {
+  return typeof v === 'number' ? v : 0;
+}
+function count(v: unknown): number {
+  return Array.isArray(v) ? v.length : Object.keys(rec(v)).length;
+}
+
+function printer(columnDefinitions: TableColumnDefinition[], cells: (obj: KubeObject, now: Date) => unknown[]): RowPrinter {
+  return { columnDefinitions, cells };
+}
+
+const namespacePrinter = printer([NAME, col('Status', 'The status of the namespace'), AGE], (o, now) => [
+  o.metadata.name ?? '',
+  str(rec(o['status']).phase),
+  age(o.metadata.creationTimestamp, now),
+]);
+
+const configMapPrinter = printer([NAME, col('Data', 'Number of data in the configmap'), AGE], (o, now) => [
+  o.metadata.name ?? '',
+  count(o['data']) + count(o['binaryData']),
+  age(o.metadata.creationTimestamp, now),
+]);
+
+const secretPrinter = printer(
+  [NAME, col('Type', 'The type of the secret'), col('Data', 'The number secret data'), AGE],
+  (o, now) => [o.metadata.name ?? '', str(o['type']), count(o['data']), age(o.metadata.creationTimestamp, now)],
+);
+
+const serviceAccountPrinter = printer([NAME, col('Secrets', 'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.'), AGE], (o, now) => [
+  o.metadata.name ?? '',
+  count(o['secrets']),
+  age(o.metadata.creationTimestamp, now),
+]);
+
+const leasePrinter = printer([NAME, col('Holder', 'holderIdentity contains the identity of the holder of a current lease.'), AGE], (o, now) => [
+  o.metadata.name ?? '',
+  str(rec(o['spec']).holderIdentity),
+  age(o.metadata.creationTimestamp, now),
+]);
+
+const crdPrinter = printer([NAME, col('Created At', CREATION_TIMESTAMP_DESCRIPTION, 0, 'date')], (o) => [
+  o.metadata.name ?? '',
+  o.metadata.creationTimestamp ? new Date(o.metadata.creationTimestamp).toISOString().replace(/\.\d{3}Z$/, 'Z') : '0001-01-01T00:00:00Z',
+]);
+
+/** rest.NewDefaultTableConvertor: what a kind without its own printer gets. */
+export const defaultPrinter: RowPrinter = crdPrinter;
+
+function isRestartableInit(c: Json | undefined): boolean {
+  return c !== undefined && c['restartPolicy'] === 'Always';
+}
+
+function laterOf(a: string, b: unknown): string {
+  const s = str(b);
+  return s && (!a || Date.parse(s) > Date.parse(a)) ? s : a;
+}
+
+/** printPod's READY, STATUS and RESTARTS logic. */
+export function podSummary(pod: KubeObject, now: Date): { ready: string; status: string; restarts: string } {
+  const spec = rec(pod['spec']);
+  const status = rec(pod['status']);
+  const phase = str(status.phase);
+  let reason = str(status.reason) || phase;
+  for (const c of arr(status.conditions)) {
+    const cond = rec(c);
+    if (cond.type === 'PodScheduled' && cond.reason === 'SchedulingGated') reason = 'SchedulingGated';
+  }
+  const initSpecs = new Map<string, Json>();
+  let total = arr(spec.containers).length;
+  for (const c of arr(spec.initContainers)) {
+    const ic = rec(c);
+    initSpecs.set(str(ic.name), ic);
+    if (isRestartableInit(ic)) total++;
+  }
+  let ready = 0;
+  let restarts = 0;
+  let sidecarRestarts = 0;
+  let lastRestart = '';
+  let lastSidecarRestart = '';
+  let initializing = false;
+  const initStatuses = arr(status.initContainerStatuses);
+  for (let i = 0; i < initStatuses.length; i++) {
+    const cs = rec(initStatuses[i]);
+    const state = rec(cs.state);
+    const terminated = state.terminated === undefined ? undefined : rec(state.terminated);
+    const waiting = state.waiting === undefined ? undefined : rec(state.waiting);
+    restarts += num(cs.restartCount);
+    const lastTerm = rec(rec(cs.lastState).terminated);
+    lastRestart = laterOf(lastRestart, lastTerm.finishedAt);
+    const restartable = isRestartableInit(initSpecs.get(str(cs.name)));
+    if (restartable) {
+      sidecarRestarts += num(cs.restartCount);
+      lastSidecarRestart = laterOf(lastSidecarRestart, lastTerm.finishedAt);
+    }
+    if (terminated && num(terminated.exitCode) === 0) continue;
+    if (restartable && cs.started === true) {
+      if (cs.ready === true) ready++;
+      continue;
+    }
+    if (terminated) {
+      const r = str(terminated.reason);
+      if (r) reason = `Init:${r}`;
+      else if (num(terminated.signal) !== 0) reason = `Init:Signal:${num(terminated.signal)}`;
+      else reason = `Init:ExitCode:${num(terminated.exitCode)}`;
+    } else if (waiting && str(waiting.reason) && waiting.reason !== 'PodInitializing') {
+      reason = `Init:${str(waiting.reason)}`;
+    } else {
+      reason = `Init:${i}/${arr(spec.initContainers).length}`;
+    }
+    initializing = true;
+    break;
+  }
+  const initializedTrue = arr(status.conditions).some((c) => rec(c).type === 'Initialized' && rec(c).status === 'True');
+  if (!initializing || initializedTrue) {
+    restarts = sidecarRestarts;
+    lastRestart = lastSidecarRestart;
+    let hasRunning = false;
+    const statuses = arr(status.containerStatuses);
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const cs = rec(statuses[i]);
+      const state = rec(cs.state);
+      restarts += num(cs.restartCount);
+      lastRestart = laterOf(lastRestart, rec(rec(cs.lastState).terminated).finishedAt);
+      const waiting = state.waiting === undefined ? undefined : rec(state.waiting);
+      const terminated = state.terminated === undefined ? undefined : rec(state.terminated);
+      if (waiting && str(waiting.reason)) reason = str(waiting.reason);
+      else if (terminated && str(terminated.reason)) reason = str(terminated.reason);
+      else if (terminated) reason = num(terminated.signal) !== 0 ? `Signal:${num(terminated.signal)}` : `ExitCode:${num(terminated.exitCode)}`;
+      else if (cs.ready === true && state.running !== undefined) {
+        hasRunning = true;
+        ready++;
+      }
+    }
+    if (reason === 'Completed' && hasRunning) {
+      const podReady = arr(status.conditions).some((c) => rec(c).type === 'Ready' && rec(c).status === 'True');
+      reason = podReady ? 'Running' : 'NotReady';
+    }
+  }
+  if (pod.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
+  else if (pod.metadata.deletionTimestamp && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  let restartsStr = String(restarts);
+  if (restarts !== 0 && lastRestart) restartsStr = `${restarts} (${age(lastRestart, now)} ago)`;
+  return { ready: `${ready}/${total}`, status: reason, restarts: restartsStr };
+}
+
+const podPrinter = printer(
+  [
+    NAME,
+    col('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
+    col('Status', 'The aggregate status of the containers in this pod.'),
+    col('Restarts', 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'),
+    AGE,
+    col('IP', 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.', 1),
+    col('Node', 'NodeName indicates in which node this pod is scheduled.', 1),
+    col('Nominated Node', 'nominatedNodeName is set only when this pod preempts other pods on the node.', 1),
+    col('Readiness Gates', 'If specified, all readiness gates will be evaluated for pod readiness.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const s = podSummary(o, now);
+    const ips = arr(status.podIPs);
+    const ip = str(rec(ips[0]).ip) || str(status.podIP) || '<none>';
+    let gates = '<none>';
+    const specGates = arr(spec.readinessGates);
+    if (specGates.length > 0) {
+      let trueCount = 0;
+      for (const g of specGates) {
+        const cond = arr(status.conditions).map(rec).find((c) => c.type === rec(g).conditionType);
+        if (cond?.status === 'True') trueCount++;
+      }
+      gates = `${trueCount}/${specGates.length}`;
+    }
+    return [
+      o.metadata.name ?? '',
+      s.ready,
+      s.status,
+      s.restarts,
+      age(o.metadata.creationTimestamp, now),
+      ip,
+      str(spec.nodeName) || '<none>',
+      str(status.nominatedNodeName) || '<none>',
+      gates,
+    ];
+  },
+);
+
+/** metav1.FormatLabelSelector. */
+export function formatLabelSelector(selector: unknown): string {
+  const sel = rec(selector);
+  const parts: { key: string; text: string }[] = [];
+  for (const [k, v] of Object.entries(rec(sel.matchLabels))) parts.push({ key: k, text: `${k}=${str(v)}` });
+  for (const e of arr(sel.matchExpressions)) {
+    const expr = rec(e);
+    const key = str(expr.key);
+    const values = arr(expr.values).map(str).sort().join(',');
+    const op = str(expr.operator);
+    const text = op === 'In' ? `${key} in (${values})` : op === 'NotIn' ? `${key} notin (${values})` : op === 'Exists' ? key : op === 'DoesNotExist' ? `!${key}` : '<error>';
+    parts.push({ key, text });
+  }
+  parts.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const out = parts.map((p) => p.text).join(',');
+  return out || '<none>';
+}
+
+function hasCondition(conditions: unknown, type: string): boolean {
+  return arr(conditions).some((c) => rec(c).type === type && rec(c).status === 'True');
+}
+
+const jobPrinter = printer(
+  [
+    NAME,
+    col('Status', 'Status of the job.'),
+    col('Completions', 'The number of pods which reached phase Succeeded.'),
+    col('Duration', 'Time required to complete the job.'),
+    AGE,
+    col('Containers', 'Names of each container in the template.', 1),
+    col('Images', 'Images referenced by each container in the template.', 1),
+    col('Selector', 'A label query over pods that should match the pod count.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const succeeded = num(status.succeeded);
+    let completions: string;
+    if (typeof spec.completions === 'number') completions = `${succeeded}/${spec.completions}`;
+    else {
+      const parallelism = num(spec.parallelism);
+      completions = parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+    }
+    const start = str(status.startTime);
+    const end = str(status.completionTime);
+    let duration = '';
+    if (start && !end) duration = humanDuration(now.getTime() - Date.parse(start));
+    else if (start && end) duration = humanDuration(Date.parse(end) - Date.parse(start));
+    let phase: string;
+    if (hasCondition(status.conditions, 'Complete')) phase = 'Complete';
+    else if (hasCondition(status.conditions, 'Failed')) phase = 'Failed';
+    else if (o.metadata.deletionTimestamp) phase = 'Terminating';
+    else if (hasCondition(status.conditions, 'Suspended')) phase = 'Suspended';
+    else if (hasCondition(status.conditions, 'FailureTarget')) phase = 'FailureTarget';
+    else if (hasCondition(status.conditions, 'SuccessCriteriaMet')) phase = 'SuccessCriteriaMet';
+    else phase = 'Running';
+    const containers = arr(rec(rec(spec.template).spec).containers).map(rec);
+    return [
+      o.metadata.name ?? '',
+      phase,
+      completions,
+      duration,
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(spec.selector),
+    ];
+  },
+);
+
+function formatEventSource(o: KubeObject): string {
+  const source = rec(o['source']);
+  const component = str(source.component) || str(o['reportingComponent']);
+  const instance = str(source.host) || str(o['reportingInstance']);
+  if (!component) return '';
+  return instance ? `${component}, ${instance}` : component;
+}
+
+const eventPrinter = printer(
+  [
+    col('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
+    col('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
+    col('Reason', 'This should be a short, machine understandable string that gives the reason for the transition into the object\'s current status.'),
+    col('Object', 'The object that this event is about.'),
+    col('Subobject', 'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2].', 1),
+    col('Source', 'The component reporting this event. Should be a short machine understandable string.', 1),
+    col('Message', 'A human-readable description of the status of this operation.'),
+    col('First Seen', 'The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)', 1),
+    col('Count', 'The number of times this event has occurred.', 1),
+    col('Name', NAME_DESCRIPTION, 1, 'string', 'name'),
+  ],
+  (o, now) => {
+    const involved = rec(o['involvedObject']);
+    let first = age(str(o['firstTimestamp']) || undefined, now);
+    if (!str(o['firstTimestamp'])) first = age(str(o['eventTime']) || undefined, now);
+    let last = str(o['lastTimestamp']) ? age(str(o['lastTimestamp']), now) : first;
+    let n = num(o['count']);
+    const series = o['series'] === undefined || o['series'] === null ? undefined : rec(o['series']);
+    if (series) {
+      last = age(str(series.lastObservedTime) || undefined, now);
+      n = num(series.count);
+    } else if (n === 0) n = 1;
+    const kind = str(involved.kind).toLowerCase();
+    const target = str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
+    return [
+      last,
+      str(o['type']),
+      str(o['reason']),
+      target,
+      str(involved.fieldPath),
+      formatEventSource(o),
+      str(o['message']).trim(),
+      first,
+      n,
+      o.metadata.name ?? '',
+    ];
+  },
+);
+
+function nodeAddress(node: KubeObject, type: string): string {
+  const a = arr(rec(node['status']).addresses).map(rec).find((x) => x.type === type);
+  return a ? str(a.address) : '<none>';
+}
+
+const nodePrinter = printer(
+  [
+    NAME,
+    col('Status', 'The status of the node'),
+    col('Roles', 'The roles of the node'),
+    AGE,
+    col('Version', 'Kubelet Version reported by the node.'),
+    col('Internal-IP', 'List of addresses reachable to the node.', 1),
+    col('External-IP', 'List of addresses reachable to the node.', 1),
+    col('OS-Image', 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', 1),
+    col('Kernel-Version', "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).", 1),
+    col('Container-Runtime', 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).', 1),
+  ],
+  (o, now) => {
+    const status = rec(o['status']);
+    const info = rec(status.nodeInfo);
+    const ready = arr(status.conditions).map(rec).find((c) => c.type === 'Ready');
+    const states: string[] = [];
+    if (ready) states.push(ready.status === 'True' ? 'Ready' : 'NotReady');
+    if (states.length === 0) states.push('Unknown');
+    if (rec(o['spec']).unschedulable === true) states.push('SchedulingDisabled');
+    const roles = new Set<string>();
+    for (const [k, v] of Object.entries(o.metadata.labels ?? {})) {
+      if (k.startsWith('node-role.kubernetes.io/')) {
+        const role = k.slice('node-role.kubernetes.io/'.length);
+        if (role) roles.add(role);
+      } else if (k === 'kubernetes.io/role' && v) roles.add(v);
+    }
+    return [
+      o.metadata.name ?? '',
+      states.join(','),
+      [...roles].sort().join(',') || '<none>',
+      age(o.metadata.creationTimestamp, now),
+      str(info.kubeletVersion),
+      nodeAddress(o, 'InternalIP'),
+      nodeAddress(o, 'ExternalIP'),
+      str(info.osImage) || '<unknown>',
+      str(info.kernelVersion) || '<unknown>',
+      str(info.containerRuntimeVersion) || '<unknown>',
+    ];
+  },
+);
+
+/** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
+export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
+  '/Namespace': namespacePrinter,
+  '/ConfigMap': configMapPrinter,
+  '/Secret': secretPrinter,
+  '/Pod': podPrinter,
+  '/Event': eventPrinter,
+  '/Node': nodePrinter,
+  '/ServiceAccount': serviceAccountPrinter,
+  'batch/Job': jobPrinter,
+  'coordination.k8s.io/Lease': leasePrinter,
+  'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
+};
+
+/** The printer for a built-in kind, or the default Name/Created At printer. */
+export function builtinPrinterFor(group: string, kind: string): RowPrinter {
+  return builtinPrinters[`${group}/${kind}`] ?? defaultPrinter;
+}

@@ -1,0 +1,51 @@
+// One entry point: a kubeconfig (file, text, in-cluster or default chain) → a KubeClient over HTTP.
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeClient } from './client.ts';
+import { HttpTransport, type HttpTransportOptions } from './http-transport.ts';
+import { RestClient } from './rest-client.ts';
+
+export interface KubeConfigSource {
+  /** Path of a kubeconfig file. */
+  kubeconfigPath?: string;
+  /** Kubeconfig YAML text (what the embedded server hands out). */
+  kubeconfig?: string;
+  /** Use the pod's service account (KUBERNETES_SERVICE_HOST, /var/run/secrets/kubernetes.io/serviceaccount). */
+  inCluster?: boolean;
+  /** Context to switch to; the file's current-context otherwise. */
+  context?: string;
+}
+
+/** Loads with client-node: nothing given → KUBECONFIG, ~/.kube/config, in-cluster, in that order. */
+export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
+  const kc = new KubeConfig();
+  if (source.kubeconfig !== undefined) kc.loadFromString(source.kubeconfig);
+  else if (source.kubeconfigPath !== undefined) kc.loadFromFile(source.kubeconfigPath);
+  else if (source.inCluster) kc.loadFromCluster();
+  else kc.loadFromDefault();
+  if (source.context !== undefined) {
+    if (!kc.getContextObject(source.context)) throw new Error(`kubeconfig: no context named "${source.context}"`);
+    kc.setCurrentContext(source.context);
+  }
+  return kc;
+}
+
+export interface CreateKubeClientOptions extends KubeConfigSource, Omit<HttpTransportOptions, 'kubeConfig'> {
+  kubeConfig?: KubeConfig;
+  /** Namespace for calls that name none; the context's namespace, else 'default'. */
+  namespace?: string;
+  fieldManager?: string;
+}
+
+export function createKubeClient(options: CreateKubeClientOptions = {}): KubeClient {
+  const kubeConfig = options.kubeConfig ?? loadKubeConfig(options);
+  const transportOptions: HttpTransportOptions = { kubeConfig };
+  if (options.userAgent !== undefined) transportOptions.userAgent = options.userAgent;
+  if (options.defaultTimeoutMs !== undefined) transportOptions.defaultTimeoutMs = options.defaultTimeoutMs;
+  if (options.authCacheMs !== undefined) transportOptions.authCacheMs = options.authCacheMs;
+  if (options.maxSockets !== undefined) transportOptions.maxSockets = options.maxSockets;
+  const transport = new HttpTransport(transportOptions);
+  return new RestClient(transport, {
+    ...(options.namespace !== undefined ? { defaultNamespace: options.namespace } : {}),
+    ...(options.fieldManager !== undefined ? { fieldManager: options.fieldManager } : {}),
+  });
+}

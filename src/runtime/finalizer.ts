@@ -1,0 +1,104 @@
+// A finalizer helper in kube-rs's shape: finalizer(client, resource, name, obj, { apply, cleanup }).
+//
+// Flow, one reconcile at a time:
+// 1. Not being deleted and our finalizer missing → add it (nothing else runs; the write triggers the next reconcile).
+// 2. Not being deleted, finalizer present → apply(obj): the normal reconcile.
+// 3. Being deleted, finalizer present → cleanup(obj); when it returns, remove the finalizer and return its action.
+//    When cleanup throws, the finalizer stays and the error propagates (the controller retries).
+// 4. Being deleted, finalizer absent → nothing: our part is done, or we never took part.
+//
+// Every write is a JSON patch guarded by `test` operations on metadata.resourceVersion and on the
+// finalizers array (the whole array when adding, the entry at the index when removing): if anyone
+// changed the object since we read it, the server rejects the patch instead of letting us remove
+// another owner's finalizer that slid into our index, or dropping one that was added meanwhile.
+//
+// Assumptions (as kube-rs states them): apply and cleanup are idempotent; cleanup must cope with apply
+// never having run (the object may be deleted right after the finalizer was added); a deletion stays
+// pending while the controller is down, so cleanup is never skipped.
+import type { KubeObject } from '../apimachinery/object.ts';
+import type { JsonPatchOperation, KubeClient, ResourceTarget } from '../client/client.ts';
+import type { Action } from './controller/action.ts';
+import { action } from './controller/action.ts';
+
+export interface FinalizerHandlers<T extends KubeObject> {
+  apply(obj: T): Promise<Action>;
+  cleanup(obj: T): Promise<Action>;
+}
+
+export type FinalizerErrorKind = 'AddFinalizer' | 'RemoveFinalizer' | 'UnnamedObject' | 'InvalidFinalizer';
+
+export class FinalizerError extends Error {
+  override readonly name = 'FinalizerError' as const;
+  readonly kind: FinalizerErrorKind;
+
+  constructor(kind: FinalizerErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = kind;
+  }
+}
+
+// A qualified name: "domain/name" (Kubernetes warns about finalizers without a slash).
+const finalizerName = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+
+export async function finalizer<T extends KubeObject>(
+  client: KubeClient,
+  resource: ResourceTarget,
+  name: string,
+  obj: T,
+  handlers: FinalizerHandlers<T>,
+): Promise<Action> {
+  if (!finalizerName.test(name) || name.length > 253) throw new FinalizerError('InvalidFinalizer', `invalid finalizer name "${name}"`);
+  const objName = obj.metadata.name;
+  const rv = obj.metadata.resourceVersion;
+  if (!objName || !rv) throw new FinalizerError('UnnamedObject', 'the object has no name or resourceVersion: finalizers need a stored object');
+  const finalizers = obj.metadata.finalizers ?? [];
+  const index = finalizers.indexOf(name);
+  const deleting = obj.metadata.deletionTimestamp !== undefined;
+  const target = { namespace: obj.metadata.namespace, name: objName, rv };
+
+  if (!deleting && index < 0) {
+    await addFinalizer(client, resource, target, finalizers, name);
+    return action.awaitChange();
+  }
+  if (!deleting) return handlers.apply(obj);
+  if (index < 0) return action.awaitChange();
+  const next = await handlers.cleanup(obj);
+  await removeFinalizer(client, resource, target, index, name);
+  return next;
+}
+
+interface Target {
+  namespace: string | undefined;
+  name: string;
+  rv: string;
+}
+
+async function addFinalizer(client: KubeClient, resource: ResourceTarget, t: Target, current: string[], name: string): Promise<void> {
+  const ops: JsonPatchOperation[] = [{ op: 'test', path: '/metadata/resourceVersion', value: t.rv }];
+  if (current.length === 0) {
+    // No array to test or append to: the resourceVersion test stands guard, and we add the whole array.
+    ops.push({ op: 'add', path: '/metadata/finalizers', value: [name] });
+  } else {
+    // The server does not deduplicate finalizers: fail if anyone else changed the array meanwhile.
+    ops.push({ op: 'test', path: '/metadata/finalizers', value: current }, { op: 'add', path: '/metadata/finalizers/-', value: name });
+  }
+  await patch(client, resource, t, ops, 'AddFinalizer', `adding finalizer ${name}`);
+}
+
+async function removeFinalizer(client: KubeClient, resource: ResourceTarget, t: Target, index: number, name: string): Promise<void> {
+  const path = `/metadata/finalizers/${index}`;
+  const ops: JsonPatchOperation[] = [
+    { op: 'test', path: '/metadata/resourceVersion', value: t.rv },
+    { op: 'test', path, value: name },
+    { op: 'remove', path },
+  ];
+  await patch(client, resource, t, ops, 'RemoveFinalizer', `removing finalizer ${name}`);
+}
+
+async function patch(client: KubeClient, resource: ResourceTarget, t: Target, ops: JsonPatchOperation[], kind: FinalizerErrorKind, what: string): Promise<void> {
+  try {
+    await client.patch(resource, t.name, ops, { type: 'json', ...(t.namespace !== undefined ? { namespace: t.namespace } : {}) });
+  } catch (err) {
+    throw new FinalizerError(kind, `${what} on ${t.namespace ? `${t.namespace}/` : ''}${t.name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}

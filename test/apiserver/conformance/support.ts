@@ -1,0 +1,122 @@
+// Shared pieces of the conformance suite: fixtures, a server with the Widget CRD, small API helpers and a
+// proxy that hides aggregated discovery (K2's "aggregated discovery off" case) from kubectl.
+import { readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import type { KubeObject } from '../../../src/apimachinery/object.ts';
+import type { ApiServerOptions } from '../../../src/apiserver/index.ts';
+import type { RequestLogEntry } from '../../../src/apiserver/http/router.ts';
+import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
+
+export const fixturesDir = join(import.meta.dirname, 'fixtures');
+
+export function fixturePath(name: string): string {
+  return join(fixturesDir, name);
+}
+
+export function fixture(name: string): KubeObject[] {
+  return parseAllDocuments(readFileSync(fixturePath(name), 'utf8')).map((d) => d.toJS() as KubeObject);
+}
+
+export function fixtureText(name: string): string {
+  return readFileSync(fixturePath(name), 'utf8');
+}
+
+export const widgetCrd = (): KubeObject => fixture('widget-crd.yaml')[0]!;
+
+/** A server with the Widget CRD installed. */
+export function startConformanceServer(options: ApiServerOptions = {}): Promise<TestServer> {
+  return startTestServer({ crds: [widgetCrd()], ...options });
+}
+
+export const widgetsPath = (ns = 'default') => `/apis/example.com/v1/namespaces/${ns}/widgets`;
+export const TABLE_ACCEPT_PREFIX = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+export function widget(name: string, spec: Record<string, unknown> = { size: 1 }, metadata: Record<string, unknown> = {}): KubeObject {
+  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, ...metadata }, spec };
+}
+
+export async function createWidget(server: TestServer, object: KubeObject, ns = 'default'): Promise<KubeObject> {
+  return server.json<KubeObject>(widgetsPath(ns), { method: 'POST', body: JSON.stringify(object), headers: { 'content-type': 'application/json' }, expect: 201 });
+}
+
+export async function getWidget(server: TestServer, name: string, ns = 'default'): Promise<KubeObject> {
+  return server.json<KubeObject>(`${widgetsPath(ns)}/${name}`);
+}
+
+export async function status(server: TestServer, path: string): Promise<number> {
+  const res = await server.api(path);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+export async function mergePatch(server: TestServer, path: string, patch: unknown, expect = 200): Promise<KubeObject> {
+  return server.json<KubeObject>(path, {
+    method: 'PATCH',
+    body: JSON.stringify(patch),
+    headers: { 'content-type': 'application/merge-patch+json' },
+    expect,
+  });
+}
+
+export async function createNamespace(server: TestServer, name: string): Promise<void> {
+  await server.json('/api/v1/namespaces', { method: 'POST', body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } }), headers: { 'content-type': 'application/json' }, expect: 201 });
+}
+
+/** Requests whose path (without query) equals `path`. */
+export function byPath(entries: RequestLogEntry[], path: string): RequestLogEntry[] {
+  return entries.filter((e) => e.url.split('?')[0] === path);
+}
+
+export function query(entry: RequestLogEntry): URLSearchParams {
+  return new URL(entry.url, 'http://x').searchParams;
+}
+
+/** Only what kubectl itself sent (not the dispatcher's /version probe, not test fetches). */
+export function fromKubectl(entries: RequestLogEntry[]): RequestLogEntry[] {
+  return entries.filter((e) => e.userAgent?.startsWith('kubectl/') === true);
+}
+
+export interface LegacyDiscoveryProxy {
+  readonly kubeconfigFile: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A pass-through proxy that strips the aggregated-discovery media types from the Accept header of /api and
+ * /apis, so kubectl sees a server without aggregated discovery. The server's own request log still records
+ * every request (with the rewritten Accept).
+ */
+export async function legacyDiscoveryProxy(server: TestServer): Promise<LegacyDiscoveryProxy> {
+  const target = new URL(server.url);
+  const proxy: Server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const headers = { ...req.headers };
+    if (path === '/api' || path === '/apis') headers['accept'] = 'application/json';
+    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const port = (proxy.address() as AddressInfo).port;
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-proxy-'));
+  const kubeconfigFile = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfigFile, server.kubeconfig.replace(server.url, `http://127.0.0.1:${port}`), { mode: 0o600 });
+  return {
+    kubeconfigFile,
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      }),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

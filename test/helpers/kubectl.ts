@@ -1,0 +1,91 @@
+// Runs the real kubectl (the dispatcher on PATH) against a test server, with a fresh discovery cache.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface KubectlResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Kubectl {
+  (args: string[], input?: string): Promise<KubectlResult>;
+  /** Starts a long-running kubectl (e.g. `get -w`) and returns its process. */
+  spawn(args: string[]): ChildProcessWithoutNullStreams;
+  /** Starts a long-running kubectl and collects its stdout lines. */
+  stream(args: string[]): KubectlStream;
+  readonly cacheDir: string;
+}
+
+export interface KubectlStream {
+  readonly lines: string[];
+  readonly stderr: () => string;
+  /** Resolves once `count` lines (or a line matching `pattern`) arrived; rejects after `timeoutMs`. */
+  waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+export function kubectlFor(kubeconfigFile: string): Kubectl {
+  const cacheDir = mkdtempSync(join(tmpdir(), 'bosun-kubectl-cache-'));
+  const base = ['--kubeconfig', kubeconfigFile, '--cache-dir', cacheDir];
+  const env = { ...process.env, KUBECONFIG: kubeconfigFile, HOME: cacheDir };
+  const spawnKubectl = (args: string[]) => spawn('kubectl', [...base, ...args], { env });
+  const run = (args: string[], input?: string) =>
+    new Promise<KubectlResult>((resolve, reject) => {
+      const child = spawnKubectl(args);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      if (input !== undefined) child.stdin.end(input);
+      else child.stdin.end();
+    });
+  const stream = (args: string[]): KubectlStream => {
+    const child = spawnKubectl(args);
+    const lines: string[] = [];
+    let partial = '';
+    let stderr = '';
+    const waiters = new Set<() => void>();
+    child.stdout.on('data', (d: Buffer) => {
+      partial += d.toString();
+      const parts = partial.split('\n');
+      partial = parts.pop() ?? '';
+      lines.push(...parts.filter((l) => l.trim() !== ''));
+      for (const w of waiters) w();
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    return {
+      lines,
+      stderr: () => stderr,
+      waitForLines: (count, timeoutMs = 5000) =>
+        new Promise<string[]>((resolve, reject) => {
+          const check = () => {
+            if (lines.length >= count) {
+              cleanup();
+              resolve([...lines]);
+            }
+          };
+          const timer = setTimeout(() => {
+            cleanup();
+            reject(new Error(`kubectl ${args.join(' ')}: wanted ${count} lines within ${timeoutMs} ms, got ${JSON.stringify(lines)}; stderr: ${stderr}`));
+          }, timeoutMs);
+          const cleanup = () => {
+            clearTimeout(timer);
+            waiters.delete(check);
+          };
+          waiters.add(check);
+          check();
+        }),
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  };
+  return Object.assign(run, { spawn: spawnKubectl, stream, cacheDir });
+}
