@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'node:http';
+import { Agent, request } from 'node:https';
 import { SqliteStore } from '../src/apiserver/storage/sqlite-store.ts';
 
 const objects = Number(process.env['BENCH_OBJECTS'] ?? 10_000);
@@ -35,7 +35,7 @@ async function startBosun(dataDir: string, port: number): Promise<ChildProcess> 
   return child;
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+let agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 
 function call(port: number, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
@@ -92,6 +92,8 @@ async function main(): Promise<void> {
   const port = await freePort();
   const child = await startBosun(dataDir, port);
   const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
+  const ca = readFileSync(join(dataDir, 'serving.crt'), 'utf8');
+  agent = new Agent({ keepAlive: true, maxSockets: concurrency, ca });
   const base = '/api/v1/namespaces/default/configmaps';
   try {
     const rvs: string[] = [];
@@ -120,7 +122,7 @@ async function main(): Promise<void> {
     // Watch delivery latency at 1,000 events/s: writes paced in 10 ms batches of 10.
     const sent = new Map<string, number>();
     const latencies: number[] = [];
-    const watch = request({ host: '127.0.0.1', port, path: `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rvs[objects - 1] ?? 0}&labelSelector=app%3Dwatch`, agent: new Agent(), headers: { authorization: `Bearer ${token}` } });
+    const watch = request({ host: '127.0.0.1', port, path: `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rvs[objects - 1] ?? 0}&labelSelector=app%3Dwatch`, agent: new Agent({ ca }), headers: { authorization: `Bearer ${token}` } });
     let buffer = '';
     await new Promise<void>((resolve) => {
       watch.on('response', (res) => {

@@ -31,6 +31,17 @@ for (const { group, cases } of groups) {
 }
 const results = runGoref(goref, requests);
 
+/**
+ * Messages Go reworded after 1.19 (Debian's Go); the engine follows current Go, so only the part
+ * both versions share is required.
+ */
+const VERSION_DEPENDENT: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^(.*incompatible types for comparison)$/, (m) => m[1]!],
+  [/^(.*non-comparable type )/, (m) => m[1]!],
+  [/^(.*error calling call: non-function)/, (m) => m[1]!],
+  [/^(template: [^:]+:\d+: unexpected )"\)" in command$/, (m) => m[1]!],
+];
+
 let total = 0;
 const problems: string[] = [];
 let r = 0;
@@ -45,6 +56,10 @@ for (const { group, cases } of groups) {
       if (c.errorContains !== undefined) {
         if (!res.error.includes(c.errorContains)) problems.push(`${res.id}: error ${JSON.stringify(res.error)} lacks ${JSON.stringify(c.errorContains)}`);
         expect.errorContains = c.errorContains;
+      }
+      for (const [re, part] of VERSION_DEPENDENT) {
+        const m = re.exec(res.error);
+        if (m !== null && expect.errorContains === undefined) expect.errorContains = part(m);
       }
       if (c.pattern !== undefined) problems.push(`${res.id}: expected output matching ${c.pattern}, got error ${res.error}`);
     } else if (c.pattern !== undefined) {

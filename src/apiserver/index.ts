@@ -1,12 +1,12 @@
 // The embedded Kubernetes-compatible API server: storage, registry, lifecycle controllers and HTTP, wired.
 import { writeFileSync, readFileSync } from 'node:fs';
-import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { KubeObject } from '../apimachinery/object.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
+import { loadOrCreateServingCert } from './auth/serving-cert.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { tableConverter } from './handlers/table-view.ts';
 import { WatchRegistry } from './handlers/watch.ts';
@@ -27,6 +27,7 @@ export interface ApiServerOptions {
   inMemory?: boolean;
   port?: number;
   bind?: string;
+  /** A TLS certificate and key to serve; by default a self-signed one is made (and kept in the data dir). */
   tlsCert?: string;
   tlsKey?: string;
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
@@ -43,7 +44,9 @@ export interface RunningApiServer {
   readonly url: string;
   readonly port: number;
   readonly token: string;
-  /** Kubeconfig YAML: the server, insecure-skip-tls-verify (for http), the bearer token. */
+  /** The serving certificate (PEM): clients trust it as the CA. */
+  readonly caCert: string;
+  /** Kubeconfig YAML: the https server, its certificate as CA, the bearer token. */
   readonly kubeconfig: string;
   readonly kubeconfigPath: string | undefined;
   readonly store: SqliteStore;
@@ -101,11 +104,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
   };
   const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
-  const tls = options.tlsCert && options.tlsKey ? { cert: readFileSync(options.tlsCert), key: readFileSync(options.tlsKey) } : undefined;
-  const server: Server = tls ? createHttpsServer(tls, handler) : createHttpServer(handler);
+  const bind = options.bind ?? '127.0.0.1';
+  const tls =
+    options.tlsCert && options.tlsKey
+      ? { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') }
+      : await loadOrCreateServingCert(dataDir, bind);
+  const server: Server = createHttpsServer(tls, handler);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
-  const bind = options.bind ?? '127.0.0.1';
   const stopControllers = () => {
     crdController.stop();
     gc.stop();
@@ -127,8 +133,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   }
   const port = (server.address() as AddressInfo).port;
   const host = bind.includes(':') ? `[${bind}]` : bind === '0.0.0.0' ? '127.0.0.1' : bind;
-  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
-  const kubeconfig = kubeconfigFor(url, token);
+  const url = `https://${host}:${port}`;
+  const kubeconfig = kubeconfigFor(url, token, tls.cert);
   let kubeconfigPath: string | undefined;
   if (dataDir) {
     kubeconfigPath = join(dataDir, 'kubeconfig');
@@ -139,6 +145,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     url,
     port,
     token,
+    caCert: tls.cert,
     kubeconfig,
     kubeconfigPath,
     store,

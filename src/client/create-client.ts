@@ -1,5 +1,8 @@
 // One entry point: a kubeconfig (file, text, in-cluster or default chain) → a KubeClient over HTTP.
-import { KubeConfig } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { KubeConfig, type User } from '@kubernetes/client-node';
+import { parse } from 'yaml';
 import type { KubeClient } from './client.ts';
 import { HttpTransport, type HttpTransportOptions } from './http-transport.ts';
 import { RestClient } from './rest-client.ts';
@@ -18,15 +21,37 @@ export interface KubeConfigSource {
 /** Loads with client-node: nothing given → KUBECONFIG, ~/.kube/config, in-cluster, in that order. */
 export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
   const kc = new KubeConfig();
-  if (source.kubeconfig !== undefined) kc.loadFromString(source.kubeconfig);
-  else if (source.kubeconfigPath !== undefined) kc.loadFromFile(source.kubeconfigPath);
-  else if (source.inCluster) kc.loadFromCluster();
+  if (source.kubeconfig !== undefined) {
+    kc.loadFromString(source.kubeconfig);
+    adoptTokenFiles(kc, source.kubeconfig, process.cwd());
+  } else if (source.kubeconfigPath !== undefined) {
+    kc.loadFromFile(source.kubeconfigPath);
+    adoptTokenFiles(kc, readFileSync(source.kubeconfigPath, 'utf8'), dirname(source.kubeconfigPath));
+  } else if (source.inCluster) kc.loadFromCluster();
   else kc.loadFromDefault();
   if (source.context !== undefined) {
     if (!kc.getContextObject(source.context)) throw new Error(`kubeconfig: no context named "${source.context}"`);
     kc.setCurrentContext(source.context);
   }
   return kc;
+}
+
+/**
+ * kubectl's `user.tokenFile` is dropped by client-node 1.4's parser (it knows only `token-file`, read once).
+ * Map it onto client-node's tokenFile auth provider, which re-reads the file as projected tokens rotate.
+ */
+function adoptTokenFiles(kc: KubeConfig, text: string, baseDir: string): void {
+  const raw = parse(text) as { users?: { name?: string; user?: { tokenFile?: unknown } }[] } | null;
+  for (const entry of raw?.users ?? []) {
+    const file = entry.user?.tokenFile;
+    if (typeof file !== 'string' || !entry.name) continue;
+    const i = kc.users.findIndex((u) => u.name === entry.name);
+    const user = kc.users[i];
+    if (!user || user.token || user.authProvider) continue;
+    const path = isAbsolute(file) ? file : join(baseDir, file);
+    const adopted: User = { ...user, authProvider: { name: 'tokenFile', config: { tokenFile: path } } };
+    kc.users[i] = adopted;
+  }
 }
 
 export interface CreateKubeClientOptions extends KubeConfigSource, Omit<HttpTransportOptions, 'kubeConfig'> {

@@ -1,12 +1,13 @@
 // HTTP(S) transport for a kubeconfig: client-node's KubeConfig supplies auth (tokens, token files,
 // exec plugins, client certificates, in-cluster service account); we own the sockets: one keep-alive
-// agent per cluster (per TLS identity), so watches and requests share a bounded connection pool.
+// agent per cluster and TLS identity, shared process-wide (agent-pool.ts), for requests and watches.
 import http from 'node:http';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { NetworkError, clientTimeout } from './errors.ts';
 import type { Transport, TransportRequest, TransportResponse, TransportStream } from './transport.ts';
+import { acquireAgent, type AgentLease } from './agent-pool.ts';
 
 export interface HttpTransportOptions {
   kubeConfig: KubeConfig;
@@ -39,7 +40,7 @@ export class HttpTransport implements Transport {
   private readonly authCacheMs: number;
   private readonly maxSockets: number;
   /** Keyed by a fingerprint of the TLS identity: exec plugins may rotate client certificates. */
-  private readonly agents = new Map<string, http.Agent>();
+  private readonly leases = new Map<string, AgentLease>();
   private auth: AuthMaterial | undefined;
   private authPending: Promise<AuthMaterial> | undefined;
   private readonly open = new Set<http.ClientRequest>();
@@ -103,8 +104,8 @@ export class HttpTransport implements Transport {
     this.closed = true;
     for (const r of this.open) r.destroy();
     this.open.clear();
-    for (const agent of this.agents.values()) agent.destroy();
-    this.agents.clear();
+    for (const lease of this.leases.values()) lease.release();
+    this.leases.clear();
   }
 
   private async send(req: TransportRequest, streaming: boolean, retried = false): Promise<Sent> {
@@ -233,31 +234,32 @@ export class HttpTransport implements Transport {
   private agentFor(tls: TlsOptions, clientNodeAgent: http.Agent | undefined): http.Agent {
     const cluster = this.kc.getCurrentCluster();
     const fingerprint = fingerprintOf(tls);
-    const existing = this.agents.get(fingerprint);
-    if (existing) {
-      if (clientNodeAgent && clientNodeAgent !== existing) clientNodeAgent.destroy();
-      return existing;
-    }
-    let agent: http.Agent;
-    if (cluster?.proxyUrl && clientNodeAgent) {
-      // Proxies (http/https/socks) are client-node's business; keep its agent but pool its sockets.
-      agent = clientNodeAgent;
-      (agent as http.Agent & { keepAlive: boolean }).keepAlive = true;
-    } else {
-      clientNodeAgent?.destroy();
-      const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: this.maxSockets, scheduling: 'lifo' as const };
-      agent = this.isHttps ? new https.Agent({ ...common, ...tls }) : new http.Agent(common);
-    }
-    this.agents.set(fingerprint, agent);
-    // Rotations are rare; keep a few identities so in-flight watches on the old one survive.
-    if (this.agents.size > 4) {
-      const oldest = this.agents.keys().next().value;
-      if (oldest !== undefined) {
-        this.agents.get(oldest)?.destroy();
-        this.agents.delete(oldest);
+    const proxied = Boolean(cluster?.proxyUrl && clientNodeAgent);
+    let lease = this.leases.get(fingerprint);
+    if (!lease) {
+      const key = `${this.server.origin}|${cluster?.proxyUrl ?? ''}|${this.maxSockets}|${fingerprint}`;
+      lease = acquireAgent(key, () => {
+        if (proxied && clientNodeAgent) {
+          // Proxies (http/https/socks) are client-node's business; keep its agent but pool its sockets.
+          (clientNodeAgent as http.Agent & { keepAlive: boolean }).keepAlive = true;
+          return clientNodeAgent;
+        }
+        const common = { keepAlive: true, keepAliveMsecs: 30_000, maxSockets: this.maxSockets, scheduling: 'lifo' as const };
+        return this.isHttps ? new https.Agent({ ...common, ...tls }) : new http.Agent(common);
+      });
+      this.leases.set(fingerprint, lease);
+      // Rotations are rare; keep a few identities so in-flight watches on the old one survive.
+      if (this.leases.size > 4) {
+        const oldest = this.leases.keys().next().value;
+        if (oldest !== undefined) {
+          this.leases.get(oldest)?.release();
+          this.leases.delete(oldest);
+        }
       }
     }
-    return agent;
+    // client-node builds a fresh agent on every call (its FD leak, #2904); drop the ones we do not keep.
+    if (clientNodeAgent && clientNodeAgent !== lease.agent) clientNodeAgent.destroy();
+    return lease.agent;
   }
 }
 

@@ -2,7 +2,7 @@
 // Follows fmt/print.go and fmt/format.go: verbs, flags, width/precision (also `*` and `[n]`),
 // bad-verb output `%!d(string=hi)`, `%!s(MISSING)`, `%!(EXTRA ...)`, `%!(NOVERB)`, `%!(BADWIDTH)`.
 
-import { GoInt, GoObject, compareGoStrings, elemType, goTypeName, isMap, sortedKeys, type GoValue } from './value.ts';
+import { GoInt, GoObject, elemType, goTypeName, isMap, sortedKeys, type GoValue } from './value.ts';
 
 // ---------------------------------------------------------------------------------------------
 // strconv: floats
@@ -193,7 +193,7 @@ function formatHexFloat(neg: boolean, abs: number, prec: number, fmt: string): s
   }
   const digits = fmt === 'X' ? '0123456789ABCDEF' : '0123456789abcdef';
   let s = (neg ? '-' : '') + '0' + (fmt === 'X' ? 'X' : 'x') + String(Number((mant >> 60n) & 1n));
-  mant <<= 4n;
+  mant = (mant << 4n) & ((1n << 64n) - 1n);
   if (prec < 0 && mant !== 0n) {
     s += '.';
     while (mant !== 0n) {
@@ -377,7 +377,7 @@ class Printer {
 
   fmtInteger(v: bigint, unsigned: boolean, base: number, verb: string, upper: boolean): void {
     const negative = !unsigned && v < 0n;
-    let a = negative ? -v : v;
+    const a = negative ? -v : v;
     if (this.precPresent && this.prec === 0 && v === 0n) {
       const oldZero = this.zero;
       this.zero = false;
@@ -386,10 +386,8 @@ class Printer {
       return;
     }
     let prec = 0;
-    let zero = this.zero;
     if (this.precPresent) {
       prec = this.prec;
-      zero = false;
     } else if (this.zero && !this.minus && this.widPresent) {
       prec = this.wid;
       if (negative || this.plus || this.space) prec--;
@@ -407,9 +405,9 @@ class Printer {
     if (negative) digits = '-' + digits;
     else if (this.plus) digits = '+' + digits;
     else if (this.space) digits = ' ' + digits;
-    a = 0n;
+    // Zero padding was done as precision above; pad the rest with spaces.
     const oldZero = this.zero;
-    this.zero = zero;
+    this.zero = false;
     this.pad(digits);
     this.zero = oldZero;
   }
@@ -448,19 +446,16 @@ class Printer {
       }
       let tail = '';
       let body = num;
-      const eIdx = body.search(/[eEpP]/);
-      if (eIdx >= 0) {
-        tail = body.slice(eIdx);
-        body = body.slice(0, eIdx);
-      }
       let hasDot = false;
       let sawNonzero = false;
       for (let i = 1; i < body.length; i++) {
         const c = body[i]!;
         if (c === '.') hasDot = true;
-        else if (c === 'x' || c === 'X') {
-          // hex prefix: digits counted after it
-        } else if (c >= '0' && c <= '9' || /[a-fA-F]/.test(c)) {
+        else if (c === 'p' || c === 'P' || ((c === 'e' || c === 'E') && verb !== 'x' && verb !== 'X')) {
+          tail = body.slice(i);
+          body = body.slice(0, i);
+          break;
+        } else {
           if (c !== '0') sawNonzero = true;
           if (sawNonzero) digits--;
         }
@@ -736,9 +731,9 @@ export function sprintf(format: string, a: readonly GoValue[]): string {
   const p = new Printer();
   const end = format.length;
   let argNum = 0;
-  let afterIndex = false;
+  let afterIndex: boolean;
   let reordered = false;
-  let goodArgNum = true;
+  let goodArgNum: boolean;
 
   const argNumber = (argNum: number, i: number, numArgs: number): [number, number, boolean] => {
     if (i >= end || format[i] !== '[') return [argNum, i, false];
@@ -856,7 +851,7 @@ export function sprintf(format: string, a: readonly GoValue[]): string {
       }
     }
 
-    if (!afterIndex) [argNum, i, afterIndex] = argNumber(argNum, i, a.length);
+    if (!afterIndex) [argNum, i] = argNumber(argNum, i, a.length);
 
     if (i >= end) {
       p.buf += '%!(NOVERB)';
@@ -900,6 +895,3 @@ export function sprintf(format: string, a: readonly GoValue[]): string {
   }
   return p.buf;
 }
-
-// Keeps compareGoStrings referenced for map key ordering of typed maps (sortedKeys uses it).
-export const _keyOrder = compareGoStrings;

@@ -247,6 +247,8 @@ export function lex(input: string, opts: LexOptions): Item[] {
           if (pos > start) {
             items.push({ typ: T.Text, pos: start, val: input.slice(start, pos), line: startLine });
           }
+          start = pos;
+          startLine = line;
           pos += trimLength;
           ignore();
         }

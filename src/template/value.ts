@@ -79,8 +79,9 @@ export function int64(v: bigint | number): GoInt {
 /**
  * Any Go value that is not JSON-shaped (time.Time, *semver.Version, ...). Subclasses implement
  * goType (for %T and errors) and format (what fmt prints for %v/%s: treated as a Stringer).
- * `.Name` in a template first looks for a method (method(name), called with Go's argument checks),
- * then a field (field(name), NO_FIELD when absent), as text/template does for structs.
+ * `.Name` in a template calls field(name, args): a method when hasMethod(name) (args are the
+ * evaluated call arguments, any number, passed as interface{}), otherwise a struct field
+ * (args must be empty); NO_FIELD when there is no such field or method.
  */
 export abstract class GoObject {
   abstract goType(): string;
@@ -90,11 +91,12 @@ export abstract class GoObject {
   kind(): 'struct' | 'pointer' {
     return 'struct';
   }
-  method(_name: string): TemplateFunction | undefined {
-    return undefined;
-  }
-  field(_name: string): GoValue | typeof NO_FIELD {
+  field(_name: string, _args: GoValue[]): GoValue | typeof NO_FIELD {
     return NO_FIELD;
+  }
+  /** Whether field(name) names a method (which may take arguments). */
+  hasMethod(_name: string): boolean {
+    return false;
   }
 }
 

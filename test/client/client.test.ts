@@ -321,37 +321,60 @@ describe('kubeconfig loading', () => {
     assert.throws(() => createKubeClient({ kubeconfigPath: path, context: 'nope' }), /no context named "nope"/);
   });
 
-  test('accepts an http:// cluster without insecure-skip-tls-verify', async () => {
-    const text = t.server.kubeconfig.replace(/\n\s*insecure-skip-tls-verify: true/, '');
-    assert.ok(!text.includes('insecure-skip-tls-verify'));
-    const c = createKubeClient({ kubeconfig: text });
+  test('plain http:// clusters, with or without insecure-skip-tls-verify', async () => {
+    // The transport only: a stub answering one list, recording the Authorization header it got.
+    const auth: (string | undefined)[] = [];
+    const stub = http.createServer((req, res) => {
+      auth.push(req.headers.authorization);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ kind: 'ConfigMapList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items: [] }));
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
     try {
-      await c.list(configMaps, { namespace: ns, limit: 1 });
+      for (const skip of ['\n    insecure-skip-tls-verify: true', '']) {
+        const c = createKubeClient({
+          kubeconfig: `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: ${url}${skip}\nusers:\n- name: u\n  user:\n    token: abc\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n`,
+        });
+        try {
+          const list = await c.list(configMaps, { namespace: 'default' });
+          assert.equal(list.kind, 'ConfigMapList');
+        } finally {
+          await c.close();
+        }
+      }
+      assert.deepEqual(auth, ['Bearer abc', 'Bearer abc']);
     } finally {
-      await c.close();
+      stub.closeAllConnections();
+      await new Promise<void>((r) => stub.close(() => r()));
     }
   });
 
-  test('token from a token file (client-node file auth)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bosun-kc-'));
-    const tokenFile = join(dir, 'token');
-    writeFileSync(tokenFile, t.server.token);
-    const c = createKubeClient({
-      kubeconfig: [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters: [{name: c, cluster: {server: "' + t.server.url + '", insecure-skip-tls-verify: true}}]',
-        'users: [{name: u, user: {tokenFile: "' + tokenFile + '"}}]',
-        'contexts: [{name: x, context: {cluster: c, user: u}}]',
-        'current-context: x',
-      ].join('\n'),
+  for (const key of ['tokenFile', 'token-file']) {
+    test(`token from a token file (user.${key})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'bosun-kc-'));
+      writeFileSync(join(dir, 'token'), t.server.token);
+      const path = join(dir, 'config');
+      writeFileSync(
+        path,
+        [
+          'apiVersion: v1',
+          'kind: Config',
+          'clusters: [{name: c, cluster: {server: "' + t.server.url + '", insecure-skip-tls-verify: true}}]',
+          // Relative to the kubeconfig's folder, as kubectl resolves it.
+          `users: [{name: u, user: {${key}: ${key === 'tokenFile' ? 'token' : join(dir, 'token')}}}]`,
+          'contexts: [{name: x, context: {cluster: c, user: u}}]',
+          'current-context: x',
+        ].join('\n'),
+      );
+      const c = createKubeClient({ kubeconfigPath: path });
+      try {
+        await c.list(configMaps, { namespace: ns, limit: 1 });
+      } finally {
+        await c.close();
+      }
     });
-    try {
-      await c.list(configMaps, { namespace: ns, limit: 1 });
-    } finally {
-      await c.close();
-    }
-  });
+  }
 
   test('exec credential plugin', async () => {
     const c = createKubeClient({
@@ -394,7 +417,7 @@ describe('connection pool', () => {
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
     const port = (relay.address() as AddressInfo).port;
-    const c = createKubeClient({ kubeconfig: t.server.kubeconfig.replace(upstream.origin, `http://127.0.0.1:${port}`), maxSockets: 4 });
+    const c = createKubeClient({ kubeconfig: t.server.kubeconfig.replace(upstream.origin, `${upstream.protocol}//127.0.0.1:${port}`), maxSockets: 4 });
     try {
       const results = await Promise.all(Array.from({ length: 40 }, () => c.list(configMaps, { namespace: ns, limit: 1 })));
       assert.equal(results.length, 40);

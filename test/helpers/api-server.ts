@@ -1,5 +1,6 @@
 // Starts a real embedded API server on a free loopback port for a test, with a request log.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../../src/apiserver/index.ts';
@@ -9,14 +10,20 @@ export interface TestServer extends RunningApiServer {
   readonly requests: RequestLogEntry[];
   /** A kubeconfig file for kubectl. */
   readonly kubeconfigFile: string;
-  /** fetch against the server with the bearer token. */
-  api(path: string, init?: RequestInit): Promise<Response>;
-  /** fetch + JSON body; throws with the body when the status is not the expected one. */
-  json<T = Record<string, any>>(path: string, init?: RequestInit & { expect?: number }): Promise<T>;
-  /** The requests logged since `mark` (an index from `mark()`). */
-  since(mark: number): RequestLogEntry[];
-  /** The current end of the request log. */
+  /** A fetch-like call against the server, over https with its CA and the bearer token. */
+  api(path: string, init?: ApiInit): Promise<Response>;
+  /** api() + JSON body; throws with the body when the status is not `expect` (default 200). */
+  json<T = Record<string, any>>(path: string, init?: ApiInit & { expect?: number }): Promise<T>;
+  /** The current end of the request log, for since(). */
   mark(): number;
+  /** The requests logged since `mark`. */
+  since(mark: number): RequestLogEntry[];
+}
+
+export interface ApiInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
 }
 
 export async function startTestServer(options: ApiServerOptions = {}): Promise<TestServer> {
@@ -25,26 +32,49 @@ export async function startTestServer(options: ApiServerOptions = {}): Promise<T
   const dir = mkdtempSync(join(tmpdir(), 'bosun-test-'));
   const kubeconfigFile = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigFile, server.kubeconfig, { mode: 0o600 });
-  const api = (path: string, init: RequestInit = {}) =>
-    fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string> | undefined) } });
+  const agent = new Agent({ ca: server.caCert, keepAlive: true });
+  const api: TestServer['api'] = (path, init = {}) =>
+    new Promise((resolve, reject) => {
+      const req = request(
+        `${server.url}${path}`,
+        { method: init.method ?? 'GET', agent, headers: { authorization: `Bearer ${server.token}`, ...init.headers } },
+        (res) => {
+          const headers = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) for (const value of [v ?? []].flat()) headers.append(k, value);
+          const stream = new ReadableStream<Uint8Array>({
+            start(controller) {
+              res.on('data', (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+              res.on('end', () => controller.close());
+              res.on('error', (error) => controller.error(error));
+            },
+            cancel() {
+              res.destroy();
+            },
+          });
+          resolve(new Response(stream, { status: res.statusCode ?? 0, headers }));
+        },
+      );
+      req.on('error', reject);
+      req.end(init.body);
+    });
   return {
     ...server,
     requests,
     kubeconfigFile,
     api,
-    async json<T>(path: string, init: RequestInit & { expect?: number } = {}): Promise<T> {
+    async json<T>(path: string, init: ApiInit & { expect?: number } = {}): Promise<T> {
       const { expect = 200, ...rest } = init;
       const res = await api(path, rest);
       const text = await res.text();
       if (res.status !== expect) throw new Error(`${init.method ?? 'GET'} ${path}: expected ${expect}, got ${res.status}: ${text}`);
       return JSON.parse(text) as T;
     },
-    since: (mark: number) => requests.slice(mark),
     mark: () => requests.length,
+    since: (mark: number) => requests.slice(mark),
   };
 }
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
+/** Polls `check` until it returns something other than undefined/false; fails after `timeoutMs`. */
 export async function eventually<T>(check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 5000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;

@@ -24,6 +24,8 @@ export interface KubectlStream {
   readonly stderr: () => string;
   /** Resolves once `count` lines (or a line matching `pattern`) arrived; rejects after `timeoutMs`. */
   waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
+  /** Resolves once stderr matches `pattern` (e.g. a `-v=6` request trace); rejects after `timeoutMs`. */
+  waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -57,7 +59,10 @@ export function kubectlFor(kubeconfigFile: string): Kubectl {
       lines.push(...parts.filter((l) => l.trim() !== ''));
       for (const w of waiters) w();
     });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      for (const w of waiters) w();
+    });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     return {
       lines,
@@ -73,6 +78,25 @@ export function kubectlFor(kubeconfigFile: string): Kubectl {
           const timer = setTimeout(() => {
             cleanup();
             reject(new Error(`kubectl ${args.join(' ')}: wanted ${count} lines within ${timeoutMs} ms, got ${JSON.stringify(lines)}; stderr: ${stderr}`));
+          }, timeoutMs);
+          const cleanup = () => {
+            clearTimeout(timer);
+            waiters.delete(check);
+          };
+          waiters.add(check);
+          check();
+        }),
+      waitForStderr: (pattern, timeoutMs = 5000) =>
+        new Promise<void>((resolve, reject) => {
+          const check = () => {
+            if (pattern.test(stderr)) {
+              cleanup();
+              resolve();
+            }
+          };
+          const timer = setTimeout(() => {
+            cleanup();
+            reject(new Error(`kubectl ${args.join(' ')}: stderr did not match ${String(pattern)} within ${timeoutMs} ms: ${stderr}`));
           }, timeoutMs);
           const cleanup = () => {
             clearTimeout(timer);

@@ -301,7 +301,7 @@ test('concurrency 4: bursts of events never run one key twice at once and the la
       inFlight.add(ctx.key);
       maxParallel = Math.max(maxParallel, inFlight.size);
       await tick();
-      lastSeen.set(ctx.key, (obj as { spec: { n: number } }).spec.n);
+      lastSeen.set(ctx.key, (obj.spec as { n: number }).n);
       inFlight.delete(ctx.key);
       return action.awaitChange();
     },

@@ -45,7 +45,6 @@ export const cases: CaseSource[] = [
     '{{ parseOCIRef "host:5000/repo/img:v1" }} {{ parseOCIRef "repo/img@sha256:abcdef" }}',
     '{{ ociRefVersion .imports.image }}',
     '{{ index (parseOCIRef "a/b:c") 0 }}',
-    '{{ typeOf (parseOCIRef "a/b:c") }}',
     '{{ parseOCIRef "noversion" }}',
     '{{ toString (readFile "nonexistent") }}',
     '{{ readDir "nonexistent" }}',

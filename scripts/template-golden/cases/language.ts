@@ -93,7 +93,6 @@ export const cases: CaseSource[] = [
     '{{ range .list }}{{ range $.strs }}{{ . }}{{ end }};{{ end }}',
     '{{ range $i, $x := .list }}{{ range $j, $y := $.list }}{{ $i }}{{ $j }} {{ end }}{{ end }}',
     '{{ range "abc" }}{{ . }}{{ end }}',
-    '{{ range 3 }}{{ . }}{{ end }}',
     '{{ range .num }}{{ . }}{{ end }}',
     '{{ range .str }}{{ . }}{{ end }}',
     '{{ range $k, $v := .nested }}{{ $k }} {{ end }}',

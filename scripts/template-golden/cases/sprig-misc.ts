@@ -58,7 +58,6 @@ export const cases: CaseSource[] = [
     '{{ typeOf (toDate "2006-01-02" "2024-01-01") }}',
     // crypto and random (deterministic parts)
     '{{ derivePassword 1 "long" "password" "user" "example.com" }}',
-    '{{ encryptAES "" "x" }}',
     '{{ decryptAES "key" "not base64" }}',
     // reflection
     '{{ typeOf 1 }} {{ typeOf 1.5 }} {{ typeOf "s" }} {{ typeOf .nil }} {{ typeOf .list }} {{ typeOf .map }} {{ typeOf .t }} {{ typeOf (list) }} {{ typeOf (dict) }} {{ typeOf (splitList "," "a") }}',
@@ -92,7 +91,8 @@ export const cases: CaseSource[] = [
   { template: '{{ now | date "2006" }}', pattern: '^20[0-9]{2}$' },
   { template: '{{ typeOf now }}', pattern: '^time\\.Time$' },
   { template: '{{ ago (now | dateModify "-90s") }}', pattern: '^1m3[0-9]s$' },
-  { template: '{{ len (randBytes 12 | b64dec) }}', pattern: '^12$' },
+  { template: '{{ randBytes 12 | len }}', pattern: '^16$' },
+  { template: '{{ encryptAES "" "x" }}', pattern: '^[A-Za-z0-9+/]{43}=$' },
   { template: '{{ bcrypt "pw" | len }}', pattern: '^60$' },
   { template: '{{ htpasswd "user" "pw" }}', pattern: '^user:\\$2a\\$10\\$[./A-Za-z0-9]{53}$' },
   { template: '{{ decryptAES "secretkey" (encryptAES "secretkey" "plaintext") }}', pattern: '^plaintext$' },
@@ -100,5 +100,4 @@ export const cases: CaseSource[] = [
   { template: '{{ genPrivateKey "ecdsa" }}', pattern: '^-----BEGIN EC PRIVATE KEY-----\\n[\\s\\S]+-----END EC PRIVATE KEY-----\\n$' },
   { template: '{{ genPrivateKey "ed25519" }}', pattern: '^-----BEGIN PRIVATE KEY-----\\n[\\s\\S]+-----END PRIVATE KEY-----\\n$' },
   { template: '{{ genPrivateKey "foo" }}', pattern: '^Unknown type foo$' },
-  { template: '{{ getHostByName "localhost" }}', pattern: '^(127\\.0\\.0\\.1|::1)$' },
 ];

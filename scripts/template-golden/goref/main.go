@@ -206,8 +206,10 @@ func render(c goCase) goResult {
 	for k, v := range c.Files {
 		fs[cleanPath(k)] = v
 	}
+	// One function map per case, reused by benchmark iterations (as the TS side does).
+	fm := funcMap(fs)
 	once := func() (string, string, error) {
-		t, err := template.New(name).Funcs(funcMap(fs)).Option("missingkey=zero").Parse(c.Template)
+		t, err := template.New(name).Funcs(fm).Option("missingkey=zero").Parse(c.Template)
 		if err != nil {
 			return "", "parse", err
 		}

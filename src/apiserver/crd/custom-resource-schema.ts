@@ -2,6 +2,7 @@
 // worded the way apiextensions-apiserver (kube-openapi + apimachinery field errors) words them.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { StatusCause } from '../../apimachinery/object.ts';
+import { formatGoNumber } from '../table/jsonpath.ts';
 
 // ajv is CommonJS; under nodenext its default export is the module object.
 const Ajv = AjvModule.default;
@@ -52,8 +53,35 @@ export interface CustomResourceSchema {
   prune(obj: unknown): string[];
   /** The paths prune would remove, without touching obj (for fieldValidation=Strict|Warn). */
   unknownFields(obj: unknown): string[];
-  /** OpenAPI validation; causes carry the apiserver's reason, message and field path. */
-  validate(obj: unknown): StatusCause[];
+  /**
+   * OpenAPI validation plus, when a CEL engine was given, x-kubernetes-validations (transition rules only when
+   * `old` is given). Causes carry the apiserver's reason, message and field path.
+   */
+  validate(obj: unknown, old?: unknown): StatusCause[];
+}
+
+/**
+ * A CEL implementation, injected so this module needs no CEL dependency. compile() throws on a syntax error and
+ * returns a program evaluated with `{ self, oldSelf? }`. Integer fields reach it as BigInt (CEL int), numbers as
+ * double. With @marcbachmann/cel-js: `{ compile: (rule) => parse(rule) }`.
+ */
+export interface CelEngine {
+  compile(expression: string): (activation: Record<string, unknown>) => unknown;
+}
+
+export interface CompileOptions {
+  /** Enables x-kubernetes-validations; without it those rules are ignored. */
+  cel?: CelEngine;
+}
+
+/** One x-kubernetes-validations entry. */
+export interface ValidationRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  reason?: string;
+  fieldPath?: string;
+  optionalOldSelf?: boolean;
 }
 
 export class SchemaCompileError extends Error {
@@ -67,7 +95,7 @@ export class SchemaCompileError extends Error {
 export function formatGoValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'number') return formatGoNumber(value);
   if (typeof value === 'boolean') return String(value);
   return goSharpV(value);
 }
@@ -76,18 +104,10 @@ function goQuote(s: string): string {
   return JSON.stringify(s).replace(/\\u007f/g, '\\x7f');
 }
 
-function goNumber(n: number): string {
-  if (Number.isInteger(n) && Math.abs(n) < 2 ** 63) return BigInt(n).toString();
-  const [mantissa = '', expPart = '0'] = n.toExponential().split('e');
-  const exp = Number(expPart);
-  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  return String(n);
-}
-
 function goSharpV(value: unknown): string {
   if (value === null || value === undefined) return 'interface {}(nil)';
   if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return goNumber(value);
+  if (typeof value === 'number') return formatGoNumber(value);
   if (typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpV).join(', ')}}`;
   const rec = value as Record<string, unknown>;
@@ -145,7 +165,7 @@ const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[
 function isIPv6(s: string): boolean {
   if (!/^[0-9a-fA-F:.]+$/.test(s) || !s.includes(':')) return false;
   let head = s;
-  let groupsAvailable = 8;
+  const groupsAvailable = 8;
   const lastColon = s.lastIndexOf(':');
   const tail = s.slice(lastColon + 1);
   if (tail.includes('.')) {
@@ -350,15 +370,15 @@ function mapError(e: ErrorObject, field: string): StatusCause | undefined {
     case 'pattern':
       return fieldInvalid(field, data, `${inBody(field)} should match '${String(p['pattern'])}'`);
     case 'maximum':
-      return fieldInvalid(field, data, `${inBody(field)} should be less than or equal to ${goNumber(Number(p['limit']))}`);
+      return fieldInvalid(field, data, `${inBody(field)} should be less than or equal to ${formatGoNumber(Number(p['limit']))}`);
     case 'exclusiveMaximum':
-      return fieldInvalid(field, data, `${inBody(field)} should be less than ${goNumber(Number(p['limit']))}`);
+      return fieldInvalid(field, data, `${inBody(field)} should be less than ${formatGoNumber(Number(p['limit']))}`);
     case 'minimum':
-      return fieldInvalid(field, data, `${inBody(field)} should be greater than or equal to ${goNumber(Number(p['limit']))}`);
+      return fieldInvalid(field, data, `${inBody(field)} should be greater than or equal to ${formatGoNumber(Number(p['limit']))}`);
     case 'exclusiveMinimum':
-      return fieldInvalid(field, data, `${inBody(field)} should be greater than ${goNumber(Number(p['limit']))}`);
+      return fieldInvalid(field, data, `${inBody(field)} should be greater than ${formatGoNumber(Number(p['limit']))}`);
     case 'multipleOf':
-      return fieldInvalid(field, data, `${inBody(field)} should be a multiple of ${goNumber(Number(p['multipleOf']))}`);
+      return fieldInvalid(field, data, `${inBody(field)} should be a multiple of ${formatGoNumber(Number(p['multipleOf']))}`);
     case 'uniqueItems':
       return fieldInvalid(field, data, `${inBody(field)} shouldn't contain duplicates`);
     case 'anyOf':
@@ -376,6 +396,8 @@ function mapError(e: ErrorObject, field: string): StatusCause | undefined {
   }
 }
 
+const STRING_CHECKS = ['maxLength', 'minLength', 'pattern'];
+
 /** Errors from inside anyOf/oneOf/not branches are summarised by the branch keyword itself. */
 function insideBranch(schemaPath: string): boolean {
   return /\/(anyOf|oneOf)\/\d+\//.test(schemaPath) || /\/not\//.test(schemaPath);
@@ -384,7 +406,16 @@ function insideBranch(schemaPath: string): boolean {
 // ---------------------------------------------------------------------------------------------------------------
 // The structural walk used by defaulting, pruning and embedded-resource checks.
 
+interface CompiledRule {
+  rule: ValidationRule;
+  program: (activation: Record<string, unknown>) => unknown;
+  messageProgram: ((activation: Record<string, unknown>) => unknown) | undefined;
+  transition: boolean;
+}
+
 interface StructuralNode {
+  type: string;
+  rules: CompiledRule[];
   properties: Map<string, StructuralNode> | undefined;
   additional: StructuralNode | true | undefined;
   items: StructuralNode | undefined;
@@ -395,19 +426,42 @@ interface StructuralNode {
   default: unknown;
 }
 
-function structural(s: JSONSchemaProps): StructuralNode {
+function compileRules(s: JSONSchemaProps, cel: CelEngine | undefined): CompiledRule[] {
+  const raw = s['x-kubernetes-validations'];
+  if (!cel || !Array.isArray(raw)) return [];
+  const out: CompiledRule[] = [];
+  for (const r of raw) {
+    if (!isSchema(r) || typeof r['rule'] !== 'string') continue;
+    const rule = r as unknown as ValidationRule;
+    try {
+      out.push({
+        rule,
+        program: cel.compile(rule.rule),
+        messageProgram: typeof rule.messageExpression === 'string' ? cel.compile(rule.messageExpression) : undefined,
+        transition: /\boldSelf\b/.test(rule.rule),
+      });
+    } catch (err) {
+      throw new SchemaCompileError(`x-kubernetes-validations rule ${JSON.stringify(rule.rule)}: ${(err as Error).message}`);
+    }
+  }
+  return out;
+}
+
+function structural(s: JSONSchemaProps, cel?: CelEngine): StructuralNode {
   let properties: Map<string, StructuralNode> | undefined;
   if (isSchema(s.properties)) {
     properties = new Map();
-    for (const [k, v] of Object.entries(s.properties)) if (isSchema(v)) properties.set(k, structural(v));
+    for (const [k, v] of Object.entries(s.properties)) if (isSchema(v)) properties.set(k, structural(v, cel));
   }
   let additional: StructuralNode | true | undefined;
   if (s.additionalProperties === true) additional = true;
-  else if (isSchema(s.additionalProperties)) additional = structural(s.additionalProperties);
+  else if (isSchema(s.additionalProperties)) additional = structural(s.additionalProperties, cel);
   return {
+    type: s['x-kubernetes-int-or-string'] === true ? 'int-or-string' : typeof s.type === 'string' ? s.type : '',
+    rules: compileRules(s, cel),
     properties,
     additional,
-    items: isSchema(s.items) ? structural(s.items) : undefined,
+    items: isSchema(s.items) ? structural(s.items, cel) : undefined,
     preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
     embedded: s['x-kubernetes-embedded-resource'] === true,
     nullable: s.nullable === true,
@@ -514,9 +568,10 @@ function pruneTo(x: unknown, s: StructuralNode | undefined, path: string, mutate
         continue;
       }
       const prop = s?.properties?.get(k);
+      // `additionalProperties: true` has no structural schema: upstream prunes its values with a nil schema,
+      // which keeps scalars and empties nested objects.
       if (prop) pruneTo(v, prop, childPath, mutate, out, false);
-      else if (s?.additional === true) continue;
-      else if (s?.additional) pruneTo(v, s.additional, childPath, mutate, out, false);
+      else if (s?.additional) pruneTo(v, s.additional === true ? undefined : s.additional, childPath, mutate, out, false);
       else {
         out.push(childPath);
         if (mutate) delete x[k];
@@ -538,7 +593,7 @@ function skipPrune(x: unknown, s: StructuralNode, path: string, mutate: boolean,
       }
       const prop = s.properties?.get(k);
       if (prop) pruneTo(x[k], prop, childPath, mutate, out, false);
-      else if (s.additional && s.additional !== true) pruneTo(x[k], s.additional, childPath, mutate, out, false);
+      else if (s.additional) pruneTo(x[k], s.additional === true ? undefined : s.additional, childPath, mutate, out, false);
     }
   } else if (Array.isArray(x) && s.items) {
     const items = s.items;
@@ -586,10 +641,105 @@ function validateEmbedded(x: unknown, s: StructuralNode | undefined, path: strin
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// x-kubernetes-validations (apiextensions' cel validator, minus cost limits and the Kubernetes CEL libraries).
 
-function compile(schema: JSONSchemaProps | undefined): CustomResourceSchema {
+function hasRules(s: StructuralNode | undefined): boolean {
+  if (!s) return false;
+  if (s.rules.length > 0) return true;
+  if (s.properties) for (const p of s.properties.values()) if (hasRules(p)) return true;
+  return (s.additional !== true && hasRules(s.additional)) || hasRules(s.items);
+}
+
+function matchesType(v: unknown, type: string): boolean {
+  switch (type) {
+    case 'object':
+      return isObj(v);
+    case 'array':
+      return Array.isArray(v);
+    case 'string':
+      return typeof v === 'string';
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'number':
+      return typeof v === 'number';
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'int-or-string':
+      return typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v));
+    default:
+      return v !== null && v !== undefined;
+  }
+}
+
+/** CEL sees integer fields as int (BigInt here) and number fields as double. */
+function toCel(v: unknown, s: StructuralNode | undefined): unknown {
+  if (typeof v === 'number') return s && (s.type === 'integer' || s.type === 'int-or-string') && Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return (v as unknown[]).map((x) => toCel(x, s?.items));
+  if (isObj(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = toCel(x, s?.properties?.get(k) ?? (s?.additional !== true ? s?.additional : undefined));
+    return out;
+  }
+  return v;
+}
+
+function ruleCause(path: string, s: StructuralNode, r: CompiledRule, activation: Record<string, unknown>): StatusCause {
+  const fieldPath = r.rule.fieldPath ? join(path, r.rule.fieldPath.replace(/^\./, '')) : path;
+  let detail = r.rule.message || `failed rule: ${r.rule.rule.trim()}`;
+  if (r.messageProgram) {
+    try {
+      const m = r.messageProgram(activation);
+      if (typeof m === 'string' && m.trim() !== '') detail = m;
+    } catch {
+      // the static message (or default) stands when messageExpression fails, as upstream does
+    }
+  }
+  switch (r.rule.reason) {
+    case 'FieldValueForbidden':
+      return fieldForbidden(fieldPath, detail);
+    case 'FieldValueRequired':
+      return fieldRequired(fieldPath, detail);
+    case 'FieldValueDuplicate':
+      return fieldDuplicate(fieldPath, s.type);
+    default:
+      return fieldInvalid(fieldPath, s.type, detail);
+  }
+}
+
+function validateCel(x: unknown, old: unknown, s: StructuralNode | undefined, path: string, out: StatusCause[]): void {
+  if (!s || x === null || x === undefined || !matchesType(x, s.type)) return;
+  if (s.rules.length > 0) {
+    const self = toCel(x, s);
+    const hasOld = old !== undefined && old !== null;
+    for (const r of s.rules) {
+      if (r.transition && !hasOld && !r.rule.optionalOldSelf) continue;
+      const activation: Record<string, unknown> = { self };
+      if (r.transition) activation['oldSelf'] = hasOld ? toCel(old, s) : null;
+      try {
+        if (r.program(activation) !== true) out.push(ruleCause(path, s, r, activation));
+      } catch (err) {
+        out.push(fieldInvalid(path, s.type, `${r.rule.rule.trim()}: ${(err as Error).message}`));
+      }
+    }
+  }
+  if (isObj(x)) {
+    const o = isObj(old) ? old : undefined;
+    for (const [k, v] of Object.entries(x)) {
+      const prop = s.properties?.get(k) ?? (s.additional !== true ? s.additional : undefined);
+      validateCel(v, o?.[k], prop, join(path, k), out);
+    }
+  } else if (Array.isArray(x)) {
+    // Only objects correlate old and new values here; list entries are checked without oldSelf.
+    (x as unknown[]).forEach((v, i) => validateCel(v, undefined, s.items, `${path}[${i}]`, out));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+function compile(schema: JSONSchemaProps | undefined, cel: CelEngine | undefined): CustomResourceSchema {
   const root = isSchema(schema) ? schema : { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
-  const node = structural(root);
+  const node = structural(root, cel);
+  const celActive = hasRules(node);
   // The root's metadata is ObjectMeta: the server validates it, the schema only constrains name/generateName.
   const translated = translate(root);
   let validateFn: ValidateFunction;
@@ -614,20 +764,27 @@ function compile(schema: JSONSchemaProps | undefined): CustomResourceSchema {
       pruneTo(obj, node, '', false, out, true);
       return out.sort();
     },
-    validate(obj) {
+    validate(obj, old) {
       const causes: StatusCause[] = [];
       if (!validateFn(obj)) {
         const errs = validateFn.errors ?? [];
         const typeFailed = new Set(errs.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+        // kube-openapi's string validator stops at its first failure: maxLength, then minLength, then pattern.
+        const firstStringError = new Map<string, string>();
+        for (const k of STRING_CHECKS) {
+          for (const e of errs) if (e.keyword === k && !firstStringError.has(e.instancePath)) firstStringError.set(e.instancePath, k);
+        }
         for (const e of errs) {
           if (insideBranch(e.schemaPath)) continue;
           if (e.keyword !== 'type' && typeFailed.has(e.instancePath)) continue;
+          if (STRING_CHECKS.includes(e.keyword) && firstStringError.get(e.instancePath) !== e.keyword) continue;
           if (e.data === null && (e.parentSchema as Record<string, unknown> | undefined)?.[K8S_NULLABLE] === true) continue;
           const cause = mapError(e, pointerToField(obj, e.instancePath));
           if (cause) causes.push(cause);
         }
       }
       validateEmbedded(obj, node, '', causes);
+      if (celActive) validateCel(obj, old, node, '', causes);
       const seen = new Set<string>();
       return causes.filter((c) => {
         const key = `${c.field ?? ''}\u0000${c.message ?? ''}`;
@@ -640,21 +797,33 @@ function compile(schema: JSONSchemaProps | undefined): CustomResourceSchema {
 }
 
 const MAX_CACHED = 512;
-const byIdentity = new WeakMap<object, CustomResourceSchema>();
-const byContent = new Map<string, CustomResourceSchema>();
+interface Cache {
+  byIdentity: WeakMap<object, CustomResourceSchema>;
+  byContent: Map<string, CustomResourceSchema>;
+}
+const NO_CEL = {};
+const caches = new WeakMap<object, Cache>();
 
 /**
- * Compiles a CRD version's openAPIV3Schema once; later calls with the same object or the same content hit a cache,
- * since this runs on every write. An undefined schema preserves everything and validates nothing.
+ * Compiles a CRD version's openAPIV3Schema once; later calls with the same object or the same content (and the same
+ * CEL engine) hit a cache, since this runs on every write. An undefined schema preserves everything and validates
+ * nothing. Throws SchemaCompileError for a schema ajv or the CEL engine rejects.
  */
-export function compileCustomResourceSchema(schema: JSONSchemaProps | undefined): CustomResourceSchema {
+export function compileCustomResourceSchema(schema: JSONSchemaProps | undefined, options: CompileOptions = {}): CustomResourceSchema {
+  const engineKey: object = options.cel ?? NO_CEL;
+  let cache = caches.get(engineKey);
+  if (!cache) {
+    cache = { byIdentity: new WeakMap(), byContent: new Map() };
+    caches.set(engineKey, cache);
+  }
+  const { byIdentity, byContent } = cache;
   if (schema && byIdentity.has(schema)) return byIdentity.get(schema) as CustomResourceSchema;
   const key = JSON.stringify(schema ?? null);
   let compiled = byContent.get(key);
   if (compiled) {
     byContent.delete(key); // refresh LRU position
   } else {
-    compiled = compile(schema);
+    compiled = compile(schema, options.cel);
     if (byContent.size >= MAX_CACHED) {
       const oldest = byContent.keys().next().value;
       if (oldest !== undefined) byContent.delete(oldest);

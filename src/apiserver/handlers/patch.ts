@@ -8,9 +8,9 @@ import { decodeBody, mediaType, readBody } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
-import { serverSideApply } from '../patch/server-side-apply.ts';
+import { applyServerSide } from '../patch/server-side-apply.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
-import { fieldSchemaOf } from '../registry/field-manager.ts';
+import { fieldSchemaOf, ignoredFieldsOf } from '../registry/field-manager.ts';
 import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
 import type { HandlerContext } from './context.ts';
 import { writeOptions } from './write-options.ts';
@@ -56,15 +56,21 @@ export async function handlePatch(
     applied.metadata.name = name;
     const force = query.get('force') === 'true';
     const live = current ? ctx.objects.view(type, current) : undefined;
-    const result = serverSideApply(live, applied, {
+    const { object: result, changed } = applyServerSide({
+      live,
+      config: applied,
       manager: options.fieldManager,
       force,
       apiVersion: apiVersionOf(type),
-      subresource,
+      ...(subresource ? { subresource } : {}),
       schema: fieldSchemaOf(type),
-      time: nowTime(),
-      resource: groupResource(type),
-    });
+      now: nowTime(),
+      ignoredFields: ignoredFieldsOf(type, subresource),
+    }) as { object: KubeObject; changed: boolean };
+    if (current && !changed) {
+      sendJson(res, 200, live);
+      return;
+    }
     if (!current) {
       if (subresource) throw errors.notFound(groupResource(type), name);
       const created = ctx.objects.create(type, namespace, result, { ...options, keepManagedFields: true }, options.userAgent);

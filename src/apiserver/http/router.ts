@@ -33,7 +33,8 @@ export function createRouter(ctx: HandlerContext, options: RouterOptions): (req:
   return (req, res) => {
     if (options.onRequest) {
       const log = options.onRequest;
-      res.on('finish', () =>
+      // 'close', not 'finish': a watch the client aborts never finishes, and it must still be logged.
+      res.on('close', () =>
         log({
           method: req.method ?? '',
           url: req.url ?? '',

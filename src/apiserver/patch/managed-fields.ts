@@ -122,9 +122,8 @@ export class FieldSet {
 
   insert(path: readonly string[]): void {
     if (path.length === 0) return;
-    let cur: FieldSet = this;
-    for (let i = 0; i < path.length - 1; i++) cur = cur.child(path[i] as string);
-    cur.members.add(path[path.length - 1] as string);
+    const parent = path.slice(0, -1).reduce<FieldSet>((s, pe) => s.child(pe), this);
+    parent.members.add(path[path.length - 1] as string);
   }
 
   child(pe: string): FieldSet {
@@ -137,9 +136,9 @@ export class FieldSet {
   }
 
   has(path: readonly string[]): boolean {
-    let cur: FieldSet | undefined = this;
-    for (let i = 0; i < path.length - 1 && cur; i++) cur = cur.children.get(path[i] as string);
-    return cur !== undefined && path.length > 0 && cur.members.has(path[path.length - 1] as string);
+    if (path.length === 0) return false;
+    const parent = path.slice(0, -1).reduce<FieldSet | undefined>((s, pe) => s?.children.get(pe), this);
+    return parent?.members.has(path[path.length - 1] as string) ?? false;
   }
 
   withPrefix(pe: string): FieldSet {

@@ -1,6 +1,7 @@
 // Connects the object lifecycle to the patch engines: which FieldSchema a type has (built-in tables or the
-// CRD's openAPIV3Schema) and how non-apply writes keep managedFields current.
-import { recordUpdate } from '../patch/managed-fields.ts';
+// CRD's openAPIV3Schema), which paths an endpoint resets, and how non-apply writes keep managedFields current.
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { recordUpdate } from '../patch/server-side-apply.ts';
 import { builtinSchema } from '../schema/builtin-schemas.ts';
 import { fromOpenAPIV3Schema, withObjectMeta, type ObjectFieldSchema } from '../schema/field-schema.ts';
 import type { ManagedFieldsRecorder } from './object-service.ts';
@@ -20,11 +21,22 @@ export function fieldSchemaOf(type: ResourceType): ObjectFieldSchema {
   return schema;
 }
 
+/** Paths an endpoint resets and therefore never assigns to a manager. */
+export function ignoredFieldsOf(type: ResourceType, subresource: string | undefined): string[][] {
+  if (subresource === 'status') return [['f:spec']];
+  return type.statusSubresource ? [['f:status']] : [];
+}
+
 export function managedFieldsRecorder(registry: ResourceRegistry): ManagedFieldsRecorder {
   return {
     recordUpdate(old, updated, manager, apiVersion, subresource, time) {
       const type = registry.byKind(apiVersion, updated.kind ?? '');
-      recordUpdate(old, updated, manager, apiVersion, subresource, time, type ? fieldSchemaOf(type) : undefined);
+      if (!type) return;
+      const result = recordUpdate(old, updated, manager, apiVersion, subresource, time, fieldSchemaOf(type), {
+        ignoredFields: ignoredFieldsOf(type, subresource),
+      }) as KubeObject;
+      if (result.metadata.managedFields === undefined) delete updated.metadata.managedFields;
+      else updated.metadata.managedFields = result.metadata.managedFields;
     },
   };
 }

@@ -90,12 +90,14 @@ export class ObjectService {
     return object;
   }
 
-  private checkNamespace(type: ResourceType, namespace: string): void {
+  private checkNamespace(type: ResourceType, namespace: string, name: string): void {
     if (!type.namespaced) return;
     const ns = this.store.get('/namespaces', '', namespace);
     if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace);
     if (ns.object.metadata.deletionTimestamp) {
-      throw errors.forbidden(`${type.kind.toLowerCase()} "${''}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+      const resource = type.group ? `${type.plural}.${type.group}` : type.plural;
+      throw errors.forbidden(`${resource} "${name}" is forbidden: unable to create new content in namespace ${namespace} because it is being terminated`, {
+        name,
         group: type.group,
         kind: type.plural,
         causes: [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }],
@@ -158,7 +160,7 @@ export class ObjectService {
       if (!meta.generateName) throw errors.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       meta.name = `${meta.generateName}${randomSuffix()}`;
     }
-    this.checkNamespace(type, namespace);
+    this.checkNamespace(type, namespace, meta.name);
     const warnings: string[] = [];
     for (const key of serverOwnedMeta) delete meta[key];
     delete meta.resourceVersion;
@@ -255,8 +257,6 @@ export class ObjectService {
       if (old.metadata[key] === undefined) delete meta[key];
       else meta[key] = old.metadata[key] as never;
     }
-    if (options.skipManagedFields !== true) meta.managedFields = clone(old.metadata.managedFields);
-    if (meta.managedFields === undefined) delete meta.managedFields;
     meta.resourceVersion = old.metadata.resourceVersion;
     if (old.metadata.deletionTimestamp) {
       const before = new Set(old.metadata.finalizers ?? []);

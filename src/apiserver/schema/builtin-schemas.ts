@@ -71,7 +71,7 @@ const container = struct({
   args: atomic(),
   ports: {
     kind: 'array',
-    items: struct(scalars('name', 'hostPort', 'containerPort', 'protocol', 'hostIP')),
+    items: struct({ ...scalars('name', 'hostPort', 'containerPort', 'hostIP'), protocol: { kind: 'scalar', default: 'TCP' } }),
     patchStrategy: 'merge',
     patchMergeKey: 'containerPort',
     listType: 'map',

@@ -33,6 +33,8 @@ export interface ArrayFieldSchema {
 export interface ScalarFieldSchema {
   kind: 'scalar';
   intOrString?: boolean;
+  /** Used as a missing list-map key's value, as SMD does with schema defaults. */
+  default?: unknown;
 }
 
 export interface UnknownFieldSchema {
@@ -190,5 +192,6 @@ function convert(raw: unknown): FieldSchema {
     return out;
   }
   if (preserve) return UNKNOWN;
-  return type === undefined ? UNKNOWN : SCALAR;
+  if (type === undefined) return UNKNOWN;
+  return raw['default'] !== undefined ? { kind: 'scalar', default: raw['default'] } : SCALAR;
 }

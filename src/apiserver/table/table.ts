@@ -28,14 +28,16 @@ export interface PartialObjectMetadata {
 
 export interface TableRow {
   cells: unknown[];
-  object?: KubeObject | PartialObjectMetadata;
+  /** null for includeObject=None: Go's empty RawExtension marshals as null. */
+  object: KubeObject | PartialObjectMetadata | null;
 }
 
 export interface Table {
   kind: 'Table';
   apiVersion: 'meta.k8s.io/v1';
   metadata: ListMeta;
-  columnDefinitions?: TableColumnDefinition[];
+  /** null when headers were not asked for (the Go field has no omitempty). */
+  columnDefinitions: TableColumnDefinition[] | null;
   rows: TableRow[];
 }
 
@@ -189,7 +191,7 @@ export function humanDuration(ms: number): string {
 }
 
 function rowObject(obj: KubeObject, include: IncludeObject): TableRow['object'] {
-  if (include === 'None') return undefined;
+  if (include === 'None') return null;
   if (include === 'Object') return obj;
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
 }
@@ -204,14 +206,9 @@ export function toTable(objects: readonly KubeObject[], columns: readonly Printe
   if (opts.listMeta?.resourceVersion !== undefined) metadata.resourceVersion = opts.listMeta.resourceVersion;
   if (opts.listMeta?.continue) metadata.continue = opts.listMeta.continue;
   if (opts.listMeta?.remainingItemCount !== undefined) metadata.remainingItemCount = opts.listMeta.remainingItemCount;
-  const table: Table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, rows: [] };
-  if (opts.includeHeaders !== false) table.columnDefinitions = printer.columnDefinitions.map((c) => ({ ...c }));
-  for (const obj of objects) {
-    const row: TableRow = { cells: printer.cells(obj, opts.now) };
-    const object = rowObject(obj, opts.includeObject);
-    if (object) row.object = object;
-    table.rows.push(row);
-  }
+  const columnDefinitions = opts.includeHeaders === false ? null : printer.columnDefinitions.map((c) => ({ ...c }));
+  const table: Table = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata, columnDefinitions, rows: [] };
+  for (const obj of objects) table.rows.push({ cells: printer.cells(obj, opts.now), object: rowObject(obj, opts.includeObject) });
   return table;
 }
 

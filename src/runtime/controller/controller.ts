@@ -168,7 +168,8 @@ export class Controller<T extends KubeObject, C = unknown> {
     const drain = options.drain ?? true;
     this.state = 'stopping';
     for (const unsubscribe of this.unsubscribes.splice(0)) unsubscribe();
-    if (drain) {
+    // Draining needs workers: a controller still behind its sync gate just stops.
+    if (drain && this.workers.length > 0) {
       await this.queue.shutDownWithDrain();
     } else {
       this.hardStop.abort(new ControllerStateError(`controller ${this.name} stopped`));

@@ -110,6 +110,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private abort: AbortController | undefined;
   private wake: (() => void) | undefined;
   private resyncTimer: TimerHandle | undefined;
+  /** A running informer keeps the process alive even while it only waits (backoff timers are unref'd). */
+  private keepAlive: NodeJS.Timeout | undefined;
 
   constructor(options: InformerOptions<T>) {
     this.o = options;
@@ -180,6 +182,7 @@ export class Informer<T extends KubeObject = KubeObject> {
   start(): void {
     if (this.running) return;
     this.stopping = false;
+    this.keepAlive = setInterval(() => undefined, 2 ** 31 - 1);
     if (this.synced) this.scheduleResync();
     this.running = this.run();
   }
@@ -191,6 +194,8 @@ export class Informer<T extends KubeObject = KubeObject> {
     this.wake?.();
     this.resyncTimer?.cancel();
     this.resyncTimer = undefined;
+    clearInterval(this.keepAlive);
+    this.keepAlive = undefined;
     const running = this.running;
     this.running = undefined;
     await running;
@@ -259,6 +264,8 @@ export class Informer<T extends KubeObject = KubeObject> {
   private newAbort(): AbortController {
     const ac = new AbortController();
     this.abort = ac;
+    // stop() may have run between two requests: the new one must not outlive it.
+    if (this.stopping) ac.abort(new Error('informer stopped'));
     return ac;
   }
 
@@ -279,7 +286,7 @@ export class Informer<T extends KubeObject = KubeObject> {
     if (limit === 0) limit = undefined;
     let cont: string | undefined;
     let rv: string | undefined;
-    do {
+    while (!this.stopping) {
       let page;
       try {
         page = await this.o.client.list(ref, { ...this.listFilter(), ...(limit !== undefined ? { limit } : {}), ...(cont ? { continue: cont } : {}), signal: ac.signal });
@@ -299,7 +306,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       }
       rv = page.metadata.resourceVersion;
       cont = page.metadata.continue || undefined;
-    } while (cont !== undefined && !this.stopping);
+      if (cont === undefined) break;
+    }
     if (this.stopping) return;
     this.stats.lists++;
 
@@ -379,7 +387,8 @@ export class Informer<T extends KubeObject = KubeObject> {
       });
       connected = true;
       // Aborting the signal tears the stream down; make sure the iteration ends too.
-      ac.signal.addEventListener('abort', () => stream.close(), { once: true });
+      if (ac.signal.aborted) stream.close();
+      else ac.signal.addEventListener('abort', () => stream.close(), { once: true });
       for await (const event of stream) {
         lastActivity = this.clock.now();
         events++;

@@ -134,6 +134,8 @@ export class WorkQueue {
   /** Stops at once: waiting workers get undefined, queued and delayed keys are dropped. */
   shutDown(): void {
     this.shuttingDown = true;
+    // Also cuts a drain short: waiting workers leave, the drain resolves when in-flight keys are done.
+    this.draining = false;
     this.dropDelayed();
     this.queue.clear();
     this.enqueuedAt.clear();

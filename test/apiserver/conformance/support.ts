@@ -1,12 +1,12 @@
 // Shared pieces of the conformance suite: fixtures, a server with the Widget CRD, small API helpers and a
-// proxy that hides aggregated discovery (K2's "aggregated discovery off" case) from kubectl.
-import { readFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+// plain-http proxy that can hide aggregated discovery (K2) and cut watches (C6, C7).
+import { createServer, type ClientRequest, type Server, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { ApiServerOptions } from '../../../src/apiserver/index.ts';
 import type { RequestLogEntry } from '../../../src/apiserver/http/router.ts';
@@ -81,38 +81,80 @@ export function fromKubectl(entries: RequestLogEntry[]): RequestLogEntry[] {
   return entries.filter((e) => e.userAgent?.startsWith('kubectl/') === true);
 }
 
-export interface LegacyDiscoveryProxy {
+export interface TestProxy {
+  /** Kubeconfig YAML for the proxy: plain http with insecure-skip-tls-verify; the proxy adds the token. */
+  readonly kubeconfig: string;
   readonly kubeconfigFile: string;
+  /** Ends every open watch stream cleanly, as a server-side timeout does. */
+  endWatches(): void;
+  /** Answers the next watch request itself with an HTTP 410 Expired Status. */
+  expireNextWatchWithHttp410(): void;
   close(): Promise<void>;
 }
 
 /**
- * A pass-through proxy that strips the aggregated-discovery media types from the Accept header of /api and
- * /apis, so kubectl sees a server without aggregated discovery. The server's own request log still records
- * every request (with the rewritten Accept).
+ * A plain-http pass-through proxy in front of the https test server; it adds the bearer token. With
+ * `legacyDiscovery` it strips the aggregated-discovery media types from the Accept of /api and /apis, so kubectl
+ * sees a server without aggregated discovery (K2). It can also cut watches (C6, C7). The server's own request
+ * log still records every request that reaches it.
  */
-export async function legacyDiscoveryProxy(server: TestServer): Promise<LegacyDiscoveryProxy> {
+export async function startProxy(server: TestServer, options: { legacyDiscovery?: boolean } = {}): Promise<TestProxy> {
   const target = new URL(server.url);
+  const agent = new HttpsAgent({ ca: server.caCert, keepAlive: true });
+  const open = new Set<{ res: ServerResponse; upstream: ClientRequest }>();
+  let http410 = false;
   const proxy: Server = createServer((req, res) => {
+    const isWatch = /[?&]watch=(true|1)(&|$)/.test(req.url ?? '');
+    if (isWatch && http410) {
+      http410 = false;
+      res.writeHead(410, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'too old resource version', reason: 'Expired', code: 410 }));
+      return;
+    }
     const path = (req.url ?? '/').split('?')[0];
-    const headers = { ...req.headers };
-    if (path === '/api' || path === '/apis') headers['accept'] = 'application/json';
-    const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (up) => {
+    const headers = { ...req.headers, host: target.host, authorization: `Bearer ${server.token}` };
+    if (options.legacyDiscovery && (path === '/api' || path === '/apis')) headers['accept'] = 'application/json';
+    const upstream = httpsRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
     });
     upstream.on('error', () => res.destroy());
+    const entry = { res, upstream };
+    if (isWatch) {
+      open.add(entry);
+      res.on('close', () => open.delete(entry));
+    }
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const port = (proxy.address() as AddressInfo).port;
+  const kubeconfig = stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'proxy', cluster: { server: `http://127.0.0.1:${port}`, 'insecure-skip-tls-verify': true } }],
+    users: [{ name: 'proxy', user: {} }],
+    contexts: [{ name: 'proxy', context: { cluster: 'proxy', user: 'proxy', namespace: 'default' } }],
+    'current-context': 'proxy',
+  });
   const dir = mkdtempSync(join(tmpdir(), 'bosun-proxy-'));
   const kubeconfigFile = join(dir, 'kubeconfig');
-  writeFileSync(kubeconfigFile, server.kubeconfig.replace(server.url, `http://127.0.0.1:${port}`), { mode: 0o600 });
+  writeFileSync(kubeconfigFile, kubeconfig, { mode: 0o600 });
   return {
+    kubeconfig,
     kubeconfigFile,
+    endWatches() {
+      for (const { res, upstream } of open) {
+        upstream.destroy();
+        res.end();
+      }
+      open.clear();
+    },
+    expireNextWatchWithHttp410() {
+      http410 = true;
+    },
     close: () =>
       new Promise<void>((resolve) => {
+        agent.destroy();
         proxy.close(() => resolve());
         proxy.closeAllConnections();
       }),

@@ -1,8 +1,14 @@
 // sprig crypto.go: uuidv4, randBytes, genPrivateKey, AES, derivePassword with node:crypto.
 // bcrypt/htpasswd and certificate generation are not supported and fail with a clear error.
 import { createCipheriv, createDecipheriv, createHmac, generateKeyPairSync, randomBytes, randomUUID, scryptSync } from 'node:crypto';
+import bcryptjs from 'bcryptjs';
 import { GoFuncError, goFunc, type FuncMap, type GoValue } from '../../value.ts';
 import { num } from './util.ts';
+
+/** golang.org/x/crypto/bcrypt at DefaultCost, with Go's $2a$ prefix. */
+function bcryptHash(s: string): string {
+  return bcryptjs.hashSync(s, 10).replace(/^\$2b\$/, '$2a$');
+}
 
 function unsupported(name: string) {
   return goFunc({ params: [], variadic: 'interface {}', results: ['interface {}', 'error'] }, () => {
@@ -10,8 +16,15 @@ function unsupported(name: string) {
   });
 }
 
-const TEMPLATES: Record<string, string> = {
-  maximum: 'CvcvnoCvcvCvcv', long: 'CvcvnoCvcvCvcv', medium: 'CvcnoCvc', short: 'Cvcn', basic: 'aaanaaan', pin: 'nnnn',
+const TEMPLATES: Record<string, string[]> = {
+  maximum: ['anoxxxxxxxxxxxxxxxxx', 'axxxxxxxxxxxxxxxxxno'],
+  long: ['CvcvnoCvcvCvcv', 'CvcvCvcvnoCvcv', 'CvcvCvcvCvcvno', 'CvccnoCvcvCvcv', 'CvccCvcvnoCvcv', 'CvccCvcvCvcvno', 'CvcvnoCvccCvcv',
+    'CvcvCvccnoCvcv', 'CvcvCvccCvcvno', 'CvcvnoCvcvCvcc', 'CvcvCvcvnoCvcc', 'CvcvCvcvCvccno', 'CvccnoCvccCvcv', 'CvccCvccnoCvcv',
+    'CvccCvccCvcvno', 'CvcvnoCvccCvcc', 'CvcvCvccnoCvcc', 'CvcvCvccCvccno', 'CvccnoCvcvCvcc', 'CvccCvcvnoCvcc', 'CvccCvcvCvccno'],
+  medium: ['CvcnoCvc', 'CvcCvcno'],
+  short: ['Cvcn'],
+  basic: ['aaanaaan', 'aannaaan', 'aaannaaa'],
+  pin: ['nnnn'],
 };
 const CHARS: Record<string, string> = {
   V: 'AEIOU', C: 'BCDFGHJKLMNPQRSTVWXYZ', v: 'aeiou', c: 'bcdfghjklmnpqrstvwxyz', A: 'AEIOUBCDFGHJKLMNPQRSTVWXYZ',
@@ -20,13 +33,14 @@ const CHARS: Record<string, string> = {
 
 /** Master Password's algorithm, as sprig's derivePassword implements it. */
 function derivePassword(counter: GoValue, passwordType: string, password: string, user: string, site: string): string {
-  const tmpl = TEMPLATES[passwordType];
-  if (tmpl === undefined) return `cannot find password template ${passwordType}`;
+  const templates = TEMPLATES[passwordType];
+  if (templates === undefined) return `cannot find password template ${passwordType}`;
   const u = Buffer.from(user);
   const salt = Buffer.concat([Buffer.from('com.lyndir.masterpassword'), u32(u.length), u]);
   const key = scryptSync(password, salt, 64, { N: 32768, r: 8, p: 2, maxmem: 128 * 32768 * 8 * 2 + 1024 * 1024 });
   const s = Buffer.from(site);
   const seed = createHmac('sha256', key).update(Buffer.concat([Buffer.from('com.lyndir.masterpassword'), u32(s.length), s, u32(num(counter))])).digest();
+  const tmpl = templates[seed[0]! % templates.length]!;
   let out = '';
   for (let i = 0; i < tmpl.length; i++) {
     const chars = CHARS[tmpl[i]!]!;
@@ -65,7 +79,6 @@ function aesKey(password: string): Buffer {
 }
 
 function encryptAES(password: string, plaintext: string): string {
-  if (plaintext === '') return '';
   const iv = randomBytes(16);
   const c = createCipheriv('aes-256-cbc', aesKey(password), iv);
   return Buffer.concat([iv, c.update(plaintext), c.final()]).toString('base64');
@@ -88,8 +101,9 @@ export const cryptoFunctions: FuncMap = {
   derivePassword: goFunc({ params: ['uint32', 'string', 'string', 'string', 'string'], results: ['string'] }, derivePassword),
   encryptAES: goFunc({ params: ['string', 'string'], results: ['string', 'error'] }, encryptAES),
   decryptAES: goFunc({ params: ['string', 'string'], results: ['string', 'error'] }, decryptAES),
-  bcrypt: unsupported('bcrypt'),
-  htpasswd: unsupported('htpasswd'),
+  bcrypt: goFunc({ params: ['string'], results: ['string'] }, (s: string) => bcryptHash(s)),
+  htpasswd: goFunc({ params: ['string', 'string'], results: ['string'] }, (user: string, pw: string) =>
+    user.includes(':') ? `invalid username: ${user}` : `${user}:${bcryptHash(pw)}`),
   buildCustomCert: unsupported('buildCustomCert'),
   genCA: unsupported('genCA'),
   genCAWithKey: unsupported('genCAWithKey'),

@@ -315,16 +315,11 @@ function durationRound(v: GoValue): string {
   } else if (v instanceof GoInt) d = v.value;
   else if (v instanceof GoTime) d = BigInt(Date.now()) * 1000000n - v.ns;
   else d = 0n;
-  let u = d < 0n ? -d : d;
-  u = u / 1000000000n; // whole seconds; Go compares against unit thresholds below
-  const year = 365n * 86400n;
-  const month = 30n * 86400n;
-  if (u >= year) return `${u / year}y`;
-  if (u >= month) return `${u / month}mo`;
-  if (u >= 86400n) return `${u / 86400n}d`;
-  if (u >= 3600n) return `${u / 3600n}h`;
-  if (u >= 60n) return `${u / 60n}m`;
-  return `${u}s`;
+  const u = d < 0n ? -d : d;
+  const second = 1000000000n;
+  const units: [bigint, string][] = [[365n * 86400n * second, 'y'], [30n * 86400n * second, 'mo'], [86400n * second, 'd'], [3600n * second, 'h'], [60n * second, 'm'], [second, 's']];
+  for (const [size, name] of units) if (u > size) return `${u / size}${name}`;
+  return '0s';
 }
 
 const ANY = 'interface {}';
@@ -353,7 +348,8 @@ export const dateFunctions: FuncMap = {
   mustDateModify: goFunc({ params: ['string', 'time.Time'], results: ['time.Time', 'error'] }, (s: string, t: GoTime) => new GoTime(t.ns + parseDuration(s), t.zone)),
   unixEpoch: goFunc({ params: ['time.Time'], results: ['string'] }, (t: GoTime) => String(floorDiv(t.ns, 1000000000n))),
   duration: goFunc({ params: [ANY], results: ['string'] }, (v: GoValue) => {
-    const s = typeof v === 'string' ? BigInt(/^-?\d+$/.test(v) ? v : '0') : v instanceof GoInt ? v.value : 0n;
+    // sprig only accepts a string or an int64 here; anything else is 0.
+    const s = typeof v === 'string' ? BigInt(/^[+-]?\d+$/.test(v) ? v.replace('+', '') : '0') : v instanceof GoInt && v.kind === 'int64' ? v.value : 0n;
     return durationString(s * 1000000000n);
   }),
   durationRound: goFunc({ params: [ANY], results: ['string'] }, durationRound),

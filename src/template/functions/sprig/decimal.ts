@@ -41,7 +41,7 @@ export const div: DecOp = (a, b) => {
   if (b.c === 0n) throw new GoFuncError('decimal division by 0');
   const prec = 16;
   // a/b * 10^prec, computed with one extra digit for rounding.
-  const shift = prec + 1 + b.e - a.e;
+  const shift = a.e - b.e + prec + 1;
   let num = a.c;
   let den = b.c;
   if (shift >= 0) num *= 10n ** BigInt(shift);

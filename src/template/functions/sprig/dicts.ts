@@ -1,5 +1,5 @@
 // sprig dict.go: dict/get/set/unset/hasKey/pluck/keys/pick/omit/merge*/values/dig.
-import { GoFuncError, goFunc, goSlice, isMap, mapGet, mapHas, mapSet, newMap, type FuncMap, type GoMap, type GoValue } from '../../value.ts';
+import { GoFuncError, goFunc, goSlice, goTypeName, isMap, mapGet, mapHas, mapSet, newMap, type FuncMap, type GoMap, type GoValue } from '../../value.ts';
 import { deepCopy } from './defaults.ts';
 import { empty, strval } from './util.ts';
 
@@ -16,12 +16,14 @@ function mergeInto(dst: GoMap, src: GoMap, overwrite: boolean): void {
       mergeInto(dv, sv, overwrite);
       continue;
     }
-    if (!has || empty(dv)) {
-      if (!has || !empty(sv) || overwrite) mapSet(dst, k, sv);
-      else if (!has) mapSet(dst, k, sv);
+    if (!has) {
+      mapSet(dst, k, sv);
       continue;
     }
-    if (overwrite && !empty(sv)) mapSet(dst, k, sv);
+    if (overwrite || (empty(dv) && !empty(sv))) {
+      mapSet(dst, k, sv);
+      continue;
+    }
   }
 }
 
@@ -51,12 +53,7 @@ function dig(...ps: GoValue[]): GoValue {
 }
 
 function typeName(v: GoValue): string {
-  if (v === null || v === undefined) return 'nil';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'float64';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return '[]interface {}';
-  return 'map[string]interface {}';
+  return v === null || v === undefined ? 'nil' : goTypeName(v);
 }
 
 export const dictFunctions: FuncMap = {

@@ -95,14 +95,14 @@ const split = (r: string, s: string, nv: GoValue): GoValue => {
   const matches = findAll(re, s, n);
   const out: string[] = [];
   let beg = 0;
+  let end = 0;
   for (const m of matches) {
     if (n > 0 && out.length === n - 1) break;
-    const end = m.index;
-    if (m[0].length === 0 && end === 0) continue;
-    out.push(s.slice(beg, end));
+    end = m.index;
+    if (m.index + m[0].length !== 0) out.push(s.slice(beg, end));
     beg = m.index + m[0].length;
   }
-  out.push(s.slice(beg));
+  if (end !== s.length) out.push(s.slice(beg));
   return goSlice('string', out);
 };
 const quoteMeta = (s: string): string => s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');

@@ -2,7 +2,7 @@
 // are bytes: trunc/substr/abbrev count UTF-8 bytes, as sprig does.
 import { createHash } from 'node:crypto';
 import { GoFuncError, compareGoStrings, goFunc, goMap, goSlice, int, newMap, type FuncMap, type GoValue } from '../../value.ts';
-import { goQuote } from './quote.ts';
+import { formatValue, quote as goQuote } from '../../fmt.ts';
 import { NIL_DEREF, listItems, num, strval } from './util.ts';
 
 const S = ['string'];
@@ -333,7 +333,7 @@ export const stringFunctions: FuncMap = {
   quote: goFunc({ params: [], variadic: 'interface {}', results: S }, (...xs: GoValue[]) =>
     xs.filter((x) => x !== null && x !== undefined).map((x) => goQuote(strval(x))).join(' ')),
   squote: goFunc({ params: [], variadic: 'interface {}', results: S }, (...xs: GoValue[]) =>
-    xs.filter((x) => x !== null && x !== undefined).map((x) => `'${strval(x)}'`).join(' ')),
+    xs.filter((x) => x !== null && x !== undefined).map((x) => `'${formatValue(x)}'`).join(' ')),
   cat: goFunc({ params: [], variadic: 'interface {}', results: S }, (...xs: GoValue[]) =>
     xs.filter((x) => x !== null && x !== undefined).map(strval).join(' ')),
   indent: goFunc({ params: ['int', 'string'], results: S }, (n: GoValue, s: string) => {

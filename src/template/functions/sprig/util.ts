@@ -95,8 +95,8 @@ function trimZeroDecimal(s: string): string {
 /** Go's float64 → int64 conversion for values in range (truncation); out of range is undefined in Go. */
 export function floatToInt64(f: number): bigint {
   if (Number.isNaN(f)) return -9223372036854775808n;
-  if (f >= 9223372036854775807) return -9223372036854775808n; // amd64 yields the "integer indefinite" value
-  if (f <= -9223372036854775808) return -9223372036854775808n;
+  if (f >= 2 ** 63) return -9223372036854775808n; // amd64 yields the "integer indefinite" value
+  if (f <= -(2 ** 63)) return -9223372036854775808n;
   return BigInt(Math.trunc(f));
 }
 

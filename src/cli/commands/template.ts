@@ -1,0 +1,79 @@
+// `bosun template render -f TEMPLATE [--values FILE]`: renders a Go template with sprig and
+// Landscaper's functions the way a GoTemplate execution does (missingkey=zero), printing Go's raw
+// output. The "<no value>" post-check belongs to blueprint executions, not to this raw renderer.
+import { Command } from 'commander';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, posix, resolve, sep } from 'node:path';
+import { templateFunctions, type BlueprintFs, type BlueprintFsEntry } from '../../template/functions/index.ts';
+import { BlueprintFsError } from '../../template/functions/index.ts';
+import { fromYaml } from '../../template/functions/landscaper/yaml.ts';
+import { TemplateSet, fromJSONValue, type GoValue } from '../../template/index.ts';
+
+/** Read-only blueprint filesystem confined to one directory (readFile, readDir, include). */
+class DirectoryFs implements BlueprintFs {
+  private readonly root: string;
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+  private path(p: string): string {
+    const rel = posix.normalize('/' + p).replace(/^\/+/, '');
+    const full = resolve(this.root, rel);
+    if (full !== this.root && !full.startsWith(this.root + sep)) throw new BlueprintFsError(`open ${p}: file does not exist`);
+    return full;
+  }
+  readFile(p: string): Buffer {
+    try {
+      return readFileSync(this.path(p));
+    } catch {
+      throw new BlueprintFsError(`open ${p}: file does not exist`);
+    }
+  }
+  readDir(p: string): BlueprintFsEntry[] {
+    try {
+      const dir = this.path(p);
+      return readdirSync(dir).sort().map((name) => {
+        const st = statSync(resolve(dir, name));
+        return { name, isDir: st.isDirectory(), size: st.size };
+      });
+    } catch {
+      throw new BlueprintFsError(`open ${p}: file does not exist`);
+    }
+  }
+}
+
+/** Values as Landscaper decodes them: JSON, or YAML through sigs.k8s.io/yaml (numbers become float64). */
+function loadValues(file: string): GoValue {
+  const text = readFileSync(file, 'utf8');
+  try {
+    return fromJSONValue(JSON.parse(text));
+  } catch {
+    return fromYaml(text);
+  }
+}
+
+export function templateCommand(): Command {
+  const template = new Command('template').description('Go text/template + sprig rendering as Landscaper does it');
+  template
+    .command('render')
+    .description('render a template file with values (JSON or YAML) and print the raw output')
+    .requiredOption('-f, --file <template>', 'template file')
+    .option('--values <file>', 'values file (JSON or YAML), bound to dot')
+    .action((opts: { file: string; values?: string }) => {
+      try {
+        const source = readFileSync(opts.file, 'utf8');
+        const data = opts.values === undefined ? null : loadValues(opts.values);
+        const funcs = templateFunctions({
+          fs: new DirectoryFs(dirname(opts.file)),
+          renderInclude: (name, src, binding, fm) =>
+            new TemplateSet({ funcs: fm, missingKey: 'zero' }).parse(name, src).execute(binding),
+        });
+        const set = new TemplateSet({ funcs, missingKey: 'zero' });
+        const out = set.parse(opts.file, source).execute(data);
+        process.stdout.write(out);
+      } catch (e) {
+        process.stderr.write((e instanceof Error ? e.message : String(e)) + '\n');
+        process.exitCode = 1;
+      }
+    });
+  return template;
+}

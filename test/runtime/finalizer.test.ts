@@ -1,0 +1,127 @@
+// The finalizer helper against a real embedded API server: guarded adds and removes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KubeObject } from '../../src/apimachinery/object.ts';
+import { action } from '../../src/runtime/controller/action.ts';
+import { finalizer, FinalizerError } from '../../src/runtime/finalizer.ts';
+import { startHarness, widget, widgets, type Harness } from './harness.ts';
+
+let h: Harness;
+before(async () => {
+  h = await startHarness();
+});
+after(async () => {
+  await h.close();
+});
+
+const ours = 'bosun.dev/test';
+
+function recorder() {
+  const calls: string[] = [];
+  return {
+    calls,
+    handlers: {
+      apply: async (obj: KubeObject) => {
+        calls.push(`apply:${obj.metadata.name}`);
+        return action.requeueAfter(60_000);
+      },
+      cleanup: async (obj: KubeObject) => {
+        calls.push(`cleanup:${obj.metadata.name}`);
+        return action.awaitChange();
+      },
+    },
+  };
+}
+
+async function get(name: string): Promise<KubeObject> {
+  return h.client.get(widgets, name, { namespace: 'default' });
+}
+
+test('adds the finalizer first, then runs apply; on deletion runs cleanup and removes it', async () => {
+  const r = recorder();
+  let obj = await h.client.create(widgets, widget('lifecycle'));
+  assert.deepEqual(await finalizer(h.client, widgets, ours, obj, r.handlers), action.awaitChange());
+  assert.deepEqual(r.calls, [], 'adding the finalizer is the whole reconcile');
+  obj = await get('lifecycle');
+  assert.deepEqual(obj.metadata.finalizers, [ours]);
+  assert.deepEqual(await finalizer(h.client, widgets, ours, obj, r.handlers), action.requeueAfter(60_000));
+  assert.deepEqual(r.calls, ['apply:lifecycle']);
+
+  await h.client.delete(widgets, 'lifecycle', { namespace: 'default' });
+  obj = await get('lifecycle');
+  assert.ok(obj.metadata.deletionTimestamp, 'held by the finalizer');
+  assert.deepEqual(await finalizer(h.client, widgets, ours, obj, r.handlers), action.awaitChange());
+  assert.deepEqual(r.calls, ['apply:lifecycle', 'cleanup:lifecycle']);
+  await assert.rejects(get('lifecycle'), { name: 'NotFoundError' });
+});
+
+test('appends to an existing finalizer list without clobbering it', async () => {
+  const r = recorder();
+  const obj = await h.client.create(widgets, { ...widget('append'), metadata: { name: 'append', namespace: 'default', finalizers: ['other.io/keep'] } });
+  await finalizer(h.client, widgets, ours, obj, r.handlers);
+  assert.deepEqual((await get('append')).metadata.finalizers, ['other.io/keep', ours]);
+  await h.client.patch(widgets, 'append', { metadata: { finalizers: null } }, { type: 'merge', namespace: 'default' });
+});
+
+test('two owners adding from the same stale read: the second add is refused, nothing is lost or doubled', async () => {
+  const stale = await h.client.create(widgets, widget('race'));
+  await finalizer(h.client, widgets, 'a.io/one', stale, recorder().handlers);
+  await assert.rejects(finalizer(h.client, widgets, 'b.io/two', stale, recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'AddFinalizer');
+  assert.deepEqual((await get('race')).metadata.finalizers, ['a.io/one']);
+  // The retry reads again and appends.
+  await finalizer(h.client, widgets, 'b.io/two', await get('race'), recorder().handlers);
+  assert.deepEqual((await get('race')).metadata.finalizers, ['a.io/one', 'b.io/two']);
+  await h.client.patch(widgets, 'race', { metadata: { finalizers: null } }, { type: 'merge', namespace: 'default' });
+});
+
+test("a stale index never removes another owner's finalizer", async () => {
+  await h.client.create(widgets, { ...widget('guarded'), metadata: { name: 'guarded', namespace: 'default', finalizers: ['other.io/a', ours, 'other.io/b'] } });
+  await h.client.delete(widgets, 'guarded', { namespace: 'default' });
+  const stale = await get('guarded');
+  assert.deepEqual(stale.metadata.finalizers, ['other.io/a', ours, 'other.io/b']);
+
+  // Meanwhile owner a finishes: our stale index 1 now holds 'other.io/b'.
+  await h.client.patch(widgets, 'guarded', [{ op: 'remove', path: '/metadata/finalizers/0' }], { type: 'json', namespace: 'default' });
+
+  const r = recorder();
+  await assert.rejects(finalizer(h.client, widgets, ours, stale, r.handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'RemoveFinalizer');
+  assert.deepEqual((await get('guarded')).metadata.finalizers, [ours, 'other.io/b'], 'nothing was removed');
+
+  // Same index, same name, but the object changed since the read: the resourceVersion test refuses too.
+  const fresh = await get('guarded');
+  await h.client.patch(widgets, 'guarded', { metadata: { labels: { touched: 'yes' } } }, { type: 'merge', namespace: 'default' });
+  await assert.rejects(finalizer(h.client, widgets, ours, fresh, r.handlers), FinalizerError);
+  assert.deepEqual((await get('guarded')).metadata.finalizers, [ours, 'other.io/b']);
+
+  // With a fresh read only our entry goes.
+  await finalizer(h.client, widgets, ours, await get('guarded'), r.handlers);
+  assert.deepEqual((await get('guarded')).metadata.finalizers, ['other.io/b']);
+  assert.equal(r.calls.filter((c) => c === 'cleanup:guarded').length, 3, 'cleanup ran on every attempt (it must be idempotent)');
+  await h.client.patch(widgets, 'guarded', [{ op: 'remove', path: '/metadata/finalizers/0' }], { type: 'json', namespace: 'default' });
+  await assert.rejects(get('guarded'), { name: 'NotFoundError' });
+});
+
+test('a failing cleanup keeps the finalizer; a deleted object without ours is left alone', async () => {
+  await h.client.create(widgets, { ...widget('stuck'), metadata: { name: 'stuck', namespace: 'default', finalizers: [ours] } });
+  await h.client.delete(widgets, 'stuck', { namespace: 'default' });
+  const failing = {
+    apply: async () => action.awaitChange(),
+    cleanup: async () => {
+      throw new Error('cloud API down');
+    },
+  };
+  await assert.rejects(finalizer(h.client, widgets, ours, await get('stuck'), failing), /cloud API down/);
+  assert.deepEqual((await get('stuck')).metadata.finalizers, [ours]);
+
+  const r = recorder();
+  await h.client.create(widgets, { ...widget('theirs'), metadata: { name: 'theirs', namespace: 'default', finalizers: ['other.io/a'] } });
+  await h.client.delete(widgets, 'theirs', { namespace: 'default' });
+  assert.deepEqual(await finalizer(h.client, widgets, ours, await get('theirs'), r.handlers), action.awaitChange());
+  assert.deepEqual(r.calls, []);
+  assert.deepEqual((await get('theirs')).metadata.finalizers, ['other.io/a']);
+});
+
+test('rejects invalid finalizer names and unsaved objects', async () => {
+  await assert.rejects(finalizer(h.client, widgets, 'no-slash', widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'InvalidFinalizer');
+  await assert.rejects(finalizer(h.client, widgets, ours, widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'UnnamedObject');
+});
