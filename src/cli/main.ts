@@ -1,12 +1,15 @@
 // The `bosun` command.
 import { Command } from 'commander';
+import { controllersCommand } from './commands/controllers.ts';
 import { manifestsCommand } from './commands/manifests.ts';
 import { templateCommand } from './commands/template.ts';
 import { upCommand } from './commands/up.ts';
+import { controllerFamilies } from './controller-families.ts';
 
 const program = new Command('bosun')
   .description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo workflows and chaos disruptions')
   .addCommand(upCommand())
+  .addCommand(controllersCommand(controllerFamilies))
   .addCommand(manifestsCommand())
   .addCommand(templateCommand());
 

@@ -77,6 +77,7 @@ export class LeaderElector {
   private leading: AbortController | undefined;
   private timer: TimerHandle | undefined;
   private stopped = false;
+  private wonWhileStopping = false;
   private busy: Promise<void> = Promise.resolve();
 
   constructor(options: LeaderElectionOptions) {
@@ -113,7 +114,8 @@ export class LeaderElector {
     this.timer?.cancel();
     this.timer = undefined;
     await this.busy;
-    if (!this.leading) return;
+    if (!this.leading && !this.wonWhileStopping) return;
+    this.wonWhileStopping = false;
     if (this.o.releaseOnStop ?? true) await this.release();
     this.endLeading('released');
   }
@@ -128,7 +130,11 @@ export class LeaderElector {
 
   private async tick(): Promise<void> {
     const ok = await this.tryAcquireOrRenew();
-    if (this.stopped) return;
+    if (this.stopped) {
+      // stop() came while this attempt was in flight: a lease won now must still be released.
+      if (ok && !this.leading) this.wonWhileStopping = true;
+      return;
+    }
     const now = this.clock.now();
     if (this.leading) {
       const stolen = this.observedHolder !== '' && this.observedHolder !== this.identity;

@@ -38,6 +38,12 @@ function startBosun(dataDir: string, port: number): Promise<ChildProcess> {
   });
 }
 
+function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 }
@@ -45,7 +51,7 @@ function exited(child: ChildProcess): Promise<void> {
 test('acknowledged writes survive kill -9; revisions keep rising; an informer resumes', { timeout: 120_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-crash-'));
   const port = await freePort();
-  let child = await startBosun(dataDir, port);
+  let child = await within(60_000, startBosun(dataDir, port), 'bosun up starting');
   const kc = new k8s.KubeConfig();
   kc.loadFromString(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'));
   const core = kc.makeApiClient(k8s.CoreV1Api);
@@ -79,7 +85,10 @@ test('acknowledged writes survive kill -9; revisions keep rising; an informer re
     }
   };
   const writers = [0, 1, 2, 3].map(writer);
-  while (acknowledged.size < 300) await new Promise((r) => setTimeout(r, 5));
+  const enough = async () => {
+    while (acknowledged.size < 300 && failures === 0) await new Promise((r) => setTimeout(r, 5));
+  };
+  await within(60_000, enough(), '300 acknowledged writes');
   child.kill('SIGKILL');
   await exited(child);
   stop = true;
@@ -88,7 +97,7 @@ test('acknowledged writes survive kill -9; revisions keep rising; an informer re
   const maxAcked = Math.max(...acknowledged.values());
 
   const resumed = new Promise<void>((resolve) => (restarted = resolve));
-  child = await startBosun(dataDir, port);
+  child = await within(60_000, startBosun(dataDir, port), 'bosun up restarting');
   try {
     const list = await core.listNamespacedConfigMap({ namespace: 'default' });
     const names = new Set(list.items.map((cm) => cm.metadata?.name));
@@ -99,7 +108,7 @@ test('acknowledged writes survive kill -9; revisions keep rising; an informer re
     }
     const after = await core.createNamespacedConfigMap({ namespace: 'default', body: { metadata: { name: 'after-restart' } } });
     assert.ok(Number(after.metadata?.resourceVersion) > maxAcked, 'resourceVersions keep rising across the restart');
-    await resumed;
+    await within(30_000, resumed, 'the informer restarting');
     const deadline = Date.now() + 10_000;
     while (!seen.has('after-restart') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.ok(seen.has('after-restart'), 'the informer resumed and saw the write made after the restart');

@@ -8,6 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject, WatchEvent } from '../../src/apimachinery/object.ts';
+import { pooledAgentCount } from '../../src/client/agent-pool.ts';
 import { isStatus } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import {
@@ -417,14 +418,23 @@ describe('connection pool', () => {
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
     const port = (relay.address() as AddressInfo).port;
-    const c = createKubeClient({ kubeconfig: t.server.kubeconfig.replace(upstream.origin, `${upstream.protocol}//127.0.0.1:${port}`), maxSockets: 4 });
+    const kubeconfig = t.server.kubeconfig.replace(upstream.origin, `${upstream.protocol}//127.0.0.1:${port}`);
+    const pooledBefore = pooledAgentCount();
+    // Two clients for one cluster: one pool between them.
+    const c = createKubeClient({ kubeconfig, maxSockets: 4 });
+    const c2 = createKubeClient({ kubeconfig, maxSockets: 4 });
     try {
-      const results = await Promise.all(Array.from({ length: 40 }, () => c.list(configMaps, { namespace: ns, limit: 1 })));
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? c : c2).list(configMaps, { namespace: ns, limit: 1 })));
       assert.equal(results.length, 40);
       for (let i = 0; i < 20; i++) await c.get(configMaps, 'does-not-exist', { namespace: ns }).catch(() => undefined);
       assert.ok(connections <= 4, `opened ${connections} connections`);
+      assert.equal(pooledAgentCount(), pooledBefore + 1);
+      await c2.close();
+      await c.list(configMaps, { namespace: ns, limit: 1 });
     } finally {
       await c.close();
+      await c2.close();
+      assert.equal(pooledAgentCount(), pooledBefore);
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => relay.close(() => r()));
     }

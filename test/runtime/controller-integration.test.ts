@@ -89,8 +89,6 @@ test('a controller converges with 20 % of its requests failing (409, 429, 500, r
       for: widgets,
       data: null,
       concurrency: 2,
-      // Retry fast: the point is convergence, not patience.
-      queue: {},
       reconcile: async (w, ctx) => {
         const name = w.metadata.name ?? '';
         const value = String((w['spec'] as { value: string }).value);

@@ -125,3 +125,28 @@ test('rejects invalid finalizer names and unsaved objects', async () => {
   await assert.rejects(finalizer(h.client, widgets, 'no-slash', widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'InvalidFinalizer');
   await assert.rejects(finalizer(h.client, widgets, ours, widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'UnnamedObject');
 });
+
+test('the guards: resourceVersion always; the whole array when appending; the entry at the index when removing', async () => {
+  const sent: unknown[] = [];
+  const recording = { patch: async (_r: unknown, _n: string, body: unknown) => (sent.push(body), {}) } as unknown as Harness['client'];
+  const base = { apiVersion: 'test.bosun.dev/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'default', resourceVersion: '42' } };
+  await finalizer(recording, widgets, ours, base, recorder().handlers);
+  await finalizer(recording, widgets, ours, { ...base, metadata: { ...base.metadata, finalizers: ['x.io/a'] } }, recorder().handlers);
+  await finalizer(recording, widgets, ours, { ...base, metadata: { ...base.metadata, finalizers: ['x.io/a', ours], deletionTimestamp: '2026-01-01T00:00:00Z' } }, recorder().handlers);
+  assert.deepEqual(sent, [
+    [
+      { op: 'test', path: '/metadata/resourceVersion', value: '42' },
+      { op: 'add', path: '/metadata/finalizers', value: [ours] },
+    ],
+    [
+      { op: 'test', path: '/metadata/resourceVersion', value: '42' },
+      { op: 'test', path: '/metadata/finalizers', value: ['x.io/a'] },
+      { op: 'add', path: '/metadata/finalizers/-', value: ours },
+    ],
+    [
+      { op: 'test', path: '/metadata/resourceVersion', value: '42' },
+      { op: 'test', path: '/metadata/finalizers/1', value: ours },
+      { op: 'remove', path: '/metadata/finalizers/1' },
+    ],
+  ]);
+});

@@ -164,6 +164,19 @@ test('an expired continue token restarts the list unpaged', async () => {
   }
 });
 
+test('the watch resumes from the first page\'s resourceVersion, even if later pages report newer ones', async () => {
+  const client = new ScriptedClient();
+  client.lists.push(list('10', [widget('a', '1')], 'tok'), list('12', [widget('b', '12')]));
+  const { informer } = start(client, { pageSize: 1 });
+  try {
+    await client.changes.until(() => client.watchCalls.length >= 1, 2_000, 'watch');
+    assert.equal(client.watchCalls[0]!.resourceVersion, '10');
+    assert.equal(informer.store.size, 2);
+  } finally {
+    await informer.stop();
+  }
+});
+
 test('list errors and instantly closed watches back off exponentially and are all reported', async () => {
   const client = new ScriptedClient();
   const boom = (): InternalServerError => new InternalServerError(status(500, 'InternalError'));

@@ -194,6 +194,33 @@ describe('informer', () => {
     }
   });
 
+  test('changes made while the informer pages through its list are not lost', async () => {
+    const ns = uniqueName('paging');
+    await createNamespace(t.client, ns);
+    for (let i = 0; i < 6; i++) await t.client.create(configMaps, configMap(`p${i}`, ns, { v: '0' }));
+    // Between the first and the second page, change an object already listed and delete one not yet listed.
+    let pages = 0;
+    const meddling: KubeClient = Object.create(t.client) as KubeClient;
+    meddling.list = async (target, options) => {
+      const page = await t.client.list(target, options);
+      if (++pages === 1) {
+        const p0 = await t.client.get(configMaps, 'p0', { namespace: ns });
+        await t.client.update(configMaps, { ...p0, data: { v: '1' } });
+        await t.client.delete(configMaps, 'p5', { namespace: ns });
+      }
+      return page as never;
+    };
+    const { informer, rec } = recorded({ client: meddling, resource: configMaps, namespace: ns, pageSize: 2 });
+    informer.start();
+    try {
+      await rec.changes.until(() => informer.get('p0', ns)?.data !== undefined && (informer.get('p0', ns)!.data as Record<string, string>).v === '1' && !informer.get('p5', ns), 5_000, 'p0 updated and p5 gone');
+      assert.deepEqual(names(informer), ['p0', 'p1', 'p2', 'p3', 'p4']);
+      assert.ok(pages >= 3);
+    } finally {
+      await informer.stop();
+    }
+  });
+
   test('the watchdog restarts a silent watch and keeps delivering', async () => {
     const ns = uniqueName('quiet');
     await createNamespace(t.client, ns);

@@ -4,6 +4,7 @@ import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { renderJson, renderObject } from './render.ts';
 import { selectionFor } from './selection.ts';
@@ -53,18 +54,19 @@ export function handleList(
   if (start && start.rv < ctx.store.oldestWatchableRevision) {
     throw errors.expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
   }
-  const all = ctx.store
-    .list(`${type.group}/${type.plural}`, namespace)
-    .filter((s) => select(s.object))
-    .sort((a, b) => keyOf(a.object).localeCompare(keyOf(b.object)));
+  const key = `${type.group}/${type.plural}`;
+  // Later pages of a chunked list are served from the first page's snapshot, as kube-apiserver does.
+  const atRevision = start ? start.rv : revision;
+  const objects = atRevision === revision ? ctx.store.list(key, namespace) : snapshotAt(ctx, key, namespace, atRevision);
+  const all = objects.filter((s) => select(s.object)).sort((a, b) => keyOf(a.object).localeCompare(keyOf(b.object)));
   const from = start ? all.findIndex((s) => keyOf(s.object) > start.start) : 0;
   const remaining = from < 0 ? [] : all.slice(from);
   const page = limit > 0 ? remaining.slice(0, limit) : remaining;
   const more = limit > 0 && remaining.length > limit;
-  const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(revision) };
+  const listMeta: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: String(atRevision) };
   if (more) {
     const last = page[page.length - 1]!;
-    listMeta.continue = Buffer.from(JSON.stringify({ rv: revision, start: keyOf(last.object) })).toString('base64url');
+    listMeta.continue = Buffer.from(JSON.stringify({ rv: atRevision, start: keyOf(last.object) })).toString('base64url');
     listMeta.remainingItemCount = remaining.length - limit;
   }
   if (rep.table) {
@@ -74,6 +76,19 @@ export function handleList(
   const items = page.map((s) => renderJson(type, s)).join(',');
   const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata: listMeta });
   sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${items}]}`);
+}
+
+/** The objects of a resource as they were at `revision`: today's state with later events undone. */
+function snapshotAt(ctx: HandlerContext, key: string, namespace: string | undefined, revision: number): StoredObject[] {
+  const state = new Map(ctx.store.list(key).map((s) => [keyOf(s.object), s]));
+  const later = ctx.store.eventsAfter(key, revision);
+  for (let i = later.length - 1; i >= 0; i--) {
+    const event = later[i]!;
+    const k = keyOf(event.current.object);
+    if (event.type === 'ADDED') state.delete(k);
+    else if (event.previous) state.set(k, { ...event.previous, revision: Number(event.previous.object.metadata.resourceVersion) });
+  }
+  return [...state.values()].filter((s) => namespace === undefined || s.object.metadata.namespace === namespace);
 }
 
 function keyOf(object: { metadata: { namespace?: string; name?: string } }): string {

@@ -19,6 +19,7 @@ export async function handleResource(
   const type = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!type) throw errors.pathNotFound();
   if (!type.namespaced && info.namespace !== undefined) throw errors.pathNotFound();
+  if (!type.verbs.includes(info.verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   const namespace = info.namespace ?? '';
   const rep = negotiate(req.headers['accept'], query);
   const sub = info.subresource;

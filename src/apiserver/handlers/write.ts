@@ -20,6 +20,10 @@ export async function handleCreate(
   query: URLSearchParams,
 ): Promise<void> {
   const body = await readObjectBody(req);
+  if (type.review) {
+    sendJson(res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never));
+    return;
+  }
   const { object, warnings } = ctx.objects.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
   sendJson(res, 201, object, warnings);
 }

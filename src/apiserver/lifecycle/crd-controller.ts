@@ -4,7 +4,8 @@
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import { compileCustomResourceSchema } from '../crd/custom-resource-schema.ts';
-import { defaultCrd, validateCrd } from '../crd/crd-validation.ts';
+import { celEngine } from '../crd/cel-engine.ts';
+import { defaultCrd, prepareCrdForCreate, validateCrd } from '../crd/crd-validation.ts';
 import { builtinResources } from '../registry/builtin-resources.ts';
 import type { ObjectService } from '../registry/object-service.ts';
 import type { ResourceRegistry } from '../registry/registry.ts';
@@ -71,7 +72,7 @@ export function typesOfCrd(crd: KubeObject): ResourceType[] {
         custom: true,
         crdName: crd.metadata.name ?? '',
         printerColumns: v.additionalPrinterColumns ?? [],
-        ...(schema ? { customSchema: compileCustomResourceSchema(schema), openApiSchema: schema } : {}),
+        ...(schema ? { customSchema: compileCustomResourceSchema(schema, { cel: celEngine }), openApiSchema: schema } : {}),
         ...(storage ? { storageVersion: storage } : {}),
       };
       return type;
@@ -84,12 +85,15 @@ export function crdResourceType(): ResourceType {
   return {
     ...base,
     prepareForCreate(object) {
-      defaultCrd(object);
+      prepareCrdForCreate(defaultCrd(object));
       const finalizers = object.metadata.finalizers ?? [];
       if (!finalizers.includes(cleanupFinalizer)) object.metadata.finalizers = [...finalizers, cleanupFinalizer];
     },
-    validate(object: KubeObject): StatusCause[] {
-      return validateCrd(object);
+    prepareForUpdate(object) {
+      defaultCrd(object);
+    },
+    validate(object: KubeObject, old: KubeObject | undefined): StatusCause[] {
+      return validateCrd(object, old, { cel: celEngine });
     },
   };
 }

@@ -271,6 +271,7 @@ export class ObjectService {
         ]);
       }
     }
+    if (subresource === undefined) type.prepareForUpdate?.(next, old);
     const warnings: string[] = [];
     const schemaCauses = subresource === 'status' && type.customSchema ? this.admitStatus(type, next, options, warnings) : this.admitSchema(type, next, options, warnings);
     this.validate(type, next, old, schemaCauses);

@@ -51,6 +51,10 @@ export interface ResourceType {
   readonly specFinalizers?: boolean;
   /** Type-specific changes when deletion starts (Namespace: phase Terminating). */
   prepareForDelete?(object: KubeObject): void;
+  /** Review-style resources (SelfSubjectAccessReview…): answered on create, never stored. */
+  review?(object: KubeObject): KubeObject;
+  /** Type-specific defaults on update. */
+  prepareForUpdate?(object: KubeObject, old: KubeObject): void;
   /** Type-specific defaults on create. */
   prepareForCreate?(object: KubeObject): void;
 }

@@ -15,6 +15,8 @@ export const knownFamilies = ['landscaper', 'workflows', 'chaos'] as const;
 
 export interface ControllersOptions {
   kubeconfig?: string;
+  /** Kubeconfig YAML itself (`bosun up` passes its own). */
+  kubeconfigContent?: string;
   context?: string;
   namespace?: string;
   leaderElect: boolean;
@@ -41,6 +43,7 @@ export async function runControllers(options: ControllersOptions, registry: Cont
   }
   const client = createKubeClient({
     ...(options.kubeconfig !== undefined ? { kubeconfigPath: options.kubeconfig } : {}),
+    ...(options.kubeconfigContent !== undefined ? { kubeconfig: options.kubeconfigContent } : {}),
     ...(options.context !== undefined ? { context: options.context } : {}),
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
     userAgent: 'bosun-controllers',
@@ -88,7 +91,7 @@ export function controllersCommand(registry: ControllerRegistry = {}): Command {
     .option('--leader-election-namespace <ns>', 'namespace of the Lease (default: the context namespace)')
     .option('--leader-election-id <name>', 'name of the Lease', 'bosun-controllers')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks one)', port, 8080)
-    .option('--metrics-bind-address <address>', 'address of the metrics server', '0.0.0.0')
+    .option('--metrics-bind-address <address>', 'address of the metrics server (0.0.0.0 to expose it)', '127.0.0.1')
     .option('--controllers <list>', `comma-separated families to run (${knownFamilies.join(', ')}); default all registered`, list)
     .option('--log-level <level>', 'trace, debug, info, warn, error or silent', 'info')
     .action(async (opts: ControllersOptions) => {

@@ -5,6 +5,9 @@ import { startApiServer } from '../../apiserver/index.ts';
 import { DataDirError } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
 import { loadBosunCrds } from '../../crds/index.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import { controllerFamilies } from '../controller-families.ts';
+import { runControllers } from './controllers.ts';
 
 function port(value: string): number {
   const n = Number(value);
@@ -22,6 +25,18 @@ function explain(error: unknown, options: { port: number; bind: string; dataDir:
   return error instanceof Error ? error.message : String(error);
 }
 
+interface UpOptions {
+  dataDir: string;
+  port: number;
+  bind: string;
+  inMemory: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  controllers?: string;
+  metricsPort: number;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
 export function upCommand(): Command {
   return new Command('up')
     .description('start the embedded Kubernetes-compatible API server (and the controllers)')
@@ -31,7 +46,10 @@ export function upCommand(): Command {
     .option('--in-memory', 'keep state in memory only (tests)', false)
     .option('--tls-cert <file>', 'serve TLS with this certificate')
     .option('--tls-key <file>', 'the TLS private key')
-    .action(async (options: { dataDir: string; port: number; bind: string; inMemory: boolean; tlsCert?: string; tlsKey?: string }) => {
+    .option('--controllers <list>', 'comma-separated controller families to run in-process (default: all; "none" for just the API server)')
+    .option('--metrics-port <port>', 'port of the controllers\' /metrics, /healthz and /readyz (0 picks one)', port, 0)
+    .option('--log-level <level>', 'controllers\' log level: trace, debug, info, warn, error or silent', 'info')
+    .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
         console.error('bosun up: --tls-cert and --tls-key go together');
         process.exit(1);
@@ -52,6 +70,27 @@ export function upCommand(): Command {
         process.exit(1);
       }
       const running = server;
+      const families = options.controllers === 'none' ? [] : options.controllers?.split(',').map((f) => f.trim()).filter(Boolean);
+      let manager: Manager | undefined;
+      try {
+        // The same controllers as `bosun controllers`, talking to this server over its own kubeconfig.
+        manager = await runControllers(
+          {
+            kubeconfigContent: running.kubeconfig,
+            leaderElect: false,
+            leaderElectionId: 'bosun-controllers',
+            metricsPort: options.metricsPort,
+            metricsBindAddress: '127.0.0.1',
+            logLevel: options.logLevel,
+            ...(families ? { controllers: families } : {}),
+          },
+          controllerFamilies,
+        );
+      } catch (error) {
+        console.error(`bosun up: controllers: ${error instanceof Error ? error.message : String(error)}`);
+        await running.close();
+        process.exit(1);
+      }
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       console.log(`bosun is ready: API server listening on ${running.url}`);
@@ -60,7 +99,9 @@ export function upCommand(): Command {
         if (stopping) return;
         stopping = true;
         console.log(`bosun: ${signal} received, shutting down`);
-        running.close().then(
+        (manager ? manager.stop() : Promise.resolve())
+          .then(() => running.close())
+          .then(
           () => process.exit(0),
           (error: unknown) => {
             console.error('bosun: shutdown failed:', error);

@@ -295,6 +295,7 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (err instanceof GoneError && cont !== undefined) {
           fresh.clear();
           cont = undefined;
+          rv = undefined;
           limit = undefined;
           continue;
         }
@@ -304,7 +305,9 @@ export class Informer<T extends KubeObject = KubeObject> {
         const obj = this.transform(item, ref);
         fresh.set(keyOf(obj), obj);
       }
-      rv = page.metadata.resourceVersion;
+      // Pages are meant to be one snapshot at the first page's RV. Resume the watch from there: if a server
+      // serves later pages from newer state, replaying from the older RV still delivers every change.
+      rv ??= page.metadata.resourceVersion;
       cont = page.metadata.continue || undefined;
       if (cont === undefined) break;
     }

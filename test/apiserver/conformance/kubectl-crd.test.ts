@@ -106,8 +106,8 @@ describe('kubectl CRDs, validation and dry run', () => {
     mark = server.mark();
     const diffNew = await kubectl(['diff', '-n', 'k23', '-f', fixturePath('widget-w1.yaml')]);
     assert.equal(diffNew.code, 1, diffNew.stderr);
-    assert.match(diffNew.stdout, /^\+  name: w1$/m);
-    assert.match(diffNew.stdout, /^\+  size: 1$/m);
+    assert.match(diffNew.stdout, /^\+ {2}name: w1$/m);
+    assert.match(diffNew.stdout, /^\+ {2}size: 1$/m);
     const dryWrites = server.since(mark).filter((e) => e.method !== 'GET');
     assert.ok(dryWrites.length > 0);
     for (const e of dryWrites) assert.equal(query(e).get('dryRun'), 'All', `${e.method} ${e.url}`);
@@ -119,8 +119,8 @@ describe('kubectl CRDs, validation and dry run', () => {
     const changed = stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1', labels: { app: 'demo' } }, spec: { size: 2, color: 'red' } });
     const diffChange = await kubectl(['diff', '-n', 'k23', '-f', '-'], changed);
     assert.equal(diffChange.code, 1, diffChange.stderr);
-    assert.match(diffChange.stdout, /^-  size: 1$/m);
-    assert.match(diffChange.stdout, /^\+  size: 2$/m);
+    assert.match(diffChange.stdout, /^- {2}size: 1$/m);
+    assert.match(diffChange.stdout, /^\+ {2}size: 2$/m);
     const afterDiff = await getWidget(server, 'w1', 'k23');
     assert.equal(afterDiff.metadata.resourceVersion, before.metadata.resourceVersion);
     assert.deepEqual(afterDiff['spec'], { size: 1, color: 'red' });

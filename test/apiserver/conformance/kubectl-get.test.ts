@@ -167,7 +167,8 @@ describe('kubectl discovery and get', () => {
     const labelRows = labels.stdout.trim().split('\n').map((l) => l.trim().split(/\s{2,}/));
     assert.deepEqual(labelRows[0], ['NAME', 'SIZE', 'AGE', 'LABELS']);
     assert.equal(labelRows[1]?.[3], 'app=demo');
-    assert.equal(labelRows[2]?.[3], '<none>');
+    assert.equal(labelRows[2]?.[0], 'nosize');
+    assert.equal(labelRows[2]?.at(-1), '<none>');
     // Stored state matches what was printed.
     assert.equal(((await getWidget(server, 'big', 'k9'))['spec'] as { size: number }).size, 7);
   });

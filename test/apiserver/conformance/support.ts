@@ -1,6 +1,6 @@
 // Shared pieces of the conformance suite: fixtures, a server with the Widget CRD, small API helpers and a
 // plain-http proxy that can hide aggregated discovery (K2) and cut watches (C6, C7).
-import { createServer, type ClientRequest, type Server, type ServerResponse } from 'node:http';
+import { createServer, type ClientRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -85,8 +85,10 @@ export interface TestProxy {
   /** Kubeconfig YAML for the proxy: plain http with insecure-skip-tls-verify; the proxy adds the token. */
   readonly kubeconfig: string;
   readonly kubeconfigFile: string;
-  /** Ends every open watch stream cleanly, as a server-side timeout does. */
-  endWatches(): void;
+  /** Ends every open watch stream cleanly, as a server-side timeout does; with `hold`, new watches wait for releaseWatches(). */
+  endWatches(options?: { hold?: boolean }): void;
+  /** Lets held watch requests through. */
+  releaseWatches(): void;
   /** Answers the next watch request itself with an HTTP 410 Expired Status. */
   expireNextWatchWithHttp410(): void;
   close(): Promise<void>;
@@ -103,8 +105,20 @@ export async function startProxy(server: TestServer, options: { legacyDiscovery?
   const agent = new HttpsAgent({ ca: server.caCert, keepAlive: true });
   const open = new Set<{ res: ServerResponse; upstream: ClientRequest }>();
   let http410 = false;
+  let held: (() => void)[] | undefined;
   const proxy: Server = createServer((req, res) => {
     const isWatch = /[?&]watch=(true|1)(&|$)/.test(req.url ?? '');
+    if (isWatch && held) {
+      req.pause();
+      held.push(() => {
+        req.resume();
+        forward(req, res, isWatch);
+      });
+      return;
+    }
+    forward(req, res, isWatch);
+  });
+  const forward = (req: IncomingMessage, res: ServerResponse, isWatch: boolean) => {
     if (isWatch && http410) {
       http410 = false;
       res.writeHead(410, { 'content-type': 'application/json' });
@@ -116,16 +130,19 @@ export async function startProxy(server: TestServer, options: { legacyDiscovery?
     if (options.legacyDiscovery && (path === '/api' || path === '/apis')) headers['accept'] = 'application/json';
     const upstream = httpsRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
+      res.flushHeaders(); // watch headers must reach the client at once, as the server sends them
       up.pipe(res);
     });
     upstream.on('error', () => res.destroy());
     const entry = { res, upstream };
+    // A client that goes away takes its upstream request with it (the server then logs the request).
+    res.on('close', () => upstream.destroy());
     if (isWatch) {
       open.add(entry);
       res.on('close', () => open.delete(entry));
     }
     req.pipe(upstream);
-  });
+  };
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const port = (proxy.address() as AddressInfo).port;
   const kubeconfig = stringify({
@@ -142,12 +159,18 @@ export async function startProxy(server: TestServer, options: { legacyDiscovery?
   return {
     kubeconfig,
     kubeconfigFile,
-    endWatches() {
+    endWatches(options = {}) {
+      if (options.hold) held ??= [];
       for (const { res, upstream } of open) {
         upstream.destroy();
         res.end();
       }
       open.clear();
+    },
+    releaseWatches() {
+      const waiting = held ?? [];
+      held = undefined;
+      for (const go of waiting) go();
     },
     expireNextWatchWithHttp410() {
       http410 = true;

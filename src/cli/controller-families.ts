@@ -1,0 +1,4 @@
+// The controller families Bosun ships, by the name `--controllers` selects them with.
+import type { ControllerRegistry } from './commands/controllers.ts';
+
+export const controllerFamilies: ControllerRegistry = {};

@@ -1,0 +1,11 @@
+// DataObject (types_dataobject.go): a piece of JSON data passed between installations.
+import type { ObjectMeta } from '../../apimachinery/object.ts';
+import type { AnyJSON } from './shared.ts';
+
+export interface DataObject {
+  apiVersion: 'landscaper.gardener.cloud/v1alpha1';
+  kind: 'DataObject';
+  metadata: ObjectMeta;
+  /** Top level, no spec. */
+  data?: AnyJSON;
+}

@@ -1,0 +1,102 @@
+// Typed errors of blueprint executions. Messages follow Landscaper's (template error + source
+// snippet + masked input; "contains fields with \"no value\""), prefixed with the execution.
+
+export type ExecutionKind = 'deploy' | 'export' | 'subinstallation' | 'import';
+
+/** "deploy execution \"name\"" — how messages name an execution. */
+export function describeExecution(kind: ExecutionKind, name: string): string {
+  return `${kind} execution ${JSON.stringify(name)}`;
+}
+
+/** Parsing or executing a GoTemplate failed; the message names the execution, line and column. */
+export class TemplateExecutionError extends Error {
+  override readonly name = 'TemplateExecutionError' as const;
+  readonly kind: ExecutionKind;
+  readonly executionName: string;
+  /** 1-based line in the template source, when the engine reported one. */
+  readonly line: number | undefined;
+  constructor(kind: ExecutionKind, executionName: string, message: string, line: number | undefined, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.kind = kind;
+    this.executionName = executionName;
+    this.line = line;
+  }
+}
+
+/** The rendered output contains "<no value>" (missingkey=zero on a missing field). */
+export class NoValueError extends Error {
+  override readonly name = 'NoValueError' as const;
+  readonly kind: ExecutionKind;
+  readonly executionName: string;
+  /** 1-based output lines containing "<no value>". */
+  readonly lines: number[];
+  constructor(kind: ExecutionKind, executionName: string, message: string, lines: number[]) {
+    super(message);
+    this.kind = kind;
+    this.executionName = executionName;
+    this.lines = lines;
+  }
+}
+
+/** Spiff executions are not supported by Bosun (no JavaScript Spiff exists). */
+export class SpiffNotSupportedError extends Error {
+  override readonly name = 'SpiffNotSupportedError' as const;
+  readonly kind: ExecutionKind;
+  readonly executionName: string;
+  constructor(kind: ExecutionKind, executionName: string) {
+    super(`${describeExecution(kind, executionName)}: template type "Spiff" is not supported by Bosun; rewrite the execution as a GoTemplate`);
+    this.kind = kind;
+    this.executionName = executionName;
+  }
+}
+
+/** The rendered text is not the YAML the execution must return, or an entry has a wrong shape. */
+export class TemplateOutputError extends Error {
+  override readonly name = 'TemplateOutputError' as const;
+  readonly kind: ExecutionKind;
+  readonly executionName: string;
+  constructor(kind: ExecutionKind, executionName: string, message: string) {
+    super(`${describeExecution(kind, executionName)}: ${message}`);
+    this.kind = kind;
+    this.executionName = executionName;
+  }
+}
+
+export type DeployItemValidationReason = 'InvalidName' | 'DuplicateName' | 'MissingType' | 'UnknownDependency' | 'Cycle';
+
+/** The rendered deploy items are inconsistent (upstream: ValidateDeployItemTemplateList). */
+export class DeployItemValidationError extends Error {
+  override readonly name = 'DeployItemValidationError' as const;
+  readonly reason: DeployItemValidationReason;
+  /** For Cycle: the item names along the cycle, first repeated at the end. */
+  readonly cycle: string[] | undefined;
+  constructor(reason: DeployItemValidationReason, message: string, cycle?: string[]) {
+    super(message);
+    this.reason = reason;
+    this.cycle = cycle;
+  }
+}
+
+export type InstallationTemplateValidationReason = 'DuplicateName' | 'DuplicateExport' | 'Cycle';
+
+/** The subinstallation templates are inconsistent (upstream: ValidateInstallationTemplates, cycle check). */
+export class InstallationTemplateValidationError extends Error {
+  override readonly name = 'InstallationTemplateValidationError' as const;
+  readonly reason: InstallationTemplateValidationReason;
+  readonly cycle: string[] | undefined;
+  constructor(reason: InstallationTemplateValidationReason, message: string, cycle?: string[]) {
+    super(message);
+    this.reason = reason;
+    this.cycle = cycle;
+  }
+}
+
+/** Export values that do not match the blueprint's export definitions. */
+export class ExportValidationError extends Error {
+  override readonly name = 'ExportValidationError' as const;
+  readonly exportName: string;
+  constructor(exportName: string, message: string) {
+    super(message);
+    this.exportName = exportName;
+  }
+}
