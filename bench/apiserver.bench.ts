@@ -75,6 +75,22 @@ function configMap(i: number, rv?: string): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { app: 'bench', shard: String(i % 10) }, ...(rv ? { resourceVersion: rv } : {}) }, data: { key: `value-${i}`, other: 'x'.repeat(200) } };
 }
 
+/** Creates/s against the echo server: what TLS + HTTP alone allow with this client on this machine. */
+async function httpCeiling(dataDir: string): Promise<number> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'https-echo-server.ts'), dataDir, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+  try {
+    const ms = await pool(objects, async (i) => {
+      const res = await call(port, 'unused', 'POST', '/echo', configMap(i));
+      if (res.status !== 201) throw new Error(`echo ${res.status}`);
+    });
+    return (objects / ms) * 1000;
+  } finally {
+    child.kill();
+  }
+}
+
 function storageCeiling(): number {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-sqlite-'));
   const store = new SqliteStore(join(dir, 'bosun.db'));
@@ -160,6 +176,7 @@ async function main(): Promise<void> {
     watch.destroy();
 
     const ceiling = storageCeiling();
+    const echo = await httpCeiling(dataDir);
     const creates = (objects / createMs) * 1000;
     const rows = [
       ['creates/s (durable, HTTP)', creates.toFixed(0), '≥ 3000 and ≥ 50% of ceiling'],
@@ -171,6 +188,8 @@ async function main(): Promise<void> {
       ['watch events delivered', `${latencies.length}/${watchEvents}`, 'all'],
       ['storage ceiling: same writes straight into SQLite (writes/s)', ceiling.toFixed(0), ''],
       ['HTTP creates / storage ceiling', `${((creates / ceiling) * 100).toFixed(1)}%`, '≥ 50%'],
+      ['HTTP ceiling: Node https echo server, same client (req/s)', echo.toFixed(0), ''],
+      ['HTTP creates / HTTP ceiling', `${((creates / echo) * 100).toFixed(1)}%`, ''],
     ];
     console.log(`bench:apiserver — ${objects} ConfigMaps, ${concurrency} concurrent clients, node ${process.version}, ${new Date().toISOString()}`);
     for (const [what, value, target] of rows) console.log(`${what!.padEnd(58)} ${value!.padStart(10)}   ${target}`);

@@ -1,5 +1,6 @@
 // The `bosun` command.
 import { Command } from 'commander';
+import { blueprintCommand } from './commands/blueprint.ts';
 import { controllersCommand } from './commands/controllers.ts';
 import { manifestsCommand } from './commands/manifests.ts';
 import { templateCommand } from './commands/template.ts';
@@ -11,6 +12,7 @@ const program = new Command('bosun')
   .addCommand(upCommand())
   .addCommand(controllersCommand(controllerFamilies))
   .addCommand(manifestsCommand())
-  .addCommand(templateCommand());
+  .addCommand(templateCommand())
+  .addCommand(blueprintCommand());
 
 await program.parseAsync(process.argv);

@@ -5,7 +5,7 @@ import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
-import { sendJson } from '../http/respond.ts';
+import { sendJson, sendJsonText } from '../http/respond.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyServerSide } from '../patch/server-side-apply.ts';
@@ -74,12 +74,12 @@ export async function handlePatch(
     if (!current) {
       if (subresource) throw errors.notFound(groupResource(type), name);
       const created = ctx.objects.create(type, namespace, result, { ...options, keepManagedFields: true }, options.userAgent);
-      sendJson(res, 201, created.object, created.warnings);
+      sendJsonText(res, 201, created.json, created.warnings);
       return;
     }
     const next = restrictToSubresource(type, current.object, result, subresource);
     const updated = ctx.objects.commitUpdate(type, current, next, { ...options, skipManagedFields: true }, subresource);
-    sendJson(res, 200, updated.object, updated.warnings);
+    sendJsonText(res, 200, updated.json, updated.warnings);
     return;
   }
 
@@ -96,7 +96,7 @@ export async function handlePatch(
   if (rv !== undefined && rv !== current.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
   const next = restrictToSubresource(type, current.object, result, subresource);
   const updated = ctx.objects.commitUpdate(type, current, next, options, subresource);
-  sendJson(res, 200, updated.object, updated.warnings);
+  sendJsonText(res, 200, updated.json, updated.warnings);
 }
 
 /** A /status patch changes only status; a main-resource patch never changes status (with the subresource on). */

@@ -1,14 +1,14 @@
 // POST (create), PUT (update, main resource or /status), DELETE and DELETE on a collection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
-import { sendJson } from '../http/respond.ts';
+import { sendJson, sendJsonText } from '../http/respond.ts';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
 import type { HandlerContext } from './context.ts';
 import { selectionFor } from './selection.ts';
 import { deleteOptions, writeOptions } from './write-options.ts';
 
-export async function readObjectBody(req: IncomingMessage): Promise<unknown> {
-  return decodeBody(await readBody(req), mediaType(req.headers['content-type']));
+export async function readObjectBody(req: IncomingMessage, type?: ResourceType): Promise<unknown> {
+  return decodeBody(await readBody(req), mediaType(req.headers['content-type']), type);
 }
 
 export async function handleCreate(
@@ -19,13 +19,13 @@ export async function handleCreate(
   namespace: string,
   query: URLSearchParams,
 ): Promise<void> {
-  const body = await readObjectBody(req);
+  const body = await readObjectBody(req, type);
   if (type.review) {
     sendJson(res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never));
     return;
   }
-  const { object, warnings } = ctx.objects.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
-  sendJson(res, 201, object, warnings);
+  const { json, warnings } = ctx.objects.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
+  sendJsonText(res, 201, json, warnings);
 }
 
 export async function handleUpdate(
@@ -38,16 +38,16 @@ export async function handleUpdate(
   subresource: 'status' | 'finalize' | undefined,
   query: URLSearchParams,
 ): Promise<void> {
-  const body = await readObjectBody(req);
+  const body = await readObjectBody(req, type);
   const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
-  const { object, warnings } = ctx.objects.update(type, namespace, name, body, subresource ? { ...options, subresource } : options);
-  sendJson(res, 200, object, warnings);
+  const { json, warnings } = ctx.objects.update(type, namespace, name, body, subresource ? { ...options, subresource } : options);
+  sendJsonText(res, 200, json, warnings);
 }
 
-async function optionalBody(req: IncomingMessage): Promise<unknown> {
+async function optionalBody(req: IncomingMessage, type: ResourceType): Promise<unknown> {
   const raw = await readBody(req);
   if (raw.length === 0 || raw.toString('utf8').trim() === '') return undefined;
-  return decodeBody(raw, mediaType(req.headers['content-type']));
+  return decodeBody(raw, mediaType(req.headers['content-type']), type);
 }
 
 export async function handleDelete(
@@ -59,9 +59,8 @@ export async function handleDelete(
   name: string,
   query: URLSearchParams,
 ): Promise<void> {
-  const options = deleteOptions(query, await optionalBody(req));
-  const { object } = ctx.objects.delete(type, namespace, name, options);
-  sendJson(res, 200, object);
+  const options = deleteOptions(query, await optionalBody(req, type));
+  sendJsonText(res, 200, ctx.objects.delete(type, namespace, name, options).json);
 }
 
 export async function handleDeleteCollection(
@@ -72,12 +71,13 @@ export async function handleDeleteCollection(
   namespace: string | undefined,
   query: URLSearchParams,
 ): Promise<void> {
-  const options = deleteOptions(query, await optionalBody(req));
+  const options = deleteOptions(query, await optionalBody(req, type));
   const select = selectionFor(type, namespace, query);
-  const deleted = [];
+  const deleted: string[] = [];
   for (const stored of ctx.store.list(`${type.group}/${type.plural}`, namespace)) {
     if (!select(stored.object)) continue;
-    deleted.push(ctx.objects.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options).object);
+    deleted.push(ctx.objects.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options).json);
   }
-  sendJson(res, 200, { kind: type.listKind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) }, items: deleted });
+  const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) } });
+  sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${deleted.join(',')}]}`);
 }

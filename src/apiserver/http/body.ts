@@ -2,6 +2,8 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { errors } from '../../apimachinery/status-error.ts';
+import { decodeKubernetesProtobuf, ProtobufDecodeError, protobufKind, protobufMediaType, ProtobufUnknownKindError } from '../protobuf/decode.ts';
+import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
 
 export const maxBodyBytes = 3 * 1024 * 1024;
 
@@ -39,8 +41,14 @@ export function mediaType(contentType: string | undefined): string {
   return (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Decodes a JSON or YAML body. A YAML stream with several documents is refused, as a real server does. */
-export function decodeBody(raw: Buffer, type: string): unknown {
+/**
+ * Decodes a JSON or YAML body. A YAML stream with several documents is refused, as a real server does.
+ * With `resource` given, Kubernetes protobuf is accepted too for the built-in kinds that have one
+ * (kubectl create configmap/secret/namespace/job… send it); custom resources never accept it.
+ */
+export function decodeBody(raw: Buffer, type: string, resource?: ResourceType): unknown {
+  const protobuf = resource !== undefined && !resource.custom && protobufKind(apiVersionOf(resource), resource.kind);
+  if (type === protobufMediaType && protobuf) return decodeProtobufBody(raw, resource);
   const text = raw.toString('utf8');
   if (text.trim() === '') throw errors.badRequest('the request body is empty');
   if (type === 'application/json' || type.endsWith('+json')) {
@@ -57,5 +65,17 @@ export function decodeBody(raw: Buffer, type: string): unknown {
       throw errors.badRequest(`the body of the request could not be decoded as YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
     }
   }
-  throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml`);
+  const accepted = protobuf ? `application/json, application/yaml, ${protobufMediaType}` : 'application/json, application/yaml';
+  throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+}
+
+function decodeProtobufBody(raw: Buffer, resource: ResourceType): unknown {
+  if (raw.length === 0) throw errors.badRequest('the request body is empty');
+  try {
+    return decodeKubernetesProtobuf(raw, { apiVersion: apiVersionOf(resource), kind: resource.kind });
+  } catch (error) {
+    if (error instanceof ProtobufUnknownKindError) throw errors.badRequest(error.message);
+    if (error instanceof ProtobufDecodeError) throw errors.badRequest(`the body of the request could not be decoded as protobuf: ${error.message}`);
+    throw error;
+  }
 }

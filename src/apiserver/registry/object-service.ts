@@ -25,8 +25,9 @@ export interface DeleteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
+/** The object as the client sees it, serialised once. */
 export interface WriteResult {
-  object: KubeObject;
+  json: string;
   warnings: string[];
 }
 
@@ -88,6 +89,11 @@ export class ObjectService {
     const object = clone(stored.object);
     object.apiVersion = apiVersionOf(type);
     return object;
+  }
+
+  private served(type: ResourceType, stored: StoredObject): string {
+    const apiVersion = apiVersionOf(type);
+    return stored.object.apiVersion === apiVersion ? stored.json : JSON.stringify({ ...stored.object, apiVersion });
   }
 
   private checkNamespace(type: ResourceType, namespace: string, name: string): void {
@@ -178,12 +184,12 @@ export class ObjectService {
     meta.creationTimestamp = nowTime();
     if (type.tracksGeneration || type.custom) meta.generation = 1;
     if (!options.keepManagedFields) this.managedFields?.recordUpdate(undefined, object, this.manager(options, userAgent), apiVersionOf(type), undefined, nowTime());
-    if (options.dryRun) return { object, warnings };
+    if (options.dryRun) return { json: JSON.stringify(object), warnings };
     const event = this.store.write(key, ns, meta.name, 'ADDED', (revision) => {
       meta.resourceVersion = String(revision);
       return object;
     });
-    return { object: this.view(type, event.current), warnings };
+    return { json: this.served(type, event.current), warnings };
   }
 
   /**
@@ -282,14 +288,14 @@ export class ObjectService {
       this.managedFields?.recordUpdate(old, next, this.manager(options, options.userAgent), apiVersionOf(type), subresource, nowTime());
     }
     const removed = Boolean(meta.deletionTimestamp) && (meta.finalizers ?? []).length === 0 && specFinalizersOf(type, next).length === 0;
-    if (!removed && withoutVolatileMeta(next) === withoutVolatileMeta(old)) return { object: this.view(type, current), warnings };
-    if (options.dryRun) return { object: next, warnings };
+    if (!removed && withoutVolatileMeta(next) === withoutVolatileMeta(old)) return { json: this.served(type, current), warnings };
+    if (options.dryRun) return { json: JSON.stringify(next), warnings };
     const ns = type.namespaced ? (old.metadata.namespace ?? '') : '';
     const event = this.store.write(storageKey(type), ns, name, removed ? 'DELETED' : 'MODIFIED', (revision) => {
       meta.resourceVersion = String(revision);
       return next;
     });
-    return { object: this.view(type, event.current), warnings };
+    return { json: this.served(type, event.current), warnings };
   }
 
   /** Status writes validate the whole object but only report what the status stanza got wrong. */
@@ -297,7 +303,7 @@ export class ObjectService {
     return this.admitSchema(type, object, options, warnings).filter((c) => !c.field || c.field.startsWith('status'));
   }
 
-  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): { object: KubeObject; deleted: boolean } {
+  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): { json: string; deleted: boolean } {
     const current = this.get(type, namespace, name);
     const old = current.object;
     const pre = options.preconditions;
@@ -316,14 +322,14 @@ export class ObjectService {
     const policyFinalizer = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const hasDependents = policyFinalizer !== undefined;
     if (finalizers.length === 0 && !hasDependents) {
-      if (options.dryRun) return { object: this.view(type, current), deleted: true };
+      if (options.dryRun) return { json: this.served(type, current), deleted: true };
       const ns = type.namespaced ? namespace : '';
       const event = this.store.write(storageKey(type), ns, name, 'DELETED', (revision) => {
         const last = clone(old);
         last.metadata.resourceVersion = String(revision);
         return last;
       });
-      return { object: this.view(type, event.current), deleted: true };
+      return { json: this.served(type, event.current), deleted: true };
     }
     const next = clone(old);
     const meta = next.metadata;
@@ -332,7 +338,7 @@ export class ObjectService {
       meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
     }
     if (meta.deletionTimestamp && JSON.stringify(meta.finalizers ?? []) === JSON.stringify(old.metadata.finalizers ?? [])) {
-      return { object: this.view(type, current), deleted: false };
+      return { json: this.served(type, current), deleted: false };
     }
     if (!meta.deletionTimestamp) {
       type.prepareForDelete?.(next);
@@ -340,13 +346,13 @@ export class ObjectService {
       meta.deletionGracePeriodSeconds = 0;
       if (meta.generation !== undefined) meta.generation += 1;
     }
-    if (options.dryRun) return { object: next, deleted: false };
+    if (options.dryRun) return { json: JSON.stringify(next), deleted: false };
     const ns = type.namespaced ? namespace : '';
     const event = this.store.write(storageKey(type), ns, name, 'MODIFIED', (revision) => {
       meta.resourceVersion = String(revision);
       return next;
     });
-    return { object: this.view(type, event.current), deleted: false };
+    return { json: this.served(type, event.current), deleted: false };
   }
 
   /** Internal writers (GC, namespace controller) that change finalizers or owner references. */

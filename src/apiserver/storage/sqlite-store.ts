@@ -99,7 +99,7 @@ export class SqliteStore {
       eventsAfter: this.db.prepare<[string, number], EventRow>(
         'SELECT rev, resource, namespace, type, value, prev FROM events WHERE resource = ? AND rev > ? ORDER BY rev',
       ),
-      countEvents: this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM events'),
+      maxEventRevision: this.db.prepare<[], { rev: number | null }>('SELECT MAX(rev) AS rev FROM events'),
       nthNewest: this.db.prepare<[number], { rev: number }>('SELECT rev FROM events ORDER BY rev DESC LIMIT 1 OFFSET ?'),
       newestBefore: this.db.prepare<[number], { rev: number }>('SELECT MAX(rev) AS rev FROM events WHERE ts < ?'),
       dropEvents: this.db.prepare('DELETE FROM events WHERE rev <= ?'),
@@ -112,8 +112,10 @@ export class SqliteStore {
 
   private load(): void {
     try {
-      this.revision = Number(this.statements.getMeta.get('revision')?.value ?? 0);
+      // The newest event carries the revision; compaction never drops it without recording it in meta.
       this.compactedRevision = Number(this.statements.getMeta.get('compacted')?.value ?? 0);
+      const recorded = Number(this.statements.getMeta.get('revision')?.value ?? 0);
+      this.revision = Math.max(this.compactedRevision, recorded, this.statements.maxEventRevision.get()?.rev ?? 0);
       for (const row of this.statements.all.iterate()) {
         const object = JSON.parse(row.value) as KubeObject;
         this.bucket(row.resource).set(keyOf(row.namespace, row.name), { object, json: row.value, revision: row.rev });
@@ -178,7 +180,6 @@ export class SqliteStore {
       if (type === 'DELETED') this.statements.remove.run(resource, namespace, name);
       else this.statements.upsert.run(resource, namespace, name, revision, json);
       this.statements.appendEvent.run(revision, resource, namespace, type, json, previous?.json ?? null, now);
-      this.statements.setMeta.run('revision', String(revision));
     })();
     this.revision = revision;
     const current: StoredObject = { object, json, revision };
@@ -237,6 +238,7 @@ export class SqliteStore {
     this.db.transaction(() => {
       this.statements.dropEvents.run(upTo);
       this.statements.setMeta.run('compacted', String(upTo));
+      this.statements.setMeta.run('revision', String(this.revision));
     })();
     this.compactedRevision = upTo;
   }

@@ -2,7 +2,8 @@
 import type { ObjectMeta } from '../../apimachinery/object.ts';
 import type { AnyJSON, ObjectReference } from './shared.ts';
 
-export interface Context {
+// A type literal (not an interface) so that it is assignable to KubeObject's index signature.
+export type Context = {
   apiVersion: 'landscaper.gardener.cloud/v1alpha1';
   kind: 'Context';
   metadata: ObjectMeta;
@@ -13,4 +14,4 @@ export interface Context {
   componentVersionOverwrites?: string;
   verificationSignatures?: { [name: string]: AnyJSON };
   useOCM?: boolean;
-}
+};

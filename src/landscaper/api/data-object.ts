@@ -2,10 +2,11 @@
 import type { ObjectMeta } from '../../apimachinery/object.ts';
 import type { AnyJSON } from './shared.ts';
 
-export interface DataObject {
+// A type literal (not an interface) so that it is assignable to KubeObject's index signature.
+export type DataObject = {
   apiVersion: 'landscaper.gardener.cloud/v1alpha1';
   kind: 'DataObject';
   metadata: ObjectMeta;
   /** Top level, no spec. */
   data?: AnyJSON;
-}
+};

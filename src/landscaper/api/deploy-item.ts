@@ -43,10 +43,11 @@ export interface DeployItemStatus {
   transitionTimes?: TransitionTimes;
 }
 
-export interface DeployItem {
+// A type literal (not an interface) so that it is assignable to KubeObject's index signature.
+export type DeployItem = {
   apiVersion: 'landscaper.gardener.cloud/v1alpha1';
   kind: 'DeployItem';
   metadata: ObjectMeta;
   spec: DeployItemSpec;
   status?: DeployItemStatus;
-}
+};

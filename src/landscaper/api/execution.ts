@@ -64,10 +64,11 @@ export interface ExecutionStatus {
   transitionTimes?: TransitionTimes;
 }
 
-export interface Execution {
+// A type literal (not an interface) so that it is assignable to KubeObject's index signature.
+export type Execution = {
   apiVersion: 'landscaper.gardener.cloud/v1alpha1';
   kind: 'Execution';
   metadata: ObjectMeta;
   spec: ExecutionSpec;
   status?: ExecutionStatus;
-}
+};

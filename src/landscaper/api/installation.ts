@@ -146,10 +146,11 @@ export interface InstallationStatus {
   transitionTimes?: TransitionTimes;
 }
 
-export interface Installation {
+// A type literal (not an interface) so that it is assignable to KubeObject's index signature.
+export type Installation = {
   apiVersion: 'landscaper.gardener.cloud/v1alpha1';
   kind: 'Installation';
   metadata: ObjectMeta;
   spec: InstallationSpec;
   status?: InstallationStatus;
-}
+};

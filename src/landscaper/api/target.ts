@@ -9,12 +9,13 @@ export interface TargetSpec {
   secretRef?: LocalSecretReference;
 }
 
-export interface Target {
+// A type literal (not an interface) so that it is assignable to KubeObject's index signature.
+export type Target = {
   apiVersion: 'landscaper.gardener.cloud/v1alpha1';
   kind: 'Target';
   metadata: ObjectMeta;
   spec: TargetSpec;
-}
+};
 
 /** What export executions return for a target export: a spec plus metadata to copy. */
 export interface TargetTemplate extends TargetSpec {

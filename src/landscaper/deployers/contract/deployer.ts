@@ -1,0 +1,40 @@
+// What a deployer implements on top of the library (upstream lib.Deployer): reconcile and delete one deploy item
+// of its type. The library owns the job protocol, phases, finalizer, target/context lookup, errors and timeouts.
+import type { Logger } from 'pino';
+import type { KubeClient } from '../../../client/client.ts';
+import type { EventRecorder } from '../../../runtime/event-recorder.ts';
+import type { Context } from '../../api/context.ts';
+import type { DeployItem } from '../../api/deploy-item.ts';
+import type { Target } from '../../api/target.ts';
+
+export interface DeployerContext {
+  /** The Landscaper cluster (where DeployItems, Targets and export Secrets live). */
+  client: KubeClient;
+  /** Working copy: the deployer sets status.phase, providerStatus, exportRef, conditions on it. */
+  item: DeployItem;
+  target: Target | undefined;
+  lsContext: Context | undefined;
+  /** The job being worked on (status.jobID at pickup). */
+  jobID: string;
+  log: Logger;
+  signal: AbortSignal;
+  recorder: EventRecorder;
+  /** Writes item.status now; throws InterruptedError when the job was taken away meanwhile. */
+  writeStatus(): Promise<void>;
+  /** A timeout checkpoint: throws on an exceeded progressing timeout, or when the job was interrupted. */
+  checkpoint(name: string): Promise<void>;
+}
+
+export interface DeployerResult {
+  /** The item is not finished yet (e.g. waiting for readiness): run again after this delay. */
+  requeueAfterMs?: number;
+}
+
+export interface Deployer {
+  /** spec.type this deployer is responsible for. */
+  readonly type: string;
+  /** Reconciles the item; sets a final phase (Succeeded/Failed) when done. Throw DeployerError for failures. */
+  reconcile(ctx: DeployerContext): Promise<DeployerResult | void>;
+  /** Uninstalls what the item deployed; the library then removes the finalizer. */
+  delete(ctx: DeployerContext): Promise<void>;
+}

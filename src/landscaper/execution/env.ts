@@ -1,0 +1,88 @@
+// What the execution phases work with: the client, the shared DeployItem cache with read-your-writes,
+// the event recorder and a clock.
+import type { Logger } from 'pino';
+import { objectKey } from '../../apimachinery/object.ts';
+import type { KubeClient } from '../../client/client.ts';
+import { NotFoundError } from '../../client/errors.ts';
+import type { Informer } from '../../runtime/informer/informer.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
+import type { DeployItem } from '../api/deploy-item.ts';
+import type { Execution } from '../api/execution.ts';
+import type { ReadYourWrites } from './read-your-writes.ts';
+import { deployItemsResource } from './resources.ts';
+
+/** Index of the DeployItem cache: "<namespace>/<managing execution>". */
+export const MANAGED_BY_INDEX = 'landscaper.execution.managedBy';
+
+export function managedByIndexValue(di: DeployItem): string | undefined {
+  const exec = di.metadata.labels?.[EXECUTION_MANAGED_BY_LABEL];
+  return exec ? objectKey(di.metadata.namespace, exec) : undefined;
+}
+
+export interface ExecutionEnv {
+  client: KubeClient;
+  deployItemInformer: Informer<DeployItem>;
+  deployItemWrites: ReadYourWrites<DeployItem>;
+  executionWrites: ReadYourWrites<Execution>;
+  recorder: EventRecorder;
+  log: Logger;
+  now(): Date;
+  /** Parallel writes when creating or triggering many deploy items. */
+  writeConcurrency: number;
+}
+
+/** The freshest cached view of a deploy item, or undefined when the cache does not have it. */
+export function cachedDeployItem(env: ExecutionEnv, namespace: string | undefined, name: string): DeployItem | undefined {
+  const key = objectKey(namespace, name);
+  const cached = env.deployItemInformer.store.get(key);
+  return cached ? env.deployItemWrites.resolve(cached) : env.deployItemWrites.pending(key);
+}
+
+/**
+ * A deploy item the execution expects to exist: from the cache, or from the server when the cache
+ * has none (it may lag a create). undefined only when the server says it is gone.
+ */
+export async function expectedDeployItem(env: ExecutionEnv, namespace: string | undefined, name: string): Promise<DeployItem | undefined> {
+  const cached = env.deployItemInformer.store.get(objectKey(namespace, name));
+  if (cached) return env.deployItemWrites.resolve(cached);
+  try {
+    return await env.client.get<DeployItem>(deployItemsResource, name, namespace !== undefined ? { namespace } : {});
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The cached deploy items managed by an execution (label execution.landscaper.gardener.cloud/managed-by). */
+export function cachedManagedDeployItems(env: ExecutionEnv, exec: Execution): DeployItem[] {
+  const value = objectKey(exec.metadata.namespace, exec.metadata.name ?? '');
+  return env.deployItemInformer.store.byIndex(MANAGED_BY_INDEX, value).map((di) => env.deployItemWrites.resolve(di));
+}
+
+/** The managed deploy items as the server has them (one list call; used where a stale view would hurt). */
+export async function listManagedDeployItems(env: ExecutionEnv, exec: Execution): Promise<DeployItem[]> {
+  const list = await env.client.list<DeployItem>(deployItemsResource, {
+    ...(exec.metadata.namespace !== undefined ? { namespace: exec.metadata.namespace } : {}),
+    labelSelector: `${EXECUTION_MANAGED_BY_LABEL}=${exec.metadata.name ?? ''}`,
+  });
+  return list.items;
+}
+
+/** Runs fn over items with at most `limit` in flight; the first error is thrown after all settle. */
+export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failure: { err: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++]!;
+      try {
+        await fn(item);
+      } catch (err) {
+        failure ??= { err };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  if (failure) throw failure.err;
+}

@@ -1,0 +1,28 @@
+// What every part of the installation controller is handed: clients, caches, clock and options.
+import type { Logger } from 'pino';
+import type { KubeClient } from '../../client/client.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { Informer } from '../../runtime/informer/informer.ts';
+import type { Execution } from '../api/execution.ts';
+import type { Installation } from '../api/installation.ts';
+
+export interface InstallationControllerOptions {
+  /** Keys reconciled in parallel; default 4. */
+  concurrency?: number;
+  /** Event recorder component name; default 'landscaper-installation-controller'. */
+  component?: string;
+  /** Injectable clock (tests). */
+  now?: () => Date;
+  /** Job IDs (tests); default crypto.randomUUID. */
+  newJobID?: () => string;
+}
+
+export interface Deps {
+  client: KubeClient;
+  installations: Informer<Installation>;
+  executions: Informer<Execution>;
+  recorder: EventRecorder;
+  log: Logger;
+  now: () => Date;
+  newJobID: () => string;
+}
