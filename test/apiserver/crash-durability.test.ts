@@ -61,9 +61,12 @@ test('acknowledged writes survive kill -9; revisions keep rising; an informer re
   const informer = k8s.makeInformer(kc, path, () => core.listNamespacedConfigMap({ namespace: 'default' }));
   informer.on('add', (cm) => seen.add(cm.metadata?.name ?? ''));
   let restarted: (() => void) | undefined;
+  let finished = false;
   informer.on('error', () => {
-    // client-node's informer stops on errors; the documented pattern is to start it again.
-    const retry = () => informer.start().then(() => restarted?.(), () => setTimeout(retry, 200));
+    // client-node's informer stops on errors; the documented pattern is to start it again (until we stop it).
+    const retry = () => {
+      if (!finished) informer.start().then(() => restarted?.(), () => setTimeout(retry, 200));
+    };
     setTimeout(retry, 200);
   });
   await informer.start();
@@ -114,6 +117,7 @@ test('acknowledged writes survive kill -9; revisions keep rising; an informer re
     assert.ok(seen.has('after-restart'), 'the informer resumed and saw the write made after the restart');
     for (const name of acknowledged.keys()) assert.ok(informer.get(name, 'default'), `informer cache holds ${name}`);
   } finally {
+    finished = true;
     await informer.stop();
     child.kill('SIGTERM');
     await exited(child);

@@ -61,6 +61,12 @@ function withoutVolatileMeta(object: KubeObject): string {
   return JSON.stringify({ ...object, metadata: { ...meta, managedFields: managers } });
 }
 
+/** apiVersion and kind first, then metadata: the field order real servers answer with. */
+function typeFirst(object: KubeObject): KubeObject {
+  const { apiVersion, kind, metadata, ...rest } = object;
+  return { apiVersion, kind, metadata, ...rest } as KubeObject;
+}
+
 export function randomSuffix(): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let out = '';
@@ -187,7 +193,7 @@ export class ObjectService {
     if (options.dryRun) return { json: JSON.stringify(object), warnings };
     const event = this.store.write(key, ns, meta.name, 'ADDED', (revision) => {
       meta.resourceVersion = String(revision);
-      return object;
+      return typeFirst(object);
     });
     return { json: this.served(type, event.current), warnings };
   }
@@ -293,7 +299,7 @@ export class ObjectService {
     const ns = type.namespaced ? (old.metadata.namespace ?? '') : '';
     const event = this.store.write(storageKey(type), ns, name, removed ? 'DELETED' : 'MODIFIED', (revision) => {
       meta.resourceVersion = String(revision);
-      return next;
+      return typeFirst(next);
     });
     return { json: this.served(type, event.current), warnings };
   }

@@ -13,5 +13,4 @@ export type Context = {
   configurations?: { [key: string]: AnyJSON };
   componentVersionOverwrites?: string;
   verificationSignatures?: { [name: string]: AnyJSON };
-  useOCM?: boolean;
 };

@@ -36,7 +36,9 @@ function jobOf(di: DeployItem): { jobID: string; finished: string } {
  */
 export function classifyForReconcile(jobID: string, items: readonly ExecutionItem[]): Classification {
   const c = empty();
-  const byName = new Map(items.map((i) => [i.name, i]));
+  const known = new Set(items.map((i) => i.name));
+  // Items that finished this job, whatever their phase: enough to unblock their dependents.
+  const finished = new Set(items.filter((i) => i.deployItem?.status?.jobIDFinished === jobID).map((i) => i.name));
   for (const item of items) {
     const di = item.deployItem;
     if (!di) {
@@ -56,11 +58,10 @@ export function classifyForReconcile(jobID: string, items: readonly ExecutionIte
     }
     let runnable = true;
     for (const dep of item.dependsOn) {
-      const other = byName.get(dep);
-      if (!other) {
+      if (!known.has(dep)) {
         throw new ExecutionFatalError('ClassifyDeployItems', 'DependentDeployItemNotFound', `deploy item "${item.name}" depends on "${dep}", which is not a deploy item of this execution`, [ERR_CONFIGURATION_PROBLEM]);
       }
-      if (other.deployItem?.status?.jobIDFinished !== jobID) runnable = false;
+      if (!finished.has(dep)) runnable = false;
     }
     (runnable ? c.runnable : c.pending).push(item);
   }

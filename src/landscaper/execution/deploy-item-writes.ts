@@ -56,14 +56,23 @@ export function triggerDeployItem(env: ExecutionEnv, di: DeployItem, jobID: stri
   });
 }
 
-/** Deletes a deploy item (its finalizer keeps it until the deployer uninstalled it); gone counts as done. */
-export async function deleteDeployItem(env: ExecutionEnv, di: DeployItem): Promise<void> {
-  if (di.metadata.deletionTimestamp !== undefined) return;
+/**
+ * Deletes a deploy item (its finalizer keeps it until the deployer uninstalled it). Returns the object
+ * as it stays behind, or undefined when it is gone.
+ */
+export async function deleteDeployItem(env: ExecutionEnv, di: DeployItem): Promise<DeployItem | undefined> {
+  if (di.metadata.deletionTimestamp !== undefined) return di;
   try {
     const result = await env.client.delete<DeployItem>(deployItemsResource, di.metadata.name ?? '', nsOpt(di));
-    if (result.kind === 'DeployItem' && 'metadata' in result) env.deployItemWrites.record(di.metadata.resourceVersion, result as DeployItem);
+    if (result.kind !== 'DeployItem') return undefined;
+    const left = result as DeployItem;
+    // Without a finalizer the answer is the last view of an object already gone.
+    if (left.metadata.deletionTimestamp === undefined) return undefined;
+    env.deployItemWrites.record(di.metadata.resourceVersion, left);
+    return left;
   } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
   }
 }
 

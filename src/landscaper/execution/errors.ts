@@ -36,3 +36,8 @@ export class ExecutionStepError extends Error {
     this.reason = reason;
   }
 }
+
+/** The message of anything thrown. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

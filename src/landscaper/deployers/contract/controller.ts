@@ -103,10 +103,13 @@ class Job {
   readonly client: KubeClient;
   readonly jobID: string;
   item: DeployItem;
+  /** The object as last read or written: the base the status write compares against. */
+  private stored: DeployItem;
 
   constructor(client: KubeClient, item: DeployItem, jobID: string) {
     this.client = client;
     this.item = item;
+    this.stored = structuredClone(item);
     this.jobID = jobID;
   }
 
@@ -119,12 +122,13 @@ class Job {
   async write(signal?: AbortSignal): Promise<void> {
     const desired = structuredClone(this.status);
     let first = true;
-    const stored = await updateStatus(this.client, deployItemsResource, this.item, (draft) => {
+    const stored = await updateStatus(this.client, deployItemsResource, { ...this.stored, metadata: this.item.metadata }, (draft) => {
       // The first attempt runs on our own copy; a retry after a conflict sees the server's state.
       if (!first && jobTakenAway(draft, this.jobID)) throw new InterruptedError(`job ${this.jobID} was taken away while writing the status`);
       first = false;
       draft.status = structuredClone(desired);
     }, signal ? { signal } : {});
+    this.stored = stored;
     this.item.metadata = stored.metadata;
   }
 }

@@ -1,0 +1,209 @@
+// Applying the manifests into the target cluster (upstream resourcemanager ManifestApplier): CRDs first, then
+// cluster-scoped, then namespaced objects. Policies: ignore → skipped; an existing object under `fallback` that
+// is not labelled for this deploy item is left alone (not managed); `immutable` is created but never updated;
+// manage/keep/fallback update by the update strategy. Objects no longer rendered are deleted (orphans) unless
+// their policy is keep/ignore, through the deletion groups for updates.
+import type { KubeObject } from '../../../apimachinery/object.ts';
+import type { KubeClient, ResourceRef } from '../../../client/client.ts';
+import { NotFoundError } from '../../../client/errors.ts';
+import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
+import type { JSONObject } from '../../api/shared.ts';
+import { DeployerError, messageOf } from '../contract/errors.ts';
+import { MANAGED_DEPLOY_ITEM_LABEL, type ManifestConfig } from './config.ts';
+import { deleteManagedResources, prepareForDelete } from './deletion.ts';
+import { createMergePatch, mergeInto } from './merge.ts';
+import { describeRef, nsOpt, refOf, sameResource, type ManagedResource } from './resources.ts';
+
+export interface ApplyOptions {
+  client: KubeClient;
+  deployItemName: string;
+  config: ManifestConfig;
+  previous: ManagedResource[];
+  checkpoint(name: string): Promise<void>;
+  pollMs: number;
+}
+
+export interface PatchAfterDeployment {
+  ref: ResourceRef;
+  namespace: string | undefined;
+  name: string;
+  patch: JSONObject;
+}
+
+type Entry = ManifestConfig['manifests'][number];
+
+// Fields the server owns: never sent back in an update or a patch.
+const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
+
+function withLabel(obj: JSONObject, name: string): JSONObject {
+  const meta = (obj['metadata'] ?? {}) as JSONObject;
+  const labels = { ...((meta['labels'] ?? {}) as JSONObject), [MANAGED_DEPLOY_ITEM_LABEL]: name };
+  return { ...obj, metadata: { ...meta, labels } };
+}
+
+function stripServerFields(obj: JSONObject): JSONObject {
+  const meta = { ...((obj['metadata'] ?? {}) as JSONObject) };
+  for (const f of SERVER_METADATA) delete meta[f];
+  const out: JSONObject = { ...obj, metadata: meta };
+  delete out['status'];
+  return out;
+}
+
+export async function applyManifests(o: ApplyOptions): Promise<{ managed: ManagedResource[]; patches: PatchAfterDeployment[] }> {
+  const entries = o.config.manifests.filter((m) => m.policy !== 'ignore');
+  const crds = entries.filter((m) => m.manifest['kind'] === 'CustomResourceDefinition');
+  const rest = entries.filter((m) => m.manifest['kind'] !== 'CustomResourceDefinition');
+  const managed: ManagedResource[] = [];
+  const patches: PatchAfterDeployment[] = [];
+  const errors: string[] = [];
+
+  const run = async (group: Entry[], resolved: Map<Entry, ResourceRef>): Promise<void> => {
+    const results: ManagedResource[] = [];
+    for (const entry of group) {
+      await o.checkpoint('deployer: apply manifests');
+      try {
+        const out = await applyOne(o, entry, resolved.get(entry)!);
+        if (out.managed) results.push(out.managed);
+        if (out.patch) patches.push(out.patch);
+      } catch (err) {
+        if (err instanceof DeployerError && err.reason === 'ApplyNewObject') errors.push(err.message);
+        else throw err;
+      }
+    }
+    results.sort((a, b) => JSON.stringify(a.resource).localeCompare(JSON.stringify(b.resource)));
+    managed.push(...results);
+  };
+
+  const resolveAll = async (group: Entry[]): Promise<Map<Entry, ResourceRef>> => {
+    const map = new Map<Entry, ResourceRef>();
+    for (const entry of group) {
+      const apiVersion = String(entry.manifest['apiVersion']);
+      const kind = String(entry.manifest['kind']);
+      try {
+        map.set(entry, await o.client.resolve({ apiVersion, kind }));
+      } catch (err) {
+        if (err instanceof NotFoundError) throw new DeployerError('ApplyObjects', 'UnknownResourceType', `the target cluster does not serve ${apiVersion} ${kind}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+        throw err;
+      }
+    }
+    return map;
+  };
+
+  await run(crds, await resolveAll(crds));
+  // Only now can kinds of the CRDs just applied be resolved.
+  const resolved = await resolveAll(rest);
+  await run(rest.filter((m) => !resolved.get(m)!.namespaced), resolved);
+  await run(rest.filter((m) => resolved.get(m)!.namespaced), resolved);
+  if (errors.length > 0) throw new DeployerError('ApplyObjects', 'ApplyNewObject', errors.join('; '));
+
+  await cleanupOrphans(o, managed);
+  return { managed, patches };
+}
+
+async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promise<{ managed?: ManagedResource; patch?: PatchAfterDeployment }> {
+  const desired = structuredClone(entry.manifest);
+  const meta = (desired['metadata'] ?? {}) as JSONObject;
+  const name = String(meta['name']);
+  const namespace = ref.namespaced ? (typeof meta['namespace'] === 'string' && meta['namespace'] !== '' ? meta['namespace'] : 'default') : undefined;
+  if (namespace !== undefined) meta['namespace'] = namespace;
+  else delete meta['namespace'];
+  desired['metadata'] = meta;
+  const key = `${ref.kind} ${namespace ? `${namespace}/` : ''}${name}`;
+  const status = (obj: KubeObject): ManagedResource => ({
+    ...(entry.annotateBeforeDelete ? { annotateBeforeDelete: entry.annotateBeforeDelete } : {}),
+    ...(entry.patchBeforeDelete !== undefined ? { patchBeforeDelete: entry.patchBeforeDelete } : {}),
+    policy: entry.policy,
+    resource: refOf(obj),
+  });
+  const patchInfo = (): PatchAfterDeployment | undefined =>
+    entry.patchAfterDeployment && typeof entry.patchAfterDeployment === 'object' && !Array.isArray(entry.patchAfterDeployment)
+      ? { ref, namespace, name, patch: entry.patchAfterDeployment }
+      : undefined;
+  const fail = (what: string, err: unknown): never => {
+    throw new DeployerError('ApplyObjects', 'ApplyNewObject', `unable to ${what} resource ${key}: ${messageOf(err)}`, [], { cause: err });
+  };
+
+  let current: KubeObject | undefined;
+  try {
+    current = await o.client.get(ref, name, nsOpt(ref, namespace));
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+
+  if (!current) {
+    let obj = withLabel(desired, o.deployItemName);
+    if (entry.annotateBeforeCreate) {
+      const m = obj['metadata'] as JSONObject;
+      obj = { ...obj, metadata: { ...m, annotations: { ...((m['annotations'] ?? {}) as JSONObject), ...entry.annotateBeforeCreate } } };
+    }
+    let created: KubeObject;
+    try {
+      created = await o.client.create(ref, obj as unknown as KubeObject, nsOpt(ref, namespace));
+    } catch (err) {
+      return fail('create', err);
+    }
+    const patch = patchInfo();
+    return { managed: status(created), ...(patch ? { patch } : {}) };
+  }
+
+  if (entry.policy === 'fallback' && current.metadata.labels?.[MANAGED_DEPLOY_ITEM_LABEL] !== o.deployItemName) {
+    // Someone else manages it: neither updated nor tracked.
+    return {};
+  }
+  if (entry.policy === 'immutable') return { managed: status(current) };
+
+  let stored: KubeObject;
+  try {
+    switch (o.config.updateStrategy) {
+      case 'update': {
+        const obj = withLabel(desired, o.deployItemName);
+        (obj['metadata'] as JSONObject)['resourceVersion'] = current.metadata.resourceVersion ?? '';
+        stored = await o.client.update(ref, obj as unknown as KubeObject, nsOpt(ref, namespace));
+        break;
+      }
+      case 'patch': {
+        // client.MergeFrom(current): the merge patch from the live object to the desired one.
+        const base = stripServerFields(current as unknown as JSONObject);
+        const patch = createMergePatch(base, withLabel(desired, o.deployItemName));
+        stored = Object.keys(patch).length === 0 ? current : await o.client.patch(ref, name, patch, { type: 'merge', ...nsOpt(ref, namespace) });
+        break;
+      }
+      case 'merge':
+      case 'mergeOverwrite': {
+        const merged = withLabel(mergeInto(current as unknown as JSONObject, desired, o.config.updateStrategy === 'mergeOverwrite'), o.deployItemName);
+        (merged['metadata'] as JSONObject)['resourceVersion'] = current.metadata.resourceVersion ?? '';
+        stored = await o.client.update(ref, merged as unknown as KubeObject, nsOpt(ref, namespace));
+        break;
+      }
+    }
+  } catch (err) {
+    return fail('update', err);
+  }
+  const patch = patchInfo();
+  return { managed: status(stored), ...(patch ? { patch } : {}) };
+}
+
+async function cleanupOrphans(o: ApplyOptions, managed: ManagedResource[]): Promise<void> {
+  await o.checkpoint('deployer: cleanup orphaned');
+  const orphans: ManagedResource[] = [];
+  for (const mr of o.previous) {
+    if (managed.some((m) => sameResource(m.resource, mr.resource))) continue;
+    if (await prepareForDelete(o.client, mr, o.deployItemName)) orphans.push(mr);
+  }
+  if (orphans.length === 0) return;
+  try {
+    await deleteManagedResources({ client: o.client, resources: orphans, groups: o.config.deletionGroupsDuringUpdate, checkpoint: o.checkpoint, pollMs: o.pollMs });
+  } catch (err) {
+    if (err instanceof DeployerError) throw err;
+    throw new DeployerError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${orphans.map((m) => describeRef(m.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
+  }
+}
+
+/** patchAfterDeployment: merged (override) into the live object and written back. */
+export async function patchAfterDeployment(client: KubeClient, patches: PatchAfterDeployment[]): Promise<void> {
+  for (const p of patches) {
+    const current = await client.get(p.ref, p.name, nsOpt(p.ref, p.namespace));
+    const merged = mergeInto(current as unknown as JSONObject, p.patch, true);
+    await client.update(p.ref, merged as unknown as KubeObject, nsOpt(p.ref, p.namespace));
+  }
+}

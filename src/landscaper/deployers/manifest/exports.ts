@@ -1,0 +1,75 @@
+// Exports by jsonPath from deployed objects (upstream resourcemanager Exporter): `fromResource` names the object,
+// `jsonPath` the value; with `fromObjectRef` that value is a reference {name, namespace} to another object whose
+// `fromObjectRef.jsonPath` is exported. Values are awaited until the export's timeout (default 5m).
+import type { KubeObject } from '../../../apimachinery/object.ts';
+import type { KubeClient } from '../../../client/client.ts';
+import { NotFoundError } from '../../../client/errors.ts';
+import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
+import type { ExportSpec, ExportsSpec } from '../../api/manifest-deployer.ts';
+import type { AnyJSON } from '../../api/shared.ts';
+import { DeployerError } from '../contract/errors.ts';
+import { parseTimeoutMs } from '../contract/timeout.ts';
+import { jsonPathValues } from './readiness.ts';
+import { nsOpt } from './resources.ts';
+
+async function getObject(client: KubeClient, apiVersion: string, kind: string, name: string, namespace: string | undefined): Promise<KubeObject | undefined> {
+  const ref = await client.resolve({ apiVersion, kind });
+  try {
+    return await client.get(ref, name, nsOpt(ref, namespace));
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}
+
+/** The value of one export, or a reason why it is not available yet. */
+async function readExport(client: KubeClient, e: ExportSpec): Promise<{ value: AnyJSON } | { waiting: string }> {
+  const from = e.fromResource;
+  if (!from) throw new DeployerError('ReadExports', 'InvalidExport', `export "${e.key}" has no fromResource`, [ERR_CONFIGURATION_PROBLEM]);
+  const obj = await getObject(client, from.apiVersion, from.kind, from.name, from.namespace);
+  const where = `${from.kind} ${from.namespace ? `${from.namespace}/` : ''}${from.name}`;
+  if (!obj) return { waiting: `${where} not found` };
+  const found = jsonPathValues(obj, e.jsonPath);
+  if (found.length === 0) return { waiting: `${where} has no value at ${e.jsonPath}` };
+  const value = found[0] as AnyJSON;
+  if (!e.fromObjectRef) return { value };
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof value['name'] !== 'string') {
+    throw new DeployerError('ReadExports', 'InvalidObjectReference', `export "${e.key}": the value at ${e.jsonPath} of ${where} is not an object reference`, [ERR_CONFIGURATION_PROBLEM]);
+  }
+  const refNs = typeof value['namespace'] === 'string' && value['namespace'] !== '' ? value['namespace'] : from.namespace;
+  const target = await getObject(client, e.fromObjectRef.apiVersion, e.fromObjectRef.kind, value['name'], refNs);
+  const refWhere = `${e.fromObjectRef.kind} ${refNs ? `${refNs}/` : ''}${value['name']}`;
+  if (!target) return { waiting: `${refWhere} (referenced by ${where}) not found` };
+  const inner = jsonPathValues(target, e.fromObjectRef.jsonPath);
+  if (inner.length === 0) return { waiting: `${refWhere} has no value at ${e.fromObjectRef.jsonPath}` };
+  return { value: inner[0] as AnyJSON };
+}
+
+export interface ExportOptions {
+  client: KubeClient;
+  exports: ExportsSpec | undefined;
+  checkpoint(name: string): Promise<void>;
+  pollMs: number;
+}
+
+/** The export values by key; undefined when no exports are configured. */
+export async function readExports(o: ExportOptions): Promise<Record<string, AnyJSON> | undefined> {
+  const list = o.exports?.exports ?? [];
+  if (list.length === 0) return undefined;
+  const out: Record<string, AnyJSON> = {};
+  for (const e of list) {
+    const timeoutMs = parseTimeoutMs(e.timeout ?? o.exports?.defaultTimeout, '5m') ?? Number.POSITIVE_INFINITY;
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      await o.checkpoint('deployer: read exports');
+      const r = await readExport(o.client, e);
+      if ('value' in r) {
+        out[e.key] = r.value;
+        break;
+      }
+      if (Date.now() >= end) throw new DeployerError('ReadExports', 'ExportTimeout', `export "${e.key}" not available after ${Math.round(timeoutMs / 1000)} s: ${r.waiting}`);
+      await new Promise((res) => setTimeout(res, o.pollMs));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,37 @@
+// Phase InitDelete: successors (siblings importing my exports) must go first, unless
+// delete-ignore-successors is set; then delete-without-uninstall is passed down and the children deleted.
+import { DELETE_IGNORE_SUCCESSORS_ANNOTATION, DELETE_WITHOUT_UNINSTALL_ANNOTATION, PHASE_TRIGGER_DELETE } from '../../api/constants.ts';
+import type { KubeObject } from '../../../apimachinery/object.ts';
+import type { ResourceRef } from '../../../client/client.ts';
+import { NotFoundError } from '../../../client/errors.ts';
+import { execution, subinstallations } from '../children.ts';
+import { annotation, nameOf, namespaceOf } from '../helpers.ts';
+import { executionsResource, installationsResource } from '../resources.ts';
+import { checkSuccessorsForDelete, siblings, successors } from '../siblings.ts';
+import type { Deps } from '../types.ts';
+import type { PhaseHandler } from './types.ts';
+
+async function deleteChild(deps: Deps, resource: ResourceRef, child: KubeObject, withoutUninstall: boolean): Promise<void> {
+  const ns = namespaceOf(child);
+  try {
+    if (withoutUninstall && annotation(child, DELETE_WITHOUT_UNINSTALL_ANNOTATION) !== 'true') {
+      await deps.client.patch(resource, nameOf(child), { metadata: { annotations: { [DELETE_WITHOUT_UNINSTALL_ANNOTATION]: 'true' } } }, { type: 'merge', namespace: ns });
+    }
+    if (child.metadata.deletionTimestamp === undefined) await deps.client.delete(resource, nameOf(child), { namespace: ns });
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+}
+
+export const initDelete: PhaseHandler = async (deps, inst) => {
+  if (annotation(inst, DELETE_IGNORE_SUCCESSORS_ANNOTATION) !== 'true' && inst.spec.optimization?.hasNoSiblingExports !== true) {
+    checkSuccessorsForDelete(inst, successors(inst, siblings(deps, inst)));
+  }
+  const withoutUninstall = annotation(inst, DELETE_WITHOUT_UNINSTALL_ANNOTATION) === 'true';
+  const [subs, exec] = await Promise.all([subinstallations(deps, inst), execution(deps, inst)]);
+  await Promise.all([
+    ...subs.map((s) => deleteChild(deps, installationsResource, s, withoutUninstall)),
+    ...(exec !== undefined ? [deleteChild(deps, executionsResource, exec, withoutUninstall)] : []),
+  ]);
+  return { next: PHASE_TRIGGER_DELETE };
+};

@@ -1,0 +1,123 @@
+// One reconcile of an installation: the gates of upstream's reconcileInstallation in their order, then
+// the phase machine while a job runs, then the automatic reconcile of finished roots.
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { NotFoundError } from '../../client/errors.ts';
+import { action, type Action } from '../../runtime/controller/action.ts';
+import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
+import {
+  LANDSCAPER_FINALIZER,
+  OPERATION_ANNOTATION,
+  OPERATION_INTERRUPT,
+  OPERATION_RECONCILE,
+  RECONCILE_IF_CHANGED_ANNOTATION,
+  RECONCILE_REASON_ANNOTATION,
+  RECONCILE_REASON_RETRY,
+  isDeletionPhase,
+} from '../api/constants.ts';
+import type { Installation } from '../api/installation.ts';
+import { automaticReconcile } from './automatic-reconcile.ts';
+import { execution, subinstallations } from './children.ts';
+import { annotation, isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf, touchPatch } from './helpers.ts';
+import { runPhases } from './phase-machine.ts';
+import { executionsResource, installationsResource } from './resources.ts';
+import { writeStatus } from './status-writer.ts';
+import type { Deps } from './types.ts';
+
+function patchMeta(deps: Deps, resource: typeof installationsResource, obj: KubeObject, body: Record<string, unknown>): Promise<KubeObject> {
+  return deps.client.patch(resource, nameOf(obj), body, { type: 'merge', namespace: namespaceOf(obj) });
+}
+
+async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
+  try {
+    await p;
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+}
+
+export async function reconcileInstallation(deps: Deps, inst: Installation, ctx: ReconcileContext<unknown>): Promise<Action> {
+  const root = isRoot(inst);
+  const s = statusOf(inst);
+  const op = operationOf(inst);
+
+  // 1. reconcile-if-changed: a GitOps-friendly trigger for a changed spec of a finished root.
+  if (root && annotation(inst, RECONCILE_IF_CHANGED_ANNOTATION) === 'true' && !jobRunning(inst) && op === undefined && !isDeleting(inst)
+    && inst.status !== undefined && (inst.metadata.generation ?? 0) !== s.observedGeneration) {
+    await patchMeta(deps, installationsResource, inst, { metadata: { annotations: { [OPERATION_ANNOTATION]: OPERATION_RECONCILE } } });
+    return action.awaitChange();
+  }
+
+  // 2. A reconcile annotation set by a user (not by the automatic retry) restarts the retry count.
+  if (op === OPERATION_RECONCILE && annotation(inst, RECONCILE_REASON_ANNOTATION) !== RECONCILE_REASON_RETRY && s.automaticReconcileStatus !== undefined) {
+    await writeStatus(deps, inst, (x) => void delete x.automaticReconcileStatus);
+    return action.awaitChange();
+  }
+
+  // 3. Finalizer.
+  if (!isDeleting(inst) && !(inst.metadata.finalizers ?? []).includes(LANDSCAPER_FINALIZER)) {
+    await deps.client.patch(installationsResource, nameOf(inst), [
+      { op: 'test', path: '/metadata/resourceVersion', value: inst.metadata.resourceVersion },
+      { op: 'add', path: inst.metadata.finalizers === undefined ? '/metadata/finalizers' : '/metadata/finalizers/-', value: inst.metadata.finalizers === undefined ? [LANDSCAPER_FINALIZER] : LANDSCAPER_FINALIZER },
+    ], { type: 'json', namespace: namespaceOf(inst) });
+    return action.awaitChange();
+  }
+
+  // 4. Successors recorded when the last job finished are poked now (roots get the reconcile annotation).
+  if ((s.dependentsToTrigger ?? []).length > 0) {
+    for (const d of s.dependentsToTrigger ?? []) {
+      const dep = deps.installations.get(d.name, namespaceOf(inst));
+      if (dep === undefined) continue;
+      const extra: Record<string, string> = isRoot(dep) ? { [OPERATION_ANNOTATION]: OPERATION_RECONCILE } : {};
+      await ignoreNotFound(patchMeta(deps, installationsResource, dep, touchPatch(dep, extra)));
+    }
+    await writeStatus(deps, inst, (x) => void delete x.dependentsToTrigger);
+    return action.awaitChange();
+  }
+
+  // 5. Interrupt: forwarded to the execution and the subinstallations, removed here.
+  if (op === OPERATION_INTERRUPT) {
+    const [subs, exec] = await Promise.all([subinstallations(deps, inst), execution(deps, inst)]);
+    const body = (o: KubeObject): Record<string, unknown> => touchPatch(o, { [OPERATION_ANNOTATION]: OPERATION_INTERRUPT });
+    await Promise.all([
+      ...subs.map((x) => ignoreNotFound(patchMeta(deps, installationsResource, x, body(x)))),
+      ...(exec !== undefined ? [ignoreNotFound(patchMeta(deps, executionsResource, exec, body(exec)))] : []),
+    ]);
+    await patchMeta(deps, installationsResource, inst, { metadata: { annotations: { [OPERATION_ANNOTATION]: null } } });
+    return action.awaitChange();
+  }
+
+  // 6. Only roots start jobs: a reconcile annotation elsewhere is dropped.
+  if (!root && op === OPERATION_RECONCILE) {
+    await patchMeta(deps, installationsResource, inst, { metadata: { annotations: { [OPERATION_ANNOTATION]: null, [RECONCILE_REASON_ANNOTATION]: null } } });
+    return action.awaitChange();
+  }
+
+  // 7. A new job: roots with the reconcile annotation, or at their first deletion; postponed while a job runs.
+  const firstDeletion = isDeleting(inst) && !isDeletionPhase(s.phase);
+  if (root && (op === OPERATION_RECONCILE || firstDeletion) && !jobRunning(inst)) {
+    const jobID = deps.newJobID();
+    await writeStatus(deps, inst, (x, now) => {
+      x.jobID = jobID;
+      x.transitionTimes = { triggerTime: now };
+    });
+    if (op === OPERATION_RECONCILE) {
+      await patchMeta(deps, installationsResource, inst, { metadata: { annotations: { [OPERATION_ANNOTATION]: null, [RECONCILE_REASON_ANNOTATION]: null } } });
+    }
+    ctx.log.debug({ jobID }, 'new job');
+    return action.awaitChange();
+  }
+
+  // 8. The phase machine while a job runs.
+  if (jobRunning(inst)) return runPhases(deps, inst);
+
+  // 9. Finished roots may be due for an automatic reconcile.
+  try {
+    return await automaticReconcile(deps, inst, action.awaitChange());
+  } catch (err) {
+    if (err instanceof Error && err.name === 'ScheduleError') {
+      ctx.log.warn({ err }, 'automatic reconcile: invalid schedule');
+      return action.awaitChange();
+    }
+    throw err;
+  }
+}

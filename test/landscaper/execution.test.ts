@@ -1,0 +1,249 @@
+// The execution controller and the pickup timeout against a real embedded API server with the real
+// runtime; a stand-in deployer (execution-harness.ts) plays the deployer's part of the contract.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  DEPLOYER_TARGET_NAME_ANNOTATION,
+  DEPLOYER_TYPE_ANNOTATION,
+  EXECUTION_DEPENDS_ON_ANNOTATION,
+  EXECUTION_MANAGED_BY_LABEL,
+  EXECUTION_MANAGED_NAME_LABEL,
+  LANDSCAPER_FINALIZER,
+  OPERATION_ANNOTATION,
+  RECONCILE_TIME_ANNOTATION,
+  DELETE_WITHOUT_UNINSTALL_ANNOTATION,
+} from '../../src/landscaper/api/constants.ts';
+import type { DataObject } from '../../src/landscaper/api/data-object.ts';
+import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
+import type { Execution } from '../../src/landscaper/api/execution.ts';
+import { dataObjectsResource, deployItemsResource, encodeDeployItemsCompressed, executionsResource } from '../../src/landscaper/execution/index.ts';
+import { executionExportDataObjectName } from '../../src/landscaper/naming.ts';
+import {
+  createExecution,
+  createNamespace,
+  eventsIn,
+  item,
+  listDeployItems,
+  setJob,
+  startExecHarness,
+  waitFinished,
+  waitGone,
+  type ExecHarness,
+} from './execution-harness.ts';
+
+let h: ExecHarness;
+before(async () => {
+  h = await startExecHarness({ pickupTimeout: 1500 });
+});
+after(async () => {
+  await h.close();
+});
+
+const names = (events: { item: string }[]): string[] => events.map((e) => e.item);
+const index = (list: string[], name: string): number => {
+  const i = list.indexOf(name);
+  assert.ok(i >= 0, `${name} in ${list.join(',')}`);
+  return i;
+};
+
+test('a dependsOn DAG is triggered layer by layer, exports are collected, deletion runs in reverse order', async () => {
+  const ns = 'dag';
+  await createNamespace(h.client, ns);
+  h.exports.set(`${ns}/a`, { foo: 'bar' });
+  await createExecution(h.client, ns, 'dag', { context: 'ctx', deployItems: [item('a'), item('b', ['a']), item('c', ['a']), item('d', ['b', 'c'])] });
+  await setJob(h.client, ns, 'dag', 'job-1');
+  const exec = await waitFinished(h.client, ns, 'dag', 'job-1');
+  assert.equal(exec.status?.phase, 'Succeeded', JSON.stringify(exec.status));
+  assert.ok(exec.metadata.finalizers?.includes(LANDSCAPER_FINALIZER));
+
+  const triggers = names(eventsIn(h.events, ns, 'trigger'));
+  assert.equal(triggers[0], 'a');
+  assert.deepEqual([...triggers.slice(1, 3)].sort(), ['b', 'c']);
+  assert.equal(triggers[3], 'd');
+  assert.equal(triggers.length, 4);
+  // Each layer started only after the one before finished.
+  const timeline = eventsIn(h.events, ns).map((e) => `${e.type}:${e.item}`);
+  assert.ok(index(timeline, 'finish:a') < index(timeline, 'trigger:b') && index(timeline, 'finish:a') < index(timeline, 'trigger:c'));
+  assert.ok(index(timeline, 'finish:b') < index(timeline, 'trigger:d') && index(timeline, 'finish:c') < index(timeline, 'trigger:d'));
+
+  const dis = await listDeployItems(h.client, ns);
+  assert.equal(dis.length, 4);
+  const d = dis.find((x) => x.metadata.labels?.[EXECUTION_MANAGED_NAME_LABEL] === 'd')!;
+  assert.match(d.metadata.name ?? '', /^dag-d-/);
+  assert.equal(d.metadata.labels?.[EXECUTION_MANAGED_BY_LABEL], 'dag');
+  assert.equal(d.metadata.annotations?.[EXECUTION_DEPENDS_ON_ANNOTATION], 'b,c');
+  assert.equal(d.metadata.annotations?.[DEPLOYER_TYPE_ANNOTATION], 'test.bosun.dev/stand-in');
+  assert.equal(d.metadata.annotations?.[DEPLOYER_TARGET_NAME_ANNOTATION], 'noTargetName');
+  assert.ok(d.metadata.annotations?.[RECONCILE_TIME_ANNOTATION]);
+  assert.deepEqual(d.metadata.finalizers, [LANDSCAPER_FINALIZER]);
+  assert.deepEqual(d.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.controller]), [['Execution', 'dag', true]]);
+  assert.equal(d.spec.context, 'ctx');
+  assert.equal(d.status?.jobID, 'job-1');
+  assert.ok(d.status?.jobIDGenerationTime);
+  assert.deepEqual(exec.status?.deployItemCache?.activeDIs?.map((p) => p.specName), ['a', 'b', 'c', 'd']);
+
+  const doName = executionExportDataObjectName('dag');
+  assert.deepEqual(exec.status?.exportRef, { name: doName, namespace: ns });
+  const dobj = await h.client.get<DataObject>(dataObjectsResource, doName, { namespace: ns });
+  assert.deepEqual(dobj.data, { a: { foo: 'bar' }, b: null, c: null, d: null });
+  assert.equal(dobj.metadata.labels?.['data.landscaper.gardener.cloud/source'], 'Exec.dag');
+
+  // Deletion: the installation deletes the execution and hands it a new job.
+  await h.client.delete(executionsResource, 'dag', { namespace: ns });
+  await setJob(h.client, ns, 'dag', 'job-2');
+  await waitGone(h.client, ns, 'dag');
+  const deleted = names(eventsIn(h.events, ns, 'deleted'));
+  assert.equal(deleted[0], 'd');
+  assert.deepEqual([...deleted.slice(1, 3)].sort(), ['b', 'c']);
+  assert.equal(deleted[3], 'a');
+  const deleteTriggers = eventsIn(h.events, ns, 'trigger').filter((e) => e.deleting);
+  assert.deepEqual(names(deleteTriggers).sort(), ['a', 'b', 'c', 'd']);
+  assert.equal((await listDeployItems(h.client, ns)).length, 0);
+});
+
+test('orphaned deploy items are removed (in reverse order) before new items run', async () => {
+  const ns = 'orphans';
+  await createNamespace(h.client, ns);
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('x'), item('y', ['x'])] });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  assert.equal((await waitFinished(h.client, ns, 'ex', 'job-1')).status?.phase, 'Succeeded');
+  const mark = h.events.length;
+
+  await h.client.patch(executionsResource, 'ex', { spec: { deployItems: [item('z')] } }, { type: 'merge', namespace: ns });
+  await setJob(h.client, ns, 'ex', 'job-2');
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-2');
+  assert.equal(exec.status?.phase, 'Succeeded', JSON.stringify(exec.status));
+  const timeline = eventsIn(h.events.slice(mark), ns)
+    .filter((e) => e.type !== 'finish')
+    .map((e) => `${e.type}:${e.item}`);
+  assert.deepEqual(timeline, ['trigger:y', 'deleted:y', 'trigger:x', 'deleted:x', 'trigger:z']);
+  const left = await listDeployItems(h.client, ns);
+  assert.deepEqual(left.map((di) => di.metadata.labels?.[EXECUTION_MANAGED_NAME_LABEL]), ['z']);
+  assert.deepEqual(exec.status?.deployItemCache?.orphanedDIs, []);
+});
+
+test('a failed deploy item stops triggering and fails the execution, naming it', async () => {
+  const ns = 'failed';
+  await createNamespace(h.client, ns);
+  h.behaviour.set(`${ns}/b`, 'fail');
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('a'), item('b', ['a']), item('c', ['b'])] });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  assert.equal(exec.status?.phase, 'Failed');
+  assert.deepEqual(names(eventsIn(h.events, ns, 'trigger')), ['a', 'b']);
+  const message = exec.status?.lastError?.message ?? '';
+  assert.match(message, /\bb \(ex-b-[a-z0-9]+: Failed: boom: the stand-in deployer failed\)/);
+  assert.doesNotMatch(message, /\bc \(/);
+  assert.equal(exec.status?.transitionTimes?.finishedTime !== undefined, true);
+});
+
+test('a dependsOn cycle fails the execution with a message that names the cycle', async () => {
+  const ns = 'cycle';
+  await createNamespace(h.client, ns);
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('a', ['b']), item('b', ['a']), item('c')] });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  assert.equal(exec.status?.phase, 'Failed');
+  assert.equal(exec.status?.lastError?.message, 'dependsOn cycle: a → b → a');
+  assert.deepEqual(exec.status?.lastError?.codes, ['ERR_CYCLIC_DEPENDENCIES']);
+  assert.equal(eventsIn(h.events, ns, 'trigger').length, 0);
+  assert.equal((await listDeployItems(h.client, ns)).length, 0);
+});
+
+test('interrupt fails the unfinished deploy items and the execution', async () => {
+  const ns = 'interrupt';
+  await createNamespace(h.client, ns);
+  h.behaviour.set(`${ns}/slow`, 'hang');
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('slow'), item('next', ['slow'])] });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  await waitFor(async () => (await listDeployItems(h.client, ns)).some((di) => di.status?.phase === 'Progressing'), 'slow picked up');
+  await h.client.patch(executionsResource, 'ex', { metadata: { annotations: { [OPERATION_ANNOTATION]: 'interrupt' } } }, { type: 'merge', namespace: ns });
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  assert.equal(exec.status?.phase, 'Failed');
+  assert.equal(exec.metadata.annotations?.[OPERATION_ANNOTATION], undefined);
+  const dis = await listDeployItems(h.client, ns);
+  for (const di of dis) {
+    assert.equal(di.status?.phase, 'Failed');
+    assert.equal(di.status?.jobIDFinished, 'job-1');
+    assert.equal(di.status?.lastError?.reason, 'InterruptOperation');
+  }
+  assert.match(exec.status?.lastError?.message ?? '', /slow \(ex-slow-[a-z0-9]+: Failed: operation was interrupted\)/);
+  // "next" never ran: its only job ID is the one the interrupt wrote together with Failed.
+  assert.deepEqual(names(eventsIn(h.events, ns, 'trigger')), ['slow', 'next']);
+  assert.deepEqual(names(eventsIn(h.events, ns, 'finish')).sort(), ['next', 'slow']);
+});
+
+test('the pickup timeout fails an item no deployer picks up and names its missing Target', async () => {
+  const ns = 'pickup';
+  await createNamespace(h.client, ns);
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('ok'), item('orphan-type', [], { type: 'example.com/nobody', target: { name: 'missing-target', namespace: ns } })] });
+  const started = Date.now();
+  await setJob(h.client, ns, 'ex', 'job-1');
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  const elapsed = Date.now() - started;
+  assert.equal(exec.status?.phase, 'Failed');
+  assert.ok(elapsed >= 1500, `timed out after ${elapsed} ms, before the pickup timeout`);
+  const di = (await listDeployItems(h.client, ns)).find((x) => x.spec.type === 'example.com/nobody')!;
+  assert.equal(di.status?.phase, 'Failed');
+  assert.equal(di.status?.lastError?.reason, 'PickupTimeout');
+  assert.equal(di.status?.lastError?.operation, 'WaitingForPickup');
+  assert.deepEqual(di.status?.lastError?.codes, ['ERR_TIMEOUT']);
+  assert.match(di.status?.lastError?.message ?? '', /within 1\.5s: its Target pickup\/missing-target does not exist/);
+  assert.match(exec.status?.lastError?.message ?? '', /orphan-type \(ex-orphan-type-[a-z0-9]+: Failed: no deployer has picked up/);
+});
+
+test('a deploy item deleted by hand fails the execution, naming it', async () => {
+  const ns = 'byhand';
+  await createNamespace(h.client, ns);
+  h.behaviour.set(`${ns}/a`, 'hang');
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('a'), item('b', ['a'])] });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  let victim: DeployItem | undefined;
+  await waitFor(async () => {
+    victim = (await listDeployItems(h.client, ns)).find((di) => di.status?.phase === 'Progressing');
+    return victim !== undefined;
+  }, 'a picked up');
+  // kubectl delete plus a forced finalizer removal, as users do with stuck items.
+  await h.client.delete(deployItemsResource, victim!.metadata.name ?? '', { namespace: ns });
+  await h.client.patch(deployItemsResource, victim!.metadata.name ?? '', { metadata: { finalizers: null } }, { type: 'merge', namespace: ns });
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  assert.equal(exec.status?.phase, 'Failed');
+  assert.equal(exec.status?.lastError?.message, `has failed or missing deploy items: a (deploy item ${victim!.metadata.name ?? ''} was deleted)`);
+  assert.deepEqual(names(eventsIn(h.events, ns, 'trigger')), ['a']);
+});
+
+test('deployItemsCompressed is read; delete-without-uninstall removes items without their deployer', async () => {
+  const ns = 'compressed';
+  await createNamespace(h.client, ns);
+  await createExecution(h.client, ns, 'ex', { deployItemsCompressed: encodeDeployItemsCompressed([item('p'), item('q', ['p'])]) });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  assert.equal(exec.status?.phase, 'Succeeded', JSON.stringify(exec.status));
+  assert.deepEqual(names(eventsIn(h.events, ns, 'trigger')), ['p', 'q']);
+
+  await h.client.patch(executionsResource, 'ex', { metadata: { annotations: { [DELETE_WITHOUT_UNINSTALL_ANNOTATION]: 'true' } } }, { type: 'merge', namespace: ns });
+  await h.client.delete(executionsResource, 'ex', { namespace: ns });
+  await setJob(h.client, ns, 'ex', 'job-2');
+  await waitGone(h.client, ns, 'ex');
+  assert.deepEqual(names(eventsIn(h.events, ns, 'deleted')), ['q', 'p']);
+  assert.equal(eventsIn(h.events, ns, 'trigger').filter((e) => e.deleting).length, 0, 'no deployer was asked to uninstall');
+});
+
+test('a finished execution ignores spec changes until it gets a new job ID', async () => {
+  const ns = 'nojob';
+  await createNamespace(h.client, ns);
+  await createExecution(h.client, ns, 'ex', { deployItems: [item('a')] });
+  await new Promise((r) => setTimeout(r, 200));
+  const exec = await h.client.get<Execution>(executionsResource, 'ex', { namespace: ns });
+  assert.deepEqual(exec.metadata.finalizers, [LANDSCAPER_FINALIZER]);
+  assert.equal(exec.status?.phase, undefined);
+  assert.equal((await listDeployItems(h.client, ns)).length, 0);
+});
+
+async function waitFor(cond: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

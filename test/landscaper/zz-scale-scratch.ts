@@ -1,0 +1,22 @@
+import { startExecHarness, createNamespace, createExecution, setJob, waitFinished, item, eventsIn } from '/work/main/test/landscaper/execution-harness.ts';
+const h = await startExecHarness({ pickupTimeout: '5m' });
+const ns = 'scale';
+await createNamespace(h.client, ns);
+const layers = Number(process.argv[2] ?? 5), width = Number(process.argv[3] ?? 40);
+const items = [];
+for (let l = 0; l < layers; l++) for (let i = 0; i < width; i++) items.push(item(`l${l}-${i}`, l === 0 ? [] : Array.from({ length: width }, (_, j) => `l${l - 1}-${j}`)));
+await createExecution(h.client, ns, 'ex', { deployItems: items });
+const before = h.requests.length;
+const t0 = Date.now();
+await setJob(h.client, ns, 'ex', 'job-1');
+const exec = await waitFinished(h.client, ns, 'ex', 'job-1', 120000);
+const ms = Date.now() - t0;
+const reqs = h.requests.slice(before).filter((r) => !r.url.includes('watch=') && r.method !== 'GET' || (r.method === 'GET' && !r.url.includes('watch')));
+const byKind: Record<string, number> = {};
+for (const r of reqs) { const k = `${r.method} ${r.url.replace(/\?.*/, '').replace(/\/namespaces\/[^/]+/, '').replace(/\/(deployitems|executions|secrets|dataobjects)\/[^/]+/, '/$1/X')} ${r.status}`; byKind[k] = (byKind[k] ?? 0) + 1; }
+console.log(exec.status?.phase, exec.status?.lastError?.message?.slice(0, 300), ms, 'ms', items.length, 'items', reqs.length, 'requests', (reqs.length / items.length).toFixed(2), 'per item');
+console.log(byKind);
+console.log('exec errors', await h.mgr.metrics.value('controller_runtime_reconcile_errors_total', { controller: 'landscaper-execution' }));
+console.log('exec reconciles', await h.mgr.metrics.value('controller_runtime_reconcile_total', { controller: 'landscaper-execution', result: 'success' }));
+console.log('triggers', eventsIn(h.events, ns, 'trigger').length);
+await h.close();
