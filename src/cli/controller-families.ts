@@ -1,4 +1,7 @@
 // The controller families Bosun ships, by the name `--controllers` selects them with.
+import { registerLandscaper } from '../landscaper/family.ts';
 import type { ControllerRegistry } from './commands/controllers.ts';
 
-export const controllerFamilies: ControllerRegistry = {};
+export const controllerFamilies: ControllerRegistry = {
+  landscaper: registerLandscaper,
+};

@@ -1,5 +1,6 @@
 // A controller: watches feed keys into a deduplicating work queue; workers reconcile them one key at a time.
 // The contract it keeps is documented in ./reconciler.ts.
+import { ConflictError } from '../../client/errors.ts';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import type { KubeObject } from '../../apimachinery/object.ts';
@@ -232,6 +233,9 @@ export class Controller<T extends KubeObject, C = unknown> {
     if (isPanic(err)) {
       this.metrics.panicked();
       ctx.log.error({ err }, 'reconcile panicked (recovered)');
+    } else if (err instanceof ConflictError) {
+      // A stale cache read: expected now and then, retried with backoff; not worth an error line.
+      ctx.log.debug({ err: err.message }, 'conflict, retrying with a fresher cache');
     } else {
       ctx.log.error({ err, terminal }, 'reconcile failed');
     }
