@@ -4,6 +4,7 @@ import { blueprintCommand } from './commands/blueprint.ts';
 import { controllersCommand } from './commands/controllers.ts';
 import { manifestsCommand } from './commands/manifests.ts';
 import { templateCommand } from './commands/template.ts';
+import { treeCommand } from './commands/tree.ts';
 import { upCommand } from './commands/up.ts';
 import { controllerFamilies } from './controller-families.ts';
 
@@ -13,6 +14,7 @@ const program = new Command('bosun')
   .addCommand(controllersCommand(controllerFamilies))
   .addCommand(manifestsCommand())
   .addCommand(templateCommand())
-  .addCommand(blueprintCommand());
+  .addCommand(blueprintCommand())
+  .addCommand(treeCommand());
 
 await program.parseAsync(process.argv);

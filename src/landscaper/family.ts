@@ -1,18 +1,28 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
 // (pickup timeout) and the mock and manifest deployers, each a separate controller as upstream runs them.
 import type { Manager } from '../runtime/manager.ts';
-import { registerManifestDeployer } from './deployers/manifest/index.ts';
-import { registerMockDeployer } from './deployers/mock/index.ts';
-import { registerDeployItemController } from './deployitem/index.ts';
-import { registerExecutionController } from './execution/index.ts';
-import { registerInstallationController } from './installation/index.ts';
+import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';
+import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock/index.ts';
+import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
+import { registerExecutionController, type ExecutionControllerOptions } from './execution/index.ts';
+import { registerInstallationController, type InstallationControllerOptions } from './installation/index.ts';
 
-export function registerLandscaper(mgr: Manager): void {
-  registerInstallationController(mgr);
-  registerExecutionController(mgr);
-  registerDeployItemController(mgr);
-  registerMockDeployer(mgr);
-  const manifest = registerManifestDeployer(mgr);
+/** Per-controller options of the family; everything defaults to what `bosun up` runs. */
+export interface LandscaperOptions {
+  installation?: InstallationControllerOptions;
+  execution?: ExecutionControllerOptions;
+  /** The landscaper-side deploy item controller: the pickup timeout. */
+  deployItem?: DeployItemControllerOptions;
+  mock?: MockDeployerOptions;
+  manifest?: ManifestDeployerOptions;
+}
+
+export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}): void {
+  registerInstallationController(mgr, options.installation);
+  registerExecutionController(mgr, options.execution);
+  registerDeployItemController(mgr, options.deployItem);
+  registerMockDeployer(mgr, options.mock);
+  const manifest = registerManifestDeployer(mgr, options.manifest);
   // Target-cluster clients live as long as the manager.
   void mgr.done.finally(() => manifest.close()).catch(() => {});
 }

@@ -2,6 +2,7 @@
 // resourceVersion, and an append-only event log that serves watch replay until it is compacted.
 // Reads come from an in-memory mirror, so only writes touch SQLite; every write is one transaction.
 import Database from 'better-sqlite3';
+import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../apimachinery/object.ts';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -60,6 +61,10 @@ export class SqliteStore {
   private revision = 0;
   private compactedRevision = 0;
   private eventsSinceCompaction = 0;
+  private writesSinceCheckpoint = 0;
+  private checkpointer: Worker | undefined;
+  /** (revision, time) samples, one per 64 writes: the age bound of compaction without a query. */
+  private readonly timeline: { revision: number; ts: number }[] = [];
   private readonly pending: StoreEvent[] = [];
   private dispatching = false;
   private readonly statements;
@@ -73,7 +78,13 @@ export class SqliteStore {
       this.db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); fsync happens at checkpoints.
       this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 0');
+      this.db.pragma('busy_timeout = 1000');
+      if (path !== ':memory:') {
+        // Checkpoints (and their fsyncs) run on a worker thread instead of inside a write.
+        this.db.pragma('wal_autocheckpoint = 0');
+        this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path } });
+        this.checkpointer.unref();
+      }
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS objects (
@@ -100,8 +111,6 @@ export class SqliteStore {
         'SELECT rev, resource, namespace, type, value, prev FROM events WHERE resource = ? AND rev > ? ORDER BY rev',
       ),
       maxEventRevision: this.db.prepare<[], { rev: number | null }>('SELECT MAX(rev) AS rev FROM events'),
-      nthNewest: this.db.prepare<[number], { rev: number }>('SELECT rev FROM events ORDER BY rev DESC LIMIT 1 OFFSET ?'),
-      newestBefore: this.db.prepare<[number], { rev: number }>('SELECT MAX(rev) AS rev FROM events WHERE ts < ?'),
       dropEvents: this.db.prepare('DELETE FROM events WHERE rev <= ?'),
       all: this.db.prepare<[], { resource: string; namespace: string; name: string; rev: number; value: string }>(
         'SELECT resource, namespace, name, rev, value FROM objects',
@@ -187,6 +196,11 @@ export class SqliteStore {
     else this.bucket(resource).set(key, current);
     const event: StoreEvent = { type, revision, resource, namespace, current, previous };
     this.dispatch(event);
+    if (revision % 64 === 0) this.timeline.push({ revision, ts: now });
+    if (++this.writesSinceCheckpoint >= 1000 && this.checkpointer) {
+      this.writesSinceCheckpoint = 0;
+      this.checkpointer.postMessage('checkpoint');
+    }
     if (++this.eventsSinceCompaction >= Math.max(100, this.retention.maxEvents / 10)) this.compact();
     return event;
   }
@@ -229,10 +243,17 @@ export class SqliteStore {
     let upTo = 0;
     if (force) upTo = this.revision;
     else {
-      const byCount = this.statements.nthNewest.get(this.retention.maxEvents)?.rev ?? 0;
-      const byAge = this.statements.newestBefore.get(Date.now() - this.retention.maxAgeMs)?.rev ?? 0;
-      const keepAtLeast = this.statements.nthNewest.get(Math.floor(this.retention.maxEvents / 10))?.rev ?? 0;
+      // Every revision is exactly one event, so counts are revision arithmetic.
+      const byCount = this.revision - this.retention.maxEvents;
+      const keepAtLeast = this.revision - Math.max(1, Math.floor(this.retention.maxEvents / 10));
+      const cutoff = Date.now() - this.retention.maxAgeMs;
+      let byAge = 0;
+      for (const sample of this.timeline) {
+        if (sample.ts >= cutoff) break;
+        byAge = sample.revision;
+      }
       upTo = Math.max(byCount, Math.min(byAge, keepAtLeast));
+      while (this.timeline.length > 0 && this.timeline[0]!.revision <= upTo) this.timeline.shift();
     }
     if (upTo <= this.compactedRevision) return;
     this.db.transaction(() => {
@@ -244,6 +265,8 @@ export class SqliteStore {
   }
 
   close(): void {
+    this.checkpointer?.postMessage('close');
+    this.checkpointer = undefined;
     if (this.db.open) {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
       this.db.close();

@@ -1,0 +1,18 @@
+// Runs WAL checkpoints on its own connection and thread, so their fsyncs never stall the API server's event loop.
+import Database from 'better-sqlite3';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const db = new Database(workerData.path);
+db.pragma('busy_timeout = 1000');
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // A busy database skips one checkpoint; the next write count triggers another.
+  }
+});

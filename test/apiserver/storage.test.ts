@@ -1,0 +1,50 @@
+// SqliteStore: retention by count and by age, revisions monotonic across reopen and compaction.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { SqliteStore } from '../../src/apiserver/storage/sqlite-store.ts';
+
+function put(store: SqliteStore, name: string): number {
+  return store.write('/configmaps', 'default', name, 'ADDED', (rev) => ({ metadata: { name, resourceVersion: String(rev) } })).revision;
+}
+
+test('retention by count keeps the newest events and expires older revisions', () => {
+  const store = new SqliteStore(':memory:', { maxEvents: 200, maxAgeMs: 3_600_000 });
+  for (let i = 0; i < 1000; i++) put(store, `cm-${i}`);
+  assert.ok(store.oldestWatchableRevision >= 1000 - 200 - 100, `compacted up to ${store.oldestWatchableRevision}`);
+  assert.ok(store.oldestWatchableRevision <= 1000 - 200, 'never beyond the count bound');
+  const replay = store.eventsAfter('/configmaps', store.oldestWatchableRevision);
+  assert.equal(replay.length, 1000 - store.oldestWatchableRevision);
+  assert.equal(replay[0]?.revision, store.oldestWatchableRevision + 1);
+  store.close();
+});
+
+test('retention by age drops old events but keeps a tenth of the count bound', async () => {
+  const store = new SqliteStore(':memory:', { maxEvents: 1000, maxAgeMs: 50 });
+  for (let i = 0; i < 640; i++) put(store, `old-${i}`);
+  await new Promise((r) => setTimeout(r, 80));
+  for (let i = 0; i < 100; i++) put(store, `new-${i}`);
+  store.compact();
+  assert.ok(store.oldestWatchableRevision >= 576, `old events expired (compacted to ${store.oldestWatchableRevision})`);
+  assert.ok(store.oldestWatchableRevision <= 740 - 100, 'the newest maxEvents/10 stay');
+  store.close();
+});
+
+test('revisions never go back across reopen, even after a full compaction', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bosun-store-')), 'bosun.db');
+  let store = new SqliteStore(path);
+  for (let i = 0; i < 50; i++) put(store, `a-${i}`);
+  store.compact(true);
+  store.close();
+  store = new SqliteStore(path);
+  assert.equal(store.currentRevision, 50);
+  assert.equal(store.oldestWatchableRevision, 50);
+  assert.equal(put(store, 'after'), 51);
+  assert.equal(store.list('/configmaps').length, 51);
+  store.close();
+  store = new SqliteStore(path);
+  assert.equal(store.currentRevision, 51);
+  store.close();
+});

@@ -1,0 +1,120 @@
+// The pure parts of `bosun tree`: building the tree from object lists and rendering it, exact output.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
+import type { Execution } from '../../src/landscaper/api/execution.ts';
+import type { Installation } from '../../src/landscaper/api/installation.ts';
+import { buildTree } from '../../src/landscaper/tree/build.ts';
+import { formatDuration } from '../../src/landscaper/tree/duration.ts';
+import { defaultKubeconfigPath } from '../../src/landscaper/tree/kubeconfig.ts';
+import type { TreeModel } from '../../src/landscaper/tree/model.ts';
+import { renderTree } from '../../src/landscaper/tree/render.ts';
+
+const JOB = '1a2b3c4d-0000-4000-8000-000000000001';
+const OLD = '9f8e7d6c-0000-4000-8000-000000000002';
+const now = new Date('2026-01-01T10:00:30Z');
+
+const model: TreeModel = {
+  namespace: 'demo',
+  name: 'root',
+  root: {
+    kind: 'Installation', name: 'root', namespace: 'demo', phase: 'Progressing', jobID: JOB, jobIDFinished: OLD,
+    startedAt: '2026-01-01T10:00:00Z',
+    children: [
+      {
+        kind: 'Installation', name: 'sub-abc12', namespace: 'demo', phase: 'Succeeded', jobID: JOB, jobIDFinished: JOB,
+        startedAt: '2026-01-01T10:00:01Z', finishedAt: '2026-01-01T10:00:04.5Z',
+        children: [{ kind: 'Execution', name: 'sub-abc12', namespace: 'demo', phase: 'Succeeded', jobID: JOB, jobIDFinished: JOB, startedAt: '2026-01-01T10:00:02Z', finishedAt: '2026-01-01T10:00:04Z', children: [] }],
+      },
+      {
+        kind: 'Execution', name: 'root', namespace: 'demo', phase: 'Failed', jobID: JOB, jobIDFinished: JOB,
+        lastError: { operation: 'Reconcile', reason: 'DeployItemFailed', message: 'deploy item b\nfailed:   boom' },
+        children: [
+          { kind: 'DeployItem', name: 'root-a-x1', namespace: 'demo', type: 'mock', phase: 'Succeeded', jobID: JOB, jobIDFinished: JOB, phaseChangedAt: '2026-01-01T10:00:10Z', children: [] },
+          {
+            kind: 'DeployItem', name: 'root-b-x2', namespace: 'demo', type: 'kubernetes-manifest', phase: 'Failed', jobID: JOB, jobIDFinished: JOB, deleting: true,
+            lastError: { message: 'x'.repeat(30) }, children: [],
+          },
+        ],
+      },
+      { kind: 'Installation', name: 'waiting', namespace: 'demo', children: [] },
+    ],
+  },
+};
+
+test('renderTree without colour: exact text', () => {
+  assert.equal(renderTree(model, { color: false, now, maxErrorLength: 20 }), [
+    '[Progressing]  Installation demo/root  job 1a2b3c4d (running)  running 30s',
+    '├── [Succeeded]  Installation sub-abc12  job 1a2b3c4d  took 3.5s',
+    '│   └── [Succeeded]  Execution sub-abc12  job 1a2b3c4d  took 2.0s',
+    '├── [Failed]  Execution root  job 1a2b3c4d',
+    '│   │   Last error (Reconcile/DeployItemFailed): deploy item b faile…',
+    '│   ├── [Succeeded]  DeployItem root-a-x1 (mock)  job 1a2b3c4d  for 20s',
+    '│   └── [Failed]  DeployItem root-b-x2 (kubernetes-manifest)  deleting  job 1a2b3c4d',
+    '│           Last error: xxxxxxxxxxxxxxxxxxx…',
+    '└── [no phase]  Installation waiting',
+    '7 objects: 2 Failed, 1 Progressing, 3 Succeeded, 1 no phase',
+    '',
+  ].join('\n'));
+});
+
+test('renderTree with colour: phases green/red/yellow, job cyan, errors red', () => {
+  const small: TreeModel = {
+    namespace: 'demo',
+    name: 'root',
+    root: {
+      kind: 'Installation', name: 'root', namespace: 'demo', phase: 'Progressing', jobID: JOB, jobIDFinished: OLD,
+      children: [
+        { kind: 'Execution', name: 'root', namespace: 'demo', phase: 'Succeeded', children: [] },
+        { kind: 'DeployItem', name: 'd', namespace: 'demo', phase: 'DeleteFailed', lastError: { message: 'gone' }, children: [] },
+      ],
+    },
+  };
+  const E = '\x1b[';
+  assert.equal(renderTree(small, { color: true, now }), [
+    `${E}33m[Progressing]${E}39m  Installation ${E}1mdemo/root${E}22m  ${E}36mjob 1a2b3c4d${E}39m ${E}33m(running)${E}39m`,
+    `├── ${E}32m[Succeeded]${E}39m  Execution ${E}1mroot${E}22m`,
+    `└── ${E}31m[DeleteFailed]${E}39m  DeployItem ${E}1md${E}22m`,
+    `        ${E}2mLast error:${E}22m ${E}31mgone${E}39m`,
+    `3 objects: ${E}31m1 DeleteFailed${E}39m, ${E}33m1 Progressing${E}39m, ${E}32m1 Succeeded${E}39m`,
+    '',
+  ].join('\n'));
+});
+
+test('renderTree names a missing installation', () => {
+  assert.equal(renderTree({ namespace: 'demo', name: 'nope', root: undefined }, { color: false, now }), 'not found: Installation demo/nope\n');
+});
+
+const meta = (name: string, extra: Record<string, unknown> = {}) => ({ name, namespace: 'demo', uid: `uid-${name}`, ...extra });
+
+test('buildTree links subinstallations, the execution and deploy items (labels or owner refs), deploy items in dependsOn order', () => {
+  const installations: Installation[] = [
+    { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', metadata: meta('root'), spec: { blueprint: {} }, status: { observedGeneration: 1, phase: 'Succeeded', jobID: JOB, jobIDFinished: JOB, executionRef: { name: 'root', namespace: 'demo' }, transitionTimes: { triggerTime: '2026-01-01T10:00:00Z', finishedTime: '2026-01-01T10:00:05Z' } } },
+    { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', metadata: meta('b-sub', { labels: { 'landscaper.gardener.cloud/encompassed-by': 'root' } }), spec: { blueprint: {} } },
+    { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', metadata: meta('a-sub', { ownerReferences: [{ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', name: 'root', uid: 'uid-root' }] }), spec: { blueprint: {} } },
+    { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', metadata: meta('unrelated'), spec: { blueprint: {} } },
+  ];
+  const executions: Execution[] = [{ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Execution', metadata: meta('root'), spec: {} }];
+  const di = (name: string, spec: string, dependsOn?: string): DeployItem => ({
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'DeployItem',
+    metadata: meta(name, { labels: { 'execution.landscaper.gardener.cloud/managed-by': 'root', 'execution.landscaper.gardener.cloud/name': spec }, ...(dependsOn ? { annotations: { 'execution.landscaper.gardener.cloud/dependsOn': dependsOn } } : {}) }),
+    spec: { type: 'landscaper.gardener.cloud/mock' },
+  });
+  const deployItems = [di('root-z', 'first'), di('root-a', 'third', 'second,first'), di('root-m', 'second', 'first'), di('root-b', 'also-first')];
+  const tree = buildTree('demo', 'root', { installations, executions, deployItems });
+  const shape = (n: NonNullable<TreeModel['root']>): unknown => [`${n.kind} ${n.name}`, ...n.children.map(shape)];
+  assert.deepEqual(shape(tree.root!), ['Installation root', ['Installation a-sub'], ['Installation b-sub'], ['Execution root', ['DeployItem root-b'], ['DeployItem root-z'], ['DeployItem root-m'], ['DeployItem root-a']]]);
+  assert.equal(tree.root!.startedAt, '2026-01-01T10:00:00Z');
+  assert.equal(tree.root!.finishedAt, '2026-01-01T10:00:05Z');
+  assert.equal(tree.root!.children[2]!.children[0]!.type, 'mock');
+  assert.equal(buildTree('demo', 'missing', { installations, executions, deployItems }).root, undefined);
+});
+
+test('formatDuration', () => {
+  assert.deepEqual([-5, 850, 4250, 37_000, 245_000, 7_380_000, 3 * 86_400_000 + 4 * 3_600_000].map(formatDuration), ['0ms', '850ms', '4.2s', '37s', '4m05s', '2h03m', '3d04h']);
+});
+
+test('default kubeconfig: $KUBECONFIG, else ./.bosun/kubeconfig if present, else ~/.kube/config', () => {
+  assert.equal(defaultKubeconfigPath({ KUBECONFIG: '/x/a:/x/b' }, '/tmp'), '/x/a');
+  assert.match(defaultKubeconfigPath({}, '/nonexistent-dir'), /\.kube\/config$/);
+});
