@@ -13,7 +13,8 @@ import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
 import { registerLandscaper, type LandscaperOptions } from '../../../src/landscaper/family.ts';
-import { dataObjectsResource, deployItemsResource, executionsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
+import { deployItemsResource } from '../../../src/landscaper/execution/resources.ts';
+import { dataObjectsResource, executionsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
 import { Manager } from '../../../src/runtime/manager.ts';
 import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
 

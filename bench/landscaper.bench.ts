@@ -1,0 +1,232 @@
+// `npm run bench:landscaper`: the whole Landscaper family (installation, execution, deploy item and mock
+// deployer controllers on one manager) against the embedded API server over HTTP.
+// (a) One installation whose execution has 1,000 mock deploy items in 10 layers of 100, each item depending
+//     on every item of the layer before: the time from setting the reconcile annotation to Succeeded, the
+//     API requests per deploy item (counted server-side), and the critical-path bound (10 × the minimal
+//     sequential write latency measured in the same run).
+// (b) 1,000 root installations with 3 mock deploy items each in one namespace, then 200 more: the time for
+//     the 200 to reach Succeeded.
+// Targets: (a) < 10 s and ≤ 6 requests per deploy item; (b) < 30 s. Env: BENCH_PART=a|b|ab (default ab),
+// BENCH_REPEAT (runs of (a), default 3; the median is reported), BENCH_LAYERS / BENCH_WIDTH, BENCH_ROOTS /
+// BENCH_MORE for smaller runs.
+import { pino } from 'pino';
+import { stringify } from 'yaml';
+import type { KubeObject } from '../src/apimachinery/object.ts';
+import type { RequestLogEntry } from '../src/apiserver/http/router.ts';
+import { startApiServer } from '../src/apiserver/index.ts';
+import type { KubeClient, ResourceRef } from '../src/client/client.ts';
+import { createKubeClient } from '../src/client/create-client.ts';
+import { loadBosunCrds } from '../src/crds/index.ts';
+import type { Installation } from '../src/landscaper/api/installation.ts';
+import { registerLandscaper } from '../src/landscaper/family.ts';
+import { installationsResource } from '../src/landscaper/installation/resources.ts';
+import { Manager } from '../src/runtime/manager.ts';
+import { Informer } from '../src/runtime/informer/informer.ts';
+
+const PART = process.env['BENCH_PART'] ?? 'ab';
+const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);
+const LAYERS = Number(process.env['BENCH_LAYERS'] ?? 10);
+const WIDTH = Number(process.env['BENCH_WIDTH'] ?? 100);
+const ROOTS = Number(process.env['BENCH_ROOTS'] ?? 1000);
+const MORE = Number(process.env['BENCH_MORE'] ?? 200);
+const TARGET_A_MS = 10_000;
+const TARGET_A_REQ = 6;
+const TARGET_B_MS = 30_000;
+
+const namespaces: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false, kind: 'Namespace' };
+const configMaps: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+const OP = 'landscaper.gardener.cloud/operation';
+const MOCK_CONFIG = '      apiVersion: mock.deployer.landscaper.gardener.cloud/v1alpha1\n      kind: ProviderConfiguration';
+
+/** The layered DAG as a Go template loop, so the blueprint stays small while the execution is large. */
+function layeredBlueprint(layers: number, width: number): string {
+  const template = [
+    'deployItems:',
+    `{{- range $l := until ${layers} }}`,
+    `{{- range $i := until ${width} }}`,
+    '  - name: l{{ $l }}-i{{ $i }}',
+    '    type: landscaper.gardener.cloud/mock',
+    '    {{- if gt $l 0 }}',
+    '    dependsOn:',
+    `    {{- range $p := until ${width} }}`,
+    '      - l{{ sub $l 1 }}-i{{ $p }}',
+    '    {{- end }}',
+    '    {{- end }}',
+    '    config:',
+    MOCK_CONFIG,
+    '{{- end }}',
+    '{{- end }}',
+    '',
+  ].join('\n');
+  return stringify({ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Blueprint', deployExecutions: [{ name: 'dag', type: 'GoTemplate', template }] });
+}
+
+const threeItems = stringify({
+  apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+  kind: 'Blueprint',
+  deployExecutions: [{ name: 'd', type: 'GoTemplate', template: ['deployItems:', ...['a', 'b', 'c'].flatMap((n) => [`  - name: ${n}`, '    type: landscaper.gardener.cloud/mock', '    config:', MOCK_CONFIG]), ''].join('\n') }],
+});
+
+function installation(name: string, ns: string, blueprint: string, annotate: boolean): Installation {
+  return {
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+    kind: 'Installation',
+    metadata: { name, namespace: ns, ...(annotate ? { annotations: { [OP]: 'reconcile' } } : {}) },
+    spec: { blueprint: { inline: { filesystem: { 'blueprint.yaml': blueprint } } } },
+  };
+}
+
+const done = (i: Installation | undefined): boolean =>
+  i?.status?.phase === 'Succeeded' && !!i.status.jobID && i.status.jobID === i.status.jobIDFinished && i.metadata.annotations?.[OP] === undefined;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`);
+
+/** Resolves when `pred` holds for the watched installations; checked on every event. */
+function waitFor(informer: Informer<Installation>, pred: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (pred()) {
+        cleanup();
+        resolve();
+      }
+    };
+    const handler = { onAdd: check, onUpdate: check, onDelete: check };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`timed out after ${timeoutMs} ms: ${what}`));
+    }, timeoutMs);
+    const interval = setInterval(check, 200);
+    let remove = (): void => {};
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      clearInterval(interval);
+      remove();
+    };
+    remove = informer.addEventHandler(handler);
+    check();
+  });
+}
+
+/** Minimal and median latency of sequential ConfigMap updates: the cost of one write on the critical path. */
+async function writeLatency(client: KubeClient, ns: string, samples = 100): Promise<{ min: number; median: number }> {
+  let cm = await client.create<KubeObject>(configMaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'latency', namespace: ns }, data: { n: '0' } });
+  const times: number[] = [];
+  for (let i = 1; i <= samples; i++) {
+    const t = performance.now();
+    cm = await client.update<KubeObject>(configMaps, { ...cm, data: { n: String(i) } } as KubeObject);
+    times.push(performance.now() - t);
+  }
+  return { min: Math.min(...times), median: median(times) };
+}
+
+async function main(): Promise<void> {
+  const requests: RequestLogEntry[] = [];
+  let counting = false;
+  const server = await startApiServer({ inMemory: true, port: 0, crds: loadBosunCrds(), onError: () => {}, onRequest: (e) => counting && requests.push(e) });
+  const client = createKubeClient({ kubeconfig: server.kubeconfig });
+  const mgrClient = createKubeClient({ kubeconfig: server.kubeconfig });
+  const mgr = new Manager({ client: mgrClient, logger: pino({ enabled: process.env['BENCH_LOG'] !== undefined, level: 'info' }), gracefulShutdownTimeoutMs: 5000 });
+  registerLandscaper(mgr);
+  await mgr.start();
+  const watcher = new Informer<Installation>({ client, resource: installationsResource });
+  watcher.start();
+  await watcher.waitForSync();
+  const results: string[] = [];
+  console.log(`Landscaper benchmark (node ${process.version}, ${process.platform}/${process.arch})`);
+
+  try {
+    if (PART.includes('a')) {
+      const totals: number[] = [];
+      const perItem: number[] = [];
+      const bounds: number[] = [];
+      const items = LAYERS * WIDTH;
+      const blueprint = layeredBlueprint(LAYERS, WIDTH);
+      for (let run = 1; run <= REPEAT; run++) {
+        const ns = `dag-${run}`;
+        await client.create(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+        const lat = await writeLatency(client, ns);
+        await client.create(installationsResource, installation('dag', ns, blueprint, false));
+        await new Promise((r) => setTimeout(r, 300)); // let the finalizer and default Context settle
+        const key = `${ns}/dag`;
+        counting = true;
+        const mark = requests.length;
+        const t0 = performance.now();
+        await client.patch(installationsResource, 'dag', { metadata: { annotations: { [OP]: 'reconcile' } } }, { type: 'merge', namespace: ns });
+        await waitFor(watcher, () => done(watcher.store.get(key)), 300_000, `${key} Succeeded`);
+        const elapsed = performance.now() - t0;
+        counting = false;
+        const reqs = requests.slice(mark);
+        const writes = reqs.filter((r) => r.method !== 'GET').length;
+        const byVerb = new Map<string, number>();
+        for (const r of reqs) {
+          const kind = r.url.replace(/\?.*$/, '').replace(/^\/apis?\/(?:[^/]+\/)?[^/]+\/namespaces\/[^/]+\//, '').replace(/\/[^/]+(\/status)?$/, (_, s: string | undefined) => (s ? '/*/status' : '/*'));
+          const k = `${r.method} ${kind}`;
+          byVerb.set(k, (byVerb.get(k) ?? 0) + 1);
+        }
+        totals.push(elapsed);
+        perItem.push(reqs.length / items);
+        bounds.push(LAYERS * lat.min);
+        console.log(
+          `(a) run ${run}: ${items} items in ${LAYERS} layers: ${fmt(elapsed)}; ${reqs.length} requests (${writes} writes) = ${(reqs.length / items).toFixed(2)}/item; ` +
+            `write latency min ${fmt(lat.min)} median ${fmt(lat.median)}; critical-path bound ${fmt(LAYERS * lat.min)}`,
+        );
+        console.log(`    requests: ${[...byVerb.entries()].sort((x, y) => y[1] - x[1]).slice(0, 12).map(([k, v]) => `${k}=${v}`).join(', ')}`);
+      }
+      const t = median(totals);
+      const r = median(perItem);
+      const b = median(bounds);
+      results.push(
+        `(a) ${LAYERS}×${WIDTH} DAG, median of ${REPEAT}: ${fmt(t)} (target < ${fmt(TARGET_A_MS)}, ${(t / TARGET_A_MS).toFixed(2)}× of target); ` +
+          `${r.toFixed(2)} requests/item (target ≤ ${TARGET_A_REQ}, ${(r / TARGET_A_REQ).toFixed(2)}×); critical-path bound ${fmt(b)} (${(t / b).toFixed(1)}× the bound)`,
+      );
+    }
+
+    if (PART.includes('b')) {
+      const ns = 'roots';
+      await client.create(namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      const names = Array.from({ length: ROOTS }, (_, i) => `root-${i}`);
+      const createAll = async (list: string[]): Promise<void> => {
+        let next = 0;
+        await Promise.all(
+          Array.from({ length: 16 }, async () => {
+            while (next < list.length) {
+              const n = list[next++]!;
+              await client.create(installationsResource, installation(n, ns, threeItems, true));
+            }
+          }),
+        );
+      };
+      const allDone = (list: string[]) => () => list.every((n) => done(watcher.store.get(`${ns}/${n}`)));
+      const t0 = performance.now();
+      await createAll(names);
+      await waitFor(watcher, allDone(names), 600_000, `${ROOTS} roots Succeeded`);
+      const first = performance.now() - t0;
+      console.log(`(b) ${ROOTS} roots × 3 items Succeeded after ${fmt(first)}`);
+      const more = Array.from({ length: MORE }, (_, i) => `more-${i}`);
+      counting = true;
+      const mark = requests.length;
+      const t1 = performance.now();
+      await createAll(more);
+      await waitFor(watcher, allDone(more), 600_000, `${MORE} more Succeeded`);
+      const second = performance.now() - t1;
+      counting = false;
+      const reqs = requests.length - mark;
+      console.log(`(b) ${MORE} more roots Succeeded after ${fmt(second)}; ${reqs} requests = ${(reqs / (MORE * 3)).toFixed(2)}/item`);
+      results.push(`(b) ${MORE} roots after ${ROOTS}: ${fmt(second)} (target < ${fmt(TARGET_B_MS)}, ${(second / TARGET_B_MS).toFixed(2)}× of target); the first ${ROOTS}: ${fmt(first)}`);
+    }
+  } finally {
+    console.log('\nSummary');
+    for (const r of results) console.log(`  ${r}`);
+    await watcher.stop();
+    await mgr.stop();
+    await Promise.all([client.close(), mgrClient.close()]);
+    await server.close();
+  }
+}
+
+await main();

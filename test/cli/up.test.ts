@@ -1,0 +1,108 @@
+// `bosun up` as a user runs it: the ready line, one-line start-up errors, graceful shutdown.
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import * as k8s from '@kubernetes/client-node';
+
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
+
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exit: Promise<number | null>;
+}
+
+function up(args: string[]): Run {
+  const child = spawn(process.execPath, [bin, 'up', '--controllers', 'none', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, exit };
+}
+
+async function ready(run: Run): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!run.out().includes('bosun is ready')) {
+    if (run.child.exitCode !== null) throw new Error(`exited early: ${run.err()}`);
+    if (Date.now() > deadline) throw new Error(`not ready in time: ${run.out()} ${run.err()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function listen(): Promise<{ server: Server; port: number }> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));
+  });
+}
+
+const dir = () => mkdtempSync(join(tmpdir(), 'bosun-up-'));
+
+test('prints the kubeconfig path and a ready line; token and kubeconfig are 0600; SIGTERM shuts down cleanly', async () => {
+  const dataDir = dir();
+  const run = up(['--data-dir', dataDir, '--port', '0']);
+  await ready(run);
+  assert.match(run.out(), new RegExp(`kubeconfig: ${join(dataDir, 'kubeconfig')}`));
+  assert.match(run.out(), /bosun is ready: API server listening on https:\/\/127\.0\.0\.1:\d+/);
+  assert.equal(statSync(join(dataDir, 'token')).mode & 0o777, 0o600);
+  assert.equal(statSync(join(dataDir, 'kubeconfig')).mode & 0o777, 0o600);
+  // A watch open at shutdown ends cleanly instead of being cut.
+  const kc = new k8s.KubeConfig();
+  kc.loadFromString(readFileSync(join(dataDir, 'kubeconfig'), 'utf8'));
+  const watchEnded = new Promise<unknown>((resolve) => {
+    void new k8s.Watch(kc).watch('/api/v1/namespaces', {}, () => {}, resolve);
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  run.child.kill('SIGTERM');
+  assert.equal(await run.exit, 0);
+  assert.equal(await watchEnded, null, 'the watch ended normally, not with an error');
+  assert.match(run.out(), /SIGTERM received, shutting down/);
+});
+
+test('a port in use is one clear line and exit 1', async () => {
+  const { server, port } = await listen();
+  try {
+    const run = up(['--data-dir', dir(), '--port', String(port)]);
+    assert.equal(await run.exit, 1);
+    assert.equal(run.err().trim(), `bosun up: port ${port} on 127.0.0.1 is already in use (choose another with --port)`);
+  } finally {
+    server.close();
+  }
+});
+
+test('a second instance on the same data dir is refused with the first one\'s pid', async () => {
+  const dataDir = dir();
+  const first = up(['--data-dir', dataDir, '--port', '0']);
+  await ready(first);
+  try {
+    const second = up(['--data-dir', dataDir, '--port', '0']);
+    assert.equal(await second.exit, 1);
+    assert.equal(second.err().trim(), `bosun up: another bosun (pid ${first.child.pid}) is already using data dir ${dataDir}`);
+  } finally {
+    first.child.kill('SIGTERM');
+    await first.exit;
+  }
+});
+
+test('a corrupt database and an unusable data dir are one clear line each', async () => {
+  const corrupt = dir();
+  writeFileSync(join(corrupt, 'bosun.db'), 'this is not a database'.repeat(100));
+  const run = up(['--data-dir', corrupt, '--port', '0']);
+  assert.equal(await run.exit, 1);
+  const line = run.err().trim();
+  assert.equal(line.split('\n').length, 1, line);
+  assert.match(line, /^bosun up: cannot open storage .*bosun\.db: file is not a database$/);
+
+  const file = join(dir(), 'plain-file');
+  writeFileSync(file, 'x');
+  const unusable = up(['--data-dir', file, '--port', '0']);
+  assert.equal(await unusable.exit, 1);
+  assert.match(unusable.err().trim(), /^bosun up: data dir .*plain-file is not usable: /);
+});

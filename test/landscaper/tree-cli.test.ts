@@ -1,0 +1,165 @@
+// `bosun tree installation` end to end: objects and statuses written directly into a test server (no
+// controllers), the CLI spawned as a user runs it; --watch re-renders after a status change.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { after, before, test } from 'node:test';
+import type { KubeObject } from '../../src/apimachinery/object.ts';
+import type { KubeClient } from '../../src/client/client.ts';
+import { createKubeClient } from '../../src/client/create-client.ts';
+import { loadBosunCrds } from '../../src/crds/index.ts';
+import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
+import type { Execution } from '../../src/landscaper/api/execution.ts';
+import type { Installation } from '../../src/landscaper/api/installation.ts';
+import { deployItemsResource, executionsResource, installationsResource } from '../../src/landscaper/tree/resources.ts';
+import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+
+const API = 'landscaper.gardener.cloud/v1alpha1';
+const NS = 'tree';
+const JOB = 'aaaabbbb-1111-4222-8333-444455556666';
+const times = (start: number, end: number) => ({ triggerTime: `2026-01-01T10:00:0${start}Z`, initTime: `2026-01-01T10:00:0${start}Z`, finishedTime: `2026-01-01T10:00:0${end}Z` });
+const finished = { jobID: JOB, jobIDFinished: JOB };
+
+let server: TestServer;
+let client: KubeClient;
+// The root's uid, for owner references.
+let rootRef: { apiVersion: string; kind: string; name: string; uid: string; controller: boolean };
+
+async function createWithStatus<T extends KubeObject>(resource: typeof installationsResource, obj: T, status: Record<string, unknown>): Promise<T> {
+  const created = await client.create<T>(resource, obj);
+  return client.updateStatus<T>(resource, { ...created, status });
+}
+
+before(async () => {
+  server = await startTestServer({ crds: loadBosunCrds() });
+  client = createKubeClient({ kubeconfigPath: server.kubeconfigFile });
+  await client.create({ apiVersion: 'v1', kind: 'Namespace' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+  const blueprint = { inline: { filesystem: { 'blueprint.yaml': 'apiVersion: landscaper.gardener.cloud/v1alpha1\nkind: Blueprint\n' } } };
+  const root = await createWithStatus<Installation>(installationsResource, { apiVersion: API, kind: 'Installation', metadata: { name: 'root', namespace: NS }, spec: { blueprint } }, {
+    observedGeneration: 1, phase: 'Succeeded', ...finished, executionRef: { name: 'root', namespace: NS }, transitionTimes: times(0, 9),
+  });
+  rootRef = { apiVersion: API, kind: 'Installation', name: 'root', uid: root.metadata.uid!, controller: true };
+  const sub = await createWithStatus<Installation>(installationsResource, {
+    apiVersion: API, kind: 'Installation',
+    metadata: { name: 'child-x7k2m', namespace: NS, labels: { 'landscaper.gardener.cloud/encompassed-by': 'root' }, ownerReferences: [rootRef] },
+    spec: { blueprint },
+  }, { observedGeneration: 1, phase: 'Succeeded', ...finished, executionRef: { name: 'child-x7k2m', namespace: NS }, transitionTimes: times(1, 5) });
+  const subRef = { apiVersion: API, kind: 'Installation', name: sub.metadata.name!, uid: sub.metadata.uid!, controller: true };
+  await createWithStatus<Execution>(executionsResource, { apiVersion: API, kind: 'Execution', metadata: { name: 'child-x7k2m', namespace: NS, ownerReferences: [subRef] }, spec: {} }, {
+    phase: 'Succeeded', ...finished, transitionTimes: times(2, 4),
+  });
+  const exec = await createWithStatus<Execution>(executionsResource, { apiVersion: API, kind: 'Execution', metadata: { name: 'root', namespace: NS, ownerReferences: [rootRef] }, spec: {} }, {
+    phase: 'Succeeded', ...finished, transitionTimes: times(5, 8),
+  });
+  const execRef = { apiVersion: API, kind: 'Execution', name: 'root', uid: exec.metadata.uid!, controller: true };
+  const item = (name: string, spec: string, dependsOn?: string): DeployItem => ({
+    apiVersion: API, kind: 'DeployItem',
+    metadata: {
+      name, namespace: NS, ownerReferences: [execRef],
+      labels: { 'execution.landscaper.gardener.cloud/managed-by': 'root', 'execution.landscaper.gardener.cloud/name': spec },
+      ...(dependsOn ? { annotations: { 'execution.landscaper.gardener.cloud/dependsOn': dependsOn } } : {}),
+    },
+    spec: { type: 'landscaper.gardener.cloud/mock', config: { apiVersion: 'mock.deployer.landscaper.gardener.cloud/v1alpha1', kind: 'ProviderConfiguration', phase: 'Succeeded' } },
+  });
+  // "b-second" depends on "z-first": the tree lists it after, despite the name order.
+  await createWithStatus(deployItemsResource, item('root-second-abc', 'second', 'first'), { observedGeneration: 1, phase: 'Succeeded', ...finished, transitionTimes: times(7, 8) });
+  await createWithStatus(deployItemsResource, item('root-first-def', 'first'), { observedGeneration: 1, phase: 'Succeeded', ...finished, transitionTimes: times(5, 6) });
+});
+
+after(async () => {
+  await client.close();
+  await server.close();
+});
+
+const bosun = (args: string[]) => ['bin/bosun.js', 'tree', 'installation', ...args, '--kubeconfig', server.kubeconfigFile];
+
+test('bosun tree installation prints the whole tree', () => {
+  // Async spawn: a synchronous one would block the event loop the in-process test server answers on.
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, bosun(['root', '-n', NS]), { env: { ...process.env, NO_COLOR: '' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => {
+      try {
+        assert.equal(code, 0, err);
+        assert.equal(out, [
+          '[Succeeded]  Installation tree/root  job aaaabbbb  took 9.0s',
+          '├── [Succeeded]  Installation child-x7k2m  job aaaabbbb  took 4.0s',
+          '│   └── [Succeeded]  Execution child-x7k2m  job aaaabbbb  took 2.0s',
+          '└── [Succeeded]  Execution root  job aaaabbbb  took 3.0s',
+          '    ├── [Succeeded]  DeployItem root-first-def (mock)  job aaaabbbb  took 1.0s',
+          '    └── [Succeeded]  DeployItem root-second-abc (mock)  job aaaabbbb  took 1.0s',
+          '6 objects: 6 Succeeded',
+          '',
+        ].join('\n'));
+        resolve();
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+  });
+});
+
+test('bosun tree installation exits 1 for a missing installation', () => {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, bosun(['nope', '-n', NS]));
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('close', (code) => {
+      try {
+        assert.equal(code, 1);
+        assert.equal(out, 'not found: Installation tree/nope\n');
+        resolve();
+      } catch (e) {
+        reject(e as Error);
+      }
+    });
+  });
+});
+
+test('bosun tree installation --watch re-renders after a status change', async () => {
+  const child = spawn(process.execPath, bosun(['root', '-n', NS, '--watch']));
+  let out = '';
+  let err = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (const w of waiters) w();
+  });
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const waitFor = (pattern: RegExp, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(out)) {
+          cleanup();
+          resolve();
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what}; stdout: ${out}; stderr: ${err}`));
+      }, 15_000);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  try {
+    await waitFor(/6 objects: 6 Succeeded/, 'the first render');
+    const di = await client.get<DeployItem>(deployItemsResource, 'root-second-abc', { namespace: NS });
+    const stamp = '2026-01-01T10:00:09Z';
+    await client.updateStatus(deployItemsResource, {
+      ...di,
+      status: { ...di.status, phase: 'Failed', lastError: { operation: 'Reconcile', reason: 'MockFailed', message: 'the mock was told to fail', lastTransitionTime: stamp, lastUpdateTime: stamp } },
+    });
+    await waitFor(/\[Failed\] {2}DeployItem root-second-abc \(mock\)[^\n]*\n {16}Last error \(Reconcile\/MockFailed\): the mock was told to fail\n6 objects: 1 Failed, 5 Succeeded/, 'the updated tree');
+    assert.match(out, /^\nInstallation tree\/root at .*, updated on every change\n\n\[Succeeded\] {2}Installation tree\/root/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  assert.equal(await exited, 0, err);
+});
