@@ -88,9 +88,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const objects = new ObjectService(store, managedFieldsRecorder(registry));
   const nsType = registry.byStorageKey('/namespaces')!;
   for (const name of seedNamespaces) if (!objects.find(nsType, '', name)) objects.create(nsType, '', { metadata: { name } }, { fieldManager: 'bosun' });
-  const crdController = new CrdController(store, registry, objects, onError);
-  const gc = new GarbageCollector(store, registry, objects, onError);
-  const namespaces = new NamespaceController(store, registry, objects, onError);
+  const parts = { store, registry, objects, onError };
+  const crdController = new CrdController(parts);
+  const gc = new GarbageCollector(parts);
+  const namespaces = new NamespaceController(parts);
   if (options.crds) installCrds(objects, registry, options.crds);
 
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());

@@ -7,12 +7,10 @@ import { compileCustomResourceSchema } from '../crd/custom-resource-schema.ts';
 import { celEngine } from '../crd/cel-engine.ts';
 import { defaultCrd, prepareCrdForCreate, validateCrd } from '../crd/crd-validation.ts';
 import { builtinResources } from '../registry/builtin-resources.ts';
-import type { ObjectService } from '../registry/object-service.ts';
-import type { ResourceRegistry } from '../registry/registry.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
-import type { SqliteStore, StoreEvent } from '../storage/sqlite-store.ts';
+import type { StoreEvent } from '../storage/sqlite-store.ts';
 import type { PrinterColumn } from '../table/table.ts';
-import { KeyQueue } from './key-queue.ts';
+import { ServerController, type ServerParts } from './server-controller.ts';
 
 export const crdStorageKey = 'apiextensions.k8s.io/customresourcedefinitions';
 const cleanupFinalizer = 'customresourcecleanup.apiextensions.k8s.io';
@@ -98,22 +96,14 @@ export function crdResourceType(): ResourceType {
   };
 }
 
-export class CrdController {
-  private readonly queue: KeyQueue;
-  private readonly unsubscribe: () => void;
-
-  constructor(
-    private readonly store: SqliteStore,
-    private readonly registry: ResourceRegistry,
-    private readonly objects: ObjectService,
-    onError: (error: unknown) => void,
-  ) {
-    this.queue = new KeyQueue((name) => this.cleanup(name), (_key, error) => onError(error));
-    for (const stored of store.list(crdStorageKey)) this.register(stored.object);
-    this.unsubscribe = store.subscribe((event) => this.observe(event));
+export class CrdController extends ServerController {
+  constructor(parts: ServerParts) {
+    super(parts);
+    for (const stored of this.store.list(crdStorageKey)) this.register(stored.object);
+    this.listen();
   }
 
-  private observe(event: StoreEvent): void {
+  protected observe(event: StoreEvent): void {
     if (event.resource === crdStorageKey) {
       const crd = event.current.object;
       if (event.type === 'DELETED') this.registry.removeCrd(crd.metadata.name ?? '');
@@ -169,7 +159,7 @@ export class CrdController {
   }
 
   /** Deletes the CRD's objects; once none is left, releases the CRD. */
-  private cleanup(name: string): void {
+  protected process(name: string): void {
     const crd = this.store.get(crdStorageKey, '', name);
     const crdType = this.registry.byStorageKey(crdStorageKey);
     if (!crd || !crdType || !crd.object.metadata.deletionTimestamp) return;
@@ -188,8 +178,4 @@ export class CrdController {
     if (current) this.objects.mutate(crdType, current, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== cleanupFinalizer)));
   }
 
-  stop(): void {
-    this.unsubscribe();
-    this.queue.stop();
-  }
 }

@@ -3,10 +3,8 @@
 // blocking dependents are gone) and orphan (dependents lose the reference, then the orphan finalizer goes).
 // Driven by store events; the indexes are kept in memory.
 import type { KubeObject, OwnerReference } from '../../apimachinery/object.ts';
-import type { ObjectService } from '../registry/object-service.ts';
-import type { ResourceRegistry } from '../registry/registry.ts';
-import type { SqliteStore, StoreEvent } from '../storage/sqlite-store.ts';
-import { KeyQueue } from './key-queue.ts';
+import type { StoreEvent } from '../storage/sqlite-store.ts';
+import { ServerController, type ServerParts } from './server-controller.ts';
 
 interface Location {
   resource: string;
@@ -16,21 +14,14 @@ interface Location {
 
 const locationKey = (l: Location) => `${l.resource}|${l.namespace}|${l.name}`;
 
-export class GarbageCollector {
+export class GarbageCollector extends ServerController {
   /** uid → where the object lives. */
   private readonly byUid = new Map<string, Location>();
   /** owner uid → dependents' location keys. */
   private readonly dependents = new Map<string, Set<string>>();
-  private readonly queue: KeyQueue;
-  private readonly unsubscribe: () => void;
-
-  constructor(
-    private readonly store: SqliteStore,
-    private readonly registry: ResourceRegistry,
-    private readonly objects: ObjectService,
-    onError: (error: unknown) => void,
-  ) {
-    this.queue = new KeyQueue((key) => this.process(key), (_key, error) => onError(error));
+  constructor(parts: ServerParts) {
+    super(parts);
+    const store = this.store;
     for (const resource of store.resources()) {
       for (const stored of store.list(resource)) this.index({ resource, namespace: stored.object.metadata.namespace ?? '', name: stored.object.metadata.name ?? '' }, stored.object);
     }
@@ -38,7 +29,7 @@ export class GarbageCollector {
     for (const resource of store.resources()) {
       for (const stored of store.list(resource)) this.inspect(resource, stored.object);
     }
-    this.unsubscribe = store.subscribe((event) => this.observe(event));
+    this.listen();
   }
 
   private index(location: Location, object: KubeObject): void {
@@ -61,7 +52,7 @@ export class GarbageCollector {
     }
   }
 
-  private observe(event: StoreEvent): void {
+  protected observe(event: StoreEvent): void {
     const location = { resource: event.resource, namespace: event.namespace, name: event.current.object.metadata.name ?? '' };
     if (event.previous) this.unindex(location, event.previous.object);
     const uid = event.current.object.metadata.uid;
@@ -102,7 +93,7 @@ export class GarbageCollector {
     return stored ? { location: { resource, namespace, name }, object: stored.object } : undefined;
   }
 
-  private process(key: string): void {
+  protected process(key: string): void {
     const colon = key.indexOf(':');
     const action = key.slice(0, colon);
     const uid = key.slice(colon + 1);
@@ -175,8 +166,4 @@ export class GarbageCollector {
     }
   }
 
-  stop(): void {
-    this.unsubscribe();
-    this.queue.stop();
-  }
 }

@@ -7,10 +7,13 @@ export class KeyQueue {
   private scheduled = false;
   private stopped = false;
 
-  constructor(
-    private readonly process: (key: string) => void,
-    private readonly onError: (key: string, error: unknown) => void,
-  ) {}
+  private readonly process: (key: string) => void;
+  private readonly onError: (key: string, error: unknown) => void;
+
+  constructor(process: (key: string) => void, onError: (key: string, error: unknown) => void) {
+    this.process = process;
+    this.onError = onError;
+  }
 
   add(key: string): void {
     if (this.stopped) return;

@@ -2,29 +2,19 @@
 // finalizer is removed and it disappears. Conditions on its status name what it is still waiting for.
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { nowTime } from '../../apimachinery/time.ts';
-import type { ObjectService } from '../registry/object-service.ts';
-import type { ResourceRegistry } from '../registry/registry.ts';
-import type { SqliteStore, StoreEvent } from '../storage/sqlite-store.ts';
-import { KeyQueue } from './key-queue.ts';
+import type { StoreEvent } from '../storage/sqlite-store.ts';
+import { ServerController, type ServerParts } from './server-controller.ts';
 
 const namespaces = '/namespaces';
 
-export class NamespaceController {
-  private readonly queue: KeyQueue;
-  private readonly unsubscribe: () => void;
-
-  constructor(
-    private readonly store: SqliteStore,
-    private readonly registry: ResourceRegistry,
-    private readonly objects: ObjectService,
-    onError: (error: unknown) => void,
-  ) {
-    this.queue = new KeyQueue((name) => this.process(name), (_key, error) => onError(error));
-    for (const ns of store.list(namespaces)) if (ns.object.metadata.deletionTimestamp) this.queue.add(ns.object.metadata.name ?? '');
-    this.unsubscribe = store.subscribe((event) => this.observe(event));
+export class NamespaceController extends ServerController {
+  constructor(parts: ServerParts) {
+    super(parts);
+    for (const ns of this.store.list(namespaces)) if (ns.object.metadata.deletionTimestamp) this.queue.add(ns.object.metadata.name ?? '');
+    this.listen();
   }
 
-  private observe(event: StoreEvent): void {
+  protected observe(event: StoreEvent): void {
     if (event.resource === namespaces) {
       if (event.type !== 'DELETED' && event.current.object.metadata.deletionTimestamp) this.queue.add(event.current.object.metadata.name ?? '');
       return;
@@ -35,7 +25,7 @@ export class NamespaceController {
     }
   }
 
-  private process(name: string): void {
+  protected process(name: string): void {
     const ns = this.store.get(namespaces, '', name);
     const nsType = this.registry.byStorageKey(namespaces);
     if (!ns || !nsType || !ns.object.metadata.deletionTimestamp) return;
@@ -63,10 +53,6 @@ export class NamespaceController {
     this.objects.mutate(nsType, current, (o) => setConditions(o, remaining, finalizers));
   }
 
-  stop(): void {
-    this.unsubscribe();
-    this.queue.stop();
-  }
 }
 
 function setConditions(ns: KubeObject, remaining: number, finalizers: Map<string, number>): void {

@@ -75,10 +75,13 @@ export function randomSuffix(): string {
 }
 
 export class ObjectService {
-  constructor(
-    readonly store: SqliteStore,
-    private readonly managedFields: ManagedFieldsRecorder | undefined,
-  ) {}
+  readonly store: SqliteStore;
+  private readonly managedFields: ManagedFieldsRecorder | undefined;
+
+  constructor(store: SqliteStore, managedFields: ManagedFieldsRecorder | undefined) {
+    this.store = store;
+    this.managedFields = managedFields;
+  }
 
   get(type: ResourceType, namespace: string, name: string): StoredObject {
     const stored = this.store.get(storageKey(type), type.namespaced ? namespace : '', name);

@@ -69,10 +69,10 @@ export class SqliteStore {
   private dispatching = false;
   private readonly statements;
 
-  constructor(
-    path: string,
-    private readonly retention: RetentionPolicy = { maxEvents: 10_000, maxAgeMs: 15 * 60_000 },
-  ) {
+  private readonly retention: RetentionPolicy;
+
+  constructor(path: string, retention: RetentionPolicy = { maxEvents: 10_000, maxAgeMs: 15 * 60_000 }) {
+    this.retention = retention;
     try {
       this.db = new Database(path);
       this.db.pragma('journal_mode = WAL');

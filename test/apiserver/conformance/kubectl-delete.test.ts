@@ -189,8 +189,7 @@ describe('kubectl delete, finalizers, garbage collection, namespaces', () => {
   });
 
   test(
-    'K22: typed `kubectl create configmap` in a terminating namespace → 403 Forbidden',
-    { todo: 'kubectl create configmap/secret/namespace POST bodies as application/vnd.kubernetes.protobuf; the server only decodes JSON/YAML and answers 415' },
+    'K22: typed `kubectl create configmap` (a protobuf body) in a terminating namespace → 403 Forbidden',
     () => {
       assert.ok(typedCreateResult, 'runs after the K22 test above');
       assert.equal(typedCreateResult.code, 1);
