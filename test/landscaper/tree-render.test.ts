@@ -45,8 +45,8 @@ const model: TreeModel = {
 test('renderTree without colour: exact text', () => {
   assert.equal(renderTree(model, { color: false, now, maxErrorLength: 20 }), [
     '[Progressing]  Installation demo/root  job 1a2b3c4d (running)  running 30s',
-    '├── [Succeeded]  Installation sub-abc12  job 1a2b3c4d  took 3.5s',
-    '│   └── [Succeeded]  Execution sub-abc12  job 1a2b3c4d  took 2.0s',
+    '├── [Succeeded]  Installation sub-abc12  job 1a2b3c4d  took 3s',
+    '│   └── [Succeeded]  Execution sub-abc12  job 1a2b3c4d  took 2s',
     '├── [Failed]  Execution root  job 1a2b3c4d',
     '│   │   Last error (Reconcile/DeployItemFailed): deploy item b faile…',
     '│   ├── [Succeeded]  DeployItem root-a-x1 (mock)  job 1a2b3c4d  for 20s',
@@ -111,7 +111,7 @@ test('buildTree links subinstallations, the execution and deploy items (labels o
 });
 
 test('formatDuration', () => {
-  assert.deepEqual([-5, 850, 4250, 37_000, 245_000, 7_380_000, 3 * 86_400_000 + 4 * 3_600_000].map(formatDuration), ['0ms', '850ms', '4.2s', '37s', '4m05s', '2h03m', '3d04h']);
+  assert.deepEqual([-5, 850, 4250, 37_000, 245_000, 7_380_000, 3 * 86_400_000 + 4 * 3_600_000].map(formatDuration), ['<1s', '<1s', '4s', '37s', '4m05s', '2h03m', '3d04h']);
 });
 
 test('default kubeconfig: $KUBECONFIG, else ./.bosun/kubeconfig if present, else ~/.kube/config', () => {

@@ -1,12 +1,12 @@
-// Short human durations for the tree ("850ms", "4.2s", "37s", "4m05s", "2h03m", "3d04h").
+// Short human durations for the tree ("<1s", "37s", "4m05s", "2h03m", "3d04h"). Landscaper's timestamps
+// have second resolution, so anything finer would be false precision.
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 export function formatDuration(ms: number): string {
   // Clock skew between the server and this machine can make "now" precede a timestamp.
   const t = Math.max(0, ms);
-  if (t < 1000) return `${Math.round(t)}ms`;
-  if (t < 10_000) return `${(Math.floor(t / 100) / 10).toFixed(1)}s`;
+  if (t < 1000) return '<1s';
   const s = Math.floor(t / 1000);
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
