@@ -41,8 +41,9 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
   const op = operationOf(inst);
 
   // 1. reconcile-if-changed: a GitOps-friendly trigger for a changed spec of a finished root.
+  // As upstream (isAutomaticReconcileOnSpecChange), a fresh object counts as changed: generation 1 ≠ observedGeneration 0.
   if (root && annotation(inst, RECONCILE_IF_CHANGED_ANNOTATION) === 'true' && !jobRunning(inst) && op === undefined && !isDeleting(inst)
-    && inst.status !== undefined && (inst.metadata.generation ?? 0) !== s.observedGeneration) {
+    && (inst.metadata.generation ?? 0) !== s.observedGeneration) {
     await patchMeta(deps, installationsResource, inst, { metadata: { annotations: { [OPERATION_ANNOTATION]: OPERATION_RECONCILE } } });
     return action.awaitChange();
   }

@@ -36,7 +36,10 @@ export const RECONCILE = { [OPERATION_ANNOTATION]: 'reconcile' };
 export const MOCK = 'landscaper.gardener.cloud/mock';
 export const MANIFEST = 'landscaper.gardener.cloud/kubernetes-manifest';
 
-/** One recorded deploy item event, in the order the watch delivered it. */
+/**
+ * One recorded deploy item event, in the order the watch delivered it: a trigger is a change of status.jobID to a job
+ * the item has not finished yet; a delete is the DELETED event.
+ */
 export interface DiEvent {
   type: 'trigger' | 'delete';
   namespace: string;
@@ -68,7 +71,8 @@ export class DiRecorder {
       this.lastJob.delete(uid);
       return;
     }
-    if (jobID !== '' && this.lastJob.get(uid) !== jobID) this.events.push({ type: 'trigger', jobID, ...base });
+    // A trigger hands an unfinished job to the deployer; an interrupt sets jobID and jobIDFinished together (no trigger).
+    if (jobID !== '' && this.lastJob.get(uid) !== jobID && di.status?.jobIDFinished !== jobID) this.events.push({ type: 'trigger', jobID, ...base });
     this.lastJob.set(uid, jobID);
   }
 
