@@ -11,6 +11,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { tableConverter } from './handlers/table-view.ts';
 import { WatchRegistry } from './handlers/watch.ts';
 import { createRouter, type RequestLogEntry } from './http/router.ts';
+import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceController } from './lifecycle/namespace-controller.ts';
@@ -64,9 +65,12 @@ function installCrds(objects: ObjectService, registry: ResourceRegistry, crds: K
   for (const crd of crds) {
     const name = crd.metadata.name ?? '';
     const existing = objects.find(type, '', name);
+    // Compare as stored (defaulted), so an unchanged manifest is not rewritten on every start.
+    const wanted = defaultCrd(structuredClone(crd));
     if (!existing) objects.create(type, '', crd, { fieldManager: 'bosun' });
-    else if (JSON.stringify(existing.object['spec']) !== JSON.stringify(crd['spec'])) {
-      objects.update(type, '', name, { ...crd, metadata: { ...existing.object.metadata, labels: crd.metadata.labels } , spec: crd['spec'] }, { fieldManager: 'bosun' });
+    else if (JSON.stringify(existing.object['spec']) !== JSON.stringify(wanted['spec'])) {
+      const metadata = { ...existing.object.metadata, labels: crd.metadata.labels };
+      objects.update(type, '', name, { ...wanted, metadata }, { fieldManager: 'bosun' });
     }
   }
 }
