@@ -13,6 +13,7 @@ function put(store: SqliteStore, name: string): number {
 test('retention by count keeps the newest events and expires older revisions', () => {
   const store = new SqliteStore(':memory:', { maxEvents: 200, maxAgeMs: 3_600_000 });
   for (let i = 0; i < 1000; i++) put(store, `cm-${i}`);
+  store.flush();
   assert.ok(store.oldestWatchableRevision >= 1000 - 200 - 100, `compacted up to ${store.oldestWatchableRevision}`);
   assert.ok(store.oldestWatchableRevision <= 1000 - 200, 'never beyond the count bound');
   const replay = store.eventsAfter('/configmaps', store.oldestWatchableRevision);
@@ -46,5 +47,23 @@ test('revisions never go back across reopen, even after a full compaction', () =
   store.close();
   store = new SqliteStore(path);
   assert.equal(store.currentRevision, 51);
+  store.close();
+});
+
+test('group commit: events are dispatched only after the batch commits, and durable() waits for it', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bosun-store-')), 'bosun.db');
+  const store = new SqliteStore(path);
+  const seen: number[] = [];
+  store.subscribe((event) => seen.push(event.revision));
+  put(store, 'a');
+  put(store, 'b');
+  assert.deepEqual(seen, [], 'nothing is dispatched before the commit');
+  assert.ok(store.get('/configmaps', 'default', 'b'), 'the mirror has the write at once');
+  await store.durable();
+  assert.deepEqual(seen, [1, 2]);
+  // A second connection sees both rows: they are on disk.
+  const other = new SqliteStore(path);
+  assert.equal(other.list('/configmaps').length, 2);
+  other.close();
   store.close();
 });

@@ -74,11 +74,13 @@ export async function handlePatch(
     if (!current) {
       if (subresource) throw errors.notFound(groupResource(type), name);
       const created = ctx.objects.create(type, namespace, result, { ...options, keepManagedFields: true }, options.userAgent);
+      await ctx.store.durable();
       sendJsonText(res, 201, created.json, created.warnings);
       return;
     }
     const next = restrictToSubresource(type, current.object, result, subresource);
     const updated = ctx.objects.commitUpdate(type, current, next, { ...options, skipManagedFields: true }, subresource);
+    await ctx.store.durable();
     sendJsonText(res, 200, updated.json, updated.warnings);
     return;
   }
@@ -96,6 +98,7 @@ export async function handlePatch(
   if (rv !== undefined && rv !== current.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
   const next = restrictToSubresource(type, current.object, result, subresource);
   const updated = ctx.objects.commitUpdate(type, current, next, options, subresource);
+  await ctx.store.durable();
   sendJsonText(res, 200, updated.json, updated.warnings);
 }
 

@@ -41,6 +41,8 @@ export function handleWatch(
   query: URLSearchParams,
   rep: Representation,
 ): void {
+  // Committed writes only: pending events dispatch now, before this watcher subscribes.
+  ctx.store.flush();
   const select = selectionFor(type, namespace, query);
   const rvParam = query.get('resourceVersion') ?? '';
   const fromRevision = rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);

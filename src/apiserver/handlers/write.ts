@@ -25,6 +25,7 @@ export async function handleCreate(
     return;
   }
   const { json, warnings } = ctx.objects.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
+  await ctx.store.durable();
   sendJsonText(res, 201, json, warnings);
 }
 
@@ -41,6 +42,7 @@ export async function handleUpdate(
   const body = await readObjectBody(req, type);
   const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
   const { json, warnings } = ctx.objects.update(type, namespace, name, body, subresource ? { ...options, subresource } : options);
+  await ctx.store.durable();
   sendJsonText(res, 200, json, warnings);
 }
 
@@ -60,7 +62,9 @@ export async function handleDelete(
   query: URLSearchParams,
 ): Promise<void> {
   const options = deleteOptions(query, await optionalBody(req, type));
-  sendJsonText(res, 200, ctx.objects.delete(type, namespace, name, options).json);
+  const { json } = ctx.objects.delete(type, namespace, name, options);
+  await ctx.store.durable();
+  sendJsonText(res, 200, json);
 }
 
 export async function handleDeleteCollection(
@@ -79,5 +83,6 @@ export async function handleDeleteCollection(
     deleted.push(ctx.objects.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options).json);
   }
   const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) } });
+  await ctx.store.durable();
   sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${deleted.join(',')}]}`);
 }

@@ -13,7 +13,7 @@ import { parseRequestPath } from './request-info.ts';
 
 export interface RouterOptions {
   token: string | undefined;
-  /** Called for every request once answered: method, path, status, user agent. */
+  /** Called for every request as it arrives, in arrival order; `status` is filled in when the answer starts. */
   onRequest?: (entry: RequestLogEntry) => void;
   onError?: (error: unknown) => void;
 }
@@ -32,18 +32,21 @@ const probes = new Set(['/healthz', '/livez', '/readyz']);
 export function createRouter(ctx: HandlerContext, options: RouterOptions): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     if (options.onRequest) {
-      const log = options.onRequest;
-      // 'close', not 'finish': a watch the client aborts never finishes, and it must still be logged.
-      res.on('close', () =>
-        log({
-          method: req.method ?? '',
-          url: req.url ?? '',
-          status: res.statusCode,
-          userAgent: req.headers['user-agent'],
-          accept: req.headers['accept'],
-          contentType: req.headers['content-type'],
-        }),
-      );
+      const entry: RequestLogEntry = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        status: 0,
+        userAgent: req.headers['user-agent'],
+        accept: req.headers['accept'],
+        contentType: req.headers['content-type'],
+      };
+      options.onRequest(entry);
+      // Known as soon as the head goes out: a client may act on the answer before 'finish' fires here.
+      const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+      res.writeHead = ((...args: unknown[]) => {
+        entry.status = args[0] as number;
+        return writeHead(...args);
+      }) as typeof res.writeHead;
     }
     route(ctx, options, req, res).catch((error: unknown) => {
       if (error instanceof StatusError) {

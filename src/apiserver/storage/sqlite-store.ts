@@ -35,8 +35,8 @@ export class StorageCorruptError extends Error {
   override readonly name = 'StorageCorruptError' as const;
 }
 
-export class StorageLockedError extends Error {
-  override readonly name = 'StorageLockedError' as const;
+export class StorageWriteError extends Error {
+  override readonly name = 'StorageWriteError' as const;
 }
 
 type Listener = (event: StoreEvent) => void;
@@ -66,6 +66,9 @@ export class SqliteStore {
   /** (revision, time) samples, one per 64 writes: the age bound of compaction without a query. */
   private readonly timeline: { revision: number; ts: number }[] = [];
   private readonly pending: StoreEvent[] = [];
+  private batch: { event: StoreEvent; name: string; ts: number }[] = [];
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private flushScheduled = false;
   private dispatching = false;
   private readonly statements;
 
@@ -175,8 +178,10 @@ export class SqliteStore {
   }
 
   /**
-   * Writes (or, with `object === undefined`, deletes) one object. `mutate` receives the revision the write
-   * will get, so the object can carry it as resourceVersion. Returns the committed event.
+   * Writes (or deletes) one object. `mutate` receives the revision the write will get, so the object can
+   * carry it as resourceVersion. The mirror changes at once; the commit happens with the other writes of
+   * this event-loop turn in one transaction (group commit), and events are dispatched only after it.
+   * Whoever acknowledges the write to a client awaits `durable()` first.
    */
   write(resource: string, namespace: string, name: string, type: EventType, mutate: (revision: number) => KubeObject): StoreEvent {
     const revision = this.revision + 1;
@@ -184,30 +189,67 @@ export class SqliteStore {
     const json = JSON.stringify(object);
     const key = keyOf(namespace, name);
     const previous = this.mirror.get(resource)?.get(key);
-    const now = Date.now();
-    this.db.transaction(() => {
-      if (type === 'DELETED') this.statements.remove.run(resource, namespace, name);
-      else this.statements.upsert.run(resource, namespace, name, revision, json);
-      this.statements.appendEvent.run(revision, resource, namespace, type, json, previous?.json ?? null, now);
-    })();
     this.revision = revision;
     const current: StoredObject = { object, json, revision };
     if (type === 'DELETED') this.mirror.get(resource)?.delete(key);
     else this.bucket(resource).set(key, current);
     const event: StoreEvent = { type, revision, resource, namespace, current, previous };
-    this.dispatch(event);
-    if (revision % 64 === 0) this.timeline.push({ revision, ts: now });
-    if (++this.writesSinceCheckpoint >= 1000 && this.checkpointer) {
-      this.writesSinceCheckpoint = 0;
-      this.checkpointer.postMessage('checkpoint');
+    this.batch.push({ event, name, ts: Date.now() });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
     }
-    if (++this.eventsSinceCompaction >= Math.max(100, this.retention.maxEvents / 10)) this.compact();
     return event;
   }
 
+  /** Resolves once every write made so far is committed (and its events dispatched). */
+  durable(): Promise<void> {
+    if (this.batch.length === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
   /**
-   * Listeners may write too: those writes commit at once, and their events queue behind the current one,
-   * so every listener sees events in revision order.
+   * Commits the pending writes in one transaction, then dispatches their events. A failed commit is fatal:
+   * the mirror is ahead of the disk, so the process must stop (nothing in the batch was acknowledged).
+   */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.batch.length === 0) return;
+    const batch = this.batch;
+    const waiters = this.waiters;
+    this.batch = [];
+    this.waiters = [];
+    try {
+      this.db.transaction(() => {
+        for (const { event, name, ts } of batch) {
+          const { resource, namespace, type, revision, current, previous } = event;
+          if (type === 'DELETED') this.statements.remove.run(resource, namespace, name);
+          else this.statements.upsert.run(resource, namespace, name, revision, current.json);
+          this.statements.appendEvent.run(revision, resource, namespace, type, current.json, previous?.json ?? null, ts);
+        }
+      })();
+    } catch (error) {
+      const failure = new StorageWriteError(`cannot commit ${batch.length} writes: ${(error as Error).message}`);
+      for (const waiter of waiters) waiter.reject(failure);
+      throw failure;
+    }
+    for (const { event, ts } of batch) {
+      if (event.revision % 64 === 0) this.timeline.push({ revision: event.revision, ts });
+      this.dispatch(event);
+    }
+    for (const waiter of waiters) waiter.resolve();
+    this.writesSinceCheckpoint += batch.length;
+    if (this.writesSinceCheckpoint >= 1000 && this.checkpointer) {
+      this.writesSinceCheckpoint = 0;
+      this.checkpointer.postMessage('checkpoint');
+    }
+    this.eventsSinceCompaction += batch.length;
+    if (this.eventsSinceCompaction >= Math.max(100, this.retention.maxEvents / 10)) this.compact();
+  }
+
+  /**
+   * Listeners may write too: those writes join the next batch, and any events dispatched meanwhile queue
+   * behind the current one, so every listener sees events in revision order.
    */
   private dispatch(event: StoreEvent): void {
     this.pending.push(event);
@@ -230,6 +272,7 @@ export class SqliteStore {
 
   /** Events of one resource after `revision`, oldest first. Callers check oldestWatchableRevision first. */
   eventsAfter(resource: string, revision: number): StoreEvent[] {
+    this.flush();
     return this.statements.eventsAfter.all(resource, revision).map((row) => {
       const current: StoredObject = { object: JSON.parse(row.value) as KubeObject, json: row.value, revision: row.rev };
       const previous = row.prev === null ? undefined : { object: JSON.parse(row.prev) as KubeObject, json: row.prev, revision: 0 };
@@ -239,6 +282,7 @@ export class SqliteStore {
 
   /** Applies the retention policy; `force` drops the whole history (watchers then need a relist). */
   compact(force = false): void {
+    this.flush();
     this.eventsSinceCompaction = 0;
     let upTo = 0;
     if (force) upTo = this.revision;
@@ -265,6 +309,7 @@ export class SqliteStore {
   }
 
   close(): void {
+    if (this.db.open) this.flush();
     this.checkpointer?.postMessage('close');
     this.checkpointer = undefined;
     if (this.db.open) {
