@@ -14,6 +14,7 @@ import { EventRecorder } from './event-recorder.ts';
 import { LeaderElector } from './leader-election.ts';
 import { createLogger } from './logger.ts';
 import { RuntimeMetrics } from './metrics.ts';
+import type { RateLimiter } from './workqueue/rate-limiter.ts';
 
 export interface ManagerLeaderElection {
   /** Namespace of the Lease; default the client's default namespace, else 'default'. */
@@ -39,6 +40,11 @@ export interface ManagerOptions {
   gracefulShutdownTimeoutMs?: number;
   /** Defaults for every informer this manager creates. */
   informerDefaults?: Partial<Omit<InformerOptions, 'client' | 'resource'>>;
+  /** Defaults for every controller this manager creates; a controller's own queue options win. */
+  controllerDefaults?: {
+    /** A fresh rate limiter per controller queue (the backoff of failed reconciles). */
+    rateLimiter?: () => RateLimiter;
+  };
 }
 
 export interface InformerFilter {
@@ -125,7 +131,11 @@ export class Manager {
       ...(owner ? { kind: owner } : {}),
       logger: this.log,
       metrics: this.metrics.controller(options.name),
-      queue: { ...options.queue, metrics: this.metrics.queue(options.name) },
+      queue: {
+        ...(this.o.controllerDefaults?.rateLimiter && !options.queue?.rateLimiter ? { rateLimiter: this.o.controllerDefaults.rateLimiter() } : {}),
+        ...options.queue,
+        metrics: this.metrics.queue(options.name),
+      },
     });
     this.metrics.trackQueue(options.name, controller.queue);
     this.controllers.push(controller as unknown as Controller<KubeObject, unknown>);

@@ -58,10 +58,13 @@ export function classifyForReconcile(jobID: string, items: readonly ExecutionIte
     }
     let runnable = true;
     for (const dep of item.dependsOn) {
+      if (finished.has(dep)) continue;
       if (!known.has(dep)) {
         throw new ExecutionFatalError('ClassifyDeployItems', 'DependentDeployItemNotFound', `deploy item "${item.name}" depends on "${dep}", which is not a deploy item of this execution`, [ERR_CONFIGURATION_PROBLEM]);
       }
-      if (!finished.has(dep)) runnable = false;
+      // One unfinished dependency is enough: with wide layers the full scan made this O(items × deps).
+      runnable = false;
+      break;
     }
     (runnable ? c.runnable : c.pending).push(item);
   }

@@ -93,6 +93,10 @@ export function registerExecutionController(mgr: Manager, options: ExecutionCont
     for: executionsResource,
     data: env,
     concurrency: options.concurrency ?? 4,
+    // An execution with many items is large (its deploy item cache, the compressed templates) and is
+    // reconciled once per finished item: no deep copy per reconcile. The phases never change `exec` in
+    // place; status writes copy the status first.
+    copyObjects: false,
     reconcile: reconcileExecution,
   });
   controller.owns(deployItemInformer, { predicates: [deployItemProgressChanged] });
@@ -189,7 +193,7 @@ async function runPhases(env: ExecutionEnv, start: Execution, log: Logger): Prom
   }
 }
 
-function templatesOf(exec: Execution): DeployItemTemplate[] {
+function templatesOf(exec: Execution): readonly DeployItemTemplate[] {
   try {
     return deployItemTemplates(exec.spec);
   } catch (err) {

@@ -16,11 +16,11 @@ function nsOpt(exec: Execution): { namespace?: string } {
 
 /** Applies mutate to a copy of the status and writes it when it changed; returns the execution as stored. */
 export async function writeExecutionStatus(env: ExecutionEnv, exec: Execution, mutate: (status: ExecutionStatus) => void): Promise<Execution> {
-  const draft = structuredClone(exec);
-  const status: ExecutionStatus = draft.status ?? {};
+  // Only the status is copied: the spec (with a large compressed item list) is sent as it is.
+  const status: ExecutionStatus = structuredClone(exec.status) ?? {};
   mutate(status);
   if (isDeepStrictEqual(status, exec.status ?? {})) return exec;
-  draft.status = status;
+  const draft: Execution = { ...exec, status };
   const written = await env.client.updateStatus<Execution>(executionsResource, draft);
   env.executionWrites.record(exec.metadata.resourceVersion, written);
   return written;

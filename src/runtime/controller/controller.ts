@@ -36,6 +36,12 @@ export interface ControllerOptions<T extends KubeObject, C> {
   cacheSyncTimeoutMs?: number;
   /** Aborts ctx.signal of a reconcile that runs longer; default none. */
   reconcileTimeoutMs?: number;
+  /**
+   * Hand reconcile a deep copy of the cached object (default true). false passes the cached object itself:
+   * the reconciler then must treat it as read-only (copy before changing anything). Worth it for large
+   * objects reconciled often, where the copy dominates.
+   */
+  copyObjects?: boolean;
 }
 
 export interface WatchOptions<U extends KubeObject> {
@@ -208,7 +214,7 @@ export class Controller<T extends KubeObject, C = unknown> {
       this.log.debug({ object: key }, 'object not found in cache; skipped');
       return;
     }
-    const obj = structuredClone(cached);
+    const obj = this.options.copyObjects === false ? cached : structuredClone(cached);
     const reconcileID = randomUUID();
     const log = this.log.child({ object: key, reconcileID });
     const timeoutMs = this.options.reconcileTimeoutMs;

@@ -16,6 +16,7 @@ import { registerLandscaper, type LandscaperOptions } from '../../../src/landsca
 import { deployItemsResource } from '../../../src/landscaper/execution/resources.ts';
 import { dataObjectsResource, executionsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
 import { Manager } from '../../../src/runtime/manager.ts';
+import { defaultControllerRateLimiter } from '../../../src/runtime/workqueue/rate-limiter.ts';
 import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
 
 export const MOCK = 'landscaper.gardener.cloud/mock';
@@ -191,12 +192,17 @@ export interface Landscape {
 }
 
 /** An embedded API server and a manager running the whole Landscaper family, its client optionally wrapped. */
-export async function startLandscape(options: { landscaper?: LandscaperOptions; wrap?: (c: KubeClient) => KubeClient } = {}): Promise<Landscape> {
+export async function startLandscape(options: { landscaper?: LandscaperOptions; wrap?: (c: KubeClient) => KubeClient; maxBackoffMs?: number } = {}): Promise<Landscape> {
   const server = await startTestServer({ crds: loadBosunCrds(), onError: () => {} });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   const inner = createKubeClient({ kubeconfig: server.kubeconfig });
   const mgrClient = options.wrap ? options.wrap(inner) : inner;
-  const mgr = new Manager({ client: mgrClient, logger: pino({ enabled: process.env['FAULT_TEST_LOG'] !== undefined, level: 'debug' }), gracefulShutdownTimeoutMs: 2000 });
+  const mgr = new Manager({
+    client: mgrClient,
+    logger: pino({ enabled: process.env['FAULT_TEST_LOG'] !== undefined, level: 'debug' }),
+    gracefulShutdownTimeoutMs: 2000,
+    ...(options.maxBackoffMs !== undefined ? { controllerDefaults: { rateLimiter: () => defaultControllerRateLimiter({ maxDelayMs: options.maxBackoffMs! }) } } : {}),
+  });
   registerLandscaper(mgr, options.landscaper);
   await mgr.start();
   return {

@@ -14,6 +14,7 @@ import { action, type Action } from '../../../runtime/controller/action.ts';
 import type { Controller } from '../../../runtime/controller/controller.ts';
 import type { ReconcileContext } from '../../../runtime/controller/reconciler.ts';
 import type { EventRecorder } from '../../../runtime/event-recorder.ts';
+import type { Informer } from '../../../runtime/informer/informer.ts';
 import type { Manager } from '../../../runtime/manager.ts';
 import { updateStatus } from '../../../runtime/status.ts';
 import {
@@ -68,6 +69,8 @@ interface Lib {
   requireContext: boolean;
   backoff: { initialMs: number; maxMs: number };
   failures: Map<string, number>;
+  /** Contexts from the manager's cache: one GET per job saved (a miss still asks the server). */
+  contexts: Informer<Context>;
 }
 
 function now(): string {
@@ -86,6 +89,7 @@ export function registerDeployer(mgr: Manager, deployer: Deployer, options: Depl
     requireContext: options.requireContext ?? true,
     backoff: { initialMs: options.errorBackoff?.initialMs ?? 1000, maxMs: options.errorBackoff?.maxMs ?? 60_000 },
     failures: new Map(),
+    contexts: mgr.informer<Context>(contextsResource),
   };
   const controller = mgr.controller<DeployItem, Lib>({
     name,
@@ -213,6 +217,8 @@ function deployerContext(job: Job, lib: Lib, ctx: ReconcileContext<Lib>, target:
 async function getContext(client: KubeClient, item: DeployItem, lib: Lib): Promise<Context | undefined> {
   const name = item.spec.context || DEFAULT_CONTEXT_NAME;
   const namespace = item.metadata.namespace ?? '';
+  const cached = lib.contexts.hasSynced() ? lib.contexts.store.get(`${namespace}/${name}`) : undefined;
+  if (cached) return cached;
   try {
     return await client.get<Context>(contextsResource, name, { namespace });
   } catch (err) {
