@@ -1,5 +1,5 @@
 // YAML as Landscaper reads it (sigs.k8s.io/yaml: YAML 1.1 → JSON), giving plain JSON values.
-import { parseDocument } from 'yaml';
+import { parseGoYamlDocument } from '../template/functions/landscaper/yaml.ts';
 import type { AnyJSON } from './api/shared.ts';
 
 /** A YAML syntax error; `line` is 1-based when known. */
@@ -34,13 +34,7 @@ function toJSON(x: unknown): AnyJSON {
 
 /** Parses one YAML (or JSON) document; an empty document is null. */
 export function parseYaml(text: string): AnyJSON {
-  const doc = parseDocument(text, {
-    version: '1.1',
-    merge: true,
-    uniqueKeys: false,
-    // go-yaml keeps timestamps as strings when decoding into interface{}.
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
-  });
+  const doc = parseGoYamlDocument(text);
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const line = e.linePos?.[0]?.line;

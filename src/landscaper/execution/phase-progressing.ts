@@ -4,7 +4,7 @@ import { ERR_CYCLIC_DEPENDENCIES } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../api/execution.ts';
 import { blockers, classifyForReconcile, type ExecutionItem } from './classification.ts';
-import { findCycle, formatCycle } from './cycles.ts';
+import { findCycle, formatCycle } from '../dependency-cycles.ts';
 import { driveDeletion } from './deletion.ts';
 import { triggerDeployItem } from './deploy-item-writes.ts';
 import { cachedDeployItem, expectedDeployItem, forEachLimited, type ExecutionEnv } from './env.ts';

@@ -2,7 +2,7 @@
 // validates while rendering too; this catches Executions written by hand or by other tools.
 import { ERR_CONFIGURATION_PROBLEM, ERR_CYCLIC_DEPENDENCIES } from '../api/constants.ts';
 import type { DeployItemTemplate } from '../api/execution.ts';
-import { findCycle, formatCycle } from './cycles.ts';
+import { findCycle, formatCycle } from '../dependency-cycles.ts';
 import { ExecutionFatalError } from './errors.ts';
 
 const OPERATION = 'ValidateDeployItems';

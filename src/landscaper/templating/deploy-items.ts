@@ -1,5 +1,6 @@
 // Deploy executions → deploy item specifications (template.go TemplateDeployExecutions), their
 // validation (names, dependsOn references, cycles) and target resolution into DeployItemTemplates.
+import { findCycle } from '../dependency-cycles.ts';
 import type { DeployItemSpecification, DeployItemTargetReference, TemplateExecutor } from '../api/blueprint.ts';
 import type { DeployItemTemplate } from '../api/execution.ts';
 import type { AnyJSON } from '../api/shared.ts';
@@ -80,29 +81,7 @@ function toSpec(raw: AnyJSON, i: number, exec: TemplateExecutor): DeployItemSpec
 
 /** Finds a dependsOn cycle (names along it, first repeated last), or undefined. */
 export function findDependsOnCycle(items: readonly { name: string; dependsOn?: readonly string[] }[]): string[] | undefined {
-  const deps = new Map(items.map((i) => [i.name, i.dependsOn ?? []]));
-  const state = new Map<string, 'visiting' | 'done'>();
-  const stack: string[] = [];
-  const visit = (n: string): string[] | undefined => {
-    const s = state.get(n);
-    if (s === 'done') return undefined;
-    if (s === 'visiting') return [...stack.slice(stack.indexOf(n)), n];
-    state.set(n, 'visiting');
-    stack.push(n);
-    for (const d of deps.get(n) ?? []) {
-      if (!deps.has(d)) continue;
-      const c = visit(d);
-      if (c !== undefined) return c;
-    }
-    stack.pop();
-    state.set(n, 'done');
-    return undefined;
-  };
-  for (const i of items) {
-    const c = visit(i.name);
-    if (c !== undefined) return c;
-  }
-  return undefined;
+  return findCycle(new Map(items.map((i) => [i.name, i.dependsOn ?? []])));
 }
 
 /** Unique DNS-label names, a type, dependsOn naming existing items, no cycles. */

@@ -13,15 +13,20 @@ export function toYaml(v: GoValue): string {
   }
 }
 
-/** YAML → JSON → interface{}: float64 numbers, string keys, YAML 1.1 scalars (yes/no, 0x, 0o...). */
-export function fromYaml(s: string): GoValue {
-  const doc = parseDocument(s, {
+/** Parses YAML the way go-yaml v2 reads it: YAML 1.1 scalars, merge keys, duplicate keys allowed. */
+export function parseGoYamlDocument(text: string): ReturnType<typeof parseDocument> {
+  return parseDocument(text, {
     version: '1.1',
     uniqueKeys: false,
     merge: true,
     // go-yaml v2 keeps timestamps as strings when decoding into interface{}.
     customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
   });
+}
+
+/** YAML → JSON → interface{}: float64 numbers, string keys, YAML 1.1 scalars (yes/no, 0x, 0o...). */
+export function fromYaml(s: string): GoValue {
+  const doc = parseGoYamlDocument(s);
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const line = e.linePos?.[0]?.line ?? 1;
