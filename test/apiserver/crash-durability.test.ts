@@ -1,51 +1,18 @@
 // A child `bosun up` is killed with SIGKILL during a stream of acknowledged writes. After a restart every
 // acknowledged object is there, resourceVersions keep rising, and a client-node informer resumes.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { exited, freePort, startBosun } from '../helpers/bosun-process.ts';
 import * as k8s from '@kubernetes/client-node';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-function startBosun(dataDir: string, port: number): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('bosun is ready')) {
-        child.stdout?.off('data', onData);
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`bosun up exited with ${code}: ${out}`)));
-  });
-}
 
 function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms)));
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
 }
 
 test('acknowledged writes survive kill -9; revisions keep rising; an informer resumes', { timeout: 120_000 }, async () => {

@@ -5,12 +5,11 @@
 // port, and both namespaces must end alike: every phase Succeeded, jobID == jobIDFinished everywhere, the
 // same deploy items and the same exports.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
 import type { KubeClient } from '../../../src/client/client.ts';
 import { createKubeClient } from '../../../src/client/create-client.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
@@ -19,49 +18,8 @@ import { deployItemsResource } from '../../../src/landscaper/execution/resources
 import { dataObjectsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
 import { createNamespace, dagBlueprint, dataObject, getOrUndefined, installation, jobDone, landscapeState, RECONCILE, until, untilFinished } from './fixtures.ts';
 
-const bin = join(import.meta.dirname, '..', '..', '..', 'bin', 'bosun.js');
 const LAYERS = 3;
 const WIDTH = 12;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
-function startBosun(dataDir: string, port: number): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`bosun up did not get ready within 60 s: ${out}`));
-    }, 60_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('bosun is ready')) {
-        clearTimeout(timer);
-        child.stdout?.off('data', onData);
-        child.stdout?.resume();
-        resolve(child);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`bosun up exited with ${code}: ${out}`));
-    });
-  });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
-}
 
 const EXPORTS = ['result-data', 'sub-data'];
 

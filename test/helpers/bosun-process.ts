@@ -1,0 +1,49 @@
+// Runs `bosun up` as a child process, as a user would: for tests that kill and restart it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
+
+/** A loopback port that was free a moment ago (the restart tests need a fixed one). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts `bosun up` on dataDir and port; resolves once it prints its ready line (60 s at most). */
+export function startBosun(dataDir: string, port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`bosun up did not get ready within 60 s: ${out}`));
+    }, 60_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('bosun is ready')) {
+        clearTimeout(timer);
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(child);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`bosun up exited with ${code}: ${out}`));
+    });
+  });
+}
+
+/** Resolves when the child has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+}
