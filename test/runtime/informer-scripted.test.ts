@@ -215,3 +215,22 @@ test('a watch that breaks mid-stream resumes from the last seen RV without relis
     await informer.stop();
   }
 });
+
+test('a stream that broke after delivering events reconnects after the initial delay, not a grown one', async () => {
+  const client = new ScriptedClient();
+  const boom = (): InternalServerError => new InternalServerError(status(500, 'InternalError'));
+  client.lists.push(boom(), boom(), list('10', []));
+  client.watches.push([{ type: 'ADDED', object: widget('a', '11') }, new Error('ECONNRESET')]);
+  const { informer, errors } = start(client);
+  try {
+    await client.changes.until(() => errors.length >= 3, 2_000, 'three failures');
+    // Two list failures grew the delay to 10 ms; the established stream's break starts again from 5 ms.
+    assert.deepEqual(errors.slice(0, 3).map((e) => [e.info.phase, e.info.retryInMs]), [
+      ['list', 5],
+      ['list', 10],
+      ['watch', 5],
+    ]);
+  } finally {
+    await informer.stop();
+  }
+});

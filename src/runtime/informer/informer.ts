@@ -399,7 +399,12 @@ export class Informer<T extends KubeObject = KubeObject> {
         if (this.stopping) break;
       }
     } catch (err) {
-      if (!silent) throw err;
+      if (!silent) {
+        // An established stream that breaks is a fresh failure, not one more in a row: without this, streams
+        // that break every few seconds would push the reconnect delay to its 30 s cap and keep the cache stale.
+        if (connected && (events > 0 || this.clock.now() - started >= (this.o.minWatchDurationMs ?? 1_000))) this.backoff.reset();
+        throw err;
+      }
     } finally {
       watchdog?.cancel();
       if (!ac.signal.aborted) ac.abort();

@@ -31,13 +31,7 @@ after(async () => {
 
 test(
   `siblings with imports/exports, DAGs and subinstallations converge under 20% API faults (seed ${SEED})`,
-  {
-    timeout: 180_000,
-    // Known bug, kept visible: under load (two test files at once) a subinstallation can stay in
-    // ObjectsCreated with a lastError from an injected status-write fault and never be retried, although
-    // its execution finished the job (a lost wake-up; see docs/landscaper.md, "Known problems").
-    todo: 'a subinstallation can stall in ObjectsCreated after an injected status-write fault (lost wake-up)',
-  },
+  { timeout: 180_000 },
   async () => {
   const ns = 'faulty';
   await createNamespace(ls.client, ns);
