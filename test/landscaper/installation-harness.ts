@@ -146,22 +146,6 @@ export function installation(name: string, ns: string, blueprint: string, spec: 
 
 export const RECONCILE = { 'landscaper.gardener.cloud/operation': 'reconcile' };
 
-/** Records the distinct phases an installation passes through, from a watch. */
-export async function recordPhases(h: LsHarness, ns: string, name: string): Promise<{ phases: string[]; stop(): void }> {
-  const stream = await h.client.watch<Installation>(installationsResource, { namespace: ns, name });
-  const phases: string[] = [];
-  void (async () => {
-    try {
-      for await (const ev of stream) {
-        const p = ev.object.status?.phase;
-        if (p !== undefined && phases[phases.length - 1] !== p) phases.push(p);
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return { phases, stop: () => stream.close() };
-}
 
 /** Waits until the installation exists and cond holds; returns it. */
 export async function untilInst(h: LsHarness, ns: string, name: string, what: string, cond: (i: Installation) => boolean, timeoutMs?: number): Promise<Installation> {

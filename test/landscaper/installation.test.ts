@@ -1,4 +1,5 @@
 // The Installation controller against a real embedded API server, with a stand-in execution controller.
+import { recordPhases } from '../helpers/record-phases.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stringify } from 'yaml';
@@ -8,7 +9,7 @@ import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { deployItemsOf } from '../../src/landscaper/installation/execution.ts';
 import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/installation/resources.ts';
-import { getInst, untilInst, installation, newNamespace, phaseOf, RECONCILE, recordPhases, startLsHarness, until, type LsHarness } from './installation-harness.ts';
+import { getInst, untilInst, installation, newNamespace, phaseOf, RECONCILE, startLsHarness, until, type LsHarness } from './installation-harness.ts';
 
 let h: LsHarness;
 before(async () => {
@@ -64,7 +65,7 @@ test('a root installation runs a full job: Init → … → Succeeded, exports w
   const ns = await newNamespace(h, 'full');
   await h.client.create(dataObjectsResource, dataObject('greeting-data', ns, 'hello'));
   h.outcomes.set('a', { phase: 'Succeeded', exports: { item: { value: 'hello' } } });
-  const rec = await recordPhases(h, ns, 'a');
+  const rec = await recordPhases(h.client, installationsResource, ns, 'a');
   await h.client.create(installationsResource, installation('a', ns, mockBlueprint, {
     imports: { data: [{ name: 'greeting', dataRef: 'greeting-data' }] },
     exports: { data: [{ name: 'result', dataRef: 'result-data' }] },

@@ -2,13 +2,14 @@
 // controllers/execution "should trigger deploy items in the correct order" / "should cleanup orphaned deploy
 // items", integration inline "add/remove deploy items with dependencies", importexport "should update the name of
 // a DataObject and a DeployItem", templating "state"), run by the real controller family.
+import { recordPhases } from '../../helpers/record-phases.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DataObject } from '../../../src/landscaper/api/data-object.ts';
 import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import {
   R, blueprint, createData, createInst, dataOf, deployExecution, exportExecution, finished, getExec, installation, listDeployItems, mockDeployTemplate,
-  recordPhases, setData, startEnv, untilFinished, untilGone, annotate, RECONCILE, type Env,
+  setData, startEnv, untilFinished, untilGone, annotate, RECONCILE, type Env,
 } from './support.ts';
 
 let env: Env;
@@ -33,8 +34,8 @@ test('a simple installation with mock deploy items: phases, job IDs, exports', T
     ]))],
     exportExecutions: [exportExecution('exports:\n  result: {{ index .values.deployitems "a" "value" }}+{{ index .values.deployitems "b" "value" }}\n')],
   });
-  const instPhases = await recordPhases(env, R.installations, ns, 'simple');
-  const execPhases = await recordPhases(env, R.executions, ns, 'simple');
+  const instPhases = await recordPhases(env.client, R.installations, ns, 'simple');
+  const execPhases = await recordPhases(env.client, R.executions, ns, 'simple');
   const mark = env.recorder.mark();
   await createInst(env, installation('simple', ns, bp, { imports: { data: [{ name: 'greeting', dataRef: 'in' }] }, exports: { data: [{ name: 'result', dataRef: 'out' }] } }));
   const inst = await untilFinished(env, ns, 'simple');

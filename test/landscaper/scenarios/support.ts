@@ -231,22 +231,6 @@ export async function stays<T>(what: string, probe: () => Promise<T>, cond: (v: 
   }
 }
 
-/** Records the distinct phases an installation (or execution) passes through, from a watch. */
-export async function recordPhases(env: Env, r: ResourceRef, ns: string, name: string): Promise<{ phases: string[]; stop(): void }> {
-  const stream = await env.client.watch<Installation>(r, { namespace: ns, name });
-  const phases: string[] = [];
-  void (async () => {
-    try {
-      for await (const ev of stream) {
-        const p = ev.object.status?.phase;
-        if (p !== undefined && phases[phases.length - 1] !== p) phases.push(p);
-      }
-    } catch {
-      // closed
-    }
-  })();
-  return { phases, stop: () => stream.close() };
-}
 
 // --- writes ------------------------------------------------------------------------------------------
 
