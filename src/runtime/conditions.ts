@@ -1,6 +1,7 @@
 // metav1.Condition helpers (apimachinery's meta.SetStatusCondition): lastTransitionTime moves only when
 // the status changes, so it tells how long a condition has held.
 import type { KubeObject } from '../apimachinery/object.ts';
+import { nowTime } from '../apimachinery/time.ts';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
@@ -19,21 +20,17 @@ export interface Condition {
 
 export type ConditionInput = Omit<Condition, 'lastTransitionTime'> & { lastTransitionTime?: string };
 
-function rfc3339(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 /** Sets or updates the condition in place; returns true when anything changed. */
 export function setCondition(conditions: Condition[], input: ConditionInput, now: Date = new Date()): boolean {
   const existing = conditions.find((c) => c.type === input.type);
   if (!existing) {
-    conditions.push({ ...input, lastTransitionTime: input.lastTransitionTime ?? rfc3339(now) });
+    conditions.push({ ...input, lastTransitionTime: input.lastTransitionTime ?? nowTime(now) });
     return true;
   }
   let changed = false;
   if (existing.status !== input.status) {
     existing.status = input.status;
-    existing.lastTransitionTime = input.lastTransitionTime ?? rfc3339(now);
+    existing.lastTransitionTime = input.lastTransitionTime ?? nowTime(now);
     changed = true;
   }
   if (existing.reason !== input.reason) {

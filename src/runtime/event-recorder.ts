@@ -5,6 +5,7 @@ import { pino, type Logger } from 'pino';
 import type { KubeObject } from '../apimachinery/object.ts';
 import type { KubeClient, ResourceRef } from '../client/client.ts';
 import { NotFoundError } from '../client/errors.ts';
+import { nowTime } from '../apimachinery/time.ts';
 
 export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
 
@@ -33,10 +34,6 @@ interface Seen {
 
 // Kubernetes caps Event messages at 1 KiB.
 const maxMessage = 1024;
-
-function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 export class EventRecorder {
   private readonly o: EventRecorderOptions;
@@ -81,7 +78,7 @@ export class EventRecorder {
     try {
       if (prior && now.getTime() - prior.lastSeenMs < windowMs) {
         try {
-          await this.o.client.patch(eventsResource, prior.name, { count: prior.count + 1, lastTimestamp: rfc3339(now) }, { type: 'merge', namespace: prior.namespace });
+          await this.o.client.patch(eventsResource, prior.name, { count: prior.count + 1, lastTimestamp: nowTime(now) }, { type: 'merge', namespace: prior.namespace });
           prior.count++;
           prior.lastSeenMs = now.getTime();
           this.touch(key, prior);
@@ -102,7 +99,7 @@ export class EventRecorder {
     const m = obj.metadata;
     // Events of cluster-scoped objects live in 'default', as the API server's own do.
     const namespace = m.namespace || 'default';
-    const stamp = rfc3339(now);
+    const stamp = nowTime(now);
     const involvedObject: Record<string, string> = {};
     if (obj.apiVersion) involvedObject['apiVersion'] = obj.apiVersion;
     if (obj.kind) involvedObject['kind'] = obj.kind;

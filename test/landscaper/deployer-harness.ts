@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/index.ts';
+import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
@@ -21,8 +22,9 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function startServer(withCrds = true): Promise<Server> {
-  const server = await startApiServer({ inMemory: true, port: 0, ...(withCrds ? { crds: loadBosunCrds() } : {}) });
+/** requests: every request the server receives is appended (method, url, status). */
+export async function startServer(withCrds = true, requests?: RequestLogEntry[]): Promise<Server> {
+  const server = await startApiServer({ inMemory: true, port: 0, ...(withCrds ? { crds: loadBosunCrds() } : {}), ...(requests ? { onRequest: (e: RequestLogEntry) => requests.push(e) } : {}) });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   return {
     server,

@@ -36,7 +36,7 @@ before(async () => {
   await ls.client.create(secretsResource, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'access', namespace: ns }, data: { cluster: Buffer.from(JSON.stringify({ kubeconfig: remote.server.kubeconfig })).toString('base64') } });
   await ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'remote-ref', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', secretRef: { name: 'access', key: 'cluster' } } });
   mgr = startManager(ls.client);
-  handle = registerManifestDeployer(mgr, { pollMs: 50, unreachableGraceMs: 300, targetRequestTimeoutMs: 2000, errorBackoff: { initialMs: 50, maxMs: 200 } });
+  handle = registerManifestDeployer(mgr, { unreachableGraceMs: 300, targetRequestTimeoutMs: 2000, errorBackoff: { initialMs: 50, maxMs: 200 } });
   await mgr.start();
 });
 after(async () => {

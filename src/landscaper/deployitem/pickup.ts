@@ -3,7 +3,7 @@
 // common cause besides an unknown type.
 import { ERR_TIMEOUT, PHASE_DELETE_FAILED, PHASE_FAILED } from '../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
-import { lsTime, updatedLsError } from '../execution/status-helpers.ts';
+import { lsTime, updatedLsError } from '../status-helpers.ts';
 import { PICKUP_TIMEOUT_OPERATION, PICKUP_TIMEOUT_REASON, formatDuration } from './timeouts.ts';
 
 export function pickupTimeoutMessage(di: DeployItem, timeoutMs: number, missingTarget: string | undefined): string {

@@ -40,7 +40,7 @@ import { runInit } from './phase-init.ts';
 import { executionItems, runProgressing } from './phase-progressing.ts';
 import { ReadYourWrites } from './read-your-writes.ts';
 import { deployItemsResource, executionsResource } from './resources.ts';
-import { lsTime } from './status-helpers.ts';
+import { lsTime } from '../status-helpers.ts';
 
 export interface ExecutionControllerOptions {
   /** Controller name in logs and metrics; default 'landscaper-execution'. */

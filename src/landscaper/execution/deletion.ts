@@ -9,7 +9,7 @@ import { findCycle, formatCycle } from '../dependency-cycles.ts';
 import { deleteDeployItem, removeDeployItemFinalizer, triggerDeployItem } from './deploy-item-writes.ts';
 import { forEachLimited, type ExecutionEnv } from './env.ts';
 import { describeFailedItem, type PhaseOutcome } from './outcome.ts';
-import { nameList } from './status-helpers.ts';
+import { nameList } from '../status-helpers.ts';
 
 /** A deploy item as deletion sees it: its template name and dependsOn from the labels and annotations. */
 export function deletionItem(di: DeployItem): ExecutionItem {

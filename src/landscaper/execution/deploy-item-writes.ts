@@ -6,7 +6,7 @@ import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, LANDSCAPER_FINALIZER } from '../ap
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import type { ExecutionEnv } from './env.ts';
 import { deployItemsResource } from './resources.ts';
-import { lsTime } from './status-helpers.ts';
+import { lsTime } from '../status-helpers.ts';
 
 const MAX_ATTEMPTS = 4;
 

@@ -1,22 +1,10 @@
 // Typed errors of the execution controller. A fatal error ends the job (Failed / DeleteFailed); every
 // other error keeps the phase, is recorded in lastError and retried with backoff.
-import type { ErrorCode } from '../api/constants.ts';
+import { LandscaperError } from '../ls-error.ts';
 
 /** Ends the current job: the execution goes to Failed (or DeleteFailed while deleting). */
-export class ExecutionFatalError extends Error {
+export class ExecutionFatalError extends LandscaperError {
   override readonly name = 'ExecutionFatalError' as const;
-  /** lastError.operation: the step that failed. */
-  readonly operation: string;
-  /** lastError.reason: a CamelCase cause. */
-  readonly reason: string;
-  readonly codes: ErrorCode[];
-
-  constructor(operation: string, reason: string, message: string, codes: ErrorCode[] = [], options?: { cause?: unknown }) {
-    super(message, options);
-    this.operation = operation;
-    this.reason = reason;
-    this.codes = codes;
-  }
 }
 
 /** spec.deployItemsCompressed is not gzipped JSON of a deploy item list. */

@@ -8,7 +8,7 @@ import type { Execution, ExecutionStatus } from '../api/execution.ts';
 import type { ConditionStatus } from '../api/shared.ts';
 import type { ExecutionEnv } from './env.ts';
 import { executionsResource } from './resources.ts';
-import { lsTime, setLsCondition, updatedLsError } from './status-helpers.ts';
+import { lsTime, setLsCondition, updatedLsError } from '../status-helpers.ts';
 
 function nsOpt(exec: Execution): { namespace?: string } {
   return exec.metadata.namespace !== undefined ? { namespace: exec.metadata.namespace } : {};

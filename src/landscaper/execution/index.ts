@@ -7,5 +7,5 @@ export { validateTemplates } from './validation.ts';
 export { desiredDeployItem, deployItemGenerateName } from './materialize.ts';
 export { ExecutionFatalError, ExecutionStepError, DeployItemsCompressedError } from './errors.ts';
 export { executionsResource, deployItemsResource, dataObjectsResource, targetsResource, secretsResource } from './resources.ts';
-export { lsTime, parseLsTime, updatedLsError } from './status-helpers.ts';
+export { lsTime, parseLsTime, updatedLsError } from '../status-helpers.ts';
 export { INTERRUPT_OPERATION } from './interrupt.ts';

@@ -7,7 +7,7 @@ import type { Execution } from '../api/execution.ts';
 import { writeDeployItemStatus } from './deploy-item-writes.ts';
 import { forEachLimited, listManagedDeployItems, type ExecutionEnv } from './env.ts';
 import { executionsResource } from './resources.ts';
-import { lsTime, updatedLsError } from './status-helpers.ts';
+import { lsTime, updatedLsError } from '../status-helpers.ts';
 
 export const INTERRUPT_OPERATION = 'InterruptOperation';
 

@@ -20,7 +20,7 @@ import {
 } from '../api/constants.ts';
 import type { DeployItem, DeployItemSpec } from '../api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../api/execution.ts';
-import { lsTime } from './status-helpers.ts';
+import { lsTime } from '../status-helpers.ts';
 
 /** generateName of a template's deploy item: "<exec>-<template>-". */
 export function deployItemGenerateName(exec: Execution, template: DeployItemTemplate): string {

@@ -9,7 +9,7 @@ import { driveDeletion } from './deletion.ts';
 import { triggerDeployItem } from './deploy-item-writes.ts';
 import { cachedDeployItem, expectedDeployItem, forEachLimited, type ExecutionEnv } from './env.ts';
 import { describeFailedItem, type PhaseOutcome } from './outcome.ts';
-import { nameList } from './status-helpers.ts';
+import { nameList } from '../status-helpers.ts';
 
 /** The template's deploy items as the execution sees them now (`written` is fresher than the cache). */
 export async function executionItems(env: ExecutionEnv, exec: Execution, templates: readonly DeployItemTemplate[], written: ReadonlyMap<string, DeployItem>): Promise<ExecutionItem[]> {

@@ -5,7 +5,7 @@ import { action, type Action } from '../../runtime/controller/action.ts';
 import { OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_FAILED, PHASE_SUCCEEDED, RECONCILE_REASON_ANNOTATION, RECONCILE_REASON_RETRY } from '../api/constants.ts';
 import type { AutomaticReconcileStatus, Installation } from '../api/installation.ts';
 import { isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf } from './helpers.ts';
-import { rfc3339 } from './last-error.ts';
+import { lsTime } from '../status-helpers.ts';
 import { installationsResource } from './resources.ts';
 import { dueTime } from './schedule.ts';
 import { writeStatus } from './status-writer.ts';
@@ -43,7 +43,7 @@ export async function automaticReconcile(deps: Deps, inst: Installation, result:
     await writeStatus(deps, inst, (x) => void (x.automaticReconcileStatus = st));
   };
   if (fresh) {
-    const st: AutomaticReconcileStatus = { generation: inst.metadata.generation ?? 0, numberOfReconciles: onFailed ? 1 : 0, lastReconcileTime: rfc3339(now), onFailed };
+    const st: AutomaticReconcileStatus = { generation: inst.metadata.generation ?? 0, numberOfReconciles: onFailed ? 1 : 0, lastReconcileTime: lsTime(now), onFailed };
     await record(st);
     // A failure is retried at once the first time; a success only starts the clock.
     if (onFailed) {
@@ -58,7 +58,7 @@ export async function automaticReconcile(deps: Deps, inst: Installation, result:
   const last = old.lastReconcileTime !== undefined ? new Date(old.lastReconcileTime) : now;
   const due = dueTime(last, conf.interval, conf.cronSpec, onFailed ? '5m' : '24h');
   if (due.getTime() > now.getTime()) return combine(result, due.getTime() - now.getTime());
-  await record({ ...old, numberOfReconciles: count + 1, lastReconcileTime: rfc3339(now) });
+  await record({ ...old, numberOfReconciles: count + 1, lastReconcileTime: lsTime(now) });
   await annotate(deps, inst);
   return result;
 }

@@ -10,23 +10,18 @@ import {
   ERR_WEBHOOK,
   type ErrorCode,
 } from '../api/constants.ts';
+import { LandscaperError } from '../ls-error.ts';
 import { KubeApiError, NetworkError } from '../../client/errors.ts';
 
 export type Severity = 'fatal' | 'normal' | 'wait';
 
-export class InstallationError extends Error {
+export class InstallationError extends LandscaperError {
   override readonly name = 'InstallationError' as const;
-  readonly operation: string;
-  readonly reason: string;
   readonly severity: Severity;
-  readonly codes: ErrorCode[];
 
   constructor(severity: Severity, operation: string, reason: string, message: string, codes: ErrorCode[] = [], options?: { cause?: unknown }) {
-    super(message, options);
+    super(operation, reason, message, codes, options);
     this.severity = severity;
-    this.operation = operation;
-    this.reason = reason;
-    this.codes = codes;
   }
 }
 

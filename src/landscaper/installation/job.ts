@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { rfc3339 } from './last-error.ts';
+import { lsTime } from '../status-helpers.ts';
 import type { Deps } from './types.ts';
 
 interface JobStatus {
@@ -15,7 +15,7 @@ interface JobStatus {
 export async function passJobID(deps: Deps, resource: ResourceRef, child: KubeObject, jobID: string): Promise<void> {
   const status = (child['status'] ?? {}) as JobStatus;
   if (status.jobID === jobID) return;
-  const next: JobStatus = { ...status, jobID, transitionTimes: { triggerTime: rfc3339(deps.now()) } };
+  const next: JobStatus = { ...status, jobID, transitionTimes: { triggerTime: lsTime(deps.now()) } };
   // Installation status requires observedGeneration.
   if (resource.kind === 'Installation' && next.observedGeneration === undefined) next.observedGeneration = 0;
   try {

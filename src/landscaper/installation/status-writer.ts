@@ -7,7 +7,8 @@ import { isDeletionPhase, isFinalPhase, type InstallationPhase } from '../api/co
 import type { Installation, InstallationStatus } from '../api/installation.ts';
 import type { InstallationError } from './errors.ts';
 import { isDeleting, nameOf, statusOf } from './helpers.ts';
-import { updatedError, rfc3339 } from './last-error.ts';
+import { lsTime } from '../status-helpers.ts';
+import { updatedError } from './last-error.ts';
 import { installationsResource } from './resources.ts';
 import { siblings, successors } from './siblings.ts';
 import type { Deps } from './types.ts';
@@ -17,7 +18,7 @@ export type StatusMutation = (status: InstallationStatus, now: string) => void;
 /** Writes the mutated status; nothing when it is unchanged. Returns the object as stored. */
 export async function writeStatus(deps: Deps, inst: Installation, mutate: StatusMutation): Promise<Installation> {
   const status = structuredClone(statusOf(inst));
-  mutate(status, rfc3339(deps.now()));
+  mutate(status, lsTime(deps.now()));
   if (inst.status !== undefined && isDeepStrictEqual(status, inst.status)) return inst;
   return deps.client.updateStatus<Installation>(installationsResource, { ...inst, status });
 }

@@ -23,7 +23,7 @@ before(async () => {
   ls = await startLandscape({
     landscaper: {
       deployItem: { pickupTimeout: PICKUP_MS, recheckSlackMs: 50 },
-      manifest: { pollMs: 100, unreachableGraceMs: 1000, targetRequestTimeoutMs: 1000, errorBackoff: { initialMs: 100, maxMs: 300 } },
+      manifest: { unreachableGraceMs: 1000, targetRequestTimeoutMs: 1000, errorBackoff: { initialMs: 100, maxMs: 300 } },
       mock: { errorBackoff: { initialMs: 100, maxMs: 300 } },
     },
   });

@@ -3,7 +3,9 @@
 // Per reconcile: act only on items of our type whose jobID != jobIDFinished. Pickup of a new job (phase empty
 // or final) writes Init/InitDelete, observedGeneration, lastReconcileTime, deployer info and initTime, and clears
 // the error history. Then: resolve the Target (missing → Failed "NoTargetFound") and the Context, ensure the
-// finalizer, and run the deployer. A final phase is written together with jobIDFinished = jobID. Errors with an
+// finalizer, and run the deployer. A deployer that waits (readiness, exports, a deletion) says what for: that goes
+// into the Waiting condition, and the deployer wakes the item through the controller's queue when it may be
+// over. A final phase is written together with jobIDFinished = jobID. Errors with an
 // unrecoverable code (ERR_TIMEOUT of the progressing timeout among them) end the job Failed/DeleteFailed; other
 // errors keep the phase, land in lastError and retry with a growing backoff (upstream retries every 5 s).
 // Deletion uninstalls unless delete-without-uninstall is set, then removes the finalizer.
@@ -17,6 +19,7 @@ import type { EventRecorder } from '../../../runtime/event-recorder.ts';
 import type { Informer } from '../../../runtime/informer/informer.ts';
 import type { Manager } from '../../../runtime/manager.ts';
 import { updateStatus } from '../../../runtime/status.ts';
+import { lsTime, setLsCondition } from '../../status-helpers.ts';
 import {
   DEFAULT_CONTEXT_NAME,
   DELETE_WITHOUT_UNINSTALL_ANNOTATION,
@@ -73,9 +76,10 @@ interface Lib {
   contexts: Informer<Context>;
 }
 
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+const now = (): string => lsTime(new Date());
+
+/** The Waiting condition: True with what the deployer waits for, False once it no longer waits. */
+export const CONDITION_WAITING = 'Waiting';
 
 /** Registers the library controller for one deployer on the manager (upstream lib.Add). */
 export function registerDeployer(mgr: Manager, deployer: Deployer, options: DeployerOptions = {}): DeployerHandle {
@@ -99,6 +103,7 @@ export function registerDeployer(mgr: Manager, deployer: Deployer, options: Depl
     predicates: [deployItemTypeIs(deployer.type), jobRelevantChange()],
     reconcile: (obj, ctx) => reconcileItem(mgr.client, obj, ctx),
   });
+  deployer.bind?.((key) => controller.enqueue(key));
   return { controller: controller as unknown as Controller<DeployItem, unknown>, info };
 }
 
@@ -138,33 +143,66 @@ class Job {
 }
 
 async function reconcileItem(client: KubeClient, obj: DeployItem, ctx: ReconcileContext<Lib>): Promise<Action> {
+  let waiting = false;
+  try {
+    const result = await reconcileJob(client, obj, ctx);
+    waiting = result.waiting;
+    return result.action;
+  } finally {
+    if (!waiting) ctx.data.deployer.release?.(ctx.key);
+  }
+}
+
+async function reconcileJob(client: KubeClient, obj: DeployItem, ctx: ReconcileContext<Lib>): Promise<{ action: Action; waiting: boolean }> {
+  const done = (a: Action): { action: Action; waiting: boolean } => ({ action: a, waiting: false });
   const lib = ctx.data;
-  if (obj.spec?.type !== lib.deployer.type) return action.awaitChange();
-  if (obj.metadata.annotations?.[OPERATION_ANNOTATION] === OPERATION_TEST_RECONCILE) return testReconcile(client, obj);
+  if (obj.spec?.type !== lib.deployer.type) return done(action.awaitChange());
+  if (obj.metadata.annotations?.[OPERATION_ANNOTATION] === OPERATION_TEST_RECONCILE) return done(await testReconcile(client, obj));
   const status = obj.status ?? {};
   if (!status.jobID || status.jobID === status.jobIDFinished) {
     lib.failures.delete(ctx.key);
-    return action.awaitChange();
+    return done(action.awaitChange());
   }
   const job = new Job(client, obj, status.jobID);
   const deleting = obj.metadata.deletionTimestamp !== undefined;
   try {
     if (!obj.status?.phase || isFinalPhase(obj.status.phase)) {
-      if (await pickup(job, lib, deleting, ctx.signal)) return action.awaitChange();
+      if (await pickup(job, lib, deleting, ctx.signal)) return done(action.awaitChange());
     }
-    checkProgressingTimeout(job.item, deleting ? 'deployer: delete start' : 'deployer: reconcile start');
+    checkTimeout(job, deleting ? 'deployer: delete start' : 'deployer: reconcile start');
     const result = deleting ? await runDelete(job, lib, ctx) : await runReconcile(job, lib, ctx);
     lib.failures.delete(ctx.key);
-    if (result === 'gone') return action.awaitChange();
+    if (result === 'gone') return done(action.awaitChange());
+    setWaiting(job.status, result?.waitingFor);
     if (isFinalPhase(job.status.phase)) {
       finish(job);
       await job.write(ctx.signal);
-      return action.awaitChange();
+      return done(action.awaitChange());
     }
     await job.write(ctx.signal);
-    return next(job, result?.requeueAfterMs);
+    return { action: next(job, result?.requeueAfterMs), waiting: result?.waitingFor !== undefined };
   } catch (err) {
-    return handleError(job, lib, ctx, err, deleting);
+    return done(await handleError(job, lib, ctx, err, deleting));
+  }
+}
+
+function setWaiting(status: DeployItemStatus, waitingFor: string | undefined): void {
+  if (waitingFor !== undefined) {
+    status.conditions ??= [];
+    setLsCondition(status.conditions, CONDITION_WAITING, 'True', 'Waiting', waitingFor);
+  } else if (status.conditions?.some((c) => c.type === CONDITION_WAITING && c.status === 'True')) {
+    setLsCondition(status.conditions, CONDITION_WAITING, 'False', 'NotWaiting', '');
+  }
+}
+
+/** The progressing timeout; its error also says what the deployer was still waiting for. */
+function checkTimeout(job: Job, checkpoint: string): void {
+  try {
+    checkProgressingTimeout(job.item, checkpoint);
+  } catch (err) {
+    const waiting = job.status.conditions?.find((c) => c.type === CONDITION_WAITING && c.status === 'True');
+    if (!(err instanceof DeployerError) || !waiting) throw err;
+    throw new DeployerError(err.operation, err.reason, `${err.message}; still ${waiting.message}`, err.codes, { cause: err });
   }
 }
 
@@ -208,7 +246,7 @@ function deployerContext(job: Job, lib: Lib, ctx: ReconcileContext<Lib>, target:
     recorder: lib.recorder,
     writeStatus: () => job.write(ctx.signal),
     checkpoint: async (name) => {
-      checkProgressingTimeout(job.item, name);
+      checkTimeout(job, name);
       await checkInterrupted(job.client, job.item, job.jobID, ctx.signal);
     },
   };
@@ -240,7 +278,7 @@ async function runReconcile(job: Job, lib: Lib, ctx: ReconcileContext<Lib>): Pro
   return lib.deployer.reconcile(deployerContext(job, lib, ctx, target, lsContext));
 }
 
-async function runDelete(job: Job, lib: Lib, ctx: ReconcileContext<Lib>): Promise<'gone'> {
+async function runDelete(job: Job, lib: Lib, ctx: ReconcileContext<Lib>): Promise<'gone' | DeployerResult> {
   const item = job.item;
   if (!(item.metadata.finalizers ?? []).includes(LANDSCAPER_FINALIZER)) return 'gone';
   if (item.metadata.annotations?.[DELETE_WITHOUT_UNINSTALL_ANNOTATION] === 'true') {
@@ -257,7 +295,8 @@ async function runDelete(job: Job, lib: Lib, ctx: ReconcileContext<Lib>): Promis
       job.status.phase = PHASE_DELETING;
       await job.write(ctx.signal);
     }
-    await lib.deployer.delete(deployerContext(job, lib, ctx, target, lsContext));
+    const result = await lib.deployer.delete(deployerContext(job, lib, ctx, target, lsContext));
+    if (result?.waitingFor !== undefined) return result;
   }
   await removeFinalizer(job);
   return 'gone';
@@ -309,7 +348,8 @@ async function handleError(job: Job, lib: Lib, ctx: ReconcileContext<Lib>, err: 
     return action.awaitChange();
   }
   const input = toErrorInput(err, deleting ? 'Delete' : 'Reconcile');
-  recordError(job.status, input, now());
+  setWaiting(job.status, undefined);
+  recordError(job.status, input, new Date());
   void lib.recorder.warning(job.item, input.reason, input.message);
   if (isUnrecoverable(err)) {
     ctx.log.info({ reason: input.reason, message: input.message }, 'deploy item failed');

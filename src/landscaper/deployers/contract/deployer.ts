@@ -26,15 +26,28 @@ export interface DeployerContext {
 }
 
 export interface DeployerResult {
-  /** The item is not finished yet (e.g. waiting for readiness): run again after this delay. */
+  /**
+   * The item waits for something outside (readiness, exports, a deletion): this names it. The library shows it
+   * in the Waiting condition and in a progressing-timeout error, and reconciles again when the deployer wakes
+   * the item (or after requeueAfterMs).
+   */
+  waitingFor?: string;
+  /** Run again after this delay at the latest (e.g. when a timeout of the deployer's falls due). */
   requeueAfterMs?: number;
 }
 
 export interface Deployer {
   /** spec.type this deployer is responsible for. */
   readonly type: string;
-  /** Reconciles the item; sets a final phase (Succeeded/Failed) when done. Throw DeployerError for failures. */
+  /**
+   * Reconciles the item: sets a final phase (Succeeded/Failed) when done, or returns what it waits for. Throw
+   * DeployerError for failures.
+   */
   reconcile(ctx: DeployerContext): Promise<DeployerResult | void>;
-  /** Uninstalls what the item deployed; the library then removes the finalizer. */
-  delete(ctx: DeployerContext): Promise<void>;
+  /** Uninstalls what the item deployed, or returns what it waits for; once done the library removes the finalizer. */
+  delete(ctx: DeployerContext): Promise<DeployerResult | void>;
+  /** Hands over the controller's requeue ("namespace/name"): a deployer that waits on events wakes items with it. */
+  bind?(wake: (key: string) => void): void;
+  /** The item no longer waits (its job ended, was taken away, failed, or the item is gone): drop what it held. */
+  release?(key: string): void;
 }

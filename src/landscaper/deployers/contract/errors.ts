@@ -1,19 +1,10 @@
 // Typed deployer errors: the operation/reason/codes triple upstream's lserrors carry, so the library
 // can decide between "keep the phase and retry" and "unrecoverable: Failed".
 import { UNRECOVERABLE_ERROR_CODES, type ErrorCode } from '../../api/constants.ts';
+import { LandscaperError } from '../../ls-error.ts';
 
-export class DeployerError extends Error {
+export class DeployerError extends LandscaperError {
   override readonly name = 'DeployerError' as const;
-  readonly operation: string;
-  readonly reason: string;
-  readonly codes: ErrorCode[];
-
-  constructor(operation: string, reason: string, message: string, codes: ErrorCode[] = [], options?: { cause?: unknown }) {
-    super(message, options);
-    this.operation = operation;
-    this.reason = reason;
-    this.codes = codes;
-  }
 }
 
 /** Another party finished the job (the execution's interrupt, a new job): stop without writing. */

@@ -1,9 +1,9 @@
 // The shared deployer library: job protocol, phases, targets, errors, timeouts, interruption, exports.
-export { registerDeployer, type DeployerHandle, type DeployerOptions } from './controller.ts';
+export { CONDITION_WAITING, registerDeployer, type DeployerHandle, type DeployerOptions } from './controller.ts';
 export type { Deployer, DeployerContext, DeployerResult } from './deployer.ts';
 export { DeployerError, InterruptedError, errorCodes, isInterrupted, isUnrecoverable } from './errors.ts';
 export { checkInterrupted, jobTakenAway } from './interruption.ts';
-export { recordError, updatedError } from './lserror.ts';
+export { recordError } from './lserror.ts';
 export { deployItemTypeIs, jobRelevantChange } from './predicates.ts';
 export { contextsResource, deployItemsResource, secretsResource, targetsResource } from './resources.ts';
 export { NO_TARGET_FOUND_REASON, getTarget, resolveTargetContent, targetKubeconfig } from './target.ts';

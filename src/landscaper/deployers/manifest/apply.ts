@@ -10,9 +10,9 @@ import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { JSONObject } from '../../api/shared.ts';
 import { DeployerError, messageOf } from '../contract/errors.ts';
 import { MANAGED_DEPLOY_ITEM_LABEL, type ManifestConfig } from './config.ts';
-import { deleteManagedResources, prepareForDelete } from './deletion.ts';
+import { prepareForDelete } from './deletion.ts';
 import { createMergePatch, mergeInto } from './merge.ts';
-import { describeRef, nsOpt, refOf, sameResource, type ManagedResource } from './resources.ts';
+import { nsOpt, refOf, sameResource, type ManagedResource } from './resources.ts';
 
 export interface ApplyOptions {
   client: KubeClient;
@@ -20,7 +20,6 @@ export interface ApplyOptions {
   config: ManifestConfig;
   previous: ManagedResource[];
   checkpoint(name: string): Promise<void>;
-  pollMs: number;
 }
 
 export interface PatchAfterDeployment {
@@ -49,7 +48,14 @@ function stripServerFields(obj: JSONObject): JSONObject {
   return out;
 }
 
-export async function applyManifests(o: ApplyOptions): Promise<{ managed: ManagedResource[]; patches: PatchAfterDeployment[] }> {
+export interface Applied {
+  managed: ManagedResource[];
+  patches: PatchAfterDeployment[];
+  /** Deployed before, no longer rendered, and to be deleted (already annotated/patched before delete). */
+  orphans: ManagedResource[];
+}
+
+export async function applyManifests(o: ApplyOptions): Promise<Applied> {
   const entries = o.config.manifests.filter((m) => m.policy !== 'ignore');
   const crds = entries.filter((m) => m.manifest['kind'] === 'CustomResourceDefinition');
   const rest = entries.filter((m) => m.manifest['kind'] !== 'CustomResourceDefinition');
@@ -96,8 +102,7 @@ export async function applyManifests(o: ApplyOptions): Promise<{ managed: Manage
   await run(rest.filter((m) => resolved.get(m)!.namespaced), resolved);
   if (errors.length > 0) throw new DeployerError('ApplyObjects', 'ApplyNewObject', errors.join('; '));
 
-  await cleanupOrphans(o, managed);
-  return { managed, patches };
+  return { managed, patches, orphans: await prepareOrphans(o, managed) };
 }
 
 async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promise<{ managed?: ManagedResource; patch?: PatchAfterDeployment }> {
@@ -183,20 +188,14 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
   return { managed: status(stored), ...(patch ? { patch } : {}) };
 }
 
-async function cleanupOrphans(o: ApplyOptions, managed: ManagedResource[]): Promise<void> {
+async function prepareOrphans(o: ApplyOptions, managed: ManagedResource[]): Promise<ManagedResource[]> {
   await o.checkpoint('deployer: cleanup orphaned');
   const orphans: ManagedResource[] = [];
   for (const mr of o.previous) {
     if (managed.some((m) => sameResource(m.resource, mr.resource))) continue;
     if (await prepareForDelete(o.client, mr, o.deployItemName)) orphans.push(mr);
   }
-  if (orphans.length === 0) return;
-  try {
-    await deleteManagedResources({ client: o.client, resources: orphans, groups: o.config.deletionGroupsDuringUpdate, checkpoint: o.checkpoint, pollMs: o.pollMs });
-  } catch (err) {
-    if (err instanceof DeployerError) throw err;
-    throw new DeployerError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${orphans.map((m) => describeRef(m.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
-  }
+  return orphans;
 }
 
 /** patchAfterDeployment: merged (override) into the live object and written back. */

@@ -1,14 +1,15 @@
 // Deleting managed resources in deletion groups (upstream resourcemanager DeletionGroup/DeleteManagedResources).
 // Without groups: namespaced resources, then cluster-scoped ones, then CRDs. A group is deleted completely —
-// every object gone — before the next one starts; every wait is a checkpoint (progressing timeout, interrupt).
+// every object gone — before the next one starts. One call does what can be done now and names what it waits
+// for; the deployer calls again when a watched object changes.
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient, ResourceRef } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import type { JSONObject } from '../../api/shared.ts';
-import { DeployerError } from '../contract/errors.ts';
 import { MANAGED_DEPLOY_ITEM_LABEL, type DeletionGroup } from './config.ts';
 import { mergeInto } from './merge.ts';
 import { describeRef, nsOpt, type ManagedResource, type ResourceReference } from './resources.ts';
+import type { Pending, WatchInterest } from './target-watches.ts';
 
 const DEFAULT_GROUPS: DeletionGroup[] = [
   { predefinedResourceGroup: { type: 'namespaced-resources' } },
@@ -20,8 +21,6 @@ export interface DeleteOptions {
   client: KubeClient;
   resources: ManagedResource[];
   groups: DeletionGroup[] | undefined;
-  checkpoint(name: string): Promise<void>;
-  pollMs: number;
 }
 
 const isCrd = (r: ResourceReference): boolean => r.kind === 'CustomResourceDefinition';
@@ -73,9 +72,7 @@ async function allResources(client: KubeClient, group: DeletionGroup): Promise<R
 }
 
 /** Deletes r; returns true while it still exists. forceDelete strips its finalizers. */
-async function deleteOne(client: KubeClient, r: ResourceReference, force: boolean): Promise<boolean> {
-  const ref = await resolve(client, r);
-  if (!ref) return false;
+async function deleteOne(client: KubeClient, ref: ResourceRef, r: ResourceReference, force: boolean): Promise<boolean> {
   const opts = nsOpt(ref, r.namespace);
   try {
     await client.delete(ref, r.name, opts);
@@ -98,12 +95,9 @@ async function deleteOne(client: KubeClient, r: ResourceReference, force: boolea
   return true;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-export async function deleteManagedResources(o: DeleteOptions): Promise<void> {
-  if (o.resources.length === 0 && !(o.groups ?? []).some((g) => g.customResourceGroup?.deleteAllResources)) return;
+/** Deletes the first group that still has objects: undefined once every group is gone, else what remains. */
+export async function deleteInGroups(o: DeleteOptions): Promise<Pending | undefined> {
+  if (o.resources.length === 0 && !(o.groups ?? []).some((g) => g.customResourceGroup?.deleteAllResources)) return undefined;
   const groups = o.groups && o.groups.length > 0 ? o.groups : DEFAULT_GROUPS;
   const buckets = groups.map(() => [] as ResourceReference[]);
   for (const mr of o.resources) {
@@ -111,26 +105,22 @@ export async function deleteManagedResources(o: DeleteOptions): Promise<void> {
     if (i >= 0) buckets[i]!.push(mr.resource);
   }
   for (const [i, group] of groups.entries()) {
-    await o.checkpoint('deployer: delete resources');
-    let remaining = group.customResourceGroup?.deleteAllResources ? await allResources(o.client, group) : buckets[i]!;
+    const members = group.customResourceGroup?.deleteAllResources ? await allResources(o.client, group) : buckets[i]!;
     const force = (group.predefinedResourceGroup?.forceDelete ?? group.customResourceGroup?.forceDelete) === true;
-    while (remaining.length > 0) {
-      const still: ResourceReference[] = [];
-      for (const r of remaining) if (await deleteOne(o.client, r, force)) still.push(r);
-      remaining = still;
-      if (remaining.length === 0) break;
-      try {
-        await o.checkpoint('deployer: delete resources');
-      } catch (err) {
-        if (err instanceof DeployerError) {
-          // Name what the deletion waited for.
-          throw new DeployerError(err.operation, err.reason, `${err.message}; still waiting for the deletion of ${remaining.map(describeRef).join(', ')}`, err.codes, { cause: err });
-        }
-        throw err;
-      }
-      await sleep(o.pollMs);
+    const remaining: ResourceReference[] = [];
+    const interests: WatchInterest[] = [];
+    for (const r of members) {
+      const ref = await resolve(o.client, r);
+      if (!ref || !(await deleteOne(o.client, ref, r, force))) continue;
+      remaining.push(r);
+      interests.push({ ref, ...nsOpt(ref, r.namespace), name: r.name });
+    }
+    if (remaining.length > 0) {
+      const which = groups.length > 1 ? ` (deletion group ${i + 1} of ${groups.length})` : '';
+      return { waiting: `the deletion of ${remaining.map(describeRef).join(', ')}${which}`, interests };
     }
   }
+  return undefined;
 }
 
 /**

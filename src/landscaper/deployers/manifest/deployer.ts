@@ -1,28 +1,55 @@
 // The manifest deployer (upstream pkg/deployer/manifest): applies manifests into the cluster of the deploy item's
 // kubernetes-cluster Target, tracks them in providerStatus.managedResources (written right after applying, so a
-// later delete knows them even if readiness fails), checks readiness, reads exports, then Succeeded. Delete
-// removes the managed resources in deletion groups, honouring the policies.
+// later delete knows them even if readiness fails), cleans up orphans, checks readiness, reads exports, then
+// Succeeded. Delete removes the managed resources in deletion groups, honouring the policies.
+//
+// Nothing here blocks or polls: a stage that has to wait (orphan deletion, readiness, exports, uninstall) returns
+// what it waits for, and watches on the objects involved requeue the item when they change. What a job has done
+// so far lives in memory; after a restart the job re-applies (idempotent) and its waits start over.
 import { DEPLOY_ITEM_TYPE_MANIFEST, ERR_CONFIGURATION_PROBLEM, MANIFEST_PROVIDER_API_VERSION, PHASE_PROGRESSING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import type { AnyJSON } from '../../api/shared.ts';
-import type { Deployer, DeployerContext } from '../contract/deployer.ts';
-import { DeployerError, isInterrupted } from '../contract/errors.ts';
+import type { Deployer, DeployerContext, DeployerResult } from '../contract/deployer.ts';
+import { DeployerError, isInterrupted, messageOf } from '../contract/errors.ts';
 import { writeExportSecret } from '../contract/exports.ts';
 import { targetKubeconfig } from '../contract/target.ts';
 import { applyManifests, patchAfterDeployment } from './apply.ts';
 import { decodeManifestConfig, type ManifestConfig } from './config.ts';
-import { deleteManagedResources, prepareForDelete } from './deletion.ts';
+import { deleteInGroups, prepareForDelete } from './deletion.ts';
 import { readExports } from './exports.ts';
-import { waitReady } from './readiness.ts';
-import type { ManagedResource } from './resources.ts';
+import { checkReadiness, readinessTimeoutMs } from './readiness.ts';
+import { describeRef, sameResource, type ManagedResource } from './resources.ts';
 import { isUnreachable, TargetClients, UnreachableTracker, type TargetClient } from './target-client.ts';
+import { TargetWatches, type Pending } from './target-watches.ts';
 
 export interface ManifestDeployerSettings {
-  /** Poll interval of readiness, export and deletion waits; default 1000 ms. */
-  pollMs: number;
   /** Per-request deadline towards target clusters; default 10 s. */
   targetRequestTimeoutMs: number;
   /** How long an unreachable target is retried before the job fails; default 60 s. */
   unreachableGraceMs: number;
+  /** How long a watch on a target cluster outlives the last item waiting on it; default 60 s. */
+  watchLingerMs: number;
+}
+
+type Stage = 'cleanup' | 'readiness' | 'exports' | 'deletion';
+
+const STAGE_TEXT: Record<Stage, string> = {
+  cleanup: 'cleaning up orphaned resources: waiting for',
+  readiness: 'waiting for readiness:',
+  exports: 'waiting for exports:',
+  deletion: 'waiting for',
+};
+
+/** What one job of one item has done so far. */
+interface Progress {
+  jobID: string;
+  generation: number;
+  applied: boolean;
+  orphans: ManagedResource[];
+  /** Resources the uninstall deletes (policies applied, annotated/patched before delete). */
+  toDelete: ManagedResource[] | undefined;
+  stage: Stage | undefined;
+  /** When the current stage began (its timeouts count from here). */
+  since: number;
 }
 
 function managedOf(providerStatus: AnyJSON | undefined): ManagedResource[] {
@@ -31,20 +58,44 @@ function managedOf(providerStatus: AnyJSON | undefined): ManagedResource[] {
   return Array.isArray(list) ? (list as unknown as ManagedResource[]) : [];
 }
 
+function providerStatus(managed: ManagedResource[]): AnyJSON {
+  return { apiVersion: MANIFEST_PROVIDER_API_VERSION, kind: 'ProviderStatus', managedResources: managed as unknown as AnyJSON };
+}
+
+function keyOf(ctx: DeployerContext): string {
+  return `${ctx.item.metadata.namespace ?? ''}/${ctx.item.metadata.name ?? ''}`;
+}
+
 export class ManifestDeployer implements Deployer {
   readonly type = DEPLOY_ITEM_TYPE_MANIFEST;
-  private readonly settings: ManifestDeployerSettings;
   private readonly clients: TargetClients;
   private readonly unreachable: UnreachableTracker;
+  private readonly progress = new Map<string, Progress>();
+  private readonly watches: TargetWatches;
+  private wake: (key: string) => void = () => {};
 
   constructor(settings: ManifestDeployerSettings) {
-    this.settings = settings;
     this.clients = new TargetClients(settings.targetRequestTimeoutMs);
     this.unreachable = new UnreachableTracker(settings.unreachableGraceMs);
+    this.watches = new TargetWatches({ wake: (key) => this.wake(key), lingerMs: settings.watchLingerMs });
   }
 
-  close(): Promise<void> {
-    return this.clients.close();
+  bind(wake: (key: string) => void): void {
+    this.wake = wake;
+  }
+
+  release(key: string): void {
+    this.progress.delete(key);
+    this.watches.release(key);
+  }
+
+  get activeWatches(): number {
+    return this.watches.size;
+  }
+
+  async close(): Promise<void> {
+    await this.watches.close();
+    await this.clients.close();
   }
 
   private async targetClient(ctx: DeployerContext): Promise<TargetClient> {
@@ -67,7 +118,36 @@ export class ManifestDeployer implements Deployer {
     }
   }
 
-  async reconcile(ctx: DeployerContext): Promise<void> {
+  /** This job's progress; a new job or a changed spec starts from scratch. */
+  private progressOf(ctx: DeployerContext): Progress {
+    const key = keyOf(ctx);
+    const generation = ctx.item.metadata.generation ?? 0;
+    let p = this.progress.get(key);
+    if (!p || p.jobID !== ctx.jobID || p.generation !== generation) {
+      p = { jobID: ctx.jobID, generation, applied: false, orphans: [], toDelete: undefined, stage: undefined, since: Date.now() };
+      this.progress.set(key, p);
+    }
+    return p;
+  }
+
+  /**
+   * Runs a stage's check: undefined when it is done, else the wait to report. The item watches what the check
+   * consulted; when that is new, the check runs again, since an event may have passed before the watch held it.
+   */
+  private async until(ctx: DeployerContext, tc: TargetClient, p: Progress, stage: Stage, check: (waitedMs: number) => Promise<Pending | undefined>): Promise<DeployerResult | undefined> {
+    if (p.stage !== stage) {
+      p.stage = stage;
+      p.since = Date.now();
+    }
+    let pending = await check(Date.now() - p.since);
+    for (let round = 0; pending && this.watches.set(keyOf(ctx), tc, pending.interests) && round < 3; round++) {
+      pending = await check(Date.now() - p.since);
+    }
+    if (!pending) return undefined;
+    return { waitingFor: `${STAGE_TEXT[stage]} ${pending.waiting}`, ...(pending.recheckInMs !== undefined ? { requeueAfterMs: Math.max(0, pending.recheckInMs) + 10 } : {}) };
+  }
+
+  async reconcile(ctx: DeployerContext): Promise<DeployerResult | undefined> {
     const config = decodeManifestConfig(ctx.item.spec.config);
     const status = (ctx.item.status ??= {});
     if (status.phase !== PHASE_PROGRESSING) {
@@ -75,27 +155,51 @@ export class ManifestDeployer implements Deployer {
       await ctx.writeStatus();
     }
     const tc = await this.targetClient(ctx);
-    const poll = this.settings.pollMs;
-    await this.guarded(ctx, tc, 'ApplyManifests', async () => {
-      const { managed, patches } = await applyManifests({
-        client: tc.client,
-        deployItemName: ctx.item.metadata.name ?? '',
-        config,
-        previous: managedOf(status.providerStatus),
-        checkpoint: ctx.checkpoint,
-        pollMs: poll,
+    const p = this.progressOf(ctx);
+    return this.guarded(ctx, tc, 'ApplyManifests', async () => {
+      if (!p.applied) {
+        const applied = await applyManifests({ client: tc.client, deployItemName: ctx.item.metadata.name ?? '', config, previous: managedOf(status.providerStatus), checkpoint: ctx.checkpoint });
+        // Orphans stay tracked until they are gone, so a restart still deletes them.
+        status.providerStatus = providerStatus([...applied.managed, ...applied.orphans]);
+        await ctx.writeStatus();
+        await patchAfterDeployment(tc.client, applied.patches);
+        p.applied = true;
+        p.orphans = applied.orphans;
+      }
+      if (p.orphans.length > 0) {
+        const cleanup = await this.until(ctx, tc, p, 'cleanup', () => deleteInGroups({ client: tc.client, resources: p.orphans, groups: config.deletionGroupsDuringUpdate }));
+        if (cleanup) return cleanup;
+        status.providerStatus = providerStatus(managedOf(status.providerStatus).filter((m) => !p.orphans.some((o) => sameResource(o.resource, m.resource))));
+        p.orphans = [];
+        await ctx.writeStatus();
+      }
+      const managed = managedOf(status.providerStatus);
+      const readinessTimeout = readinessTimeoutMs(config.readinessChecks, config.timeout);
+      const unready = await this.until(ctx, tc, p, 'readiness', async (waitedMs) => {
+        const pending = await checkReadiness({ client: tc.client, managed, config: config.readinessChecks });
+        if (!pending || readinessTimeout === undefined) return pending;
+        if (waitedMs >= readinessTimeout) throw new DeployerError('CheckResourceReadiness', 'ReadinessCheckTimeout', `resources not ready after ${Math.round(readinessTimeout / 1000)} s: ${pending.waiting}`);
+        return { ...pending, recheckInMs: readinessTimeout - waitedMs };
       });
-      status.providerStatus = { apiVersion: MANIFEST_PROVIDER_API_VERSION, kind: 'ProviderStatus', managedResources: managed as unknown as AnyJSON };
-      await ctx.writeStatus();
-      await patchAfterDeployment(tc.client, patches);
-      await waitReady({ client: tc.client, managed, config: config.readinessChecks, legacyTimeout: config.timeout, checkpoint: ctx.checkpoint, pollMs: poll });
-      const values = await readExports({ client: tc.client, exports: config.exports, checkpoint: ctx.checkpoint, pollMs: poll });
+      if (unready) return unready;
+      let values: Record<string, AnyJSON> | undefined;
+      const missing = await this.until(ctx, tc, p, 'exports', async (waitedMs) => {
+        const r = await readExports({ client: tc.client, exports: config.exports, waitedMs });
+        if ('waiting' in r) return r;
+        values = r.values;
+        return undefined;
+      });
+      if (missing) return missing;
       if (values !== undefined) status.exportRef = await writeExportSecret(ctx.client, ctx.item, { data: JSON.stringify(values) });
+      status.phase = PHASE_SUCCEEDED;
+      return undefined;
+    }).catch((err: unknown) => {
+      if (err instanceof DeployerError || isInterrupted(err) || p.orphans.length === 0 || p.stage !== 'cleanup') throw err;
+      throw new DeployerError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${p.orphans.map((m) => describeRef(m.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
     });
-    status.phase = PHASE_SUCCEEDED;
   }
 
-  async delete(ctx: DeployerContext): Promise<void> {
+  async delete(ctx: DeployerContext): Promise<DeployerResult | undefined> {
     let config: ManifestConfig | undefined;
     try {
       config = decodeManifestConfig(ctx.item.spec.config);
@@ -104,11 +208,16 @@ export class ManifestDeployer implements Deployer {
       config = undefined;
     }
     const tc = await this.targetClient(ctx);
+    const p = this.progressOf(ctx);
     const name = ctx.item.metadata.name ?? '';
-    await this.guarded(ctx, tc, 'DeleteManagedResources', async () => {
-      const toDelete: ManagedResource[] = [];
-      for (const mr of managedOf(ctx.item.status?.providerStatus)) if (await prepareForDelete(tc.client, mr, name)) toDelete.push(mr);
-      await deleteManagedResources({ client: tc.client, resources: toDelete, groups: config?.deletionGroups, checkpoint: ctx.checkpoint, pollMs: this.settings.pollMs });
+    return this.guarded(ctx, tc, 'DeleteManagedResources', async () => {
+      if (!p.toDelete) {
+        const toDelete: ManagedResource[] = [];
+        for (const mr of managedOf(ctx.item.status?.providerStatus)) if (await prepareForDelete(tc.client, mr, name)) toDelete.push(mr);
+        p.toDelete = toDelete;
+      }
+      const resources = p.toDelete;
+      return this.until(ctx, tc, p, 'deletion', () => deleteInGroups({ client: tc.client, resources, groups: config?.deletionGroups }));
     });
   }
 }

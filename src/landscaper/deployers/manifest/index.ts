@@ -6,19 +6,21 @@ import { ManifestDeployer, type ManifestDeployerSettings } from './deployer.ts';
 export interface ManifestDeployerOptions extends DeployerOptions, Partial<ManifestDeployerSettings> {}
 
 export interface ManifestDeployerHandle extends DeployerHandle {
-  /** Closes the cached target-cluster clients; call after the manager stopped. */
+  /** Stops the target-cluster watches and closes the cached clients; call after the manager stopped. */
   close(): Promise<void>;
+  /** Watches on target clusters currently running (waits in progress, plus lingering ones). */
+  activeWatches(): number;
 }
 
 export function registerManifestDeployer(mgr: Manager, options: ManifestDeployerOptions = {}): ManifestDeployerHandle {
-  const { pollMs, targetRequestTimeoutMs, unreachableGraceMs, ...lib } = options;
+  const { targetRequestTimeoutMs, unreachableGraceMs, watchLingerMs, ...lib } = options;
   const deployer = new ManifestDeployer({
-    pollMs: pollMs ?? 1000,
     targetRequestTimeoutMs: targetRequestTimeoutMs ?? 10_000,
     unreachableGraceMs: unreachableGraceMs ?? 60_000,
+    watchLingerMs: watchLingerMs ?? 60_000,
   });
   const handle = registerDeployer(mgr, deployer, { name: 'manifest-deployer', ...lib });
-  return { ...handle, close: () => deployer.close() };
+  return { ...handle, close: () => deployer.close(), activeWatches: () => deployer.activeWatches };
 }
 
 export { ManifestDeployer, type ManifestDeployerSettings } from './deployer.ts';

@@ -12,6 +12,7 @@ import type { CustomReadinessCheckConfiguration, ReadinessCheckConfiguration } f
 import { DeployerError, messageOf } from '../contract/errors.ts';
 import { parseTimeoutMs } from '../contract/timeout.ts';
 import { describeRef, nsOpt, type ManagedResource } from './resources.ts';
+import type { Pending, WatchInterest } from './target-watches.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -116,75 +117,76 @@ export function customNotReadyReason(obj: KubeObject, check: CustomReadinessChec
   return undefined;
 }
 
-async function selectObjects(client: KubeClient, check: CustomReadinessCheckConfiguration): Promise<{ objects: KubeObject[]; missing?: string }> {
+async function selectObjects(client: KubeClient, check: CustomReadinessCheckConfiguration, interests: WatchInterest[]): Promise<{ objects: KubeObject[]; missing?: string }> {
   const objects: KubeObject[] = [];
+  let missing: string | undefined;
   for (const sel of check.resourceSelector ?? []) {
     const ref = await client.resolve({ apiVersion: sel.apiVersion, kind: sel.kind });
+    interests.push({ ref, ...nsOpt(ref, sel.namespace), name: sel.name });
     try {
       objects.push(await client.get(ref, sel.name, nsOpt(ref, sel.namespace)));
     } catch (err) {
-      if (err instanceof NotFoundError) return { objects, missing: `${sel.kind} ${sel.namespace ? `${sel.namespace}/` : ''}${sel.name} not found` };
-      throw err;
+      if (!(err instanceof NotFoundError)) throw err;
+      missing ??= `${sel.kind} ${sel.namespace ? `${sel.namespace}/` : ''}${sel.name} not found`;
     }
   }
   if (check.labelSelector) {
     const ls = check.labelSelector as { apiVersion: string; kind: string; labels?: Record<string, string>; matchLabels?: Record<string, string> };
     const ref = await client.resolve({ apiVersion: ls.apiVersion, kind: ls.kind });
     const labels = ls.labels ?? ls.matchLabels ?? {};
-    const list = await client.list(ref, { labelSelector: Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',') });
-    if (list.items.length === 0) return { objects, missing: `no ${ls.kind} matches the labels ${JSON.stringify(labels)}` };
+    const labelSelector = Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(',');
+    interests.push({ ref, labelSelector });
+    const list = await client.list(ref, { labelSelector });
+    if (list.items.length === 0) missing ??= `no ${ls.kind} matches the labels ${JSON.stringify(labels)}`;
     objects.push(...list.items.map((i) => ({ ...i, apiVersion: i.apiVersion ?? ls.apiVersion, kind: i.kind ?? ls.kind })));
   }
-  return { objects };
+  return missing === undefined ? { objects } : { objects, missing };
 }
 
 export interface ReadinessOptions {
   client: KubeClient;
   managed: ManagedResource[];
   config: ReadinessCheckConfiguration | undefined;
-  /** Deprecated provider-level timeout, used when readinessChecks has none. */
-  legacyTimeout: string | undefined;
-  checkpoint(name: string): Promise<void>;
-  pollMs: number;
 }
 
-/** One pass over every check: the first reason found, or undefined when all is ready. */
-async function notReady(o: ReadinessOptions): Promise<string | undefined> {
+/** The readiness timeout (default 180 s; the deprecated provider-level timeout when the checks have none). */
+export function readinessTimeoutMs(config: ReadinessCheckConfiguration | undefined, legacyTimeout: string | undefined): number | undefined {
+  return parseTimeoutMs((config as { timeout?: string } | undefined)?.timeout ?? legacyTimeout, '180s');
+}
+
+/** One pass over every check: undefined when all is ready, else the first reason and every object consulted. */
+export async function checkReadiness(o: ReadinessOptions): Promise<Pending | undefined> {
+  const interests: WatchInterest[] = [];
+  let reason: string | undefined;
   if (!o.config?.disableDefault) {
     for (const mr of o.managed) {
       const ref = await o.client.resolve({ apiVersion: mr.resource.apiVersion, kind: mr.resource.kind });
-      let obj: KubeObject;
+      interests.push({ ref, ...nsOpt(ref, mr.resource.namespace), name: mr.resource.name });
+      if (reason !== undefined) continue;
       try {
-        obj = await o.client.get(ref, mr.resource.name, nsOpt(ref, mr.resource.namespace));
+        const obj = await o.client.get(ref, mr.resource.name, nsOpt(ref, mr.resource.namespace));
+        const why = defaultNotReadyReason({ ...obj, kind: obj.kind ?? mr.resource.kind });
+        if (why) reason = `${describeRef(mr.resource)}: ${why}`;
       } catch (err) {
-        if (err instanceof NotFoundError) return `${describeRef(mr.resource)} does not exist`;
-        throw err;
+        if (!(err instanceof NotFoundError)) throw err;
+        reason = `${describeRef(mr.resource)} does not exist`;
       }
-      const reason = defaultNotReadyReason({ ...obj, kind: obj.kind ?? mr.resource.kind });
-      if (reason) return `${describeRef(mr.resource)}: ${reason}`;
     }
   }
   for (const check of o.config?.custom ?? []) {
-    if (check.disabled) continue;
-    const { objects, missing } = await selectObjects(o.client, check);
-    if (missing) return `custom readiness check "${check.name}": ${missing}`;
+    if (check.disabled || reason !== undefined) continue;
+    const { objects, missing } = await selectObjects(o.client, check, interests);
+    if (missing) {
+      reason = `custom readiness check "${check.name}": ${missing}`;
+      continue;
+    }
     for (const obj of objects) {
-      const reason = customNotReadyReason(obj, check);
-      if (reason) return `custom readiness check "${check.name}": ${obj.kind} ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata.name}: ${reason}`;
+      const why = customNotReadyReason(obj, check);
+      if (why) {
+        reason = `custom readiness check "${check.name}": ${obj.kind} ${obj.metadata.namespace ? `${obj.metadata.namespace}/` : ''}${obj.metadata.name}: ${why}`;
+        break;
+      }
     }
   }
-  return undefined;
-}
-
-/** Waits until ready; a recoverable error after the readiness timeout (default 180 s), naming what is not ready. */
-export async function waitReady(o: ReadinessOptions): Promise<void> {
-  const timeoutMs = parseTimeoutMs((o.config as { timeout?: string } | undefined)?.timeout ?? o.legacyTimeout, '180s') ?? Number.POSITIVE_INFINITY;
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    await o.checkpoint('deployer: check readiness');
-    const reason = await notReady(o);
-    if (reason === undefined) return;
-    if (Date.now() >= end) throw new DeployerError('CheckResourceReadiness', 'ReadinessCheckTimeout', `resources not ready after ${Math.round(timeoutMs / 1000)} s: ${reason}`);
-    await new Promise((r) => setTimeout(r, o.pollMs));
-  }
+  return reason === undefined ? undefined : { waiting: reason, interests };
 }

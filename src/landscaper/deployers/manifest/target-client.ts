@@ -13,6 +13,8 @@ export const TARGET_UNREACHABLE_REASON = 'TargetUnreachable';
 
 export interface TargetClient {
   client: KubeClient;
+  /** Identifies the cluster access (a hash of the kubeconfig) without revealing it. */
+  key: string;
   /** The API server URL of the target (safe to show: no credentials). */
   server: string;
   /** "target ns/name (server https://…)". */
@@ -34,7 +36,7 @@ export class TargetClients {
       const kubeConfig = loadKubeConfig({ kubeconfig });
       const server = kubeConfig.getCurrentCluster()?.server ?? '(no server)';
       const client = createKubeClient({ kubeConfig, defaultTimeoutMs: this.requestTimeoutMs, namespace: 'default' });
-      entry = { client, server, describe: '' };
+      entry = { client, key, server, describe: '' };
       this.cache.set(key, entry);
     }
     return { ...entry, describe: `target ${target.metadata.namespace}/${target.metadata.name} (server ${entry.server})` };

@@ -1,12 +1,11 @@
 // Landscaper status building blocks: timestamps as metav1.Time writes them, lastError with upstream's
 // UpdatedError rule (apis/errors), and Landscaper conditions (which carry lastUpdateTime and codes).
-import type { ErrorCode } from '../api/constants.ts';
-import type { Condition, ConditionStatus, LsError } from '../api/shared.ts';
+import { nowTime } from '../apimachinery/time.ts';
+import type { ErrorCode } from './api/constants.ts';
+import type { Condition, ConditionStatus, LsError } from './api/shared.ts';
 
 /** RFC 3339 with seconds precision, as Go's metav1.Time marshals. */
-export function lsTime(now: Date): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
+export const lsTime = nowTime;
 
 /** Milliseconds of an RFC 3339 timestamp, or undefined when absent or unparsable. */
 export function parseLsTime(value: string | undefined): number | undefined {
