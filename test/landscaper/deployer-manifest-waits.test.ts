@@ -129,3 +129,23 @@ test('a progressing timeout during a wait names what was awaited; the watches ar
   assert.ok(watchesOpen() > 0, 'the waits used watches');
   await eventually(() => handle.activeWatches() === 0, () => `target watches still running: ${handle.activeWatches()}`);
 });
+
+test('a deployer restarted during a wait applies again, waits again, and finishes when the change comes', async () => {
+  const readinessChecks = { custom: [{ name: 'gate-two', resourceSelector: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gate-two', namespace: 'default' }], requirements: [{ jsonPath: '.data.open', operator: 'exists' }] }] };
+  await ls.client.create(deployItemsResource, deployItem('restart', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('restart-cm', { a: 'b' }) }], readinessChecks }) }));
+  const j = await trigger(ls.client, ns, 'restart');
+  await waitingFor('restart', 'ConfigMap default/gate-two not found');
+  // The deployer goes away mid-wait (its memory of the job with it); the object it applied is changed meanwhile.
+  await mgr.stop();
+  await handle.close();
+  await remote.client.patch(configMaps, 'restart-cm', { data: { a: 'changed by hand' } }, { type: 'merge', namespace: 'default' });
+  mgr = startManager(ls.client);
+  handle = registerManifestDeployer(mgr, { unreachableGraceMs: 300, targetRequestTimeoutMs: 2000, watchLingerMs: 100, errorBackoff: { initialMs: 50, maxMs: 200 } });
+  await mgr.start();
+  const valueA = async (): Promise<string | undefined> => ((await remote.client.get(configMaps, 'restart-cm', { namespace: 'default' }))['data'] as Record<string, string> | undefined)?.['a'];
+  await eventually(async () => (await valueA()) === 'b', 'the restarted deployer applied the manifest again');
+  await waitingFor('restart', 'ConfigMap default/gate-two not found');
+  await remote.client.create(configMaps, cm('gate-two', { open: '' }));
+  const di = await waitFinished(ls.client, ns, 'restart', j);
+  assert.equal(di.status?.phase, 'Succeeded', di.status?.lastError?.message);
+});
