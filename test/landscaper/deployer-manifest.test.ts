@@ -4,50 +4,31 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import { deployItemsResource, secretsResource, targetsResource } from '../../src/landscaper/deployers/contract/resources.ts';
-import { registerManifestDeployer, type ManifestDeployerHandle } from '../../src/landscaper/deployers/manifest/index.ts';
-import type { Manager } from '../../src/runtime/manager.ts';
-import { createNamespace, deployItem, eventually, getItem, secretData, startManager, startServer, trigger, waitFinished, waitGone, type Server } from './deployer-harness.ts';
+import { deployItem, eventually, getItem, secretData, startServer, trigger, waitFinished, waitGone } from './deployer-harness.ts';
+import { cm, configMaps, MANIFEST_TYPE as type, manifestConfig as config, startManifestFixture, type ManifestFixture } from './manifest-fixture.ts';
 
 const ns = 'manifest';
-const type = 'landscaper.gardener.cloud/kubernetes-manifest';
-const configMaps = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
 
-let ls: Server;
-let remote: Server;
-let mgr: Manager;
-let handle: ManifestDeployerHandle;
+let f: ManifestFixture;
 
-const cm = (name: string, data: Record<string, string>, namespace = 'default'): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data });
-const config = (extra: Record<string, unknown>): DeployItem['spec']['config'] => ({ apiVersion: 'manifest.deployer.landscaper.gardener.cloud/v1alpha2', kind: 'ProviderConfiguration', ...extra }) as DeployItem['spec']['config'];
-const remoteCm = async (name: string): Promise<KubeObject | undefined> => remote.client.get(configMaps, name, { namespace: 'default' }).catch(() => undefined);
+const remoteCm = async (name: string): Promise<KubeObject | undefined> => f.remote.client.get(configMaps, name, { namespace: 'default' }).catch(() => undefined);
 const dataOf = (o: KubeObject | undefined): Record<string, string> | undefined => o?.['data'] as Record<string, string> | undefined;
 
 async function setConfig(name: string, cfg: DeployItem['spec']['config']): Promise<void> {
-  const di = (await getItem(ls.client, ns, name))!;
-  await ls.client.update(deployItemsResource, { ...di, spec: { ...di.spec, config: cfg } });
+  const di = (await getItem(f.ls.client, ns, name))!;
+  await f.ls.client.update(deployItemsResource, { ...di, spec: { ...di.spec, config: cfg } });
 }
 
 before(async () => {
-  ls = await startServer();
-  remote = await startServer(false);
-  await createNamespace(ls.client, ns);
-  await ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'remote', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: remote.server.kubeconfig } } });
+  f = await startManifestFixture(ns);
   // The same cluster through a secretRef target: {kubeconfig: …} stored in a Secret key.
-  await ls.client.create(secretsResource, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'access', namespace: ns }, data: { cluster: Buffer.from(JSON.stringify({ kubeconfig: remote.server.kubeconfig })).toString('base64') } });
-  await ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'remote-ref', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', secretRef: { name: 'access', key: 'cluster' } } });
-  mgr = startManager(ls.client);
-  handle = registerManifestDeployer(mgr, { unreachableGraceMs: 300, targetRequestTimeoutMs: 2000, errorBackoff: { initialMs: 50, maxMs: 200 } });
-  await mgr.start();
+  await f.ls.client.create(secretsResource, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'access', namespace: ns }, data: { cluster: Buffer.from(JSON.stringify({ kubeconfig: f.remote.server.kubeconfig })).toString('base64') } });
+  await f.ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'remote-ref', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', secretRef: { name: 'access', key: 'cluster' } } });
 });
-after(async () => {
-  await mgr.stop();
-  await handle.close();
-  await remote.close();
-  await ls.close();
-});
+after(() => f.close());
 
 test('policies, managedResources, exports by jsonPath, orphan cleanup', async () => {
-  await remote.client.create(configMaps, cm('foreign', { owner: 'someone-else' }));
+  await f.remote.client.create(configMaps, cm('foreign', { owner: 'someone-else' }));
   const manifests = (v: string, withKept: boolean): unknown[] => [
     { policy: 'manage', manifest: cm('managed', { k: v }) },
     { policy: 'fallback', manifest: cm('foreign', { owner: 'me' }) },
@@ -57,9 +38,9 @@ test('policies, managedResources, exports by jsonPath, orphan cleanup', async ()
     { policy: 'immutable', manifest: cm('immut', { k: v }) },
   ];
   const exportsCfg = { exports: [{ key: 'value', jsonPath: '.data.k', fromResource: { apiVersion: 'v1', kind: 'ConfigMap', name: 'managed', namespace: 'default' } }] };
-  await ls.client.create(deployItemsResource, deployItem('policies', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: manifests('one', true), exports: exportsCfg }) }));
-  const j1 = await trigger(ls.client, ns, 'policies');
-  const di = await waitFinished(ls.client, ns, 'policies', j1);
+  await f.ls.client.create(deployItemsResource, deployItem('policies', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: manifests('one', true), exports: exportsCfg }) }));
+  const j1 = await trigger(f.ls.client, ns, 'policies');
+  const di = await waitFinished(f.ls.client, ns, 'policies', j1);
   assert.equal(di.status?.phase, 'Succeeded', di.status?.lastError?.message);
   const ps = di.status?.providerStatus as { apiVersion: string; kind: string; managedResources: { policy: string; resource: { name: string; kind: string; namespace: string; uid: string } }[] };
   assert.equal(ps.apiVersion, 'manifest.deployer.landscaper.gardener.cloud/v1alpha2');
@@ -69,33 +50,33 @@ test('policies, managedResources, exports by jsonPath, orphan cleanup', async ()
   assert.equal(await remoteCm('ignored'), undefined, 'ignore: never created');
   assert.deepEqual(dataOf(await remoteCm('foreign')), { owner: 'someone-else' }, 'fallback: a foreign object is left alone');
   assert.equal((await remoteCm('managed'))?.metadata.labels?.['manifest.deployer.landscaper.gardener.cloud/deployitem'], 'policies');
-  const secret = await ls.client.get(secretsResource, di.status!.exportRef!.name, { namespace: ns });
+  const secret = await f.ls.client.get(secretsResource, di.status!.exportRef!.name, { namespace: ns });
   assert.deepEqual(JSON.parse(secretData(secret, 'config')!), { value: 'one' });
 
   await setConfig('policies', config({ manifests: manifests('two', false), exports: exportsCfg }));
-  const j2 = await trigger(ls.client, ns, 'policies');
-  const di2 = await waitFinished(ls.client, ns, 'policies', j2);
+  const j2 = await trigger(f.ls.client, ns, 'policies');
+  const di2 = await waitFinished(f.ls.client, ns, 'policies', j2);
   assert.equal(di2.status?.phase, 'Succeeded', di2.status?.lastError?.message);
   assert.deepEqual(dataOf(await remoteCm('managed')), { k: 'two' });
   assert.deepEqual(dataOf(await remoteCm('fb-new')), { k: 'two' }, 'fallback: our own object is updated');
   assert.deepEqual(dataOf(await remoteCm('immut')), { k: 'one' }, 'immutable: never updated');
   assert.ok(await remoteCm('kept'), 'keep: not deleted when no longer rendered');
   assert.equal(await remoteCm('orphan'), undefined, 'manage: deleted when no longer rendered');
-  const secret2 = await ls.client.get(secretsResource, di2.status!.exportRef!.name, { namespace: ns });
+  const secret2 = await f.ls.client.get(secretsResource, di2.status!.exportRef!.name, { namespace: ns });
   assert.deepEqual(JSON.parse(secretData(secret2, 'config')!), { value: 'two' });
 });
 
 test('update strategies: update and patch replace, merge keeps live values, mergeOverwrite overwrites', async () => {
   const strategies = ['update', 'patch', 'merge', 'mergeOverwrite'];
   for (const s of strategies) {
-    await ls.client.create(deployItemsResource, deployItem(`s-${s.toLowerCase()}`, ns, { type, target: { name: 'remote-ref', namespace: ns }, config: config({ updateStrategy: s, manifests: [{ manifest: cm(`strategy-${s.toLowerCase()}`, { k: 'old' }) }] }) }));
-    const j = await trigger(ls.client, ns, `s-${s.toLowerCase()}`);
-    assert.equal((await waitFinished(ls.client, ns, `s-${s.toLowerCase()}`, j)).status?.phase, 'Succeeded');
+    await f.ls.client.create(deployItemsResource, deployItem(`s-${s.toLowerCase()}`, ns, { type, target: { name: 'remote-ref', namespace: ns }, config: config({ updateStrategy: s, manifests: [{ manifest: cm(`strategy-${s.toLowerCase()}`, { k: 'old' }) }] }) }));
+    const j = await trigger(f.ls.client, ns, `s-${s.toLowerCase()}`);
+    assert.equal((await waitFinished(f.ls.client, ns, `s-${s.toLowerCase()}`, j)).status?.phase, 'Succeeded');
     // Someone else adds a field in the target cluster.
-    await remote.client.patch(configMaps, `strategy-${s.toLowerCase()}`, { data: { extra: 'live' } }, { type: 'merge', namespace: 'default' });
+    await f.remote.client.patch(configMaps, `strategy-${s.toLowerCase()}`, { data: { extra: 'live' } }, { type: 'merge', namespace: 'default' });
     await setConfig(`s-${s.toLowerCase()}`, config({ updateStrategy: s, manifests: [{ manifest: cm(`strategy-${s.toLowerCase()}`, { k: 'new' }) }] }));
-    const j2 = await trigger(ls.client, ns, `s-${s.toLowerCase()}`);
-    assert.equal((await waitFinished(ls.client, ns, `s-${s.toLowerCase()}`, j2)).status?.phase, 'Succeeded');
+    const j2 = await trigger(f.ls.client, ns, `s-${s.toLowerCase()}`);
+    assert.equal((await waitFinished(f.ls.client, ns, `s-${s.toLowerCase()}`, j2)).status?.phase, 'Succeeded');
   }
   assert.deepEqual(dataOf(await remoteCm('strategy-update')), { k: 'new' });
   assert.deepEqual(dataOf(await remoteCm('strategy-patch')), { k: 'new' });
@@ -105,19 +86,19 @@ test('update strategies: update and patch replace, merge keeps live values, merg
 
 test('custom readiness check waits for its requirement; a short timeout fails with ProgressingTimeout', async () => {
   const readinessChecks = { custom: [{ name: 'gate-open', resourceSelector: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'gate', namespace: 'default' }], requirements: [{ jsonPath: '.data.ready', operator: '==', values: [{ value: 'true' }] }] }] };
-  await ls.client.create(deployItemsResource, deployItem('ready', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('ready-cm', { a: 'b' }) }], readinessChecks }) }));
-  const j = await trigger(ls.client, ns, 'ready');
-  await eventually(async () => (await getItem(ls.client, ns, 'ready'))?.status?.phase === 'Progressing', 'ready Progressing');
-  await remote.client.create(configMaps, cm('gate', { ready: 'false' }));
+  await f.ls.client.create(deployItemsResource, deployItem('ready', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('ready-cm', { a: 'b' }) }], readinessChecks }) }));
+  const j = await trigger(f.ls.client, ns, 'ready');
+  await eventually(async () => (await getItem(f.ls.client, ns, 'ready'))?.status?.phase === 'Progressing', 'ready Progressing');
+  await f.remote.client.create(configMaps, cm('gate', { ready: 'false' }));
   await new Promise((r) => setTimeout(r, 200));
-  assert.equal((await getItem(ls.client, ns, 'ready'))?.status?.phase, 'Progressing');
-  await remote.client.patch(configMaps, 'gate', { data: { ready: 'true' } }, { type: 'merge', namespace: 'default' });
-  assert.equal((await waitFinished(ls.client, ns, 'ready', j)).status?.phase, 'Succeeded');
+  assert.equal((await getItem(f.ls.client, ns, 'ready'))?.status?.phase, 'Progressing');
+  await f.remote.client.patch(configMaps, 'gate', { data: { ready: 'true' } }, { type: 'merge', namespace: 'default' });
+  assert.equal((await waitFinished(f.ls.client, ns, 'ready', j)).status?.phase, 'Succeeded');
 
   const never = { custom: [{ name: 'never', resourceSelector: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'no-such-cm', namespace: 'default' }], requirements: [{ jsonPath: '.data.x', operator: 'exists' }] }] };
-  await ls.client.create(deployItemsResource, deployItem('slow', ns, { type, timeout: '700ms', target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('slow-cm', { a: 'b' }) }], readinessChecks: never }) }));
-  const j2 = await trigger(ls.client, ns, 'slow');
-  const slow = await waitFinished(ls.client, ns, 'slow', j2, 5000);
+  await f.ls.client.create(deployItemsResource, deployItem('slow', ns, { type, timeout: '700ms', target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('slow-cm', { a: 'b' }) }], readinessChecks: never }) }));
+  const j2 = await trigger(f.ls.client, ns, 'slow');
+  const slow = await waitFinished(f.ls.client, ns, 'slow', j2, 5000);
   assert.equal(slow.status?.phase, 'Failed');
   assert.equal(slow.status?.lastError?.reason, 'ProgressingTimeout');
 });
@@ -128,29 +109,29 @@ test('deletion groups run in order; delete-without-uninstall leaves the resource
     { customResourceGroup: { resources: [{ apiVersion: 'v1', kind: 'ConfigMap', names: ['del-a'] }] } },
     { predefinedResourceGroup: { type: 'namespaced-resources' } },
   ];
-  await ls.client.create(deployItemsResource, deployItem('groups', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: ['del-a', 'del-b', 'del-c'].map((n) => ({ manifest: cm(n, { n }) })), deletionGroups }) }));
-  const j = await trigger(ls.client, ns, 'groups');
-  assert.equal((await waitFinished(ls.client, ns, 'groups', j)).status?.phase, 'Succeeded');
+  await f.ls.client.create(deployItemsResource, deployItem('groups', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: ['del-a', 'del-b', 'del-c'].map((n) => ({ manifest: cm(n, { n }) })), deletionGroups }) }));
+  const j = await trigger(f.ls.client, ns, 'groups');
+  assert.equal((await waitFinished(f.ls.client, ns, 'groups', j)).status?.phase, 'Succeeded');
 
   const order: string[] = [];
-  const watch = await remote.client.watch(configMaps, { namespace: 'default' });
+  const watch = await f.remote.client.watch(configMaps, { namespace: 'default' });
   const reading = (async () => {
     for await (const ev of watch) if (ev.type === 'DELETED' && ev.object.metadata.name?.startsWith('del-')) order.push(ev.object.metadata.name);
   })();
-  await ls.client.delete(deployItemsResource, 'groups', { namespace: ns });
-  await trigger(ls.client, ns, 'groups');
-  await waitGone(ls.client, ns, 'groups');
+  await f.ls.client.delete(deployItemsResource, 'groups', { namespace: ns });
+  await trigger(f.ls.client, ns, 'groups');
+  await waitGone(f.ls.client, ns, 'groups');
   await eventually(() => order.length === 3, () => `three deletions, saw ${order.join(',')}`);
   watch.close();
   await reading.catch(() => {});
   assert.deepEqual(order, ['del-c', 'del-a', 'del-b']);
 
-  await ls.client.create(deployItemsResource, deployItem('dwu', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('dwu-cm', { a: 'b' }) }] }) }, { annotations: { 'landscaper.gardener.cloud/delete-without-uninstall': 'true' } }));
-  const j2 = await trigger(ls.client, ns, 'dwu');
-  assert.equal((await waitFinished(ls.client, ns, 'dwu', j2)).status?.phase, 'Succeeded');
-  await ls.client.delete(deployItemsResource, 'dwu', { namespace: ns });
-  await trigger(ls.client, ns, 'dwu');
-  await waitGone(ls.client, ns, 'dwu');
+  await f.ls.client.create(deployItemsResource, deployItem('dwu', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('dwu-cm', { a: 'b' }) }] }) }, { annotations: { 'landscaper.gardener.cloud/delete-without-uninstall': 'true' } }));
+  const j2 = await trigger(f.ls.client, ns, 'dwu');
+  assert.equal((await waitFinished(f.ls.client, ns, 'dwu', j2)).status?.phase, 'Succeeded');
+  await f.ls.client.delete(deployItemsResource, 'dwu', { namespace: ns });
+  await trigger(f.ls.client, ns, 'dwu');
+  await waitGone(f.ls.client, ns, 'dwu');
   assert.ok(await remoteCm('dwu-cm'), 'resources stay without uninstall');
 });
 
@@ -159,10 +140,10 @@ test('an unreachable target ends in Failed naming the target and its server', as
   const kubeconfig = gone.server.kubeconfig;
   const url = gone.server.url;
   await gone.close();
-  await ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'dead', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig } } });
-  await ls.client.create(deployItemsResource, deployItem('unreachable', ns, { type, target: { name: 'dead', namespace: ns }, config: config({ manifests: [{ manifest: cm('x', { a: 'b' }) }] }) }));
-  const j = await trigger(ls.client, ns, 'unreachable');
-  const di = await waitFinished(ls.client, ns, 'unreachable', j, 15_000);
+  await f.ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'dead', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig } } });
+  await f.ls.client.create(deployItemsResource, deployItem('unreachable', ns, { type, target: { name: 'dead', namespace: ns }, config: config({ manifests: [{ manifest: cm('x', { a: 'b' }) }] }) }));
+  const j = await trigger(f.ls.client, ns, 'unreachable');
+  const di = await waitFinished(f.ls.client, ns, 'unreachable', j, 15_000);
   assert.equal(di.status?.phase, 'Failed');
   assert.equal(di.status?.lastError?.reason, 'TargetUnreachable');
   assert.ok(di.status?.lastError?.message.includes(`target ${ns}/dead`));
@@ -171,10 +152,10 @@ test('an unreachable target ends in Failed naming the target and its server', as
 });
 
 test('a manifest item is not picked up by the mock type and vice versa (type predicate)', async () => {
-  await ls.client.create(deployItemsResource, deployItem('mocky', ns, { type: 'landscaper.gardener.cloud/mock', config: { apiVersion: 'mock.deployer.landscaper.gardener.cloud/v1alpha1', kind: 'ProviderConfiguration' } as DeployItem['spec']['config'] }));
-  const j = await trigger(ls.client, ns, 'mocky');
+  await f.ls.client.create(deployItemsResource, deployItem('mocky', ns, { type: 'landscaper.gardener.cloud/mock', config: { apiVersion: 'mock.deployer.landscaper.gardener.cloud/v1alpha1', kind: 'ProviderConfiguration' } as DeployItem['spec']['config'] }));
+  const j = await trigger(f.ls.client, ns, 'mocky');
   await new Promise((r) => setTimeout(r, 300));
-  const di = (await getItem(ls.client, ns, 'mocky'))!;
+  const di = (await getItem(f.ls.client, ns, 'mocky'))!;
   assert.equal(di.status?.jobID, j);
   assert.equal(di.status?.phase, undefined);
 });
