@@ -4,6 +4,8 @@ import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { KubeObject } from '../apimachinery/object.ts';
+import { AdmittedWrites } from './admission/admitted-writes.ts';
+import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
@@ -100,10 +102,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
 
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
   const watches = new WatchRegistry();
+  const webhooks = new WebhookDispatcher({ store, registry });
   const ctx: HandlerContext = {
     registry,
     store,
     objects,
+    writes: new AdmittedWrites(objects, webhooks),
     watches,
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
@@ -121,6 +125,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     crdController.stop();
     gc.stop();
     namespaces.stop();
+    webhooks.close();
   };
   try {
     await new Promise<void>((resolve, reject) => {

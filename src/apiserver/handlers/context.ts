@@ -1,5 +1,6 @@
 // What every handler needs from the server.
 import type { KubeObject, ListMeta } from '../../apimachinery/object.ts';
+import type { AdmittedWrites } from '../admission/admitted-writes.ts';
 import type { Representation } from '../http/negotiation.ts';
 import type { ObjectService } from '../registry/object-service.ts';
 import type { ResourceRegistry } from '../registry/registry.ts';
@@ -15,6 +16,8 @@ export interface HandlerContext {
   readonly registry: ResourceRegistry;
   readonly store: SqliteStore;
   readonly objects: ObjectService;
+  /** The HTTP API's writes: through admission webhooks, then ObjectService. */
+  readonly writes: AdmittedWrites;
   readonly watches: WatchRegistry;
   readonly tables: TableConverter;
   readonly bookmarkIntervalMs: number;

@@ -10,8 +10,10 @@ import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyServerSide } from '../patch/server-side-apply.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
+import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
 import { fieldSchemaOf, ignoredFieldsOf } from '../registry/field-manager.ts';
 import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
+import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { writeOptions } from './write-options.ts';
 
@@ -55,66 +57,60 @@ export async function handlePatch(
     }
     applied.metadata.name = name;
     const force = query.get('force') === 'true';
-    const live = current ? ctx.objects.view(type, current) : undefined;
-    const { object: result, changed } = applyServerSide({
-      live,
-      config: applied,
-      manager: options.fieldManager,
-      force,
-      apiVersion: apiVersionOf(type),
-      ...(subresource ? { subresource } : {}),
-      schema: fieldSchemaOf(type),
-      now: nowTime(),
-      ignoredFields: ignoredFieldsOf(type, subresource),
-    }) as { object: KubeObject; changed: boolean };
-    if (current && !changed) {
-      sendJson(res, 200, live);
+    const manager = options.fieldManager;
+    const apply = (stored: StoredObject | undefined) => {
+      const live = stored ? ctx.objects.view(type, stored) : undefined;
+      const outcome = applyServerSide({
+        live,
+        config: applied,
+        manager,
+        force,
+        apiVersion: apiVersionOf(type),
+        ...(subresource ? { subresource } : {}),
+        schema: fieldSchemaOf(type),
+        now: nowTime(),
+        ignoredFields: ignoredFieldsOf(type, subresource),
+      }) as { object: KubeObject; changed: boolean };
+      return { live, ...outcome };
+    };
+    const first = apply(current);
+    if (current && !first.changed) {
+      sendJson(res, 200, first.live);
       return;
     }
     if (!current) {
       if (subresource) throw errors.notFound(groupResource(type), name);
-      const created = ctx.objects.create(type, namespace, result, { ...options, keepManagedFields: true }, options.userAgent);
+      const created = await ctx.writes.create(type, namespace, first.object, { ...options, keepManagedFields: true }, options.userAgent);
       await ctx.store.durable();
       sendJsonText(res, 201, created.json, created.warnings);
       return;
     }
-    const next = restrictToSubresource(type, current.object, result, subresource);
-    const updated = ctx.objects.commitUpdate(type, current, next, { ...options, skipManagedFields: true }, subresource);
+    const updated = await ctx.writes.update(type, subresource, { ...options, skipManagedFields: true }, () => {
+      // Applied again only when the object changed while admission webhooks were called.
+      const stored = ctx.objects.get(type, namespace, name);
+      const result = stored === current ? first.object : apply(stored).object;
+      return { current: stored, next: restrictToEndpoint(type, stored.object, result, subresource) };
+    });
     await ctx.store.durable();
     sendJsonText(res, 200, updated.json, updated.warnings);
     return;
   }
 
   if (!current) throw errors.notFound(groupResource(type), name);
-  const base = ctx.objects.view(type, current);
-  let patched: unknown;
-  if (media === 'application/json-patch+json') patched = applyJsonPatch(base, patch);
-  else if (media === 'application/merge-patch+json') patched = applyMergePatch(base, patch);
-  else patched = applyStrategicMergePatch(base, patch, fieldSchemaOf(type));
-  if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw errors.badRequest('the patch produced an object without metadata');
-  const result = patched as KubeObject;
-  const rv = result.metadata.resourceVersion;
-  // A resourceVersion in the patch is a precondition, as on a real server.
-  if (rv !== undefined && rv !== current.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
-  const next = restrictToSubresource(type, current.object, result, subresource);
-  const updated = ctx.objects.commitUpdate(type, current, next, options, subresource);
+  const updated = await ctx.writes.update(type, subresource, options, () => {
+    const stored = ctx.objects.get(type, namespace, name);
+    const base = ctx.objects.view(type, stored);
+    let patched: unknown;
+    if (media === 'application/json-patch+json') patched = applyJsonPatch(base, patch);
+    else if (media === 'application/merge-patch+json') patched = applyMergePatch(base, patch);
+    else patched = applyStrategicMergePatch(base, patch, fieldSchemaOf(type));
+    if (!isPlainObject(patched) || !isPlainObject(patched['metadata'])) throw errors.badRequest('the patch produced an object without metadata');
+    const result = patched as KubeObject;
+    const rv = result.metadata.resourceVersion;
+    // A resourceVersion in the patch is a precondition, as on a real server.
+    if (rv !== undefined && rv !== stored.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
+    return { current: stored, next: restrictToEndpoint(type, stored.object, result, subresource) };
+  });
   await ctx.store.durable();
   sendJsonText(res, 200, updated.json, updated.warnings);
-}
-
-/** A /status patch changes only status; a main-resource patch never changes status (with the subresource on). */
-function restrictToSubresource(type: ResourceType, old: KubeObject, patched: KubeObject, subresource: 'status' | undefined): KubeObject {
-  if (subresource === 'status') {
-    const next = structuredClone(old);
-    if (patched['status'] === undefined) delete next['status'];
-    else next['status'] = patched['status'];
-    next.metadata.managedFields = patched.metadata.managedFields ?? [];
-    return next;
-  }
-  if (type.statusSubresource) {
-    if (old['status'] === undefined) delete patched['status'];
-    else patched['status'] = structuredClone(old['status']);
-  }
-  if (!type.custom && type.specFinalizers) patched['spec'] = structuredClone(old['spec']);
-  return patched;
 }

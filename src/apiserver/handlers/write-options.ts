@@ -16,7 +16,9 @@ export function writeOptions(query: URLSearchParams): WriteOptions {
   }
   const fieldManager = query.get('fieldManager') ?? undefined;
   if (fieldManager !== undefined && fieldManager.length > 128) throw errors.badRequest('fieldManager: Too long: may not be more than 128 bytes');
-  const options: WriteOptions = { dryRun: dryRunOf(query.getAll('dryRun')), fieldValidation: validation as FieldValidation };
+  const options: WriteOptions = { dryRun: dryRunOf(query.getAll('dryRun')) };
+  // Left unset when not asked for (the server defaults to Warn), so admission reports the options as sent.
+  if (query.has('fieldValidation')) options.fieldValidation = validation as FieldValidation;
   if (fieldManager !== undefined) options.fieldManager = fieldManager;
   return options;
 }

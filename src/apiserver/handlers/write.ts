@@ -1,5 +1,6 @@
 // POST (create), PUT (update, main resource or /status), DELETE and DELETE on a collection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StatusError } from '../../apimachinery/status-error.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
 import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
@@ -24,7 +25,7 @@ export async function handleCreate(
     sendJson(res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never));
     return;
   }
-  const { json, warnings } = ctx.objects.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
+  const { json, warnings } = await ctx.writes.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
   await ctx.store.durable();
   sendJsonText(res, 201, json, warnings);
 }
@@ -41,7 +42,7 @@ export async function handleUpdate(
 ): Promise<void> {
   const body = await readObjectBody(req, type);
   const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
-  const { json, warnings } = ctx.objects.update(type, namespace, name, body, subresource ? { ...options, subresource } : options);
+  const { json, warnings } = await ctx.writes.update(type, subresource, options, () => ctx.objects.updateCandidate(type, namespace, name, body, subresource));
   await ctx.store.durable();
   sendJsonText(res, 200, json, warnings);
 }
@@ -62,9 +63,9 @@ export async function handleDelete(
   query: URLSearchParams,
 ): Promise<void> {
   const options = deleteOptions(query, await optionalBody(req, type));
-  const { json } = ctx.objects.delete(type, namespace, name, options);
+  const { json, warnings } = await ctx.writes.delete(type, namespace, name, options);
   await ctx.store.durable();
-  sendJsonText(res, 200, json);
+  sendJsonText(res, 200, json, warnings);
 }
 
 export async function handleDeleteCollection(
@@ -78,11 +79,21 @@ export async function handleDeleteCollection(
   const options = deleteOptions(query, await optionalBody(req, type));
   const select = selectionFor(type, namespace, query);
   const deleted: string[] = [];
+  const warnings: string[] = [];
   for (const stored of ctx.store.list(`${type.group}/${type.plural}`, namespace)) {
     if (!select(stored.object)) continue;
-    deleted.push(ctx.objects.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options).json);
+    let result;
+    try {
+      result = await ctx.writes.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options);
+    } catch (error) {
+      // Gone while earlier items were being admitted: nothing left to delete, as kube-apiserver treats it.
+      if (error instanceof StatusError && error.code === 404) continue;
+      throw error;
+    }
+    deleted.push(result.json);
+    for (const w of result.warnings) if (!warnings.includes(w)) warnings.push(w);
   }
   const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) } });
   await ctx.store.durable();
-  sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${deleted.join(',')}]}`);
+  sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${deleted.join(',')}]}`, warnings);
 }

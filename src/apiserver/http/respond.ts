@@ -25,9 +25,10 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
   sendJsonText(res, code, JSON.stringify(body), warnings, contentType);
 }
 
-export function sendStatusError(res: ServerResponse, error: StatusError): void {
+/** `warnings` (e.g. from admission webhooks called before the failure) go out as Warning headers too. */
+export function sendStatusError(res: ServerResponse, error: StatusError, warnings: readonly string[] = []): void {
   if (error.code === 429) res.setHeader('Retry-After', '1');
-  sendJson(res, error.code, error.toStatus());
+  sendJson(res, error.code, error.toStatus(), warnings);
 }
 
 export function sendText(res: ServerResponse, code: number, text: string, contentType = 'text/plain; charset=utf-8'): void {

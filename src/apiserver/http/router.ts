@@ -1,6 +1,7 @@
 // Routes one request: health probes, auth, discovery, OpenAPI, then resource verbs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
+import type { WarningCarrier } from '../admission/webhook-dispatcher.ts';
 import { checkBearer } from '../auth/bearer-token.ts';
 import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from '../discovery/aggregated-discovery.ts';
 import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from '../discovery/legacy-discovery.ts';
@@ -50,7 +51,7 @@ export function createRouter(ctx: HandlerContext, options: RouterOptions): (req:
     }
     route(ctx, options, req, res).catch((error: unknown) => {
       if (error instanceof StatusError) {
-        sendStatusError(res, error);
+        sendStatusError(res, error, (error as StatusError & WarningCarrier).admissionWarnings);
         return;
       }
       options.onError?.(error);

@@ -1,5 +1,16 @@
 // The built-in kinds the embedded server serves: what controllers and kubectl need, nothing more.
 import type { KubeObject } from '../../apimachinery/object.ts';
+import {
+  ADMISSION_REGISTRATION_GROUP,
+  ADMISSION_REGISTRATION_VERSION,
+  MUTATING_WEBHOOK_CONFIGURATION_KIND,
+  MUTATING_WEBHOOK_CONFIGURATIONS,
+  VALIDATING_WEBHOOK_CONFIGURATION_KIND,
+  VALIDATING_WEBHOOK_CONFIGURATIONS,
+} from '../admission/webhook-configuration.ts';
+import { defaultWebhookConfiguration } from '../admission/webhook-defaults.ts';
+import { validateWebhookConfiguration } from '../admission/webhook-validation.ts';
+import { serverUser } from '../auth/server-user.ts';
 import type { ResourceType } from './resource-type.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
@@ -43,6 +54,22 @@ function review(spec: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'
   return builtin({ ...spec, namespaced: false, verbs: ['create'], strategicMerge: false, review: (object) => ({ ...object, status: answer(object) }) });
 }
 
+/** Cluster-scoped, defaulted and validated as admissionregistration/v1 does; the server calls them on writes. */
+function webhookConfiguration(kind: string, plural: string, mutating: boolean): ResourceType {
+  return builtin({
+    group: ADMISSION_REGISTRATION_GROUP,
+    version: ADMISSION_REGISTRATION_VERSION,
+    kind,
+    plural,
+    namespaced: false,
+    categories: ['api-extensions'],
+    tracksGeneration: true,
+    prepareForCreate: (object) => defaultWebhookConfiguration(object, mutating),
+    prepareForUpdate: (object) => defaultWebhookConfiguration(object, mutating),
+    validate: (object) => validateWebhookConfiguration(object, mutating),
+  });
+}
+
 export const builtinResources: readonly ResourceType[] = [
   review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews' }, () => ({
     allowed: true,
@@ -54,7 +81,7 @@ export const builtinResources: readonly ResourceType[] = [
     incomplete: false,
   })),
   review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, () => ({
-    userInfo: { username: 'bosun-admin', groups: ['system:masters', 'system:authenticated'] },
+    userInfo: { username: serverUser.username, groups: [...serverUser.groups] },
   })),
   builtin({
     group: '',
@@ -173,4 +200,6 @@ export const builtinResources: readonly ResourceType[] = [
     tracksGeneration: true,
     strategicMerge: false,
   }),
+  webhookConfiguration(VALIDATING_WEBHOOK_CONFIGURATION_KIND, VALIDATING_WEBHOOK_CONFIGURATIONS, false),
+  webhookConfiguration(MUTATING_WEBHOOK_CONFIGURATION_KIND, MUTATING_WEBHOOK_CONFIGURATIONS, true),
 ];

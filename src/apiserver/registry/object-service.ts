@@ -9,6 +9,7 @@ import { nowTime } from '../../apimachinery/time.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
 import { validateName, validateObjectMeta } from './object-meta-validation.ts';
 import { apiVersionOf, groupResource, storageKey, type ResourceType } from './resource-type.ts';
+import { StaleWriteError } from './stale-write-error.ts';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
@@ -29,6 +30,41 @@ export interface DeleteOptions {
 export interface WriteResult {
   json: string;
   warnings: string[];
+}
+
+/**
+ * A write whose outcome is computed (defaulted, validated, server-owned fields set) but not yet stored. Admission
+ * looks at it between prepare and commit; commit refuses it (StaleWriteError) if the object changed meanwhile.
+ */
+export type PreparedWrite = PreparedCreate | PreparedUpdate;
+
+export interface PreparedCreate {
+  readonly kind: 'create';
+  readonly type: ResourceType;
+  readonly object: KubeObject;
+  readonly warnings: string[];
+  readonly dryRun: boolean;
+}
+
+export interface PreparedUpdate {
+  readonly kind: 'update';
+  readonly type: ResourceType;
+  readonly current: StoredObject;
+  readonly object: KubeObject;
+  readonly warnings: string[];
+  readonly dryRun: boolean;
+  /** `noop`: nothing changed; `remove`: the last finalizer of a deleted object went, so the object goes. */
+  readonly outcome: 'write' | 'noop' | 'remove';
+}
+
+export interface PreparedDelete {
+  readonly type: ResourceType;
+  readonly current: StoredObject;
+  /** `remove` deletes now; `mark` sets deletionTimestamp (finalizers remain); `unchanged` is a repeated delete. */
+  readonly outcome: 'remove' | 'mark' | 'unchanged';
+  /** The marked object, for `mark`. */
+  readonly next: KubeObject | undefined;
+  readonly dryRun: boolean;
 }
 
 /** Keeps metadata.managedFields current for non-apply writes (server-side apply does its own). */
@@ -105,7 +141,8 @@ export class ObjectService {
     return stored.object.apiVersion === apiVersion ? stored.json : JSON.stringify({ ...stored.object, apiVersion });
   }
 
-  private checkNamespace(type: ResourceType, namespace: string, name: string): void {
+  /** A namespaced write needs its namespace to exist and not be terminating (the NamespaceLifecycle check). */
+  checkNamespace(type: ResourceType, namespace: string, name: string): void {
     if (!type.namespaced) return;
     const ns = this.store.get('/namespaces', '', namespace);
     if (!ns) throw errors.notFound({ group: '', resource: 'namespaces' }, namespace);
@@ -160,6 +197,11 @@ export class ObjectService {
   }
 
   create(type: ResourceType, namespace: string, body: unknown, options: WriteOptions & { keepManagedFields?: boolean }, userAgent?: string): WriteResult {
+    return this.commit(this.prepareCreate(type, namespace, body, options, userAgent));
+  }
+
+  /** A create body as the server reads it: an object, type meta checked and set, the namespace from the URL. */
+  normalizeCreate(type: ResourceType, namespace: string, body: unknown): KubeObject {
     if (!isPlainObject(body)) throw errors.badRequest('the body of the request must be a JSON object');
     const object = clone(body) as KubeObject;
     if (!isPlainObject(object.metadata)) object.metadata = {};
@@ -171,6 +213,15 @@ export class ObjectService {
       }
       meta.namespace = namespace;
     } else delete meta.namespace;
+    object.apiVersion = apiVersionOf(type);
+    object.kind = type.kind;
+    return object;
+  }
+
+  /** Everything a create does short of storing: name generation, server-owned fields, defaults, validation. */
+  prepareCreate(type: ResourceType, namespace: string, body: unknown, options: WriteOptions & { keepManagedFields?: boolean }, userAgent?: string): PreparedCreate {
+    const object = this.normalizeCreate(type, namespace, body);
+    const meta = object.metadata;
     if (!meta.name) {
       if (!meta.generateName) throw errors.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
       meta.name = `${meta.generateName}${randomSuffix()}`;
@@ -181,24 +232,66 @@ export class ObjectService {
     delete meta.resourceVersion;
     if (!options.keepManagedFields) delete meta.managedFields;
     if (type.statusSubresource) delete object['status'];
-    object.apiVersion = apiVersionOf(type);
-    object.kind = type.kind;
     type.prepareForCreate?.(object);
     const schemaCauses = this.admitSchema(type, object, options, warnings);
     this.validate(type, object, undefined, schemaCauses);
-    const key = storageKey(type);
-    const ns = type.namespaced ? namespace : '';
-    if (this.store.get(key, ns, meta.name)) throw errors.alreadyExists(groupResource(type), meta.name);
+    if (this.store.get(storageKey(type), type.namespaced ? namespace : '', meta.name)) throw errors.alreadyExists(groupResource(type), meta.name);
     meta.uid = randomUUID();
     meta.creationTimestamp = nowTime();
     if (type.tracksGeneration || type.custom) meta.generation = 1;
     if (!options.keepManagedFields) this.managedFields?.recordUpdate(undefined, object, this.manager(options, userAgent), apiVersionOf(type), undefined, nowTime());
-    if (options.dryRun) return { json: JSON.stringify(object), warnings };
-    const event = this.store.write(key, ns, meta.name, 'ADDED', (revision) => {
+    return { kind: 'create', type, object, warnings, dryRun: options.dryRun === true };
+  }
+
+  /**
+   * Custom resources: what decoding a request does before admission sees it: unknown fields refused (Strict),
+   * reported (Warn) or dropped, then defaults applied. Writes that ran this pass their later steps fieldValidation
+   * Ignore, so fields a webhook adds are pruned silently.
+   */
+  decodeForAdmission(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): void {
+    const schema = type.customSchema;
+    if (!schema) return;
+    const validation = options.fieldValidation ?? 'Warn';
+    if (validation === 'Strict') {
+      const unknown = schema.unknownFields(object);
+      if (unknown.length > 0) throw errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+    }
+    const pruned = schema.prune(object);
+    if (validation === 'Warn') for (const field of pruned) warnings.push(`unknown field "${field}"`);
+    schema.applyDefaults(object);
+  }
+
+  /** Stores a prepared create or update (dry run: only answers with it). */
+  commit(prepared: PreparedWrite): WriteResult {
+    const { type, object, warnings } = prepared;
+    const meta = object.metadata;
+    const name = meta.name ?? '';
+    const key = storageKey(type);
+    const ns = type.namespaced ? (meta.namespace ?? '') : '';
+    if (prepared.kind === 'create') {
+      if (this.store.get(key, ns, name)) throw errors.alreadyExists(groupResource(type), name);
+      if (prepared.dryRun) return { json: JSON.stringify(object), warnings };
+      const event = this.store.write(key, ns, name, 'ADDED', (revision) => {
+        meta.resourceVersion = String(revision);
+        return typeFirst(object);
+      });
+      return { json: this.served(type, event.current), warnings };
+    }
+    if (prepared.outcome === 'noop') return { json: this.served(type, prepared.current), warnings };
+    if (prepared.dryRun) return { json: JSON.stringify(object), warnings };
+    this.assertCurrent(type, prepared.current);
+    const event = this.store.write(key, ns, name, prepared.outcome === 'remove' ? 'DELETED' : 'MODIFIED', (revision) => {
       meta.resourceVersion = String(revision);
       return typeFirst(object);
     });
     return { json: this.served(type, event.current), warnings };
+  }
+
+  /** Between prepare and commit the object may have changed (admission awaits webhooks): then the write is stale. */
+  private assertCurrent(type: ResourceType, current: StoredObject): void {
+    const meta = current.object.metadata;
+    const live = this.store.get(storageKey(type), type.namespaced ? (meta.namespace ?? '') : '', meta.name ?? '');
+    if (!live || live.revision !== current.revision) throw new StaleWriteError();
   }
 
   /**
@@ -212,6 +305,15 @@ export class ObjectService {
     body: unknown,
     options: WriteOptions & { subresource?: 'status' | 'finalize'; userAgent?: string; skipManagedFields?: boolean },
   ): WriteResult {
+    const { current, next } = this.updateCandidate(type, namespace, name, body, options.subresource);
+    return this.commitUpdate(type, current, next, options, options.subresource);
+  }
+
+  /**
+   * What a PUT asks for: the body checked against the URL and the current object (resourceVersion precondition),
+   * restricted to what the endpoint may change. Throws NotFound, Conflict or BadRequest.
+   */
+  updateCandidate(type: ResourceType, namespace: string, name: string, body: unknown, subresource: 'status' | 'finalize' | undefined): { current: StoredObject; next: KubeObject } {
     if (!isPlainObject(body)) throw errors.badRequest('the body of the request must be a JSON object');
     const incoming = clone(body) as KubeObject;
     if (!isPlainObject(incoming.metadata)) incoming.metadata = {};
@@ -232,11 +334,11 @@ export class ObjectService {
       ]);
     }
     let next: KubeObject;
-    if (options.subresource === 'status') {
+    if (subresource === 'status') {
       next = clone(old);
       if (incoming['status'] === undefined) delete next['status'];
       else next['status'] = incoming['status'];
-    } else if (options.subresource === 'finalize') {
+    } else if (subresource === 'finalize') {
       // Namespaces: `finalize` is the only way to change spec.finalizers.
       next = clone(old);
       next['spec'] = incoming['spec'];
@@ -249,7 +351,7 @@ export class ObjectService {
       }
       if (!type.custom && type.kind === 'Namespace') next['spec'] = clone(old['spec']);
     }
-    return this.commitUpdate(type, current, next, options, options.subresource);
+    return { current, next };
   }
 
   /** Shared tail of update and patch: server-owned fields, finalizer rules, schema, generation, no-op, write. */
@@ -260,6 +362,17 @@ export class ObjectService {
     options: WriteOptions & { userAgent?: string; skipManagedFields?: boolean },
     subresource: string | undefined,
   ): WriteResult {
+    return this.commit(this.prepareUpdate(type, current, next, options, subresource));
+  }
+
+  /** commitUpdate short of storing. */
+  prepareUpdate(
+    type: ResourceType,
+    current: StoredObject,
+    next: KubeObject,
+    options: WriteOptions & { userAgent?: string; skipManagedFields?: boolean },
+    subresource: string | undefined,
+  ): PreparedUpdate {
     const old = current.object;
     const name = old.metadata.name ?? '';
     const meta = next.metadata;
@@ -297,14 +410,8 @@ export class ObjectService {
       this.managedFields?.recordUpdate(old, next, this.manager(options, options.userAgent), apiVersionOf(type), subresource, nowTime());
     }
     const removed = Boolean(meta.deletionTimestamp) && (meta.finalizers ?? []).length === 0 && specFinalizersOf(type, next).length === 0;
-    if (!removed && withoutVolatileMeta(next) === withoutVolatileMeta(old)) return { json: this.served(type, current), warnings };
-    if (options.dryRun) return { json: JSON.stringify(next), warnings };
-    const ns = type.namespaced ? (old.metadata.namespace ?? '') : '';
-    const event = this.store.write(storageKey(type), ns, name, removed ? 'DELETED' : 'MODIFIED', (revision) => {
-      meta.resourceVersion = String(revision);
-      return typeFirst(next);
-    });
-    return { json: this.served(type, event.current), warnings };
+    const outcome = removed ? 'remove' : withoutVolatileMeta(next) === withoutVolatileMeta(old) ? 'noop' : 'write';
+    return { kind: 'update', type, current, object: next, warnings, dryRun: options.dryRun === true, outcome };
   }
 
   /** Status writes validate the whole object but only report what the status stanza got wrong. */
@@ -313,6 +420,11 @@ export class ObjectService {
   }
 
   delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): { json: string; deleted: boolean } {
+    return this.commitDelete(this.prepareDelete(type, namespace, name, options));
+  }
+
+  /** What a delete will do (preconditions checked), short of doing it. */
+  prepareDelete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): PreparedDelete {
     const current = this.get(type, namespace, name);
     const old = current.object;
     const pre = options.preconditions;
@@ -330,16 +442,8 @@ export class ObjectService {
     const finalizers = [...(old.metadata.finalizers ?? []), ...specFinalizersOf(type, old)];
     const policyFinalizer = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const hasDependents = policyFinalizer !== undefined;
-    if (finalizers.length === 0 && !hasDependents) {
-      if (options.dryRun) return { json: this.served(type, current), deleted: true };
-      const ns = type.namespaced ? namespace : '';
-      const event = this.store.write(storageKey(type), ns, name, 'DELETED', (revision) => {
-        const last = clone(old);
-        last.metadata.resourceVersion = String(revision);
-        return last;
-      });
-      return { json: this.served(type, event.current), deleted: true };
-    }
+    const dryRun = options.dryRun === true;
+    if (finalizers.length === 0 && !hasDependents) return { type, current, outcome: 'remove', next: undefined, dryRun };
     const next = clone(old);
     const meta = next.metadata;
     if (policyFinalizer && !finalizers.includes(policyFinalizer) && !meta.deletionTimestamp) {
@@ -347,7 +451,7 @@ export class ObjectService {
       meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
     }
     if (meta.deletionTimestamp && JSON.stringify(meta.finalizers ?? []) === JSON.stringify(old.metadata.finalizers ?? [])) {
-      return { json: this.served(type, current), deleted: false };
+      return { type, current, outcome: 'unchanged', next: undefined, dryRun };
     }
     if (!meta.deletionTimestamp) {
       type.prepareForDelete?.(next);
@@ -355,10 +459,30 @@ export class ObjectService {
       meta.deletionGracePeriodSeconds = 0;
       if (meta.generation !== undefined) meta.generation += 1;
     }
-    if (options.dryRun) return { json: JSON.stringify(next), deleted: false };
-    const ns = type.namespaced ? namespace : '';
+    return { type, current, outcome: 'mark', next, dryRun };
+  }
+
+  commitDelete(prepared: PreparedDelete): { json: string; deleted: boolean } {
+    const { type, current } = prepared;
+    const old = current.object;
+    const ns = type.namespaced ? (old.metadata.namespace ?? '') : '';
+    const name = old.metadata.name ?? '';
+    if (prepared.outcome === 'unchanged') return { json: this.served(type, current), deleted: false };
+    if (prepared.outcome === 'remove') {
+      if (prepared.dryRun) return { json: this.served(type, current), deleted: true };
+      this.assertCurrent(type, current);
+      const event = this.store.write(storageKey(type), ns, name, 'DELETED', (revision) => {
+        const last = clone(old);
+        last.metadata.resourceVersion = String(revision);
+        return last;
+      });
+      return { json: this.served(type, event.current), deleted: true };
+    }
+    const next = prepared.next!;
+    if (prepared.dryRun) return { json: JSON.stringify(next), deleted: false };
+    this.assertCurrent(type, current);
     const event = this.store.write(storageKey(type), ns, name, 'MODIFIED', (revision) => {
-      meta.resourceVersion = String(revision);
+      next.metadata.resourceVersion = String(revision);
       return next;
     });
     return { json: this.served(type, event.current), deleted: false };

@@ -258,6 +258,18 @@ const crd = top({
   }),
 });
 
+// admissionregistration/v1: webhooks and matchConditions merge by name; rules and the rest are atomic lists.
+const webhook = struct({
+  ...scalars('name', 'failurePolicy', 'matchPolicy', 'sideEffects', 'timeoutSeconds', 'reinvocationPolicy'),
+  clientConfig: struct({ ...scalars('url', 'caBundle'), service: struct(scalars('namespace', 'name', 'path', 'port')) }),
+  rules: atomic(struct({ operations: atomic(), apiGroups: atomic(), apiVersions: atomic(), resources: atomic(), scope: SCALAR })),
+  namespaceSelector: labelSelector,
+  objectSelector: labelSelector,
+  admissionReviewVersions: atomic(),
+  matchConditions: mergeByKey('name', struct(scalars('name', 'expression'))),
+});
+const webhookConfiguration = top({ webhooks: mergeByKey('name', webhook) });
+
 /** Keyed by "group/version/Kind"; the core group is "" (so "/v1/Pod"). */
 export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Namespace', namespace],
@@ -270,6 +282,8 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['batch/v1/Job', job],
   ['coordination.k8s.io/v1/Lease', lease],
   ['apiextensions.k8s.io/v1/CustomResourceDefinition', crd],
+  ['admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration', webhookConfiguration],
+  ['admissionregistration.k8s.io/v1/MutatingWebhookConfiguration', webhookConfiguration],
 ]);
 
 export function builtinSchemaKey(group: string, version: string, kind: string): string {

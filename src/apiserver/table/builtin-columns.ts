@@ -375,6 +375,12 @@ const nodePrinter = printer(
   },
 );
 
+const webhookConfigurationPrinter = printer([NAME, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE], (o, now) => [
+  o.metadata.name ?? '',
+  arr(o['webhooks']).length,
+  age(o.metadata.creationTimestamp, now),
+]);
+
 /** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
 export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Namespace': namespacePrinter,
@@ -387,6 +393,8 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'batch/Job': jobPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': webhookConfigurationPrinter,
 };
 
 /** The printer for a built-in kind, or the default Name/Created At printer. */

@@ -1,0 +1,157 @@
+// The webhooks in force, read from the store on every request (so a configuration written a moment ago applies to
+// the next request, with no polling) and compiled once per configuration revision: parsed selectors, compiled
+// matchConditions, and per webhook a keep-alive https Agent that trusts its caBundle (or the system roots).
+import { Agent } from 'node:https';
+import { createSecureContext } from 'node:tls';
+import { fromLabelSelectorObject, type LabelSelector } from '../../apimachinery/label-selector.ts';
+import { storageKey } from '../registry/resource-type.ts';
+import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
+import type { AdmissionReviewVersion } from './admission-review.ts';
+import { compileMatchCondition, type CompiledMatchCondition } from './match-conditions.ts';
+import {
+  ADMISSION_REGISTRATION_GROUP,
+  ADMISSION_REVIEW_VERSIONS,
+  MUTATING_WEBHOOK_CONFIGURATIONS,
+  VALIDATING_WEBHOOK_CONFIGURATIONS,
+  type FailurePolicy,
+  type MatchPolicy,
+  type MutatingWebhook,
+  type RuleWithOperations,
+  type SideEffectClass,
+} from './webhook-configuration.ts';
+
+/** Where a webhook is called, or why it cannot be (a call error, so failurePolicy decides). */
+export type WebhookEndpoint = { url: URL; agent: Agent } | { error: string };
+
+export interface CompiledWebhook {
+  /** Unique among the webhooks in force: configuration, index and name. */
+  readonly uid: string;
+  readonly configurationName: string;
+  readonly name: string;
+  readonly rules: readonly RuleWithOperations[];
+  readonly failurePolicy: FailurePolicy;
+  readonly matchPolicy: MatchPolicy;
+  readonly sideEffects: SideEffectClass | string;
+  readonly timeoutSeconds: number;
+  readonly reinvokeIfNeeded: boolean;
+  readonly namespaceSelector: LabelSelector;
+  readonly objectSelector: LabelSelector;
+  readonly matchConditions: readonly CompiledMatchCondition[];
+  readonly reviewVersion: AdmissionReviewVersion | undefined;
+  readonly endpoint: WebhookEndpoint;
+}
+
+export const validatingConfigurationsKey = storageKey({ group: ADMISSION_REGISTRATION_GROUP, plural: VALIDATING_WEBHOOK_CONFIGURATIONS });
+export const mutatingConfigurationsKey = storageKey({ group: ADMISSION_REGISTRATION_GROUP, plural: MUTATING_WEBHOOK_CONFIGURATIONS });
+
+export const serviceReferenceUnsupported = 'service references are not supported by the embedded server; use clientConfig.url';
+
+function endpointOf(webhook: MutatingWebhook, agents: Agent[]): WebhookEndpoint {
+  const config = webhook.clientConfig;
+  if (config.service !== undefined) return { error: `could not get REST client: ${serviceReferenceUnsupported}` };
+  let ca: string | undefined;
+  if (config.caBundle) {
+    ca = Buffer.from(config.caBundle, 'base64').toString('utf8');
+    try {
+      createSecureContext({ ca });
+    } catch {
+      return { error: 'could not get REST client: unable to load root certificates: unable to parse bytes as PEM block' };
+    }
+  }
+  const url = new URL(config.url ?? '');
+  // kube-apiserver's REST client tells the webhook its deadline.
+  url.searchParams.set('timeout', `${webhook.timeoutSeconds}s`);
+  const agent = new Agent({ keepAlive: true, ...(ca !== undefined ? { ca } : {}) });
+  agents.push(agent);
+  return { url, agent };
+}
+
+function compile(stored: StoredObject, mutating: boolean, agents: Agent[]): CompiledWebhook[] {
+  const configurationName = stored.object.metadata.name ?? '';
+  const webhooks = (stored.object['webhooks'] ?? []) as MutatingWebhook[];
+  return webhooks.map((webhook, index) => ({
+    uid: `${configurationName}/${index}/${webhook.name}`,
+    configurationName,
+    name: webhook.name,
+    rules: webhook.rules ?? [],
+    failurePolicy: webhook.failurePolicy ?? 'Fail',
+    matchPolicy: webhook.matchPolicy ?? 'Equivalent',
+    sideEffects: webhook.sideEffects,
+    timeoutSeconds: webhook.timeoutSeconds ?? 10,
+    reinvokeIfNeeded: mutating && webhook.reinvocationPolicy === 'IfNeeded',
+    namespaceSelector: fromLabelSelectorObject(webhook.namespaceSelector ?? {}),
+    objectSelector: fromLabelSelectorObject(webhook.objectSelector ?? {}),
+    matchConditions: (webhook.matchConditions ?? []).map((c) => ({ name: c.name, expression: c.expression, program: compileMatchCondition(c.expression) })),
+    reviewVersion: webhook.admissionReviewVersions.find((v): v is AdmissionReviewVersion => (ADMISSION_REVIEW_VERSIONS as readonly string[]).includes(v)),
+    endpoint: endpointOf(webhook, agents),
+  }));
+}
+
+interface CacheEntry {
+  revision: number;
+  webhooks: CompiledWebhook[];
+  agents: Agent[];
+}
+
+/** A replaced agent may still carry a call; every call ends within the longest timeoutSeconds (30 s). */
+const retireAfterMs = 31_000;
+
+export class WebhookSource {
+  private readonly store: SqliteStore;
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly retired = new Set<Agent>();
+
+  constructor(store: SqliteStore) {
+    this.store = store;
+  }
+
+  /** Cheap: whether any configuration of the kind exists at all. */
+  any(mutating: boolean): boolean {
+    return this.store.count(mutating ? mutatingConfigurationsKey : validatingConfigurationsKey) > 0;
+  }
+
+  /** The webhooks in force, ordered by configuration name and then by their order in the configuration. */
+  webhooks(mutating: boolean): CompiledWebhook[] {
+    const key = mutating ? mutatingConfigurationsKey : validatingConfigurationsKey;
+    const configurations = this.store.list(key).sort((a, b) => ((a.object.metadata.name ?? '') < (b.object.metadata.name ?? '') ? -1 : 1));
+    const seen = new Set<string>();
+    const out: CompiledWebhook[] = [];
+    for (const stored of configurations) {
+      const cacheKey = `${key}/${stored.object.metadata.name ?? ''}`;
+      seen.add(cacheKey);
+      let entry = this.cache.get(cacheKey);
+      if (!entry || entry.revision !== stored.revision) {
+        if (entry) this.retire(entry.agents);
+        const agents: Agent[] = [];
+        entry = { revision: stored.revision, webhooks: compile(stored, mutating, agents), agents };
+        this.cache.set(cacheKey, entry);
+      }
+      out.push(...entry.webhooks);
+    }
+    // Configurations that are gone take their connections with them.
+    for (const [cacheKey, entry] of this.cache) {
+      if (cacheKey.startsWith(`${key}/`) && !seen.has(cacheKey)) {
+        this.retire(entry.agents);
+        this.cache.delete(cacheKey);
+      }
+    }
+    return out;
+  }
+
+  private retire(agents: readonly Agent[]): void {
+    for (const agent of agents) {
+      this.retired.add(agent);
+      setTimeout(() => {
+        agent.destroy();
+        this.retired.delete(agent);
+      }, retireAfterMs).unref();
+    }
+  }
+
+  close(): void {
+    for (const entry of this.cache.values()) for (const agent of entry.agents) agent.destroy();
+    for (const agent of this.retired) agent.destroy();
+    this.cache.clear();
+    this.retired.clear();
+  }
+}
