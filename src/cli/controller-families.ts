@@ -3,5 +3,5 @@ import { registerLandscaper } from '../landscaper/family.ts';
 import type { ControllerRegistry } from './commands/controllers.ts';
 
 export const controllerFamilies: ControllerRegistry = {
-  landscaper: registerLandscaper,
+  landscaper: (mgr, env) => registerLandscaper(mgr, env.webhooks ? { webhooks: env.webhooks } : {}),
 };

@@ -1,11 +1,14 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
-// (pickup timeout) and the mock and manifest deployers, each a separate controller as upstream runs them.
+// (pickup timeout) and the mock and manifest deployers, each a separate controller as upstream runs them,
+// and, when the process serves admission webhooks, the validating webhook.
 import type { Manager } from '../runtime/manager.ts';
+import type { AdmissionWebhooks } from '../runtime/webhook/index.ts';
 import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';
 import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock/index.ts';
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
 import { registerExecutionController, type ExecutionControllerOptions } from './execution/index.ts';
 import { registerInstallationController, type InstallationControllerOptions } from './installation/index.ts';
+import { registerLandscaperWebhook } from './webhook/index.ts';
 
 /** Per-controller options of the family; everything defaults to what `bosun up` runs. */
 export interface LandscaperOptions {
@@ -15,9 +18,16 @@ export interface LandscaperOptions {
   deployItem?: DeployItemControllerOptions;
   mock?: MockDeployerOptions;
   manifest?: ManifestDeployerOptions;
+  /**
+   * The process's admission webhooks: the validating webhook for Installations, Executions, DeployItems and
+   * Targets is served there and its configuration written when they start. Without it nothing is validated
+   * on write (the controllers still check what they read).
+   */
+  webhooks?: AdmissionWebhooks;
 }
 
 export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}): void {
+  if (options.webhooks) registerLandscaperWebhook(options.webhooks);
   registerInstallationController(mgr, options.installation);
   registerExecutionController(mgr, options.execution);
   registerDeployItemController(mgr, options.deployItem);

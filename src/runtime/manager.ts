@@ -1,7 +1,9 @@
 // The manager: one client, shared informers (one per resource and filter), the controllers, leader
-// election, a metrics + health HTTP server, and an orderly stop. Start order follows controller-runtime:
-// HTTP server → caches → leader election → controllers (only on the leader). Caches run on standbys too,
-// so a new leader starts warm.
+// election, a metrics + health HTTP server, runnables such as the webhook server, and an orderly stop.
+// Start order follows controller-runtime: HTTP server → runnables (webhooks) → caches → leader election →
+// controllers (only on the leader). Caches and runnables run on standbys too, so a new leader starts warm
+// and every replica answers admission requests. Stop runs the other way round: the webhooks go last, so
+// that the controllers' final writes are still admitted.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
@@ -63,6 +65,14 @@ export type ManagedControllerOptions<T extends KubeObject, C> = Omit<ControllerO
 
 export type HealthCheck = () => boolean | Promise<boolean>;
 
+/** Something that runs beside the controllers on every replica, leader or not (controller-runtime's Runnable). */
+export interface Runnable {
+  readonly name: string;
+  /** Resolves once it serves; the manager starts caches and controllers only after that. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export class LeaderElectionLostError extends Error {
   override readonly name = 'LeaderElectionLostError' as const;
 }
@@ -77,6 +87,8 @@ export class Manager {
   private readonly o: ManagerOptions;
   private readonly informers = new Map<string, Informer<KubeObject>>();
   private readonly controllers: Controller<KubeObject, unknown>[] = [];
+  private readonly runnables: Runnable[] = [];
+  private readonly startedRunnables: Runnable[] = [];
   private readonly healthChecks = new Map<string, HealthCheck>([['ping', () => true]]);
   private readonly readyChecks = new Map<string, HealthCheck>();
   private elector: LeaderElector | undefined;
@@ -143,6 +155,12 @@ export class Manager {
     return controller;
   }
 
+  /** Adds a runnable; started by start() in the order added, before caches and controllers. */
+  add(runnable: Runnable): void {
+    if (this.state !== 'new') throw new Error(`runnable "${runnable.name}" added after the manager started`);
+    this.runnables.push(runnable);
+  }
+
   recorder(component: string, instance?: string): EventRecorder {
     return new EventRecorder({ client: this.client, component, logger: this.log, ...(instance ? { instance } : {}) });
   }
@@ -176,6 +194,22 @@ export class Manager {
     if (this.state !== 'new') throw new Error('manager already started');
     this.state = 'running';
     if (this.o.metricsServer) await this.listen(this.o.metricsServer.port, this.o.metricsServer.host ?? '127.0.0.1');
+    for (const runnable of this.runnables) {
+      try {
+        await runnable.start();
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        this.log.error({ err: error, runnable: runnable.name }, 'runnable failed to start');
+        await this.shutdown(error);
+        throw error;
+      }
+      // stop() came while this one was starting: shutdown has already passed the runnables.
+      if (this.state !== 'running') {
+        await runnable.stop();
+        return;
+      }
+      this.startedRunnables.push(runnable);
+    }
     for (const informer of this.informers.values()) informer.start();
     const le = this.o.leaderElection;
     if (!le) {
@@ -229,6 +263,9 @@ export class Manager {
     await this.stopControllers(graceMs);
     if (this.elector) await this.elector.stop();
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
+    for (const runnable of this.startedRunnables.splice(0).reverse()) {
+      await runnable.stop().catch((err: unknown) => this.log.error({ err, runnable: runnable.name }, 'runnable failed to stop'));
+    }
     await this.closeServer();
     this.state = 'stopped';
     this.log.info('manager stopped');

@@ -1,13 +1,24 @@
 // `bosun controllers`: runs the controller manager against any cluster a kubeconfig reaches (or in-cluster).
-// Controller families plug in through a registry: each registers its controllers on the manager.
+// Controller families plug in through a registry: each registers its controllers on the manager, and its
+// admission webhooks on the process's one webhook server when the process serves webhooks.
+import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { Command, InvalidArgumentError } from 'commander';
-import type { LevelWithSilent } from 'pino';
+import type { LevelWithSilent, Logger } from 'pino';
+import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { Manager } from '../../runtime/manager.ts';
+import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '../../runtime/webhook/index.ts';
+
+/** What a family gets besides the manager. */
+export interface FamilyEnvironment {
+  /** Present when this process serves admission webhooks: register handlers and configurations there. */
+  webhooks?: AdmissionWebhooks;
+}
 
 /** Registers one family's controllers (informers, owns/watches) on the manager. */
-export type ControllerFamily = (mgr: Manager) => void;
+export type ControllerFamily = (mgr: Manager, env: FamilyEnvironment) => void;
 export type ControllerRegistry = Record<string, ControllerFamily>;
 
 /** The families Bosun will ship; they are accepted by --controllers even before they are registered. */
@@ -26,10 +37,44 @@ export interface ControllersOptions {
   metricsBindAddress: string;
   controllers?: string[];
   logLevel: LevelWithSilent;
+  /** Admission webhooks; none are served when omitted. */
+  webhook?: WebhookOptions;
+}
+
+export interface WebhookOptions {
+  /** Serve the families' admission webhooks; omitted: serve none. */
+  serve?: {
+    bind: string;
+    port: number;
+    /** The base URL the API server calls; derived from bind and port when omitted (not for 0.0.0.0). */
+    url?: string;
+    /** PEM contents of a shared serving certificate (replicas behind one URL); generated when omitted. */
+    tls?: { cert: string; key: string; caBundle?: string };
+  };
+  /**
+   * Bosun's webhook configurations that are deleted at start unless served here: every one ('all', for
+   * `bosun up`, which owns its API server) or those of the selected families ('selected'). Default: none.
+   */
+  prune?: 'all' | 'selected';
 }
 
 export class UnknownFamilyError extends Error {
   override readonly name = 'UnknownFamilyError' as const;
+}
+
+export class WebhookOptionsError extends Error {
+  override readonly name = 'WebhookOptionsError' as const;
+}
+
+/** Without a server: delete the stale configurations the options ask to prune (best effort, before any controller runs). */
+async function pruneUnserved(client: KubeClient, options: WebhookOptions, selected: readonly string[], log: Logger): Promise<void> {
+  if (!options.prune) return;
+  try {
+    const deleted = await pruneWebhookConfigurations(client, options.prune === 'all' ? {} : { components: selected });
+    if (deleted.length > 0) log.info({ deleted }, 'removed webhook configurations nothing serves');
+  } catch (err) {
+    log.warn({ err }, 'could not remove stale webhook configurations');
+  }
 }
 
 /** Builds and starts the manager with the selected families; the caller stops it. */
@@ -57,14 +102,33 @@ export async function runControllers(options: ControllersOptions, registry: Cont
       ? { name: options.leaderElectionId, ...(options.leaderElectionNamespace !== undefined ? { namespace: options.leaderElectionNamespace } : {}) }
       : false,
   });
+  const serve = options.webhook?.serve;
+  const webhooks = serve
+    ? new AdmissionWebhooks({
+        client,
+        logger: log.child({ component: 'webhooks' }),
+        server: new WebhookServer({ host: serve.bind, port: serve.port, logger: log, ...(serve.url !== undefined ? { url: serve.url } : {}), ...(serve.tls ? { tls: serve.tls } : {}) }),
+        ...(options.webhook?.prune ? { prune: options.webhook.prune === 'all' ? ('all' as const) : selected } : {}),
+      })
+    : undefined;
   for (const name of selected) {
     const family = registry[name];
-    if (family) family(mgr);
+    if (family) family(mgr, webhooks ? { webhooks } : {});
     else log.warn({ family: name }, 'controller family not implemented yet; skipped');
   }
-  void mgr.done.finally(() => client.close());
+  // Every replica serves webhooks, leader or not: the manager starts them before caches and controllers.
+  if (webhooks && webhooks.configurations.length > 0) {
+    mgr.add(webhooks);
+    mgr.addReadyzCheck('webhooks', () => webhooks.ready);
+  } else if (options.webhook) {
+    await pruneUnserved(client, options.webhook, selected, log);
+  } else {
+    log.info('admission webhooks are not served: nothing is validated on write (give --webhook-url to serve them)');
+  }
+  void mgr.done.finally(() => client.close()).catch(() => {});
   await mgr.start();
-  log.info({ families: selected, leaderElect: options.leaderElect, metrics: mgr.metricsAddress }, 'bosun controllers started');
+  const webhookUrl = webhooks?.server.listening ? webhooks.server.url : undefined;
+  log.info({ families: selected, leaderElect: options.leaderElect, metrics: mgr.metricsAddress, ...(webhookUrl ? { webhooks: webhookUrl } : {}) }, 'bosun controllers started');
   return mgr;
 }
 
@@ -81,6 +145,63 @@ function list(value: string): string[] {
     .filter((s) => s !== '');
 }
 
+/** The webhook flags of `bosun controllers` as given on the command line. */
+export interface WebhookFlags {
+  /** false with --no-webhook. */
+  webhook: boolean;
+  webhookUrl?: string;
+  webhookBind?: string;
+  webhookPort?: number;
+  webhookTlsCert?: string;
+  webhookTlsKey?: string;
+  webhookCaBundle?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+const WILDCARD = new Set(['0.0.0.0', '::']);
+
+/**
+ * What the flags mean against an arbitrary cluster. The API server must be able to call the webhook, and
+ * only the operator knows how, so webhooks are served when --webhook-url (or a concrete --webhook-bind
+ * address) says where; otherwise they are off and an existing configuration is left alone.
+ * --no-webhook turns them off and removes the selected families' configurations, as upstream does when
+ * validation is disabled.
+ */
+export function resolveWebhookFlags(flags: WebhookFlags, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): WebhookOptions | undefined {
+  if (!flags.webhook) return { prune: 'selected' };
+  const { webhookUrl: url, webhookBind, webhookPort, webhookTlsCert: certFile, webhookTlsKey: keyFile, webhookCaBundle: caFile } = flags;
+  if (Boolean(certFile) !== Boolean(keyFile)) throw new WebhookOptionsError('--webhook-tls-cert and --webhook-tls-key go together');
+  if (caFile && !certFile) throw new WebhookOptionsError('--webhook-ca-bundle needs --webhook-tls-cert and --webhook-tls-key');
+  if (url === undefined && webhookBind === undefined) {
+    if (webhookPort !== undefined || certFile) throw new WebhookOptionsError('the webhook flags need --webhook-url (or --webhook-bind with a concrete address): where the API server reaches the webhook');
+    return undefined;
+  }
+  let host: string | undefined;
+  let urlPort: number | undefined;
+  if (url !== undefined) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new WebhookOptionsError(`--webhook-url ${url} is not a URL`);
+    }
+    if (parsed.protocol !== 'https:') throw new WebhookOptionsError(`--webhook-url ${url} must be https (the API server only calls webhooks over TLS)`);
+    host = parsed.hostname.replace(/^\[|\]$/g, '');
+    urlPort = parsed.port === '' ? 443 : Number(parsed.port);
+  } else if (WILDCARD.has(webhookBind ?? '')) {
+    throw new WebhookOptionsError(`--webhook-bind ${webhookBind} needs --webhook-url: the URL the API server reaches the webhook at`);
+  } else if (webhookBind !== undefined && !isIP(webhookBind) && !LOOPBACK.has(webhookBind)) {
+    throw new WebhookOptionsError(`--webhook-bind takes an IP address, not ${webhookBind}`);
+  }
+  // A URL on this machine is served on loopback, on its own port; any other URL reaches us through the
+  // network (a Service, a load balancer), which maps its port to ours.
+  const local = host !== undefined && LOOPBACK.has(host);
+  const bind = webhookBind ?? (host !== undefined && !local ? '0.0.0.0' : '127.0.0.1');
+  const listenPort = webhookPort ?? (local ? urlPort : undefined) ?? 9443;
+  const tls = certFile && keyFile ? { cert: read(certFile), key: read(keyFile), ...(caFile ? { caBundle: read(caFile) } : {}) } : undefined;
+  return { serve: { bind, port: listenPort, ...(url !== undefined ? { url } : {}), ...(tls ? { tls } : {}) }, prune: 'selected' };
+}
+
 export function controllersCommand(registry: ControllerRegistry = {}): Command {
   return new Command('controllers')
     .description('run the Bosun controllers against a cluster (a kubeconfig, or in-cluster when none is found)')
@@ -94,10 +215,19 @@ export function controllersCommand(registry: ControllerRegistry = {}): Command {
     .option('--metrics-bind-address <address>', 'address of the metrics server (0.0.0.0 to expose it)', '127.0.0.1')
     .option('--controllers <list>', `comma-separated families to run (${knownFamilies.join(', ')}); default all registered`, list)
     .option('--log-level <level>', 'trace, debug, info, warn, error or silent', 'info')
-    .action(async (opts: ControllersOptions) => {
+    .option('--webhook-url <url>', 'serve the admission webhooks; the https base URL the API server calls them at (e.g. https://bosun-webhook.bosun-system.svc:443)')
+    .option('--webhook-bind <address>', 'address the webhook server listens on (default: 127.0.0.1 for a loopback --webhook-url, else 0.0.0.0)')
+    .option('--webhook-port <port>', 'port the webhook server listens on (default: the port of a loopback --webhook-url, else 9443)', port)
+    .option('--webhook-tls-cert <file>', 'serving certificate shared by the replicas behind --webhook-url (default: a CA and certificate made at start)')
+    .option('--webhook-tls-key <file>', 'the key of --webhook-tls-cert')
+    .option('--webhook-ca-bundle <file>', 'the CA the API server trusts for --webhook-tls-cert (default: the certificate itself)')
+    .option('--no-webhook', 'serve no admission webhooks and remove the selected families\' webhook configurations')
+    .action(async (opts: Omit<ControllersOptions, 'webhook'> & WebhookFlags) => {
       let mgr: Manager;
       try {
-        mgr = await runControllers(opts, registry);
+        const { webhook: _enabled, ...rest } = opts;
+        const webhook = resolveWebhookFlags(opts);
+        mgr = await runControllers({ ...rest, ...(webhook ? { webhook } : {}) }, registry);
       } catch (err) {
         console.error(`bosun controllers: ${err instanceof Error ? err.message : String(err)}`);
         process.exit(1);

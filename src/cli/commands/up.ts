@@ -33,6 +33,9 @@ interface UpOptions {
   tlsCert?: string;
   tlsKey?: string;
   controllers?: string;
+  /** false with --no-webhook. */
+  webhook: boolean;
+  webhookPort: number;
   metricsPort: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
@@ -48,6 +51,8 @@ export function upCommand(): Command {
     .option('--tls-key <file>', 'the TLS private key')
     .option('--controllers <list>', 'comma-separated controller families to run in-process (default: all; "none" for just the API server)')
     .option('--metrics-port <port>', 'port of the controllers\' /metrics, /healthz and /readyz (0 picks one)', port, 0)
+    .option('--webhook-port <port>', 'loopback port of the controllers\' admission webhooks (0 picks one)', port, 0)
+    .option('--no-webhook', 'serve no admission webhooks (writes are not validated beyond the CRD schemas)')
     .option('--log-level <level>', 'controllers\' log level: trace, debug, info, warn, error or silent', 'info')
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
@@ -83,6 +88,10 @@ export function upCommand(): Command {
             metricsBindAddress: '127.0.0.1',
             logLevel: options.logLevel,
             ...(families ? { controllers: families } : {}),
+            // The webhooks listen on loopback beside the in-process server. This process owns the server, so
+            // any configuration of Bosun's that it does not serve now (left by a killed run, or of a family
+            // not selected this time) is stale and would block writes: it is removed at start.
+            webhook: options.webhook ? { serve: { bind: '127.0.0.1', port: options.webhookPort }, prune: 'all' } : { prune: 'all' },
           },
           controllerFamilies,
         );

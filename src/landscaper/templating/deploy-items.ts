@@ -5,6 +5,8 @@ import type { DeployItemSpecification, DeployItemTargetReference, TemplateExecut
 import type { DeployItemTemplate } from '../api/execution.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import type { LoadedBlueprint } from '../blueprint/load.ts';
+import { deployItemListProblems } from '../validation/deploy-item-list.ts';
+import { dns1123LabelProblem } from '../validation/metadata.ts';
 import { isObject } from '../yaml.ts';
 import { DeployItemValidationError, TemplateOutputError } from './errors.ts';
 import { GoTemplateRunner, getField } from './runner.ts';
@@ -16,8 +18,6 @@ export interface RenderedDeployItems {
   /** New states by state key, only for executions that returned `state`. */
   states: { [stateKey: string]: AnyJSON };
 }
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 function optString(v: AnyJSON | undefined, what: string, fail: (m: string) => never): string | undefined {
   if (v === undefined || v === null) return undefined;
@@ -84,28 +84,31 @@ export function findDependsOnCycle(items: readonly { name: string; dependsOn?: r
   return findCycle(new Map(items.map((i) => [i.name, i.dependsOn ?? []])));
 }
 
-/** Unique DNS-label names, a type, dependsOn naming existing items, no cycles. */
+/** Unique DNS-label names, a type, dependsOn naming existing items, no cycles (the shared list checks). */
 export function validateDeployItems(items: readonly DeployItemSpecification[]): void {
-  const names = new Set<string>();
   items.forEach((item, i) => {
-    if (item.name === '') throw new DeployItemValidationError('InvalidName', `deployExecutions[${i}].name: Required value`);
-    if (!DNS_LABEL.test(item.name) || item.name.length > 63) {
+    const problem = item.name === '' ? undefined : dns1123LabelProblem(item.name);
+    if (problem !== undefined) {
       throw new DeployItemValidationError('InvalidName', `deployExecutions[${i}].name: Invalid value: ${JSON.stringify(item.name)}: must be a DNS-1123 label (lower case alphanumerics and '-', at most 63 characters)`);
     }
-    if (names.has(item.name)) throw new DeployItemValidationError('DuplicateName', `deployExecutions[${i}].name: Duplicate value: ${JSON.stringify(item.name)}`);
-    names.add(item.name);
-    if (item.type === '') throw new DeployItemValidationError('MissingType', `deployExecutions[${i}].type: Required value: deploy item ${JSON.stringify(item.name)} has no type`);
   });
-  items.forEach((item, i) => {
-    for (const d of item.dependsOn ?? []) {
-      if (!names.has(d)) {
-        throw new DeployItemValidationError('UnknownDependency', `deployExecutions[${i}].dependsOn: Invalid value: deploy item ${JSON.stringify(item.name)} depends on ${JSON.stringify(d)}, which is not defined`);
-      }
+  const problem = deployItemListProblems(items)[0];
+  switch (problem?.kind) {
+    case undefined:
+      return;
+    case 'missingName':
+      throw new DeployItemValidationError('InvalidName', `deployExecutions[${problem.index}].name: Required value`);
+    case 'duplicateName':
+      throw new DeployItemValidationError('DuplicateName', `deployExecutions[${problem.index}].name: Duplicate value: ${JSON.stringify(problem.name)}`);
+    case 'missingType':
+      throw new DeployItemValidationError('MissingType', `deployExecutions[${problem.index}].type: Required value: deploy item ${JSON.stringify(problem.name)} has no type`);
+    case 'unknownDependency':
+      throw new DeployItemValidationError('UnknownDependency', `deployExecutions[${problem.index}].dependsOn: Invalid value: deploy item ${JSON.stringify(problem.name)} depends on ${JSON.stringify(problem.dependency)}, which is not defined`);
+    case 'selfDependency':
+    case 'cycle': {
+      const cycle = problem.kind === 'cycle' ? problem.cycle : [problem.name, problem.name];
+      throw new DeployItemValidationError('Cycle', `deployExecutions: the dependsOn of the deploy items form a cycle: ${cycle.join(' -> ')}`, cycle);
     }
-  });
-  const cycle = findDependsOnCycle(items);
-  if (cycle !== undefined) {
-    throw new DeployItemValidationError('Cycle', `deployExecutions: the dependsOn of the deploy items form a cycle: ${cycle.join(' -> ')}`, cycle);
   }
 }
 
