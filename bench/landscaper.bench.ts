@@ -6,6 +6,8 @@
 //     sequential write latency measured in the same run).
 // (b) 1,000 root installations with 3 mock deploy items each in one namespace, then 200 more: the time for
 //     the 200 to reach Succeeded.
+// As `bosun up` runs it, the validating webhook is served and every spec write of an Installation, Execution
+// or DeployItem passes through it (BENCH_WEBHOOK=0 turns it off, to measure its cost).
 // Targets: (a) < 10 s and ≤ 6 requests per deploy item; (b) < 30 s. Env: BENCH_PART=a|b|ab (default ab),
 // BENCH_REPEAT (runs of (a), default 3; the median is reported), BENCH_LAYERS / BENCH_WIDTH, BENCH_ROOTS /
 // BENCH_MORE for smaller runs.
@@ -22,6 +24,7 @@ import { registerLandscaper } from '../src/landscaper/family.ts';
 import { installationsResource } from '../src/landscaper/installation/resources.ts';
 import { Manager } from '../src/runtime/manager.ts';
 import { Informer } from '../src/runtime/informer/informer.ts';
+import { AdmissionWebhooks, WebhookServer } from '../src/runtime/webhook/index.ts';
 
 const PART = process.env['BENCH_PART'] ?? 'ab';
 const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);
@@ -29,6 +32,7 @@ const LAYERS = Number(process.env['BENCH_LAYERS'] ?? 10);
 const WIDTH = Number(process.env['BENCH_WIDTH'] ?? 100);
 const ROOTS = Number(process.env['BENCH_ROOTS'] ?? 1000);
 const MORE = Number(process.env['BENCH_MORE'] ?? 200);
+const WEBHOOK = process.env['BENCH_WEBHOOK'] !== '0';
 const TARGET_A_MS = 10_000;
 const TARGET_A_REQ = 6;
 const TARGET_B_MS = 30_000;
@@ -131,13 +135,16 @@ async function main(): Promise<void> {
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   const mgrClient = createKubeClient({ kubeconfig: server.kubeconfig });
   const mgr = new Manager({ client: mgrClient, logger: pino({ enabled: process.env['BENCH_LOG'] !== undefined, level: 'info' }), gracefulShutdownTimeoutMs: 5000 });
-  registerLandscaper(mgr);
+  const quiet = pino({ enabled: false });
+  const webhooks = WEBHOOK ? new AdmissionWebhooks({ client: mgrClient, server: new WebhookServer({ host: '127.0.0.1', port: 0, logger: quiet }), prune: 'all', logger: quiet }) : undefined;
+  registerLandscaper(mgr, webhooks ? { webhooks } : {});
+  if (webhooks) mgr.add(webhooks);
   await mgr.start();
   const watcher = new Informer<Installation>({ client, resource: installationsResource });
   watcher.start();
   await watcher.waitForSync();
   const results: string[] = [];
-  console.log(`Landscaper benchmark (node ${process.version}, ${process.platform}/${process.arch})`);
+  console.log(`Landscaper benchmark (node ${process.version}, ${process.platform}/${process.arch}; validating webhook ${WEBHOOK ? 'on' : 'off'})`);
 
   try {
     if (PART.includes('a')) {
