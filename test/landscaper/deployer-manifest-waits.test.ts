@@ -97,9 +97,9 @@ test('deletion: an object held by a finalizer is waited for by name, without req
 
 test('a progressing timeout during a wait names what was awaited; the watches are released', async () => {
   const never = { custom: [{ name: 'never', resourceSelector: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'no-such-cm', namespace: 'default' }], requirements: [{ jsonPath: '.data.x', operator: 'exists' }] }] };
-  await f.ls.client.create(deployItemsResource, deployItem('late', ns, { type, timeout: '1s', target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('late-cm', { a: 'b' }) }], readinessChecks: never }) }));
+  await f.ls.client.create(deployItemsResource, deployItem('late', ns, { type, timeout: '3s', target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ manifest: cm('late-cm', { a: 'b' }) }], readinessChecks: never }) }));
   const j = await trigger(f.ls.client, ns, 'late');
-  const di = await waitFinished(f.ls.client, ns, 'late', j, 5000);
+  const di = await waitFinished(f.ls.client, ns, 'late', j, 15_000);
   assert.equal(di.status?.phase, 'Failed');
   assert.equal(di.status?.lastError?.reason, 'ProgressingTimeout');
   assert.match(di.status?.lastError?.message ?? '', /; still waiting for readiness: custom readiness check "never": ConfigMap default\/no-such-cm not found$/);

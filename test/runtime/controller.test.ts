@@ -151,6 +151,35 @@ test('owned objects enqueue their controller owner; mapped objects enqueue what 
   await c.stop();
 });
 
+test('delayMs coalesces a burst of owned-object events into one reconcile of the owner', async () => {
+  const clock = new FakeClock();
+  const widgets = new FakeSource();
+  const pods = new FakeSource();
+  for (const s of [widgets, pods]) s.sync();
+  widgets.set(widget('owner'));
+  const r = recorder();
+  const c = new Controller({ name: 'coalesce', source: widgets, kind: { group: 'example.com', kind: 'Widget', namespaced: true }, reconcile: r.reconcile, data: undefined, queue: { clock } })
+    .owns(pods, { delayMs: 10 });
+  await c.start();
+  await until(() => r.calls.length === 1, 'initial reconcile');
+  const ownerRef = { apiVersion: 'example.com/v1', kind: 'Widget', name: 'owner', uid: 'u1', controller: true };
+  for (let i = 0; i < 50; i++) pods.set({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'ns', ownerReferences: [ownerRef] } });
+  await tick();
+  clock.advance(9);
+  await tick();
+  assert.equal(r.calls.length, 1, 'nothing before the window closes');
+  clock.advance(1);
+  await until(() => r.calls.length === 2, 'one reconcile for the burst');
+  clock.advance(100);
+  await tick();
+  await tick();
+  assert.deepEqual(r.calls, ['ns/owner', 'ns/owner'], '50 events, one reconcile');
+  // The primary's own events are not delayed.
+  widgets.set(widget('owner', { generation: 2 }));
+  await until(() => r.calls.length === 3, 'primary event at once');
+  await c.stop();
+});
+
 test('outcomes: requeue backs off, requeueAfter resets it, terminal errors stop, panics are counted', async () => {
   const clock = new FakeClock();
   const metrics = new RuntimeMetrics();
