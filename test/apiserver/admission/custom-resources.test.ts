@@ -2,12 +2,12 @@
 // /status as its own resource, schema pruning/defaulting/validation around mutation, and matchPolicy Equivalent
 // across the served versions of a CRD.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
-import { eventually, startTestServer, type TestServer } from '../../helpers/api-server.ts';
+import { eventually, type TestServer } from '../../helpers/api-server.ts';
 import { kubectlFor } from '../../helpers/kubectl.ts';
 import { widgetCrd } from '../conformance/support.ts';
-import { createMutating, createValidating, deleteConfiguration, exists, mutatingPath, patch, startWebhookServer, validatingPath, type WebhookServer } from './support.ts';
+import { createMutating, createValidating, deleteConfiguration, exists, mutatingPath, patch, validatingPath, withServerAndWebhook, type WebhookServer } from './support.ts';
 
 const widgetYaml = (size: number) => `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n  namespace: default\nspec:\n  size: ${size}\n`;
 const widgets = '/apis/example.com/v1/namespaces/default/widgets';
@@ -33,14 +33,10 @@ const gizmoCrd: KubeObject = {
 describe('admission webhooks on custom resources', () => {
   let server: TestServer;
   let hook: WebhookServer;
-  before(async () => {
-    server = await startTestServer({ crds: [widgetCrd(), gizmoCrd] });
-    hook = await startWebhookServer();
-  });
-  after(async () => {
-    await hook.close();
-    await server.close();
-  });
+  withServerAndWebhook((s, h) => {
+    server = s;
+    hook = h;
+  }, { crds: [widgetCrd(), gizmoCrd] });
 
   test('CREATE, UPDATE and DELETE of a Widget reach the webhook with its kind, resource, object and oldObject', async () => {
     await createValidating(server, 'widgets', [

@@ -1,9 +1,9 @@
 // Mutating admission webhooks: JSON patches applied in configuration order and stored, validating webhooks seeing
 // the result, reinvocation, fields a webhook may not change, patches on DELETE, bad patches under failurePolicy.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
-import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
+import type { TestServer } from '../../helpers/api-server.ts';
 import { kubectlFor } from '../../helpers/kubectl.ts';
 import {
   allow,
@@ -15,7 +15,7 @@ import {
   mutatingPath,
   patch,
   postConfigMap,
-  startWebhookServer,
+  withServerAndWebhook,
   validatingPath,
   type WebhookServer,
 } from './support.ts';
@@ -23,13 +23,9 @@ import {
 describe('mutating admission webhooks', () => {
   let server: TestServer;
   let hook: WebhookServer;
-  before(async () => {
-    server = await startTestServer();
-    hook = await startWebhookServer();
-  });
-  after(async () => {
-    await hook.close();
-    await server.close();
+  withServerAndWebhook((s, h) => {
+    server = s;
+    hook = h;
   });
 
   test('JSON patches apply in configuration-name order, each webhook seeing the previous result; the stored object has them', async () => {

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer } from 'node:net';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import { loadOrCreateServingCert } from '../../../src/apiserver/auth/serving-cert.ts';
-import type { TestServer } from '../../helpers/api-server.ts';
+import { after, before } from 'node:test';
+import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
 
 export interface ReceivedReview {
   /** The path the review was posted to, e.g. `/validate`. */
@@ -176,5 +177,20 @@ export async function createLabelledNamespace(server: TestServer, name: string, 
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } }),
     expect: 201,
+  });
+}
+
+/** An API server and a webhook server for the tests of the enclosing describe: started before, closed after. */
+export function withServerAndWebhook(set: (server: TestServer, hook: WebhookServer) => void, options: Parameters<typeof startTestServer>[0] = {}): void {
+  let server: TestServer | undefined;
+  let hook: WebhookServer | undefined;
+  before(async () => {
+    server = await startTestServer(options);
+    hook = await startWebhookServer();
+    set(server, hook);
+  });
+  after(async () => {
+    await hook?.close();
+    await server?.close();
   });
 }

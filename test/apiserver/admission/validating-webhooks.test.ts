@@ -2,9 +2,9 @@
 // AdmissionReview a webhook receives, rule matching, selectors, matchConditions, failurePolicy on a webhook that is
 // down, slow or untrusted, dry run, and configuration changes taking effect at once.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
-import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
+import type { TestServer } from '../../helpers/api-server.ts';
 import { kubectlFor } from '../../helpers/kubectl.ts';
 import {
   allow,
@@ -16,7 +16,7 @@ import {
   deny,
   exists,
   postConfigMap,
-  startWebhookServer,
+  withServerAndWebhook,
   validatingPath,
   type WebhookServer,
 } from './support.ts';
@@ -26,13 +26,9 @@ const configMapYaml = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetada
 describe('validating admission webhooks', () => {
   let server: TestServer;
   let hook: WebhookServer;
-  before(async () => {
-    server = await startTestServer();
-    hook = await startWebhookServer();
-  });
-  after(async () => {
-    await hook.close();
-    await server.close();
+  withServerAndWebhook((s, h) => {
+    server = s;
+    hook = h;
   });
 
   test('a denial reaches kubectl apply verbatim and nothing is stored; the webhook got a full AdmissionReview v1', async () => {
