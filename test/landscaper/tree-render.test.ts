@@ -118,3 +118,24 @@ test('default kubeconfig: $KUBECONFIG, else ./.bosun/kubeconfig if present, else
   assert.equal(defaultKubeconfigPath({ KUBECONFIG: '/x/a:/x/b' }, '/tmp'), '/x/a');
   assert.match(defaultKubeconfigPath({}, '/nonexistent-dir'), /\.kube\/config$/);
 });
+
+test('a deploy item whose deployer waits shows what for under its line, only while its job runs', () => {
+  const waitingCondition = { type: 'Waiting', status: 'True' as const, reason: 'Waiting', message: 'waiting for readiness: ConfigMap default/gate not found', lastTransitionTime: '2026-01-01T10:00:00Z', lastUpdateTime: '2026-01-01T10:00:00Z' };
+  const item = (name: string, jobIDFinished: string): DeployItem => ({
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'DeployItem',
+    metadata: meta(name, { labels: { 'execution.landscaper.gardener.cloud/managed-by': 'root', 'execution.landscaper.gardener.cloud/name': name } }),
+    spec: { type: 'landscaper.gardener.cloud/kubernetes-manifest' },
+    status: { phase: 'Progressing', jobID: JOB, jobIDFinished, conditions: [waitingCondition] },
+  });
+  const installations: Installation[] = [{ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', metadata: meta('root'), spec: { blueprint: {} }, status: { observedGeneration: 1, executionRef: { name: 'root', namespace: 'demo' } } }];
+  const executions: Execution[] = [{ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Execution', metadata: meta('root'), spec: {} }];
+  const tree = buildTree('demo', 'root', { installations, executions, deployItems: [item('running', OLD), item('stale', JOB)] });
+  const [running, stale] = tree.root!.children[0]!.children;
+  assert.equal(running!.waitingFor, 'waiting for readiness: ConfigMap default/gate not found');
+  assert.equal(stale!.waitingFor, undefined, 'a finished job no longer waits');
+  const text = renderTree(tree, { color: false, now, maxErrorLength: 200 });
+  const lines = text.split('\n');
+  const at = lines.findIndex((l) => l.includes('DeployItem running'));
+  assert.equal(lines[at + 1], '    │       Waiting: waiting for readiness: ConfigMap default/gate not found');
+  assert.ok(!lines[lines.findIndex((l) => l.includes('DeployItem stale')) + 1]?.includes('Waiting:'));
+});

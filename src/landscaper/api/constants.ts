@@ -187,6 +187,8 @@ export const CONDITION_RECONCILE_EXECUTION = 'ReconcileExecution';
 export const CONDITION_COMPONENT_REFERENCE_OVERWRITE = 'ComponentReferenceOverwrite';
 export const CONDITION_RECONCILE_DEPLOY_ITEMS = 'ReconcileDeployItems';
 export const CONDITION_DEPLOY_ITEM_VALIDATION = 'DeployItemValidation';
+/** A deploy item's deployer waits for something outside (True, with what for), or no longer does (False). */
+export const CONDITION_WAITING = 'Waiting';
 
 export const ERR_UNAUTHORIZED = 'ERR_UNAUTHORIZED';
 export const ERR_CLEANUP = 'ERR_CLEANUP';

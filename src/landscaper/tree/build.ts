@@ -1,11 +1,11 @@
 // Builds the tree from plain object lists: installation → subinstallations (recursively) → execution →
 // deploy items. Children are found by label first and owner reference second, as upstream links them.
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { ENCOMPASSED_BY_LABEL, EXECUTION_DEPENDS_ON_ANNOTATION, EXECUTION_MANAGED_BY_LABEL, EXECUTION_MANAGED_NAME_LABEL, KIND_EXECUTION, KIND_INSTALLATION, TARGET_TYPE_PREFIX } from '../api/constants.ts';
+import { CONDITION_WAITING, ENCOMPASSED_BY_LABEL, EXECUTION_DEPENDS_ON_ANNOTATION, EXECUTION_MANAGED_BY_LABEL, EXECUTION_MANAGED_NAME_LABEL, KIND_EXECUTION, KIND_INSTALLATION, TARGET_TYPE_PREFIX } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
-import type { LsError, TransitionTimes } from '../api/shared.ts';
+import type { Condition, LsError, TransitionTimes } from '../api/shared.ts';
 import type { TreeModel, TreeNode, TreeNodeKind } from './model.ts';
 
 /** The objects of one namespace, as listed or cached. */
@@ -22,6 +22,7 @@ interface CommonStatus {
   phaseTransitionTime?: string;
   transitionTimes?: TransitionTimes;
   lastError?: LsError;
+  conditions?: Condition[];
 }
 
 function nodeOf(kind: TreeNodeKind, obj: KubeObject, status: CommonStatus | undefined): TreeNode {
@@ -39,6 +40,8 @@ function nodeOf(kind: TreeNodeKind, obj: KubeObject, status: CommonStatus | unde
     const e = status.lastError;
     node.lastError = { message: e.message, ...(e.operation ? { operation: e.operation } : {}), ...(e.reason ? { reason: e.reason } : {}) };
   }
+  const waiting = status.conditions?.find((c) => c.type === CONDITION_WAITING && c.status === 'True');
+  if (waiting?.message && (status.jobID ?? '') !== (status.jobIDFinished ?? '')) node.waitingFor = waiting.message;
   if (obj.metadata.deletionTimestamp) node.deleting = true;
   return node;
 }

@@ -22,6 +22,8 @@ export interface TreeNode {
   /** Set while the object is being deleted. */
   deleting?: boolean;
   lastError?: { operation?: string; reason?: string; message: string };
+  /** What the deployer waits for (a deploy item's Waiting condition), while it waits. */
+  waitingFor?: string;
   children: TreeNode[];
 }
 

@@ -89,8 +89,10 @@ export function renderTree(model: TreeModel, options: RenderOptions): string {
     lines.push(prefix + connector + nodeLine(node, isRoot));
     // Children (and the error line) hang under this node's column.
     const inner = isRoot ? '' : prefix + (connector === '└── ' ? '    ' : '│   ');
+    const under = `${inner}${node.children.length > 0 ? '│   ' : '    '}`;
+    if (node.waitingFor) lines.push(`${under}${paint('dim', 'Waiting:')} ${paint('yellow', truncate(node.waitingFor, maxError))}`);
     const err = errorLine(node);
-    if (err) lines.push(`${inner}${node.children.length > 0 ? '│   ' : '    '}${err}`);
+    if (err) lines.push(`${under}${err}`);
     node.children.forEach((child, i) => walk(child, inner, i === node.children.length - 1 ? '└── ' : '├── ', false));
   };
   walk(model.root, '', '', true);

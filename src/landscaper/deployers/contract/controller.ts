@@ -21,6 +21,7 @@ import type { Manager } from '../../../runtime/manager.ts';
 import { updateStatus } from '../../../runtime/status.ts';
 import { lsTime, setLsCondition } from '../../status-helpers.ts';
 import {
+  CONDITION_WAITING,
   DEFAULT_CONTEXT_NAME,
   DELETE_WITHOUT_UNINSTALL_ANNOTATION,
   ERR_CONFIGURATION_PROBLEM,
@@ -78,8 +79,6 @@ interface Lib {
 
 const now = (): string => lsTime(new Date());
 
-/** The Waiting condition: True with what the deployer waits for, False once it no longer waits. */
-export const CONDITION_WAITING = 'Waiting';
 
 /** Registers the library controller for one deployer on the manager (upstream lib.Add). */
 export function registerDeployer(mgr: Manager, deployer: Deployer, options: DeployerOptions = {}): DeployerHandle {

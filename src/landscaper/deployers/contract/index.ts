@@ -1,5 +1,5 @@
 // The shared deployer library: job protocol, phases, targets, errors, timeouts, interruption, exports.
-export { CONDITION_WAITING, registerDeployer, type DeployerHandle, type DeployerOptions } from './controller.ts';
+export { registerDeployer, type DeployerHandle, type DeployerOptions } from './controller.ts';
 export type { Deployer, DeployerContext, DeployerResult } from './deployer.ts';
 export { DeployerError, InterruptedError, errorCodes, isInterrupted, isUnrecoverable } from './errors.ts';
 export { checkInterrupted, jobTakenAway } from './interruption.ts';
