@@ -1,6 +1,7 @@
 // Lexer for Go's text/template syntax (text/template/parse/lex.go semantics, Go 1.23): text,
 // actions with trim markers, comments, numbers, strings, variables, fields and keywords.
 // Positions are UTF-16 offsets into the source; errors convert them to Go's byte columns.
+import { quote } from './fmt.ts';
 
 // Token types; keywords sort after Keyword so `typ > T.Keyword` tests for one.
 export const T = {
@@ -71,35 +72,16 @@ export function itemString(i: Item): string {
   if (i.typ === T.Error) return i.val;
   if (i.typ > T.Keyword) return '<' + i.val + '>';
   if (utf8Len(i.val) > 10) return truncQuote(i.val) + '...';
-  return goQuoteSimple(i.val);
+  return quote(i.val);
 }
 
 // %.10q: quote the first 10 runes.
 function truncQuote(s: string): string {
-  return goQuoteSimple(Array.from(s).slice(0, 10).join(''));
+  return quote(Array.from(s).slice(0, 10).join(''));
 }
 
 function utf8Len(s: string): number {
   return Array.from(s).length;
-}
-
-/** strconv.Quote for the lexer's purposes (item values are source text). */
-export function goQuoteSimple(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\r': out += '\\r'; continue;
-      default: break;
-    }
-    if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else out += ch;
-  }
-  return out + '"';
 }
 
 const LEFT_DELIM = '{{';
@@ -501,13 +483,13 @@ export function lex(input: string, opts: LexOptions): Item[] {
 
   function lexNumber(): boolean {
     if (!scanNumber()) {
-      error('bad number syntax: ' + goQuoteSimple(input.slice(start, pos)));
+      error('bad number syntax: ' + quote(input.slice(start, pos)));
       return false;
     }
     const sign = peek();
     if (sign === 43 || sign === 45) {
       if (!scanNumber() || input.charCodeAt(pos - 1) !== 105) {
-        error('bad number syntax: ' + goQuoteSimple(input.slice(start, pos)));
+        error('bad number syntax: ' + quote(input.slice(start, pos)));
         return false;
       }
       emit(T.Complex);

@@ -1,9 +1,9 @@
 // Blueprint (types_blueprint.go; not a CRD) and the installation templates it produces
 // (types_installationtemplate.go), plus what deploy executions return (DeployItemSpecification).
 import type { TemplateType } from './constants.ts';
-import type { OnDeleteConfig } from './execution.ts';
+import type { DeployItemTemplate } from './execution.ts';
 import type { DataImport, InlineFilesystem, InstallationExports, Optimization, TargetImport } from './installation.ts';
-import type { AnyJSON, Duration, JSONObject } from './shared.ts';
+import type { AnyJSON, JSONObject } from './shared.ts';
 
 /** A JSON schema (draft-07 semantics) as written in the blueprint. */
 export type JSONSchemaDefinition = JSONObject | boolean;
@@ -92,15 +92,5 @@ export interface DeployItemTargetReference {
   key?: string;
 }
 
-/** One entry of a deploy execution's `deployItems` output. */
-export interface DeployItemSpecification {
-  name: string;
-  type: string;
-  target?: DeployItemTargetReference;
-  labels?: { [key: string]: string };
-  config: AnyJSON;
-  dependsOn?: string[];
-  timeout?: Duration;
-  updateOnChangeOnly?: boolean;
-  onDelete?: OnDeleteConfig;
-}
+/** One entry of a deploy execution's `deployItems` output: an execution's item, but its target names an import. */
+export type DeployItemSpecification = Omit<DeployItemTemplate, 'target'> & { target?: DeployItemTargetReference };

@@ -42,13 +42,17 @@ function schemaOf(v: AnyJSON | undefined, path: string): ImportDefinition['schem
   throw new BlueprintError(`${path}: must be a JSON schema (an object or a boolean)`);
 }
 
-function parseImport(raw: AnyJSON, path: string, seen: Set<string>): ImportDefinition {
+/** What imports and exports share: an object with a unique name, an optional schema and target type. */
+function definitionHead(raw: AnyJSON, path: string, seen: Set<string>): { raw: { [key: string]: AnyJSON }; name: string; schema: ImportDefinition['schema']; targetType: string | undefined } {
   if (!isObject(raw)) throw new BlueprintError(`${path}: must be an object`);
   const name = str(raw['name'], `${path}.name`, true)!;
   if (seen.has(name)) throw new BlueprintError(`${path}.name: Duplicate value: ${JSON.stringify(name)}`);
   seen.add(name);
-  const schema = schemaOf(raw['schema'], `${path}.schema`);
-  const targetType = str(raw['targetType'], `${path}.targetType`, false);
+  return { raw, name, schema: schemaOf(raw['schema'], `${path}.schema`), targetType: str(raw['targetType'], `${path}.targetType`, false) };
+}
+
+function parseImport(input: AnyJSON, path: string, seen: Set<string>): ImportDefinition {
+  const { raw, name, schema, targetType } = definitionHead(input, path, seen);
   let type = str(raw['type'], `${path}.type`, false) as ImportType | undefined;
   if (type === undefined) {
     if (schema !== undefined) type = 'data';
@@ -79,13 +83,8 @@ function parseImport(raw: AnyJSON, path: string, seen: Set<string>): ImportDefin
   return def;
 }
 
-function parseExport(raw: AnyJSON, path: string, seen: Set<string>): ExportDefinition {
-  if (!isObject(raw)) throw new BlueprintError(`${path}: must be an object`);
-  const name = str(raw['name'], `${path}.name`, true)!;
-  if (seen.has(name)) throw new BlueprintError(`${path}.name: Duplicate value: ${JSON.stringify(name)}`);
-  seen.add(name);
-  const schema = schemaOf(raw['schema'], `${path}.schema`);
-  const targetType = str(raw['targetType'], `${path}.targetType`, false);
+function parseExport(input: AnyJSON, path: string, seen: Set<string>): ExportDefinition {
+  const { raw, name, schema, targetType } = definitionHead(input, path, seen);
   let type = str(raw['type'], `${path}.type`, false);
   if (type === undefined) type = schema !== undefined ? 'data' : targetType !== undefined ? 'target' : undefined;
   if (type !== 'data' && type !== 'target') {

@@ -8,57 +8,52 @@ export function describeExecution(kind: ExecutionKind, name: string): string {
   return `${kind} execution ${JSON.stringify(name)}`;
 }
 
-/** Parsing or executing a GoTemplate failed; the message names the execution, line and column. */
-export class TemplateExecutionError extends Error {
-  override readonly name = 'TemplateExecutionError' as const;
+/** An error of one blueprint execution: which kind and which execution. */
+abstract class ExecutionError extends Error {
   readonly kind: ExecutionKind;
   readonly executionName: string;
+  constructor(kind: ExecutionKind, executionName: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.kind = kind;
+    this.executionName = executionName;
+  }
+}
+
+/** Parsing or executing a GoTemplate failed; the message names the execution, line and column. */
+export class TemplateExecutionError extends ExecutionError {
+  override readonly name = 'TemplateExecutionError' as const;
   /** 1-based line in the template source, when the engine reported one. */
   readonly line: number | undefined;
   constructor(kind: ExecutionKind, executionName: string, message: string, line: number | undefined, cause?: unknown) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.kind = kind;
-    this.executionName = executionName;
+    super(kind, executionName, message, cause === undefined ? undefined : { cause });
     this.line = line;
   }
 }
 
 /** The rendered output contains "<no value>" (missingkey=zero on a missing field). */
-export class NoValueError extends Error {
+export class NoValueError extends ExecutionError {
   override readonly name = 'NoValueError' as const;
-  readonly kind: ExecutionKind;
-  readonly executionName: string;
   /** 1-based output lines containing "<no value>". */
   readonly lines: number[];
   constructor(kind: ExecutionKind, executionName: string, message: string, lines: number[]) {
-    super(message);
-    this.kind = kind;
-    this.executionName = executionName;
+    super(kind, executionName, message);
     this.lines = lines;
   }
 }
 
 /** Spiff executions are not supported by Bosun (no JavaScript Spiff exists). */
-export class SpiffNotSupportedError extends Error {
+export class SpiffNotSupportedError extends ExecutionError {
   override readonly name = 'SpiffNotSupportedError' as const;
-  readonly kind: ExecutionKind;
-  readonly executionName: string;
   constructor(kind: ExecutionKind, executionName: string) {
-    super(`${describeExecution(kind, executionName)}: template type "Spiff" is not supported by Bosun; rewrite the execution as a GoTemplate`);
-    this.kind = kind;
-    this.executionName = executionName;
+    super(kind, executionName, `${describeExecution(kind, executionName)}: template type "Spiff" is not supported by Bosun; rewrite the execution as a GoTemplate`);
   }
 }
 
 /** The rendered text is not the YAML the execution must return, or an entry has a wrong shape. */
-export class TemplateOutputError extends Error {
+export class TemplateOutputError extends ExecutionError {
   override readonly name = 'TemplateOutputError' as const;
-  readonly kind: ExecutionKind;
-  readonly executionName: string;
   constructor(kind: ExecutionKind, executionName: string, message: string) {
-    super(`${describeExecution(kind, executionName)}: ${message}`);
-    this.kind = kind;
-    this.executionName = executionName;
+    super(kind, executionName, `${describeExecution(kind, executionName)}: ${message}`);
   }
 }
 

@@ -2,22 +2,17 @@
 // "should process subinstallations in the correct order" (chain, then changed order), "should detect a dependency
 // cycle", "should detect an export conflict"; importexport "should apply import executions", "should fail if import
 // executions return errors"; installation Init "dependsOn cycle → Failed"), run by the real controller family.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  R, RECONCILE, blueprint, createData, createInst, dataOf, deployExecution, exportExecution, installation, mockDeployTemplate, startEnv, subinstallationsOf,
-  untilFinished, type Env, type Yamlish,
+  R, RECONCILE, blueprint, createData, createInst, dataOf, deployExecution, exportExecution, installation, mockDeployTemplate, T, subinstallationsOf,
+  untilFinished, type Env, type Yamlish, withEnv,
 } from './support.ts';
 
 let env: Env;
-before(async () => {
-  env = await startEnv();
+withEnv((e) => {
+  env = e;
 });
-after(async () => {
-  await env.close();
-});
-
-const T = { timeout: 30_000 };
 
 const child = blueprint({
   imports: [{ name: 'in', type: 'data', schema: { type: 'string' } }],

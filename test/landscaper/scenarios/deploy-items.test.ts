@@ -3,24 +3,19 @@
 // items", integration inline "add/remove deploy items with dependencies", importexport "should update the name of
 // a DataObject and a DeployItem", templating "state"), run by the real controller family.
 import { recordPhases } from '../../helpers/record-phases.ts';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DataObject } from '../../../src/landscaper/api/data-object.ts';
 import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import {
   R, blueprint, createData, createInst, dataOf, deployExecution, exportExecution, finished, getExec, installation, listDeployItems, mockDeployTemplate,
-  setData, startEnv, untilFinished, untilGone, annotate, RECONCILE, type Env,
+  setData, T, untilFinished, untilGone, annotate, RECONCILE, type Env, withEnv,
 } from './support.ts';
 
 let env: Env;
-before(async () => {
-  env = await startEnv();
+withEnv((e) => {
+  env = e;
 });
-after(async () => {
-  await env.close();
-});
-
-const T = { timeout: 30_000 };
 
 test('a simple installation with mock deploy items: phases, job IDs, exports', T, async () => {
   const ns = await env.namespace('simple');

@@ -1,20 +1,17 @@
 // The manifest deployer inside the full family (upstream integration deployers "manifest deployer v1alpha2",
 // tutorial "echo server"-style ConfigMaps, targets "should use a Target …"): a kubeconfig Target pointing at the same
 // server, ConfigMaps applied, exports by jsonPath flowing into installation exports, cleanup on update and uninstall.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import {
   MANIFEST, R, RECONCILE, annotate, blueprint, createData, createInst, createTarget, dataOf, deployExecution, exportExecution, getOrUndefined, installation,
-  listDeployItems, setData, startEnv, untilFinished, untilGone, type Env,
+  listDeployItems, setData, untilFinished, untilGone, type Env, withEnv,
 } from './support.ts';
 
 let env: Env;
-before(async () => {
-  env = await startEnv();
-});
-after(async () => {
-  await env.close();
+withEnv((e) => {
+  env = e;
 });
 
 const T = { timeout: 40_000 };

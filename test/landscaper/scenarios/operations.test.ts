@@ -2,23 +2,18 @@
 // an execution", "should propagate the delete-without-uninstall annotation to an execution", "should fail if a
 // preceding installation is 'Failed'"; execution units "should adapt the status … Failed to Succeeded and vice
 // versa"; docs/usage/Annotations.md reconcile while a job runs), run by the real controller family.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import {
   OP, R, RECONCILE, annotate, blueprint, createData, createInst, dataOf, deployExecution, exportExecution, getExec, getInst, installation, listDeployItems,
-  mockDeployTemplate, setData, startEnv, stays, until, untilFinished, untilGone, type Env,
+  mockDeployTemplate, setData, T, stays, until, untilFinished, untilGone, type Env, withEnv,
 } from './support.ts';
 
 let env: Env;
-before(async () => {
-  env = await startEnv();
+withEnv((e) => {
+  env = e;
 });
-after(async () => {
-  await env.close();
-});
-
-const T = { timeout: 30_000 };
 
 /** One item whose mock phase comes from the import `phase` (Progressing = hangs), and one that depends on it. */
 const phasedBlueprint = blueprint({

@@ -3,23 +3,18 @@
 // without reconcile annotation", "should reconcile an installation with reconcile-if-changed annotation", "should
 // not delete if another installation still imports a exported value", "should retry … (automatic reconcile)"),
 // run by the real controller family against a real server.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
 import {
   OP, R, RECONCILE, annotate, blueprint, createData, createInst, dataOf, deployExecution, exportExecution, finished, getInst, installation, mockDeployTemplate,
-  setData, startEnv, stays, until, untilFinished, untilGone, type Env,
+  setData, T, stays, until, untilFinished, untilGone, type Env, withEnv,
 } from './support.ts';
 
 let env: Env;
-before(async () => {
-  env = await startEnv();
+withEnv((e) => {
+  env = e;
 });
-after(async () => {
-  await env.close();
-});
-
-const T = { timeout: 30_000 };
 
 /** A link of a chain: imports `in`, deploys one mock item exporting "<in>><name>", exports it as `out`. */
 const linkBlueprint = (name: string): string => blueprint({

@@ -3,23 +3,18 @@
 // and remove subinstallations", "should update imports and exports"; targets "should export Targets", "should
 // create a DeployItem for each Target in a TargetList", "should pass a Target and TargetList to a subinstallation",
 // target maps; inline "a Blueprint should use an inline subinstallation"), run by the real controller family.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Target } from '../../../src/landscaper/api/target.ts';
 import {
   R, RECONCILE, blueprint, createData, createInst, createTarget, dataOf, deployExecution, exportExecution, getExec, getInst, installation, listDeployItems,
-  mockDeployTemplate, setData, startEnv, subOf, subinstallationsOf, untilFinished, annotate, type Env, type Yamlish,
+  mockDeployTemplate, setData, T, subOf, subinstallationsOf, untilFinished, annotate, type Env, type Yamlish, withEnv,
 } from './support.ts';
 
 let env: Env;
-before(async () => {
-  env = await startEnv();
+withEnv((e) => {
+  env = e;
 });
-after(async () => {
-  await env.close();
-});
-
-const T = { timeout: 30_000 };
 const KC = 'landscaper.gardener.cloud/kubernetes-cluster';
 
 const template = (name: string, bp: string, imports: Yamlish, exports: Yamlish): Yamlish => ({

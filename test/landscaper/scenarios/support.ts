@@ -1,6 +1,7 @@
 // Shared setup of the Landscaper scenario tests: one embedded API server per file with Bosun's CRDs, the REAL
 // controller family (`registerLandscaper`) on a manager talking to it over HTTP, as `bosun up` runs it, and a
 // recorder of deploy item triggers and deletions taken from a watch on DeployItems.
+import { after, before } from 'node:test';
 import { pino } from 'pino';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
@@ -102,6 +103,21 @@ export interface Env {
 }
 
 let nsCounter = 0;
+
+/** The usual per-test budget of a scenario. */
+export const T = { timeout: 30_000 };
+
+/** One environment for the tests of a file: started before them, closed after. */
+export function withEnv(set: (env: Env) => void): void {
+  let env: Env | undefined;
+  before(async () => {
+    env = await startEnv();
+    set(env);
+  });
+  after(async () => {
+    await env?.close();
+  });
+}
 
 /** Starts the server, the DeployItem watch, and a manager with registerLandscaper (as `bosun up` does). */
 export async function startEnv(): Promise<Env> {

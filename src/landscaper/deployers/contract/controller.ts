@@ -239,6 +239,7 @@ function deployerContext(job: Job, lib: Lib, ctx: ReconcileContext<Lib>, target:
     },
     target,
     lsContext,
+    key: ctx.key,
     jobID: job.jobID,
     log: ctx.log,
     signal: ctx.signal,

@@ -14,6 +14,8 @@ export interface DeployerContext {
   item: DeployItem;
   target: Target | undefined;
   lsContext: Context | undefined;
+  /** The item's queue key ("namespace/name"): what `bind`'s wake and `release` take. */
+  key: string;
   /** The job being worked on (status.jobID at pickup). */
   jobID: string;
   log: Logger;

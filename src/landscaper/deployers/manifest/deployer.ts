@@ -62,10 +62,6 @@ function providerStatus(managed: ManagedResource[]): AnyJSON {
   return { apiVersion: MANIFEST_PROVIDER_API_VERSION, kind: 'ProviderStatus', managedResources: managed as unknown as AnyJSON };
 }
 
-function keyOf(ctx: DeployerContext): string {
-  return `${ctx.item.metadata.namespace ?? ''}/${ctx.item.metadata.name ?? ''}`;
-}
-
 export class ManifestDeployer implements Deployer {
   readonly type = DEPLOY_ITEM_TYPE_MANIFEST;
   private readonly clients: TargetClients;
@@ -120,7 +116,7 @@ export class ManifestDeployer implements Deployer {
 
   /** This job's progress; a new job or a changed spec starts from scratch. */
   private progressOf(ctx: DeployerContext): Progress {
-    const key = keyOf(ctx);
+    const key = ctx.key;
     const generation = ctx.item.metadata.generation ?? 0;
     let p = this.progress.get(key);
     if (!p || p.jobID !== ctx.jobID || p.generation !== generation) {
@@ -140,7 +136,7 @@ export class ManifestDeployer implements Deployer {
       p.since = Date.now();
     }
     let pending = await check(Date.now() - p.since);
-    for (let round = 0; pending && this.watches.set(keyOf(ctx), tc, pending.interests) && round < 3; round++) {
+    for (let round = 0; pending && this.watches.set(ctx.key, tc, pending.interests) && round < 3; round++) {
       pending = await check(Date.now() - p.since);
     }
     if (!pending) return undefined;
@@ -167,7 +163,13 @@ export class ManifestDeployer implements Deployer {
         p.orphans = applied.orphans;
       }
       if (p.orphans.length > 0) {
-        const cleanup = await this.until(ctx, tc, p, 'cleanup', () => deleteInGroups({ client: tc.client, resources: p.orphans, groups: config.deletionGroupsDuringUpdate }));
+        const orphans = p.orphans;
+        const cleanup = await this.until(ctx, tc, p, 'cleanup', () =>
+          deleteInGroups({ client: tc.client, resources: orphans, groups: config.deletionGroupsDuringUpdate }).catch((err: unknown) => {
+            if (err instanceof DeployerError || isUnreachable(err)) throw err;
+            throw new DeployerError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${orphans.map((o) => describeRef(o.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
+          }),
+        );
         if (cleanup) return cleanup;
         status.providerStatus = providerStatus(managedOf(status.providerStatus).filter((m) => !p.orphans.some((o) => sameResource(o.resource, m.resource))));
         p.orphans = [];
@@ -193,9 +195,6 @@ export class ManifestDeployer implements Deployer {
       if (values !== undefined) status.exportRef = await writeExportSecret(ctx.client, ctx.item, { data: JSON.stringify(values) });
       status.phase = PHASE_SUCCEEDED;
       return undefined;
-    }).catch((err: unknown) => {
-      if (err instanceof DeployerError || isInterrupted(err) || p.orphans.length === 0 || p.stage !== 'cleanup') throw err;
-      throw new DeployerError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${p.orphans.map((m) => describeRef(m.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
     });
   }
 
