@@ -1,6 +1,7 @@
 // Landscaper status building blocks: timestamps as metav1.Time writes them, lastError with upstream's
 // UpdatedError rule (apis/errors), and Landscaper conditions (which carry lastUpdateTime and codes).
 import { nowTime } from '../apimachinery/time.ts';
+import { setCondition } from '../runtime/conditions.ts';
 import type { ErrorCode } from './api/constants.ts';
 import type { Condition, ConditionStatus, LsError } from './api/shared.ts';
 
@@ -34,20 +35,7 @@ function sameCodes(a: ErrorCode[] | undefined, b: ErrorCode[]): boolean {
 
 /** Sets a Landscaper condition in place (lastTransitionTime moves with the status, lastUpdateTime with any change). */
 export function setLsCondition(conditions: Condition[], type: string, status: ConditionStatus, reason: string, message: string, codes: ErrorCode[] = [], now = new Date()): void {
-  const t = lsTime(now);
-  const existing = conditions.find((c) => c.type === type);
-  if (!existing) {
-    conditions.push({ type, status, reason, message, lastTransitionTime: t, lastUpdateTime: t, ...(codes.length > 0 ? { codes } : {}) });
-    return;
-  }
-  if (existing.status === status && existing.reason === reason && existing.message === message && sameCodes(existing.codes, codes)) return;
-  if (existing.status !== status) existing.lastTransitionTime = t;
-  existing.status = status;
-  existing.reason = reason;
-  existing.message = message;
-  existing.lastUpdateTime = t;
-  if (codes.length > 0) existing.codes = codes;
-  else delete existing.codes;
+  setCondition<Condition>(conditions, { type, status, reason, message, ...(codes.length > 0 ? { codes } : {}) }, now, { lastUpdateTime: true });
 }
 
 /** "a, b, c" with at most `max` names, then "(+N more)": messages stay readable for large executions. */

@@ -1,5 +1,6 @@
 // metav1.Condition helpers (apimachinery's meta.SetStatusCondition): lastTransitionTime moves only when
 // the status changes, so it tells how long a condition has held.
+import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../apimachinery/object.ts';
 import { nowTime } from '../apimachinery/time.ts';
 
@@ -20,17 +21,42 @@ export interface Condition {
 
 export type ConditionInput = Omit<Condition, 'lastTransitionTime'> & { lastTransitionTime?: string };
 
-/** Sets or updates the condition in place; returns true when anything changed. */
-export function setCondition(conditions: Condition[], input: ConditionInput, now: Date = new Date()): boolean {
+/** What setCondition edits: metav1.Condition, or a family's variant of it (other status values, more fields). */
+export interface ConditionLike {
+  type: string;
+  status: string;
+  observedGeneration?: number;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+/** The input for a condition of shape C: everything but the times, which setCondition stamps. */
+export type ConditionInputOf<C extends ConditionLike> = Omit<C, 'lastTransitionTime' | 'lastUpdateTime'> & { lastTransitionTime?: string };
+
+export interface SetConditionOptions {
+  /** Also stamp lastUpdateTime on every change (Landscaper's conditions carry it beside lastTransitionTime). */
+  lastUpdateTime?: boolean;
+}
+
+const standardKeys = new Set(['type', 'status', 'observedGeneration', 'lastTransitionTime', 'lastUpdateTime', 'reason', 'message']);
+
+/**
+ * Sets or updates the condition in place; returns true when anything changed. Fields beyond metav1.Condition's
+ * (a family's own, such as Landscaper's codes) are taken from the input as they are: set when given, dropped
+ * when not.
+ */
+export function setCondition<C extends ConditionLike = Condition>(conditions: C[], input: ConditionInputOf<C>, now: Date = new Date(), options: SetConditionOptions = {}): boolean {
+  const time = nowTime(now);
   const existing = conditions.find((c) => c.type === input.type);
   if (!existing) {
-    conditions.push({ ...input, lastTransitionTime: input.lastTransitionTime ?? nowTime(now) });
+    conditions.push({ ...input, lastTransitionTime: input.lastTransitionTime ?? time, ...(options.lastUpdateTime ? { lastUpdateTime: time } : {}) } as unknown as C);
     return true;
   }
   let changed = false;
   if (existing.status !== input.status) {
     existing.status = input.status;
-    existing.lastTransitionTime = input.lastTransitionTime ?? nowTime(now);
+    existing.lastTransitionTime = input.lastTransitionTime ?? time;
     changed = true;
   }
   if (existing.reason !== input.reason) {
@@ -45,6 +71,15 @@ export function setCondition(conditions: Condition[], input: ConditionInput, now
     existing.observedGeneration = input.observedGeneration;
     changed = true;
   }
+  const fields = existing as unknown as Record<string, unknown>;
+  const given = input as unknown as Record<string, unknown>;
+  for (const key of new Set([...Object.keys(fields), ...Object.keys(given)])) {
+    if (standardKeys.has(key) || isDeepStrictEqual(fields[key], given[key])) continue;
+    if (given[key] === undefined) delete fields[key];
+    else fields[key] = given[key];
+    changed = true;
+  }
+  if (changed && options.lastUpdateTime) fields['lastUpdateTime'] = time;
   return changed;
 }
 

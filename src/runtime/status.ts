@@ -19,8 +19,10 @@ export class StatusConflictError extends Error {
 
 /**
  * Applies mutate to a copy of obj and writes it with updateStatus (resourceVersion precondition). On a
- * Conflict it re-reads the object and applies mutate again, up to `attempts` times. When mutate leaves
- * .status unchanged nothing is written. Returns the object as stored.
+ * Conflict it re-reads the object and applies mutate again, up to `attempts` times; mutate may throw to give
+ * up when the fresh object shows the change no longer applies. When mutate leaves .status unchanged nothing
+ * is written. Returns the object as stored. Only metadata and status are copied: mutate must not change the
+ * spec (large specs made the copy the cost of a write).
  */
 export async function updateStatus<T extends KubeObject>(
   client: KubeClient,
@@ -40,7 +42,7 @@ export async function updateStatus<T extends KubeObject>(
       await pause(options.backoffMs ?? 10, attempt, options.signal);
       current = await client.get<T>(resource, name, { ...(namespace !== undefined ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     }
-    const draft = structuredClone(current);
+    const draft = { ...current, metadata: structuredClone(current.metadata), status: structuredClone(current.status) };
     await mutate(draft);
     if (isDeepStrictEqual(draft.status, current.status)) return current;
     try {
@@ -63,4 +65,24 @@ function pause(baseMs: number, attempt: number, signal: AbortSignal | undefined)
       reject(signal.reason as Error);
     }, { once: true });
   });
+}
+
+/** The one way a controller writes status: updateStatus, plus what the controller must learn of each write. */
+export interface StatusWriter<T extends KubeObject> {
+  write(obj: T, mutate: (draft: T) => void | Promise<void>, options?: UpdateStatusOptions): Promise<T>;
+}
+
+export interface StatusWriterOptions<T extends KubeObject> {
+  /** Told of every write that changed the object (e.g. to read one's own writes before the cache has them). */
+  afterWrite?(before: T, stored: T): void;
+}
+
+export function statusWriter<T extends KubeObject>(client: KubeClient, resource: ResourceTarget, options: StatusWriterOptions<T> = {}): StatusWriter<T> {
+  return {
+    async write(obj, mutate, writeOptions) {
+      const stored = await updateStatus(client, resource, obj, mutate, writeOptions);
+      if (stored !== obj) options.afterWrite?.(obj, stored);
+      return stored;
+    },
+  };
 }

@@ -3,8 +3,11 @@
 export type Action =
   /** Done: wait for the next change of the object or of something it watches. Resets the backoff. */
   | { readonly type: 'awaitChange' }
-  /** Run again after the key's exponential backoff (5 ms, 10 ms, … 1000 s) and the global token bucket. */
-  | { readonly type: 'requeue' }
+  /**
+   * Run again after the key's exponential backoff (5 ms, 10 ms, … 1000 s) and the global token bucket; no later
+   * than atMostMs when given (a deadline of the object's own falls due sooner).
+   */
+  | { readonly type: 'requeue'; readonly atMostMs?: number }
   /** Run again after afterMs; resets the backoff first (controller-runtime's Forget + AddAfter). */
   | { readonly type: 'requeueAfter'; readonly afterMs: number };
 
@@ -12,8 +15,11 @@ export const action = {
   awaitChange(): Action {
     return { type: 'awaitChange' };
   },
-  requeue(): Action {
-    return { type: 'requeue' };
+  requeue(options: { atMostMs?: number } = {}): Action {
+    const atMostMs = options.atMostMs;
+    if (atMostMs === undefined) return { type: 'requeue' };
+    if (!(atMostMs >= 0)) throw new RangeError(`requeue needs atMostMs ≥ 0, got ${atMostMs}`);
+    return { type: 'requeue', atMostMs };
   },
   requeueAfter(afterMs: number): Action {
     if (!(afterMs >= 0) || !Number.isFinite(afterMs)) throw new RangeError(`requeueAfter needs a finite delay ≥ 0, got ${afterMs}`);

@@ -279,7 +279,7 @@ export class Controller<T extends KubeObject, C = unknown> {
         this.queue.addAfter(key, next.afterMs);
         return 'requeue_after';
       case 'requeue':
-        this.queue.addRateLimited(key);
+        this.queue.addRateLimited(key, next.atMostMs);
         return 'requeue';
     }
   }

@@ -97,9 +97,9 @@ export class WorkQueue {
     this.armTimer();
   }
 
-  /** Adds key after the rate limiter's delay; each call counts as one more failure of the key. */
-  addRateLimited(key: string): void {
-    this.addAfter(key, this.rateLimiter.when(key));
+  /** Adds key after the rate limiter's delay (at most atMostMs); each call counts as one more failure of the key. */
+  addRateLimited(key: string, atMostMs = Infinity): void {
+    this.addAfter(key, Math.min(this.rateLimiter.when(key), atMostMs));
   }
 
   /** Resets the key's backoff: call on success and before an explicit requeueAfter. */

@@ -1,0 +1,143 @@
+// One phase machine for every controller whose objects run jobs through phases (Landscaper's installations,
+// executions and deploy items today). The family describes its phases as a table of handlers and its status
+// bookkeeping as pure mutations; the machine runs the handlers, writes every transition through the family's
+// StatusWriter (conflict retry, guarded so a retry never moves an object that moved on), and handles errors
+// the same way for everyone (./phase-error.ts):
+//
+//   phase unset or final → status.start (a new job) → handler(phase) → next: status.enter, run on
+//                                                                     → wait: status.waiting, awaitChange
+//                                                                     → done: awaitChange
+//                                            throws → classify → fatal: enter failedPhase, TerminalError
+//                                                              → normal: recordError, rethrow (backoff)
+//                                                              → conflict: rethrow; superseded: awaitChange
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { action, type Action } from '../controller/action.ts';
+import { TerminalError } from '../controller/terminal-error.ts';
+import type { EventRecorder } from '../event-recorder.ts';
+import type { StatusWriter } from '../status.ts';
+import { PhaseMovedError, type ClassifiedError } from './phase-error.ts';
+import type { PhaseResult, StatusMutation } from './phase-result.ts';
+
+export type PhaseHandler<T, P extends string, S, D> = (obj: T, data: D) => Promise<PhaseResult<P, S>>;
+
+export type Waiting = { readonly reason: string; readonly message: string };
+
+/** The family's status bookkeeping: pure changes to a copy of the status, re-applied after conflicts. */
+export interface PhaseStatus<T, P extends string, S> {
+  /** A new job: set its first phase (Init, or InitDelete when the object is being deleted). */
+  start(status: S, obj: T): void;
+  /** Enter `phase`. A final phase finishes the job; `failure` is the fatal error that ended it, if any. */
+  enter(status: S, phase: P, obj: T, failure?: ClassifiedError): void;
+  /** A normal error: recorded, the phase kept. */
+  recordError(status: S, err: ClassifiedError, obj: T): void;
+  /** The object waits for something outside: say what (a condition, lastError...). */
+  waiting?(status: S, waiting: Waiting, obj: T): void;
+}
+
+export interface PhaseMachine<T extends KubeObject & { status?: S }, P extends string, S extends object, D> {
+  /** The handler of every phase a job passes; a non-final phase without one is a fatal error. */
+  readonly handlers: Partial<Record<P, PhaseHandler<T, P, S, D>>>;
+  phaseOf(obj: T): P | undefined;
+  isFinal(phase: P): boolean;
+  /** Where a fatal error in `phase` ends the job (Failed, or DeleteFailed while deleting). */
+  failedPhase(phase: P): P;
+  /** What a thrown value means (fatal, normal, conflict, superseded) and the words status records. */
+  classify(err: unknown, phase: P): ClassifiedError;
+  readonly status: PhaseStatus<T, P, S>;
+  readonly writer: StatusWriter<T>;
+  /** Warning Events for fatal and normal errors (repeats fold into one Event). */
+  readonly recorder?: EventRecorder;
+  /** The fresh object read after a conflict still runs the job we started from (same job ID…); default true. */
+  sameJob?(fresh: T, read: T): boolean;
+}
+
+/** Runs the object's job from its current phase as far as it goes in one reconcile. */
+export async function runPhases<T extends KubeObject & { status?: S }, P extends string, S extends object, D>(
+  machine: PhaseMachine<T, P, S, D>,
+  obj: T,
+  data: D,
+): Promise<Action> {
+  let current = obj;
+  let phase = machine.phaseOf(current);
+  if (phase === undefined || machine.isFinal(phase)) {
+    current = await write(machine, current, phase, (s) => machine.status.start(s, current));
+    phase = machine.phaseOf(current);
+  }
+  while (phase !== undefined && !machine.isFinal(phase)) {
+    const from: P = phase;
+    const handler = machine.handlers[from];
+    let result: PhaseResult<P, S>;
+    if (!handler) {
+      const err: ClassifiedError = { class: 'fatal', operation: from, reason: 'UnknownPhase', message: `unknown phase "${from}"`, cause: undefined };
+      return fail(machine, current, from, new TerminalError(err.message), err);
+    }
+    try {
+      result = await handler(current, data);
+      if (result.type === 'done') return action.awaitChange();
+      if (result.type === 'wait') {
+        const waiting: Waiting = { reason: result.reason, message: result.message };
+        const mutate = result.mutate;
+        await write(machine, current, from, (s) => {
+          machine.status.waiting?.(s, waiting, current);
+          mutate?.(s);
+        });
+        return result.requeueAfterMs !== undefined ? action.requeueAfter(result.requeueAfterMs) : action.awaitChange();
+      }
+      const { phase: to, mutate } = result;
+      current = await write(machine, current, from, (s) => {
+        mutate?.(s);
+        machine.status.enter(s, to, current);
+      });
+    } catch (err) {
+      return fail(machine, current, from, err);
+    }
+    phase = machine.phaseOf(current);
+  }
+  return action.awaitChange();
+}
+
+async function fail<T extends KubeObject & { status?: S }, P extends string, S extends object, D>(
+  machine: PhaseMachine<T, P, S, D>,
+  obj: T,
+  phase: P,
+  thrown: unknown,
+  classified?: ClassifiedError,
+): Promise<Action> {
+  const err = classified ?? machine.classify(thrown, phase);
+  switch (err.class) {
+    case 'superseded':
+      return action.awaitChange();
+    case 'conflict':
+      throw thrown;
+    case 'fatal': {
+      const failed = machine.failedPhase(phase);
+      const stored = await write(machine, obj, phase, (s) => machine.status.enter(s, failed, obj, err));
+      void machine.recorder?.warning(stored, err.reason, err.message);
+      throw thrown instanceof TerminalError ? thrown : new TerminalError(err.message, { cause: thrown });
+    }
+    case 'normal': {
+      // The error is what the reconcile reports; a failure to record it must not hide it.
+      const stored = await write(machine, obj, phase, (s) => machine.status.recordError(s, err, obj)).catch(() => obj);
+      void machine.recorder?.warning(stored, err.reason, err.message);
+      throw thrown;
+    }
+  }
+}
+
+/** Writes a status change made in `from`; a retry on a fresh object that left `from` (or the job) gives up. */
+function write<T extends KubeObject & { status?: S }, P extends string, S extends object, D>(
+  machine: PhaseMachine<T, P, S, D>,
+  obj: T,
+  from: P | undefined,
+  mutate: StatusMutation<S>,
+): Promise<T> {
+  let retry = false;
+  return machine.writer.write(obj, (draft) => {
+    // The first attempt works on our own read; later ones on the server's fresh object.
+    if (retry && (machine.phaseOf(draft) !== from || machine.sameJob?.(draft, obj) === false)) {
+      throw new PhaseMovedError(`${draft.metadata.name ?? ''} left phase ${from ?? '(none)'} while its status was written`);
+    }
+    retry = true;
+    mutate((draft.status ??= {} as S));
+  });
+}
