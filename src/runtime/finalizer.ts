@@ -19,6 +19,7 @@ import type { KubeObject } from '../apimachinery/object.ts';
 import type { JsonPatchOperation, KubeClient, ResourceTarget } from '../client/client.ts';
 import type { Action } from './controller/action.ts';
 import { action } from './controller/action.ts';
+import { ConflictError, NotFoundError } from '../client/errors.ts';
 
 export interface FinalizerHandlers<T extends KubeObject> {
   apply(obj: T): Promise<Action>;
@@ -47,33 +48,31 @@ export async function finalizer<T extends KubeObject>(
   obj: T,
   handlers: FinalizerHandlers<T>,
 ): Promise<Action> {
-  if (!finalizerName.test(name) || name.length > 253) throw new FinalizerError('InvalidFinalizer', `invalid finalizer name "${name}"`);
-  const objName = obj.metadata.name;
-  const rv = obj.metadata.resourceVersion;
-  if (!objName || !rv) throw new FinalizerError('UnnamedObject', 'the object has no name or resourceVersion: finalizers need a stored object');
-  const finalizers = obj.metadata.finalizers ?? [];
-  const index = finalizers.indexOf(name);
   const deleting = obj.metadata.deletionTimestamp !== undefined;
-  const target = { namespace: obj.metadata.namespace, name: objName, rv };
-
-  if (!deleting && index < 0) {
-    await addFinalizer(client, resource, target, finalizers, name);
+  const present = hasFinalizer(obj, name);
+  if (!deleting && !present) {
+    await addFinalizer(client, resource, obj, name);
     return action.awaitChange();
   }
   if (!deleting) return handlers.apply(obj);
-  if (index < 0) return action.awaitChange();
+  if (!present) return action.awaitChange();
   const next = await handlers.cleanup(obj);
-  await removeFinalizer(client, resource, target, index, name);
+  await removeFinalizer(client, resource, obj, name);
   return next;
 }
 
-interface Target {
-  namespace: string | undefined;
-  name: string;
-  rv: string;
+export function hasFinalizer(obj: KubeObject, name: string): boolean {
+  return (obj.metadata.finalizers ?? []).includes(name);
 }
 
-async function addFinalizer(client: KubeClient, resource: ResourceTarget, t: Target, current: string[], name: string): Promise<void> {
+/**
+ * Adds the finalizer when missing (for controllers whose deletion is a phase of their own rather than one
+ * cleanup call). Returns the object as stored, or obj itself when the finalizer was there.
+ */
+export async function addFinalizer<T extends KubeObject>(client: KubeClient, resource: ResourceTarget, obj: T, name: string): Promise<T> {
+  const t = target(obj, name);
+  const current = obj.metadata.finalizers ?? [];
+  if (current.includes(name)) return obj;
   const ops: JsonPatchOperation[] = [{ op: 'test', path: '/metadata/resourceVersion', value: t.rv }];
   if (current.length === 0) {
     // No array to test or append to: the resourceVersion test stands guard, and we add the whole array.
@@ -82,10 +81,14 @@ async function addFinalizer(client: KubeClient, resource: ResourceTarget, t: Tar
     // The server does not deduplicate finalizers: fail if anyone else changed the array meanwhile.
     ops.push({ op: 'test', path: '/metadata/finalizers', value: current }, { op: 'add', path: '/metadata/finalizers/-', value: name });
   }
-  await patch(client, resource, t, ops, 'AddFinalizer', `adding finalizer ${name}`);
+  return (await patch<T>(client, resource, t, ops, 'AddFinalizer', `adding finalizer ${name}`)) ?? obj;
 }
 
-async function removeFinalizer(client: KubeClient, resource: ResourceTarget, t: Target, index: number, name: string): Promise<void> {
+/** Removes the finalizer when present; an object already gone counts as done. */
+export async function removeFinalizer(client: KubeClient, resource: ResourceTarget, obj: KubeObject, name: string): Promise<void> {
+  const t = target(obj, name);
+  const index = (obj.metadata.finalizers ?? []).indexOf(name);
+  if (index < 0) return;
   const path = `/metadata/finalizers/${index}`;
   const ops: JsonPatchOperation[] = [
     { op: 'test', path: '/metadata/resourceVersion', value: t.rv },
@@ -95,10 +98,28 @@ async function removeFinalizer(client: KubeClient, resource: ResourceTarget, t: 
   await patch(client, resource, t, ops, 'RemoveFinalizer', `removing finalizer ${name}`);
 }
 
-async function patch(client: KubeClient, resource: ResourceTarget, t: Target, ops: JsonPatchOperation[], kind: FinalizerErrorKind, what: string): Promise<void> {
+interface Target {
+  namespace: string | undefined;
+  name: string;
+  rv: string;
+}
+
+function target(obj: KubeObject, finalizer: string): Target {
+  if (!finalizerName.test(finalizer) || finalizer.length > 253) throw new FinalizerError('InvalidFinalizer', `invalid finalizer name "${finalizer}"`);
+  const name = obj.metadata.name;
+  const rv = obj.metadata.resourceVersion;
+  if (!name || !rv) throw new FinalizerError('UnnamedObject', 'the object has no name or resourceVersion: finalizers need a stored object');
+  return { namespace: obj.metadata.namespace, name, rv };
+}
+
+/** The patched object; undefined when it is gone (NotFound). */
+async function patch<T extends KubeObject>(client: KubeClient, resource: ResourceTarget, t: Target, ops: JsonPatchOperation[], kind: FinalizerErrorKind, what: string): Promise<T | undefined> {
   try {
-    await client.patch(resource, t.name, ops, { type: 'json', ...(t.namespace !== undefined ? { namespace: t.namespace } : {}) });
+    return await client.patch<T>(resource, t.name, ops, { type: 'json', ...(t.namespace !== undefined ? { namespace: t.namespace } : {}) });
   } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    // A conflict stays a ConflictError for the controller (a stale read, retried quietly), wrapped in context.
+    if (err instanceof ConflictError) throw err;
     throw new FinalizerError(kind, `${what} on ${t.namespace ? `${t.namespace}/` : ''}${t.name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
 }
