@@ -23,18 +23,19 @@ export type PhaseHandler<T, P extends string, S, D> = (obj: T, data: D) => Promi
 export type Waiting = { readonly reason: string; readonly message: string };
 
 /** The family's status bookkeeping: pure changes to a copy of the status, re-applied after conflicts. */
-export interface PhaseStatus<T, P extends string, S> {
+export interface PhaseStatus<T, P extends string, S, E extends ClassifiedError = ClassifiedError> {
   /** A new job: set its first phase (Init, or InitDelete when the object is being deleted). */
   start(status: S, obj: T): void;
   /** Enter `phase`. A final phase finishes the job; `failure` is the fatal error that ended it, if any. */
-  enter(status: S, phase: P, obj: T, failure?: ClassifiedError): void;
+  enter(status: S, phase: P, obj: T, failure?: E): void;
   /** A normal error: recorded, the phase kept. */
-  recordError(status: S, err: ClassifiedError, obj: T): void;
+  recordError(status: S, err: E, obj: T): void;
   /** The object waits for something outside: say what (a condition, lastError...). */
   waiting?(status: S, waiting: Waiting, obj: T): void;
 }
 
-export interface PhaseMachine<T extends KubeObject & { status?: S }, P extends string, S extends object, D> {
+/** E: the family's classified error, which may carry more than the machine needs (Landscaper's error codes). */
+export interface PhaseMachine<T extends KubeObject & { status?: S }, P extends string, S extends object, D, E extends ClassifiedError = ClassifiedError> {
   /** The handler of every phase a job passes; a non-final phase without one is a fatal error. */
   readonly handlers: Partial<Record<P, PhaseHandler<T, P, S, D>>>;
   phaseOf(obj: T): P | undefined;
@@ -42,8 +43,8 @@ export interface PhaseMachine<T extends KubeObject & { status?: S }, P extends s
   /** Where a fatal error in `phase` ends the job (Failed, or DeleteFailed while deleting). */
   failedPhase(phase: P): P;
   /** What a thrown value means (fatal, normal, conflict, superseded) and the words status records. */
-  classify(err: unknown, phase: P): ClassifiedError;
-  readonly status: PhaseStatus<T, P, S>;
+  classify(err: unknown, phase: P): E;
+  readonly status: PhaseStatus<T, P, S, E>;
   readonly writer: StatusWriter<T>;
   /** Warning Events for fatal and normal errors (repeats fold into one Event). */
   readonly recorder?: EventRecorder;
@@ -52,8 +53,8 @@ export interface PhaseMachine<T extends KubeObject & { status?: S }, P extends s
 }
 
 /** Runs the object's job from its current phase as far as it goes in one reconcile. */
-export async function runPhases<T extends KubeObject & { status?: S }, P extends string, S extends object, D>(
-  machine: PhaseMachine<T, P, S, D>,
+export async function runPhases<T extends KubeObject & { status?: S }, P extends string, S extends object, D, E extends ClassifiedError>(
+  machine: PhaseMachine<T, P, S, D, E>,
   obj: T,
   data: D,
 ): Promise<Action> {
@@ -68,8 +69,8 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
     const handler = machine.handlers[from];
     let result: PhaseResult<P, S>;
     if (!handler) {
-      const err: ClassifiedError = { class: 'fatal', operation: from, reason: 'UnknownPhase', message: `unknown phase "${from}"`, cause: undefined };
-      return fail(machine, current, from, new TerminalError(err.message), err);
+      const err = new TerminalError(`unknown phase "${from}"`);
+      return fail(machine, current, from, err, { ...machine.classify(err, from), class: 'fatal', reason: 'UnknownPhase' });
     }
     try {
       result = await handler(current, data);
@@ -96,12 +97,12 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
   return action.awaitChange();
 }
 
-async function fail<T extends KubeObject & { status?: S }, P extends string, S extends object, D>(
-  machine: PhaseMachine<T, P, S, D>,
+async function fail<T extends KubeObject & { status?: S }, P extends string, S extends object, D, E extends ClassifiedError>(
+  machine: PhaseMachine<T, P, S, D, E>,
   obj: T,
   phase: P,
   thrown: unknown,
-  classified?: ClassifiedError,
+  classified?: E,
 ): Promise<Action> {
   const err = classified ?? machine.classify(thrown, phase);
   switch (err.class) {
@@ -125,8 +126,8 @@ async function fail<T extends KubeObject & { status?: S }, P extends string, S e
 }
 
 /** Writes a status change made in `from`; a retry on a fresh object that left `from` (or the job) gives up. */
-function write<T extends KubeObject & { status?: S }, P extends string, S extends object, D>(
-  machine: PhaseMachine<T, P, S, D>,
+function write<T extends KubeObject & { status?: S }, P extends string, S extends object, D, E extends ClassifiedError>(
+  machine: PhaseMachine<T, P, S, D, E>,
   obj: T,
   from: P | undefined,
   mutate: StatusMutation<S>,
