@@ -38,8 +38,9 @@ export class FinalizerError extends Error {
   }
 }
 
-// A qualified name: "domain/name" (Kubernetes warns about finalizers without a slash).
-const finalizerName = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+// A qualified name, "domain/name" or just "name" as the API server accepts it (with a warning; upstream
+// projects such as Landscaper use "finalizer.landscaper.gardener.cloud").
+const finalizerName = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
 export async function finalizer<T extends KubeObject>(
   client: KubeClient,

@@ -122,7 +122,9 @@ test('a failing cleanup keeps the finalizer; a deleted object without ours is le
 });
 
 test('rejects invalid finalizer names and unsaved objects', async () => {
-  await assert.rejects(finalizer(h.client, widgets, 'no-slash', widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'InvalidFinalizer');
+  for (const bad of ['not a name', 'Example.com/x', 'example.com/', '/x', 'a/b/c']) {
+    await assert.rejects(finalizer(h.client, widgets, bad, widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'InvalidFinalizer', bad);
+  }
   await assert.rejects(finalizer(h.client, widgets, ours, widget('x'), recorder().handlers), (err: unknown) => err instanceof FinalizerError && err.kind === 'UnnamedObject');
 });
 
