@@ -111,7 +111,7 @@ export async function newNamespace(h: LsHarness, prefix: string): Promise<string
   return name;
 }
 
-export async function getInst(h: LsHarness, ns: string, name: string): Promise<Installation | undefined> {
+export async function getInst(h: Pick<LsHarness, 'client'>, ns: string, name: string): Promise<Installation | undefined> {
   try {
     return await h.client.get<Installation>(installationsResource, name, { namespace: ns });
   } catch (err) {

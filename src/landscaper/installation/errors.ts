@@ -1,6 +1,6 @@
-// The installation controller's error model (upstream apis/errors + the phase handlers' (fatal, normal) pair):
-// fatal ends the job in Failed/DeleteFailed; normal repeats the phase with a growing backoff; a wait
-// (ERR_NO_RETRY) repeats it only when a watched object changes.
+// The installation controller's errors (upstream apis/errors + the phase handlers' (fatal, normal) pair):
+// fatal ends the job in Failed/DeleteFailed; normal repeats the phase with the work queue's growing backoff.
+// Waits are not errors: handlers return them (runtime/phases), and lastError shows them with WAIT_CODES.
 import {
   ERR_CONFIGURATION_PROBLEM,
   ERR_FOR_INFO_ONLY,
@@ -12,8 +12,9 @@ import {
 } from '../api/constants.ts';
 import { LandscaperError } from '../ls-error.ts';
 import { KubeApiError, NetworkError } from '../../client/errors.ts';
+import { isConflict, messageOf, type ClassifiedError, type ErrorClass } from '../../runtime/phases/phase-error.ts';
 
-export type Severity = 'fatal' | 'normal' | 'wait';
+export type Severity = 'fatal' | 'normal';
 
 export class InstallationError extends LandscaperError {
   override readonly name = 'InstallationError' as const;
@@ -33,11 +34,8 @@ export function normalError(operation: string, reason: string, message: string, 
   return new InstallationError('normal', operation, reason, message, codes, cause === undefined ? undefined : { cause });
 }
 
-/** Waiting for another object: retried on its events, never by polling. */
-export function waitError(operation: string, reason: string, message: string): InstallationError {
-  return new InstallationError('wait', operation, reason, message, [ERR_UNFINISHED, ERR_FOR_INFO_ONLY, ERR_NO_RETRY]);
-}
-
+/** The codes upstream records in lastError while an installation waits for another object (never retried by polling). */
+export const WAIT_CODES: ErrorCode[] = [ERR_UNFINISHED, ERR_FOR_INFO_ONLY, ERR_NO_RETRY];
 /** Error names of the pure Landscaper layer that no retry can fix (bad blueprint, imports, templates). */
 const FATAL_NAMES = new Set([
   'BlueprintError',
@@ -53,16 +51,28 @@ const FATAL_NAMES = new Set([
   'YamlError',
 ]);
 
-/** Turns anything a phase threw into an InstallationError (fatal for configuration errors, normal otherwise). */
-export function classify(err: unknown, operation: string): InstallationError {
+/** A classified error with the codes lastError records. */
+export interface InstallationFailure extends ClassifiedError {
+  readonly codes: ErrorCode[];
+}
+
+/**
+ * What a phase threw, for the runtime's phase machine: configuration errors are fatal; an admission webhook's
+ * rejection is "recoverable fatal" upstream (the phase stays); stale reads are conflicts; the rest is normal.
+ */
+export function classify(err: unknown, phase: string): InstallationFailure {
+  const e = toInstallationError(err, phase);
+  const cls: ErrorClass = isConflict(err) ? 'conflict' : e.severity === 'fatal' && !e.codes.includes(ERR_WEBHOOK) ? 'fatal' : 'normal';
+  return { class: cls, operation: e.operation, reason: e.reason, message: e.message, codes: e.codes, cause: err };
+}
+
+function toInstallationError(err: unknown, operation: string): InstallationError {
   if (err instanceof InstallationError) return err;
   if (err instanceof Error && FATAL_NAMES.has(err.name)) return fatalError(operation, err.name, err.message, [ERR_CONFIGURATION_PROBLEM], err);
   if (err instanceof KubeApiError) {
-    // An admission webhook rejection is "recoverable fatal" upstream: the phase stays.
     const codes: ErrorCode[] = /webhook/i.test(err.message) ? [ERR_WEBHOOK] : [];
     return normalError(operation, err.name, err.message, codes, err);
   }
   if (err instanceof NetworkError) return normalError(operation, err.name, err.message, [], err);
-  const message = err instanceof Error ? err.message : String(err);
-  return normalError(operation, err instanceof Error ? err.name : 'Error', message, [ERR_INTERNAL_PROBLEM], err);
+  return normalError(operation, err instanceof Error ? err.name : 'Error', messageOf(err), [ERR_INTERNAL_PROBLEM], err);
 }

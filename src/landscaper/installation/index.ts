@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';
 import type { Manager } from '../../runtime/manager.ts';
+import { statusWriter } from '../../runtime/status.ts';
 import { OPERATION_ANNOTATION } from '../api/constants.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
@@ -42,6 +43,7 @@ export function registerInstallationController(mgr: Manager, options: Installati
     installations,
     executions,
     recorder: mgr.recorder(options.component ?? 'landscaper-installation-controller'),
+    writer: statusWriter<Installation>(mgr.client, installationsResource),
     log: mgr.log.child({ controller: INSTALLATION_CONTROLLER_NAME }),
     now: options.now ?? (() => new Date()),
     newJobID: options.newJobID ?? randomUUID,

@@ -1,10 +1,9 @@
-// The phase machine (upstream reconcile.go / reconcile_delete.go): a job starts in Init (InitDelete when
-// deleting); each phase falls through to the next within one reconcile, every change written at once.
-// Fatal errors end the job in Failed/DeleteFailed; normal errors keep the phase and back off; waits keep
-// the phase and return until a watched object changes.
-import { action, type Action } from '../../runtime/controller/action.ts';
+// The installation's phase machine (upstream reconcile.go / reconcile_delete.go) on the runtime's one machine:
+// a job starts in Init (InitDelete when deleting); each phase falls through to the next within one reconcile.
+// Fatal errors end the job in Failed/DeleteFailed; normal errors keep the phase and back off; waits keep the
+// phase, say in lastError what they wait for (with upstream's wait codes), and end when a watched object changes.
+import type { PhaseHandler, PhaseMachine } from '../../runtime/phases/phase-machine.ts';
 import {
-  ERR_WEBHOOK,
   PHASE_CLEANUP_ORPHANED,
   PHASE_COMPLETING,
   PHASE_DELETE_FAILED,
@@ -19,9 +18,10 @@ import {
   isFinalPhase,
   type InstallationPhase,
 } from '../api/constants.ts';
-import type { Installation } from '../api/installation.ts';
-import { classify } from './errors.ts';
-import { isDeleting, statusOf } from './helpers.ts';
+import type { Installation, InstallationStatus } from '../api/installation.ts';
+import { lsTime, updatedLsError } from '../status-helpers.ts';
+import { classify, WAIT_CODES, type InstallationFailure } from './errors.ts';
+import { isDeleting, nameOf } from './helpers.ts';
 import { cleanupOrphaned } from './phases/cleanup-orphaned.ts';
 import { completing } from './phases/completing.ts';
 import { deleting } from './phases/deleting.ts';
@@ -30,11 +30,10 @@ import { initDelete } from './phases/init-delete.ts';
 import { objectsCreated } from './phases/objects-created.ts';
 import { progressing } from './phases/progressing.ts';
 import { triggerDelete } from './phases/trigger-delete.ts';
-import type { PhaseHandler } from './phases/types.ts';
-import { setPhase, writeStatus } from './status-writer.ts';
+import { siblings, successors } from './siblings.ts';
 import type { Deps } from './types.ts';
 
-const handlers: Partial<Record<InstallationPhase, PhaseHandler>> = {
+const handlers: Partial<Record<InstallationPhase, PhaseHandler<Installation, InstallationPhase, InstallationStatus, Deps>>> = {
   [PHASE_INIT]: init,
   [PHASE_CLEANUP_ORPHANED]: cleanupOrphaned,
   [PHASE_OBJECTS_CREATED]: objectsCreated,
@@ -45,43 +44,55 @@ const handlers: Partial<Record<InstallationPhase, PhaseHandler>> = {
   [PHASE_DELETING]: deleting,
 };
 
-/** Enters Init/InitDelete for a new job (written without touching jobIDFinished). */
-async function startJob(deps: Deps, inst: Installation): Promise<Installation> {
-  const wasEmpty = statusOf(inst).phase === undefined;
-  return writeStatus(deps, inst, (s, now) => {
-    s.phase = isDeleting(inst) ? PHASE_INIT_DELETE : PHASE_INIT;
-    s.phaseTransitionTime = now;
-    s.transitionTimes = { ...s.transitionTimes, initTime: now };
-    s.observedGeneration = inst.metadata.generation ?? 0;
-    delete s.lastError;
-    // A new object has no children; otherwise the cache is rebuilt from a list.
-    if (wasEmpty) s.subInstCache = {};
-    else delete s.subInstCache;
-  });
-}
-
-export async function runPhases(deps: Deps, input: Installation): Promise<Action> {
-  let inst = input;
-  const phase = statusOf(inst).phase;
-  if (phase === undefined || isFinalPhase(phase)) inst = await startJob(deps, inst);
-  for (;;) {
-    const current = statusOf(inst).phase ?? PHASE_INIT;
-    const handler = handlers[current];
-    if (handler === undefined) return action.awaitChange();
-    let result;
-    try {
-      result = await handler(deps, inst);
-    } catch (thrown) {
-      const err = classify(thrown, current);
-      if (err.severity === 'fatal' && !err.codes.includes(ERR_WEBHOOK)) {
-        await setPhase(deps, inst, isDeletionPhase(current) ? PHASE_DELETE_FAILED : PHASE_FAILED, err);
-        return action.awaitChange();
-      }
-      await setPhase(deps, inst, current, err);
-      return err.severity === 'wait' ? action.awaitChange() : action.requeue();
-    }
-    if ('gone' in result) return action.awaitChange();
-    inst = await setPhase(deps, inst, result.next, undefined, result.mutate);
-    if (isFinalPhase(result.next)) return action.awaitChange();
-  }
+export function installationMachine(deps: Deps): PhaseMachine<Installation, InstallationPhase, InstallationStatus, Deps, InstallationFailure> {
+  return {
+    handlers,
+    phaseOf: (inst) => inst.status?.phase,
+    isFinal: isFinalPhase,
+    failedPhase: (phase) => (isDeletionPhase(phase) ? PHASE_DELETE_FAILED : PHASE_FAILED),
+    classify,
+    writer: deps.writer,
+    recorder: deps.recorder,
+    sameJob: (fresh, read) => fresh.status?.jobID === read.status?.jobID,
+    status: {
+      /** A new job: Init or InitDelete, written without touching jobIDFinished. */
+      start(s, inst) {
+        const now = lsTime(deps.now());
+        const wasEmpty = s.phase === undefined;
+        s.phase = isDeleting(inst) ? PHASE_INIT_DELETE : PHASE_INIT;
+        s.phaseTransitionTime = now;
+        s.transitionTimes = { ...s.transitionTimes, initTime: now };
+        s.observedGeneration = inst.metadata.generation ?? 0;
+        delete s.lastError;
+        // A new object has no children; otherwise the cache is rebuilt from a list.
+        if (wasEmpty) s.subInstCache = {};
+        else delete s.subInstCache;
+      },
+      /** upstream setInstallationPhaseAndUpdate: final phases finish the job and note the successors to trigger. */
+      enter(s, phase, inst, failure) {
+        const now = deps.now();
+        if (failure) s.lastError = updatedLsError(s.lastError, failure.operation, failure.reason, failure.message, failure.codes, now);
+        else delete s.lastError;
+        if (s.phase !== phase) {
+          s.phase = phase;
+          s.phaseTransitionTime = lsTime(now);
+        }
+        if (!isFinalPhase(phase)) return;
+        s.jobIDFinished = s.jobID ?? '';
+        s.transitionTimes = { ...s.transitionTimes, finishedTime: lsTime(now) };
+        // Successors are poked at the start of the next reconcile (gate "dependentsToTrigger").
+        if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
+          const dependents = successors(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
+          if (dependents.length > 0) s.dependentsToTrigger = dependents;
+          else delete s.dependentsToTrigger;
+        }
+      },
+      recordError(s, err) {
+        s.lastError = updatedLsError(s.lastError, err.operation, err.reason, err.message, err.codes, deps.now());
+      },
+      waiting(s, waiting) {
+        s.lastError = updatedLsError(s.lastError, s.phase ?? PHASE_INIT, waiting.reason, waiting.message, WAIT_CODES, deps.now());
+      },
+    },
+  };
 }

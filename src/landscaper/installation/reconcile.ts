@@ -4,6 +4,8 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
+import { addFinalizer, hasFinalizer } from '../../runtime/finalizer.ts';
+import { runPhases } from '../../runtime/phases/phase-machine.ts';
 import {
   LANDSCAPER_FINALIZER,
   OPERATION_ANNOTATION,
@@ -18,7 +20,7 @@ import type { Installation } from '../api/installation.ts';
 import { automaticReconcile } from './automatic-reconcile.ts';
 import { execution, subinstallations } from './children.ts';
 import { annotation, isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf, touchPatch } from './helpers.ts';
-import { runPhases } from './phase-machine.ts';
+import { installationMachine } from './phase-machine.ts';
 import { executionsResource, installationsResource } from './resources.ts';
 import { writeStatus } from './status-writer.ts';
 import type { Deps } from './types.ts';
@@ -55,11 +57,8 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
   }
 
   // 3. Finalizer.
-  if (!isDeleting(inst) && !(inst.metadata.finalizers ?? []).includes(LANDSCAPER_FINALIZER)) {
-    await deps.client.patch(installationsResource, nameOf(inst), [
-      { op: 'test', path: '/metadata/resourceVersion', value: inst.metadata.resourceVersion },
-      { op: 'add', path: inst.metadata.finalizers === undefined ? '/metadata/finalizers' : '/metadata/finalizers/-', value: inst.metadata.finalizers === undefined ? [LANDSCAPER_FINALIZER] : LANDSCAPER_FINALIZER },
-    ], { type: 'json', namespace: namespaceOf(inst) });
+  if (!isDeleting(inst) && !hasFinalizer(inst, LANDSCAPER_FINALIZER)) {
+    await addFinalizer(deps.client, installationsResource, inst, LANDSCAPER_FINALIZER);
     return action.awaitChange();
   }
 
@@ -109,7 +108,7 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
   }
 
   // 8. The phase machine while a job runs.
-  if (jobRunning(inst)) return runPhases(deps, inst);
+  if (jobRunning(inst)) return runPhases(installationMachine(deps), inst, deps);
 
   // 9. Finished roots may be due for an automatic reconcile.
   try {

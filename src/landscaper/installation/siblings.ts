@@ -4,7 +4,8 @@
 // both sides of an edge on any change, so waiting never polls.
 import { ENCOMPASSED_BY_LABEL, OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_DELETE_FAILED, PHASE_SUCCEEDED } from '../api/constants.ts';
 import type { Installation } from '../api/installation.ts';
-import { fatalError, waitError } from './errors.ts';
+import type { Waiting } from '../../runtime/phases/phase-machine.ts';
+import { fatalError } from './errors.ts';
 import { isRoot, nameOf, namespaceOf, statusOf } from './helpers.ts';
 import type { Deps } from './types.ts';
 
@@ -86,7 +87,7 @@ export function successors(inst: Installation, sibs: readonly Installation[]): I
  * annotation and a finished job; a non-root's must have finished my job. Unfinished → wait; finished but
  * not Succeeded → fatal.
  */
-export function checkPredecessors(inst: Installation, preds: readonly Installation[]): void {
+export function predecessorsWait(inst: Installation, preds: readonly Installation[]): Waiting | undefined {
   const root = isRoot(inst);
   const myJob = statusOf(inst).jobID ?? '';
   const waiting: string[] = [];
@@ -100,25 +101,25 @@ export function checkPredecessors(inst: Installation, preds: readonly Installati
     else if (ps.phase !== PHASE_SUCCEEDED) failed.push(`${nameOf(p)} (${ps.phase ?? 'no phase'})`);
   }
   if (waiting.length > 0) {
-    throw waitError('Init', 'PredecessorsNotFinished', `waiting for predecessor installation(s) to finish: ${waiting.sort().join(', ')}`);
+    return { reason: 'PredecessorsNotFinished', message: `waiting for predecessor installation(s) to finish: ${waiting.sort().join(', ')}` };
   }
   if (failed.length > 0) {
     throw fatalError('Init', 'PredecessorFailed', `predecessor installation(s) did not succeed: ${failed.sort().join(', ')}`, []);
   }
+  return undefined;
 }
 
 /** Successors blocking my deletion: all of them unless they already failed their deletion (then fatal). */
-export function checkSuccessorsForDelete(inst: Installation, succs: readonly Installation[]): void {
-  if (succs.length === 0) return;
+export function successorsBlockingDelete(inst: Installation, succs: readonly Installation[]): Waiting | undefined {
+  if (succs.length === 0) return undefined;
   const failed = succs.filter((s) => statusOf(s).phase === PHASE_DELETE_FAILED && (statusOf(s).jobID ?? '') === (statusOf(s).jobIDFinished ?? ''));
   if (failed.length > 0) {
     throw fatalError('InitDelete', 'SuccessorDeleteFailed', `cannot delete: successor installation(s) failed their deletion: ${failed.map(nameOf).sort().join(', ')}`, []);
   }
   const list = succs.map((s) => `${nameOf(s)}${s.metadata.deletionTimestamp !== undefined ? ' (being deleted)' : ''}`).sort();
-  throw waitError(
-    'InitDelete',
-    'WaitingForSuccessors',
-    `waiting for successor installation(s) that import this installation's exports to be deleted first: ${list.join(', ')} (annotate landscaper.gardener.cloud/delete-ignore-successors=true to skip)`,
-  );
+  return {
+    reason: 'WaitingForSuccessors',
+    message: `waiting for successor installation(s) that import this installation's exports to be deleted first: ${list.join(', ')} (annotate landscaper.gardener.cloud/delete-ignore-successors=true to skip)`,
+  };
 }
 

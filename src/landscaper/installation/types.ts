@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { KubeClient } from '../../client/client.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
+import type { StatusWriter } from '../../runtime/status.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 
@@ -22,6 +23,8 @@ export interface Deps {
   installations: Informer<Installation>;
   executions: Informer<Execution>;
   recorder: EventRecorder;
+  /** The one way the controller writes an installation's status (conflict retry). */
+  writer: StatusWriter<Installation>;
   log: Logger;
   now: () => Date;
   newJobID: () => string;

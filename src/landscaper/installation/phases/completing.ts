@@ -1,5 +1,6 @@
 // Phase Completing: drop stale objects of older jobs from the own context; fail when the spec or the
 // imports changed during the job; run the export executions and write the exports into the parent scope.
+import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import {
   DATA_OBJECT_CONTEXT_LABEL,
   DATA_OBJECT_JOB_ID_LABEL,
@@ -50,7 +51,7 @@ async function exportInputs(deps: Deps, inst: Installation): Promise<ExportInput
   };
 }
 
-export const completing: PhaseHandler = async (deps, inst) => {
+export const completing: PhaseHandler = async (inst, deps) => {
   const s = statusOf(inst);
   const jobID = s.jobID ?? '';
   // Objects of older jobs in the own context (imports and subinstallation exports) are stale now.
@@ -66,7 +67,7 @@ export const completing: PhaseHandler = async (deps, inst) => {
   }
   const imports = applyImportExecutions(loaded, constructImports(loaded.blueprint.imports, loadedImports.values, loaded.validator), { installation: inst });
   const hasExports = (inst.spec.exports?.data?.length ?? 0) + (inst.spec.exports?.targets?.length ?? 0) > 0;
-  if ((loaded.blueprint.exportExecutions ?? []).length === 0 && !hasExports) return { next: PHASE_SUCCEEDED };
+  if ((loaded.blueprint.exportExecutions ?? []).length === 0 && !hasExports) return phaseResult.next(PHASE_SUCCEEDED);
 
   const states = await readStates(deps, inst, stateKeys(loaded, 'export'));
   const rendered = renderExportExecutions(loaded, imports, await exportInputs(deps, inst), { installation: inst, states });
@@ -83,5 +84,5 @@ export const completing: PhaseHandler = async (deps, inst) => {
     ...(inst.spec.exports?.data ?? []).map((d) => writeDataObject(deps, inst, generateDataObjectName(scope, d.dataRef), meta(d.dataRef), value(d.name, d.dataRef), { exclusive: true })),
     ...(inst.spec.exports?.targets ?? []).map((t) => writeTarget(deps, inst, generateDataObjectName(scope, t.target), meta(t.target), value(t.name, t.target), { exclusive: true })),
   ]);
-  return { next: PHASE_SUCCEEDED };
+  return phaseResult.next(PHASE_SUCCEEDED);
 };

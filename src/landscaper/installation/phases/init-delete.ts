@@ -1,5 +1,6 @@
 // Phase InitDelete: successors (siblings importing my exports) must go first, unless
 // delete-ignore-successors is set; then delete-without-uninstall is passed down and the children deleted.
+import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { DELETE_IGNORE_SUCCESSORS_ANNOTATION, DELETE_WITHOUT_UNINSTALL_ANNOTATION, PHASE_TRIGGER_DELETE } from '../../api/constants.ts';
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { ResourceRef } from '../../../client/client.ts';
@@ -7,7 +8,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import { execution, subinstallations } from '../children.ts';
 import { annotation, nameOf, namespaceOf } from '../helpers.ts';
 import { executionsResource, installationsResource } from '../resources.ts';
-import { checkSuccessorsForDelete, siblings, successors } from '../siblings.ts';
+import { siblings, successorsBlockingDelete, successors } from '../siblings.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';
 
@@ -23,9 +24,10 @@ async function deleteChild(deps: Deps, resource: ResourceRef, child: KubeObject,
   }
 }
 
-export const initDelete: PhaseHandler = async (deps, inst) => {
+export const initDelete: PhaseHandler = async (inst, deps) => {
   if (annotation(inst, DELETE_IGNORE_SUCCESSORS_ANNOTATION) !== 'true' && inst.spec.optimization?.hasNoSiblingExports !== true) {
-    checkSuccessorsForDelete(inst, successors(inst, siblings(deps, inst)));
+    const wait = successorsBlockingDelete(inst, successors(inst, siblings(deps, inst)));
+    if (wait) return phaseResult.wait(wait.reason, wait.message);
   }
   const withoutUninstall = annotation(inst, DELETE_WITHOUT_UNINSTALL_ANNOTATION) === 'true';
   const [subs, exec] = await Promise.all([subinstallations(deps, inst), execution(deps, inst)]);
@@ -33,5 +35,5 @@ export const initDelete: PhaseHandler = async (deps, inst) => {
     ...subs.map((s) => deleteChild(deps, installationsResource, s, withoutUninstall)),
     ...(exec !== undefined ? [deleteChild(deps, executionsResource, exec, withoutUninstall)] : []),
   ]);
-  return { next: PHASE_TRIGGER_DELETE };
+  return phaseResult.next(PHASE_TRIGGER_DELETE);
 };

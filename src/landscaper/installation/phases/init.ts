@@ -1,6 +1,8 @@
 // Phase Init: read context, blueprint and predecessors; load, validate and copy the imports; render and
 // ensure subinstallations and the execution; then re-check predecessors and imports, which must not have
 // moved while the objects were written.
+import type { Waiting } from '../../../runtime/phases/phase-machine.ts';
+import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import {
   DATA_OBJECT_SOURCE_LABEL,
   DATA_OBJECT_SOURCE_TYPE_EXPORT,
@@ -22,7 +24,7 @@ import { ensureExecution } from '../execution.ts';
 import { nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
 import { writeImportCopies } from '../import-copies.ts';
 import { loadImports } from '../imports.ts';
-import { checkPredecessors, predecessors, siblings } from '../siblings.ts';
+import { predecessors, predecessorsWait, siblings } from '../siblings.ts';
 import { ensureSubinstallations } from '../subinstallations.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
 import type { Deps } from '../types.ts';
@@ -30,17 +32,17 @@ import type { PhaseHandler } from './types.ts';
 
 const OP = 'Init';
 
-function readyPredecessors(deps: Deps, inst: Installation): Installation[] {
+/** The predecessors, all finished; or what Init waits for. */
+function readyPredecessors(deps: Deps, inst: Installation): Installation[] | Waiting {
   if (inst.spec.optimization?.hasNoSiblingImports === true) return [];
   const preds = predecessors(inst, siblings(deps, inst));
-  checkPredecessors(inst, preds);
-  return preds;
+  return predecessorsWait(inst, preds) ?? preds;
 }
 
 const jobsOf = (preds: readonly Installation[]): string =>
   preds.map((p) => `${nameOf(p)}=${statusOf(p).jobID ?? ''}/${statusOf(p).jobIDFinished ?? ''}`).sort().join(',');
 
-export const init: PhaseHandler = async (deps, inst) => {
+export const init: PhaseHandler = async (inst, deps) => {
   // Exports of an earlier job are stale once a new job starts.
   await deleteManaged(deps, inst, `${DATA_OBJECT_SOURCE_LABEL}=${installationSource(nameOf(inst))},${DATA_OBJECT_SOURCE_TYPE_LABEL}=${DATA_OBJECT_SOURCE_TYPE_EXPORT}`);
   await resolveContext(deps, inst, OP);
@@ -51,6 +53,7 @@ export const init: PhaseHandler = async (deps, inst) => {
     throw normalError(OP, 'ParentNotFound', `parent installation ${parent} not found`);
   }
   const preds = readyPredecessors(deps, inst);
+  if (!Array.isArray(preds)) return phaseResult.wait(preds.reason, preds.message);
   const before = jobsOf(preds);
 
   const loadedImports = await loadImports(deps, inst);
@@ -70,19 +73,18 @@ export const init: PhaseHandler = async (deps, inst) => {
   await writeStates(deps, inst, { ...subs.states, ...deploy.states });
 
   // Predecessors or imports that moved meanwhile make this Init inconsistent: run it again.
-  const after = jobsOf(readyPredecessors(deps, inst));
+  const ready = readyPredecessors(deps, inst);
+  if (!Array.isArray(ready)) return phaseResult.wait(ready.reason, ready.message);
+  const after = jobsOf(ready);
   const again = await loadImports(deps, inst);
   if (after !== before || again.hash !== loadedImports.hash) {
     throw normalError(OP, 'ImportsChanged', 'the predecessors or imports changed while the installation was initialised; retrying');
   }
-  return {
-    next: PHASE_CLEANUP_ORPHANED,
-    mutate: (s) => {
-      s.importsHash = loadedImports.hash;
-      s.observedGeneration = inst.metadata.generation ?? 0;
-      s.subInstCache = cache;
-      if (exec !== undefined) s.executionRef = { name: nameOf(exec), namespace: namespaceOf(exec) };
-      else delete s.executionRef;
-    },
-  };
+  return phaseResult.next(PHASE_CLEANUP_ORPHANED, (s) => {
+    s.importsHash = loadedImports.hash;
+    s.observedGeneration = inst.metadata.generation ?? 0;
+    s.subInstCache = cache;
+    if (exec !== undefined) s.executionRef = { name: nameOf(exec), namespace: namespaceOf(exec) };
+    else delete s.executionRef;
+  });
 };

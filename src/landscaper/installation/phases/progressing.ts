@@ -1,8 +1,9 @@
 // Phase Progressing: wait (event driven, through the owned watches) until every child finished this job;
 // then Completing if all succeeded, else Failed with the failed children and their errors.
+import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { PHASE_COMPLETING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
-import { fatalError, waitError } from '../errors.ts';
+import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import type { PhaseHandler } from './types.ts';
 
@@ -11,7 +12,7 @@ interface Child {
   status: { phase?: string; jobIDFinished?: string; lastError?: { message: string } } | undefined;
 }
 
-export const progressing: PhaseHandler = async (deps, inst) => {
+export const progressing: PhaseHandler = async (inst, deps) => {
   const jobID = statusOf(inst).jobID ?? '';
   const [subs, exec] = await Promise.all([subinstallations(deps, inst), execution(deps, inst)]);
   const children: Child[] = [
@@ -20,12 +21,12 @@ export const progressing: PhaseHandler = async (deps, inst) => {
   ];
   const pending = children.filter((c) => !finishedJob(c, jobID));
   if (pending.length > 0) {
-    throw waitError('Progressing', 'SubObjectsNotFinished', `waiting for ${pending.map((c) => `${c.what} (${c.status?.phase ?? 'not started'})`).join(', ')} to finish`);
+    return phaseResult.wait('SubObjectsNotFinished', `waiting for ${pending.map((c) => `${c.what} (${c.status?.phase ?? 'not started'})`).join(', ')} to finish`);
   }
   const failed = children.filter((c) => c.status?.phase !== PHASE_SUCCEEDED);
   if (failed.length > 0) {
     const detail = failed.map((c) => `${c.what} is ${c.status?.phase ?? 'unknown'}${c.status?.lastError?.message ? `: ${c.status.lastError.message}` : ''}`);
     throw fatalError('Progressing', 'SubObjectsFailed', detail.join('; '), []);
   }
-  return { next: PHASE_COMPLETING };
+  return phaseResult.next(PHASE_COMPLETING);
 };
