@@ -1,6 +1,66 @@
 // Type-aware lint: no-floating-promises is the rule a controller most needs (an unawaited promise is a lost error).
+// Also the layering of src/: which of Bosun's folders each folder may import.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const FAMILIES = ['landscaper', 'workflows', 'chaos', 'node', 'workloads'];
+
+/** For each layer (a folder of src/), the layers it may import besides itself; folders not named are free. */
+const LAYERS = {
+  apimachinery: [],
+  template: [],
+  client: ['apimachinery'],
+  apiserver: ['apimachinery'],
+  runtime: ['client', 'apimachinery'],
+  ...Object.fromEntries(FAMILIES.map((family) => [family, ['runtime', 'client', 'apimachinery', 'template']])),
+};
+
+/** How deep below its layer a source file may sit and still be checked (test/lint/layering.test.ts sees to it). */
+const MAX_LAYER_DEPTH = 8;
+
+/**
+ * Imports that break the layering today, each allowed for exactly one file until the move that removes it
+ * lands (issue 9: the shared API shapes move to src/apimachinery). Delete an entry once its import is gone.
+ */
+const PENDING_MOVES = {
+  'src/landscaper/deployers/manifest/readiness.ts': ['apiserver/table/jsonpath.ts'],
+};
+
+/**
+ * Bosun imports its own modules by relative path, so a file `depth` folders below src/ reaches another layer
+ * through exactly `depth` "../" segments: one no-restricted-imports rule per layer and depth forbids every
+ * layer that is not allowed (and anything outside src/).
+ */
+function layering() {
+  const configs = [];
+  const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const rule = (layer, depth, allowedTargets = []) => {
+    const allowed = [layer, ...LAYERS[layer]].map((l) => `${escape(l)}/`);
+    const exceptions = [...allowed, ...allowedTargets.map((t) => `${escape(t)}$`)].join('|');
+    return [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(?:\\.\\./){${depth}}(?!${exceptions})`,
+            caseSensitive: true,
+            message: `src/${layer} may import only src/{${[layer, ...LAYERS[layer]].join(',')}} (layering: docs/runtime.md).`,
+          },
+        ],
+      },
+    ];
+  };
+  for (const layer of Object.keys(LAYERS)) {
+    for (let depth = 1; depth <= MAX_LAYER_DEPTH; depth++) {
+      configs.push({ files: [`src/${layer}/${'*/'.repeat(depth - 1)}*.ts`], rules: { 'no-restricted-imports': rule(layer, depth) } });
+    }
+  }
+  for (const [file, targets] of Object.entries(PENDING_MOVES)) {
+    const [, layer, ...rest] = file.split('/');
+    configs.push({ files: [file], rules: { 'no-restricted-imports': rule(layer, rest.length, targets) } });
+  }
+  return configs;
+}
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', '.bosun/**', 'test/golden/**'] },
@@ -28,4 +88,5 @@ export default tseslint.config(
     files: ['**/*.mjs', '**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  ...layering(),
 );

@@ -6,12 +6,11 @@ import { manifestsCommand } from './commands/manifests.ts';
 import { templateCommand } from './commands/template.ts';
 import { treeCommand } from './commands/tree.ts';
 import { upCommand } from './commands/up.ts';
-import { controllerFamilies } from './controller-families.ts';
 
 const program = new Command('bosun')
   .description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo workflows and chaos disruptions')
   .addCommand(upCommand())
-  .addCommand(controllersCommand(controllerFamilies))
+  .addCommand(controllersCommand())
   .addCommand(manifestsCommand())
   .addCommand(templateCommand())
   .addCommand(blueprintCommand())

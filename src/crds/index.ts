@@ -1,21 +1,12 @@
 // Bosun's own CustomResourceDefinitions. Each is defined once, as a YAML manifest in crds/ at the repository root;
-// this module only reads them. `bosun up` installs them into the embedded API server and `bosun manifests`
-// prints them for a real cluster.
+// this module only reads them. Which of them a family owns is the family's to say (src/runtime/family.ts): the
+// CLI installs the shipped families' CRDs into the embedded API server (`bosun up`) and prints them for a real
+// cluster (`bosun manifests`).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../apimachinery/object.ts';
-
-/** The controller families Bosun implements, each owning one API group. */
-export type CrdFamily = 'landscaper' | 'workflows' | 'chaos';
-
-/** API group of each family's CRDs. */
-export const FAMILY_GROUPS: Readonly<Record<CrdFamily, string>> = {
-  landscaper: 'landscaper.gardener.cloud',
-  workflows: 'terrakojo.io',
-  chaos: 'chaos.datadoghq.com',
-};
 
 /** Directory holding the manifests (`<repo>/crds`), resolved from this source file. */
 export const CRD_DIR = fileURLToPath(new URL('../../crds/', import.meta.url));
@@ -30,12 +21,6 @@ let cache: KubeObject[] | undefined;
 export function loadBosunCrds(): KubeObject[] {
   cache ??= readCrds(CRD_DIR);
   return structuredClone(cache);
-}
-
-/** The CRDs of one family, sorted by name. */
-export function crdsByFamily(family: CrdFamily): KubeObject[] {
-  const group = FAMILY_GROUPS[family];
-  return loadBosunCrds().filter((crd) => crdGroup(crd) === group);
 }
 
 /** spec.group of a CRD object, or undefined when it has none. */

@@ -1,8 +1,10 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
 // (pickup timeout) and the mock and manifest deployers, each a separate controller as upstream runs them,
 // and, when the process serves admission webhooks, the validating webhook.
+import type { Family, PolicyRule } from '../runtime/family.ts';
 import type { Manager } from '../runtime/manager.ts';
 import type { AdmissionWebhooks } from '../runtime/webhook/index.ts';
+import { LANDSCAPER_GROUP } from './api/constants.ts';
 import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';
 import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock/index.ts';
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
@@ -36,3 +38,29 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   // Target-cluster clients live as long as the manager.
   void mgr.done.finally(() => manifest.close()).catch(() => {});
 }
+
+/**
+ * What the controllers read, watch and write, found by reading them: the installation, execution and deploy
+ * item controllers and the deployers watch and write their kinds and status; installations create
+ * subinstallations, executions and Contexts, write exports as DataObjects and Targets (deleting stale ones)
+ * and keep template state in Secrets; imports come from DataObjects, Targets, Secrets and ConfigMaps; the
+ * deployers read their Target and its kubeconfig Secret and write exports to a Secret; each controller records
+ * Events.
+ */
+const rbac: readonly PolicyRule[] = [
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['installations', 'executions', 'deployitems'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['installations/status', 'executions/status', 'deployitems/status'], verbs: ['update'] },
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['dataobjects', 'targets'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['contexts'], verbs: ['get', 'list', 'watch', 'create'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+];
+
+export const landscaperFamily: Family = {
+  name: 'landscaper',
+  groups: [LANDSCAPER_GROUP],
+  crds: ['contexts', 'dataobjects', 'deployitems', 'executions', 'installations', 'targets'].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
+  rbac,
+  register: (mgr, env) => registerLandscaper(mgr, env.webhooks ? { webhooks: env.webhooks } : {}),
+};

@@ -1,5 +1,5 @@
 // YAML as Landscaper reads it (sigs.k8s.io/yaml: YAML 1.1 → JSON), giving plain JSON values.
-import { parseGoYamlDocument } from '../template/functions/landscaper/yaml.ts';
+import { parseDocument } from 'yaml';
 import type { AnyJSON } from './api/shared.ts';
 
 /** A YAML syntax error; `line` is 1-based when known. */
@@ -10,6 +10,17 @@ export class YamlError extends Error {
     super(message);
     this.line = line;
   }
+}
+
+/** Parses YAML the way go-yaml v2 reads it: YAML 1.1 scalars, merge keys, duplicate keys allowed. */
+export function parseGoYamlDocument(text: string): ReturnType<typeof parseDocument> {
+  return parseDocument(text, {
+    version: '1.1',
+    uniqueKeys: false,
+    merge: true,
+    // go-yaml v2 keeps timestamps as strings when decoding into interface{}.
+    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
+  });
 }
 
 function toJSON(x: unknown): AnyJSON {

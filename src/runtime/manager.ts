@@ -132,7 +132,11 @@ export class Manager {
     return informer as unknown as Informer<T>;
   }
 
-  /** Builds a controller on the primary resource's shared informer; add owns()/watches() before start(). */
+  /**
+   * Builds a controller on the primary resource's shared informer. Chain owns()/watches() right after this
+   * call: on a running manager the controller starts on the next turn of the event loop, once the
+   * synchronous builder chain has run (controller-runtime's Complete()).
+   */
   controller<T extends KubeObject, C>(options: ManagedControllerOptions<T, C>): Controller<T, C> {
     if (this.controllers.some((c) => c.name === options.name)) throw new Error(`controller "${options.name}" is already registered`);
     const { for: resource, filter, kind, ...rest } = options;
@@ -151,7 +155,12 @@ export class Manager {
     });
     this.metrics.trackQueue(options.name, controller.queue);
     this.controllers.push(controller as unknown as Controller<KubeObject, unknown>);
-    if (this.controllersStarted) void this.startController(controller as unknown as Controller<KubeObject, unknown>);
+    if (this.controllersStarted) {
+      setImmediate(() => {
+        // stop() may have come first: it has already stopped this controller.
+        if (this.state === 'running') void this.startController(controller as unknown as Controller<KubeObject, unknown>);
+      });
+    }
     return controller;
   }
 

@@ -4,8 +4,8 @@
 //   t.execute(fromJSONValue(data), { missingKey: 'zero' });
 //
 // Templates share a TemplateSet (define/template/block); functions that render other templates
-// (Landscaper's include) close over the set and call set.parse(...)/template.execute(...), which
-// run re-entrantly under the caller's limits.
+// (an include a caller adds through templateFunctions' extensions) close over the set and call
+// set.parse(...)/template.execute(...), which run re-entrantly under the caller's limits.
 
 import { Template, TemplateSet, type ExecuteOptions, type TemplateSetOptions } from './template.ts';
 
@@ -16,6 +16,8 @@ export { DEFAULT_LIMITS, type TemplateLimits } from './limits.ts';
 export { GoFuncError, TemplateExecError, TemplateLimitError, TemplateParseError } from './errors.ts';
 export { sprint, sprintf, sprintln, formatFloat, formatValue, quote } from './fmt.ts';
 export * from './value.ts';
+export { templateFunctions, type FunctionExtension } from './functions/index.ts';
+export { jsonFloat } from './functions/sprig/json.ts';
 
 export type ParseOptions = TemplateSetOptions;
 

@@ -1,6 +1,6 @@
 // Template sets (text/template's Template with its shared `common`): parsed trees by name, the
 // function map, the missingkey option, and execution with shared resource budgets so that
-// functions such as Landscaper's `include` can render other templates re-entrantly.
+// functions such as an `include` can render other templates re-entrantly.
 
 import type { Tree } from './ast.ts';
 import { isEmptyTree } from './ast.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { controllersCommand, resolveWebhookFlags, runControllers, WebhookOptionsError, type WebhookFlags } from '../../src/cli/commands/controllers.ts';
-import { controllerFamilies } from '../../src/cli/controller-families.ts';
+import { bosunFamilies } from '../../src/cli/families.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
@@ -50,7 +50,7 @@ test('webhook flags: off without a URL, served where the URL says, removed with 
 });
 
 test('the command has the webhook flags', () => {
-  const names = controllersCommand({}).options.map((o) => o.long);
+  const names = controllersCommand().options.map((o) => o.long);
   for (const flag of ['--webhook-url', '--webhook-bind', '--webhook-port', '--webhook-tls-cert', '--webhook-tls-key', '--webhook-ca-bundle', '--no-webhook']) assert.ok(names.includes(flag), flag);
 });
 
@@ -78,7 +78,7 @@ test('a standby replica serves the webhook: validation does not wait for leaders
   assert.ok(webhook);
   const mgr = await runControllers(
     { kubeconfig, leaderElect: true, leaderElectionId: 'webhook-standby', leaderElectionNamespace: 'default', metricsPort: 0, metricsBindAddress: '127.0.0.1', logLevel: 'silent', controllers: ['landscaper'], webhook },
-    controllerFamilies,
+    bosunFamilies,
   );
   try {
     assert.equal(mgr.isLeader, false);

@@ -8,8 +8,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
-import { crdsByFamily, loadBosunCrds, CRD_DIR, type CrdFamily } from '../../src/crds/index.ts';
+import { crdGroup, loadBosunCrds, CRD_DIR } from '../../src/crds/index.ts';
 import { renderManifests } from '../../src/cli/commands/manifests.ts';
+import { bosunFamilies, familyCrds } from '../../src/cli/families.ts';
+import type { Family } from '../../src/runtime/family.ts';
 import type { KubeObject, StatusCause } from '../../src/apimachinery/object.ts';
 
 type Schema = Record<string, unknown>;
@@ -476,30 +478,33 @@ for (const crd of crds) {
   });
 }
 
-void test('crdsByFamily splits the CRDs by API group', () => {
-  const families: Record<CrdFamily, string[]> = {
-    landscaper: ['contexts', 'dataobjects', 'deployitems', 'executions', 'installations', 'targets'].map(
+void test('the manifests split into the API groups of the families that will own them', () => {
+  const groups: Record<string, string[]> = {
+    'landscaper.gardener.cloud': ['contexts', 'dataobjects', 'deployitems', 'executions', 'installations', 'targets'].map(
       (p) => `${p}.landscaper.gardener.cloud`,
     ),
-    workflows: ['branches', 'repositories', 'workflows', 'workflowtemplates'].map((p) => `${p}.terrakojo.io`),
-    chaos: ['disruptions.chaos.datadoghq.com'],
+    'terrakojo.io': ['branches', 'repositories', 'workflows', 'workflowtemplates'].map((p) => `${p}.terrakojo.io`),
+    'chaos.datadoghq.com': ['disruptions.chaos.datadoghq.com'],
   };
-  for (const [family, expected] of Object.entries(families) as [CrdFamily, string[]][]) {
+  for (const [group, expected] of Object.entries(groups)) {
     assert.deepEqual(
-      crdsByFamily(family).map((c) => c.metadata.name),
+      crds.filter((c) => crdGroup(c) === group).map((c) => c.metadata.name),
       expected,
-      family,
+      group,
     );
   }
 });
 
-void test('bosun manifests prints every CRD as one YAML stream that parses back to the manifests', () => {
-  const all = renderManifests();
+void test("bosun manifests prints the families' CRDs as one YAML stream that parses back to the manifests", () => {
+  const all = renderManifests(bosunFamilies);
   assert.ok(all.startsWith('---\n'));
   const docs = Array.from(parseAllDocuments(all)).map((d) => d.toJS() as unknown);
-  assert.deepEqual(docs, crds);
-  const chaos = Array.from(parseAllDocuments(renderManifests('chaos'))).map((d) => d.toJS() as unknown);
-  assert.deepEqual(chaos, crdsByFamily('chaos'));
+  assert.deepEqual(docs, familyCrds(bosunFamilies));
+  assert.deepEqual(docs, crds.filter((c) => bosunFamilies.some((f) => f.crds.includes(c.metadata.name ?? ''))));
+  // A family's CRDs alone, whichever group: here the chaos family's-to-be.
+  const chaosFamily: Family = { name: 'chaos', groups: ['chaos.datadoghq.com'], crds: ['disruptions.chaos.datadoghq.com'], rbac: [], register: () => {} };
+  const chaos = Array.from(parseAllDocuments(renderManifests([chaosFamily]))).map((d) => d.toJS() as unknown);
+  assert.deepEqual(chaos, crds.filter((c) => crdGroup(c) === 'chaos.datadoghq.com'));
 });
 
 // Every sample object validates with no unknown field; together they cover every kind.

@@ -1,23 +1,26 @@
 // Every example under examples/landscaper must stay valid: `kubectl apply --dry-run=server --validate=strict`
 // of each folder against a server with Bosun's CRDs, and the sibling chain applied for real with the Landscaper
-// controllers running (as `bosun up` runs them) until all three installations are Succeeded.
+// controllers running (as `bosun up` runs them) until all three installations are Succeeded. Every request
+// the controllers make on the way is one the Landscaper family's RBAC rules allow.
 import assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { controllerFamilies } from '../../src/cli/controller-families.ts';
+import { bosunFamilies } from '../../src/cli/families.ts';
 import { runControllers } from '../../src/cli/commands/controllers.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
+import { landscaperFamily } from '../../src/landscaper/family.ts';
 import { dataObjectsResource } from '../../src/landscaper/installation/resources.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import { deployItemsResource, executionsResource, installationsResource } from '../../src/landscaper/tree/resources.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { eventually, startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
+import { unauthorizedRequests } from '../helpers/rbac.ts';
 
 const ROOT = 'examples/landscaper';
 const folders = readdirSync(ROOT).filter((d) => statSync(join(ROOT, d)).isDirectory() && readdirSync(join(ROOT, d)).some((f) => f.endsWith('.yaml')));
@@ -43,6 +46,13 @@ for (const folder of folders.filter((f) => f !== 'blueprint-render')) {
   });
 }
 
+/** The controllers' requests (their client's user agent) that the family's RBAC rules would deny. */
+function deniedToControllers(live: TestServer): string[] {
+  const controllers = live.requests.filter((r) => r.userAgent === 'bosun-controllers');
+  assert.ok(controllers.length > 0, 'the controllers made requests');
+  return unauthorizedRequests(controllers, landscaperFamily.rbac);
+}
+
 /** Applies an example folder to a fresh server with the Landscaper controllers, as `bosun up` runs them. */
 async function withControllers(run: (live: TestServer, client: KubeClient) => Promise<void>): Promise<void> {
   // A server of its own, so the dry runs above never race with real controllers.
@@ -52,9 +62,10 @@ async function withControllers(run: (live: TestServer, client: KubeClient) => Pr
   try {
     mgr = await runControllers(
       { kubeconfigContent: live.kubeconfig, leaderElect: false, leaderElectionId: 'bosun-controllers', metricsPort: 0, metricsBindAddress: '127.0.0.1', logLevel: 'silent', controllers: ['landscaper'] },
-      controllerFamilies,
+      bosunFamilies,
     );
     await run(live, client);
+    assert.deepEqual(deniedToControllers(live), [], 'requests outside the family\'s RBAC rules');
   } finally {
     await mgr?.stop();
     await client.close();
@@ -148,7 +159,7 @@ test('examples/landscaper/sibling-chain runs to Succeeded with the controllers, 
   try {
     mgr = await runControllers(
       { kubeconfigContent: live.kubeconfig, leaderElect: false, leaderElectionId: 'bosun-controllers', metricsPort: 0, metricsBindAddress: '127.0.0.1', logLevel: 'silent', controllers: ['landscaper'] },
-      controllerFamilies,
+      bosunFamilies,
     );
     client = createKubeClient({ kubeconfigPath: live.kubeconfigFile });
     const r = await kubectlFor(live.kubeconfigFile)(['apply', '-f', join(ROOT, 'sibling-chain')]);
@@ -162,6 +173,7 @@ test('examples/landscaper/sibling-chain runs to Succeeded with the controllers, 
     assert.deepEqual(all.map((i) => i.metadata.name).sort(), ['chain-a', 'chain-b', 'chain-c']);
     const final = await c.get<DataObject>(dataObjectsResource, 'chain-c', { namespace: 'default' });
     assert.equal(final.data, 'hello-a-b-c');
+    assert.deepEqual(deniedToControllers(live), [], 'requests outside the family\'s RBAC rules');
   } finally {
     await mgr?.stop();
     await client?.close();

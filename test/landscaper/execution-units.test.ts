@@ -22,7 +22,6 @@ import {
   DeployItemsCompressedError,
   desiredDeployItem,
   ExecutionFatalError,
-  findCycle,
   formatCycle,
   updatedLsError,
   validateTemplates,
@@ -73,9 +72,7 @@ test('classes for delete: reverse dependsOn order, gone = done, finished-not-fai
   assert.deepEqual(classNames(classifyForDelete('j2', leaf)).runnable, ['b']);
 });
 
-test('cycles are found and named', () => {
-  assert.deepEqual(findCycle(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', []]])), ['a', 'b', 'c', 'a']);
-  assert.equal(findCycle(new Map([['a', []], ['b', ['a']], ['c', ['a', 'b']]])), undefined);
+test('cycles are named', () => {
   assert.equal(formatCycle(['x', 'x']), 'dependsOn cycle: x → x');
   assert.throws(() => validateTemplates([item('a', ['a'])]), /dependsOn cycle: a → a/);
   assert.throws(() => validateTemplates([item('a'), item('a')]), /used more than once/);

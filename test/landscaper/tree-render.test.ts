@@ -6,7 +6,6 @@ import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { buildTree } from '../../src/landscaper/tree/build.ts';
 import { formatDuration } from '../../src/landscaper/tree/duration.ts';
-import { defaultKubeconfigPath } from '../../src/landscaper/tree/kubeconfig.ts';
 import type { TreeModel } from '../../src/landscaper/tree/model.ts';
 import { renderTree } from '../../src/landscaper/tree/render.ts';
 
@@ -112,11 +111,6 @@ test('buildTree links subinstallations, the execution and deploy items (labels o
 
 test('formatDuration', () => {
   assert.deepEqual([-5, 850, 4250, 37_000, 245_000, 7_380_000, 3 * 86_400_000 + 4 * 3_600_000].map(formatDuration), ['<1s', '<1s', '4s', '37s', '4m05s', '2h03m', '3d04h']);
-});
-
-test('default kubeconfig: $KUBECONFIG, else ./.bosun/kubeconfig if present, else ~/.kube/config', () => {
-  assert.equal(defaultKubeconfigPath({ KUBECONFIG: '/x/a:/x/b' }, '/tmp'), '/x/a');
-  assert.match(defaultKubeconfigPath({}, '/nonexistent-dir'), /\.kube\/config$/);
 });
 
 test('a deploy item whose deployer waits shows what for under its line, only while its job runs', () => {

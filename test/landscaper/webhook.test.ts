@@ -16,7 +16,7 @@ import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
 import { runControllers } from '../../src/cli/commands/controllers.ts';
-import { controllerFamilies } from '../../src/cli/controller-families.ts';
+import { bosunFamilies } from '../../src/cli/families.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { installationsResource, targetsResource } from '../../src/landscaper/installation/resources.ts';
@@ -176,7 +176,7 @@ test('bosun up --controllers none removes a stale configuration instead of leavi
   const run = (controllers: string[]) =>
     runControllers(
       { kubeconfig: server.kubeconfigFile, leaderElect: false, leaderElectionId: 'bosun-controllers', metricsPort: 0, metricsBindAddress: '127.0.0.1', logLevel: 'silent', controllers, webhook: { prune: 'all' } },
-      controllerFamilies,
+      bosunFamilies,
     );
   try {
     // What a `bosun up` killed with SIGKILL leaves behind: the configuration, pointing at a dead port.

@@ -5,8 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
-import { controllersCommand, runControllers, UnknownFamilyError, type ControllerRegistry, type ControllersOptions } from '../../src/cli/commands/controllers.ts';
+import { controllersCommand, runControllers, type ControllersOptions } from '../../src/cli/commands/controllers.ts';
+import { UnknownFamilyError } from '../../src/cli/families.ts';
 import { action } from '../../src/runtime/controller/action.ts';
+import type { Family } from '../../src/runtime/family.ts';
 import { leasesResource, type Lease } from '../../src/runtime/leader-election.ts';
 import { eventually, startHarness, widget, widgets, type Harness } from './harness.ts';
 
@@ -31,8 +33,12 @@ function options(extra: Partial<ControllersOptions> = {}): ControllersOptions {
 test('runs registered families under leader election, with metrics and readiness', async () => {
   await h.client.create(widgets, widget('from-cli'));
   const seen: string[] = [];
-  const registry: ControllerRegistry = {
-    demo: (mgr) => {
+  const demo: Family = {
+    name: 'demo',
+    groups: [widgets.group],
+    crds: [],
+    rbac: [{ apiGroups: [widgets.group], resources: ['widgets'], verbs: ['list', 'watch'] }],
+    register: (mgr) => {
       mgr.controller<KubeObject, null>({
         name: 'demo-widgets',
         for: widgets,
@@ -44,7 +50,9 @@ test('runs registered families under leader election, with metrics and readiness
       });
     },
   };
-  const mgr = await runControllers(options({ controllers: ['demo', 'chaos'] }), registry);
+  // A family planned but not built is refused, not silently skipped.
+  await assert.rejects(runControllers(options({ controllers: ['demo', 'chaos'] }), [demo]), (e: unknown) => e instanceof UnknownFamilyError && /"chaos" is not built yet/.test(e.message));
+  const mgr = await runControllers(options({ controllers: ['demo'] }), [demo]);
   await eventually(() => seen.includes('from-cli'), 'the family reconciles once leading');
   const lease = await h.client.get<Lease>(leasesResource, 'cli-test', { namespace: 'default' });
   assert.ok(lease.spec?.holderIdentity);
@@ -58,14 +66,14 @@ test('runs registered families under leader election, with metrics and readiness
 });
 
 test('with no family registered the manager still runs; unknown families are refused', async () => {
-  const mgr = await runControllers(options({ leaderElectionId: 'cli-empty' }), {});
+  const mgr = await runControllers(options({ leaderElectionId: 'cli-empty' }), []);
   await eventually(() => mgr.isLeader, 'leading with no controllers');
   await mgr.stop();
-  await assert.rejects(runControllers(options({ controllers: ['nope'] }), {}), UnknownFamilyError);
+  await assert.rejects(runControllers(options({ controllers: ['nope'] }), []), UnknownFamilyError);
 });
 
 test('the command parses its flags', () => {
-  const cmd = controllersCommand({});
+  const cmd = controllersCommand([]);
   const names = cmd.options.map((o) => o.long);
   for (const flag of ['--kubeconfig', '--context', '--namespace', '--leader-elect', '--metrics-port', '--controllers']) assert.ok(names.includes(flag), flag);
 });

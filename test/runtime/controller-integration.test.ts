@@ -7,6 +7,7 @@ import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { AlreadyExistsError } from '../../src/client/errors.ts';
 import { withFaultInjection } from '../../src/client/fault-injection.ts';
 import { action } from '../../src/runtime/controller/action.ts';
+import { ControllerStateError } from '../../src/runtime/controller/controller.ts';
 import { eventsResource } from '../../src/runtime/event-recorder.ts';
 import { Manager } from '../../src/runtime/manager.ts';
 import { updateStatus } from '../../src/runtime/status.ts';
@@ -142,6 +143,40 @@ test('a controller converges with 20 % of its requests failing (409, 429, 500, r
   await mgr.stop();
   assert.ok(injected >= 10, `faults were injected (${JSON.stringify(faulty.injected)})`);
   assert.ok((await mgr.metrics.value('controller_runtime_reconcile_errors_total', { controller: 'copier' })) > 0, 'some reconciles failed and were retried');
+});
+
+test('a controller added to a running manager starts after its builder chain: owned objects reach it', async () => {
+  const ns = 'late';
+  await h.client.create({ apiVersion: 'v1', kind: 'Namespace' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  const owner = await h.client.create(widgets, widget('owner', {}, ns));
+  const child: KubeObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'owned', namespace: ns, ownerReferences: [{ apiVersion: 'test.bosun.dev/v1', kind: 'Widget', name: 'owner', uid: owner.metadata.uid ?? '', controller: true }] },
+    data: { n: '0' },
+  };
+  await h.client.create(configMaps, child);
+  const mgr = new Manager({ client: h.newClient(), logger: quiet, namespace: ns });
+  await mgr.start();
+  await eventually(() => mgr.isLeader, 'controllers running');
+  let reconciles = 0;
+  const controller = mgr
+    .controller<KubeObject, null>({
+      name: 'late',
+      for: widgets,
+      data: null,
+      reconcile: async () => {
+        reconciles++;
+        return action.awaitChange();
+      },
+    })
+    .owns(mgr.informer(configMaps));
+  await eventually(() => reconciles >= 1, 'the first reconcile');
+  const before = reconciles;
+  await h.client.patch(configMaps, 'owned', { data: { n: '1' } }, { type: 'merge', namespace: ns });
+  await eventually(() => reconciles > before, 'the owner reconciled after its ConfigMap changed');
+  assert.throws(() => controller.watches(mgr.informer(configMaps), () => []), ControllerStateError);
+  await mgr.stop();
 });
 
 test('the event recorder writes core/v1 Events and folds repeats into a count', async () => {

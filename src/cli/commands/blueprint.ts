@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { stringify } from 'yaml';
 import type { AnyJSON } from '../../landscaper/api/shared.ts';
-import { MemoryBlueprintFs } from '../../template/functions/index.ts';
+import { MemoryBlueprintFs } from '../../landscaper/blueprint/fs.ts';
 import { loadBlueprint } from '../../landscaper/blueprint/load.ts';
 import { renderBlueprint } from '../../landscaper/templating/render.ts';
 import type { ExportInputs } from '../../landscaper/templating/exports.ts';

@@ -1,5 +1,5 @@
 // `bosun controllers`: runs the controller manager against any cluster a kubeconfig reaches (or in-cluster).
-// Controller families plug in through a registry: each registers its controllers on the manager, and its
+// The selected families (src/runtime/family.ts) each register their controllers on the manager, and their
 // admission webhooks on the process's one webhook server when the process serves webhooks.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -7,22 +7,11 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { LevelWithSilent, Logger } from 'pino';
 import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
+import type { Family } from '../../runtime/family.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { Manager } from '../../runtime/manager.ts';
 import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '../../runtime/webhook/index.ts';
-
-/** What a family gets besides the manager. */
-export interface FamilyEnvironment {
-  /** Present when this process serves admission webhooks: register handlers and configurations there. */
-  webhooks?: AdmissionWebhooks;
-}
-
-/** Registers one family's controllers (informers, owns/watches) on the manager. */
-export type ControllerFamily = (mgr: Manager, env: FamilyEnvironment) => void;
-export type ControllerRegistry = Record<string, ControllerFamily>;
-
-/** The families Bosun will ship; they are accepted by --controllers even before they are registered. */
-export const knownFamilies = ['landscaper', 'workflows', 'chaos'] as const;
+import { bosunFamilies, selectFamilies } from '../families.ts';
 
 export interface ControllersOptions {
   kubeconfig?: string;
@@ -35,6 +24,7 @@ export interface ControllersOptions {
   leaderElectionId: string;
   metricsPort: number;
   metricsBindAddress: string;
+  /** Names of the families to run; default all available. */
   controllers?: string[];
   logLevel: LevelWithSilent;
   /** Admission webhooks; none are served when omitted. */
@@ -58,10 +48,6 @@ export interface WebhookOptions {
   prune?: 'all' | 'selected';
 }
 
-export class UnknownFamilyError extends Error {
-  override readonly name = 'UnknownFamilyError' as const;
-}
-
 export class WebhookOptionsError extends Error {
   override readonly name = 'WebhookOptionsError' as const;
 }
@@ -77,15 +63,14 @@ async function pruneUnserved(client: KubeClient, options: WebhookOptions, select
   }
 }
 
-/** Builds and starts the manager with the selected families; the caller stops it. */
-export async function runControllers(options: ControllersOptions, registry: ControllerRegistry): Promise<Manager> {
+/**
+ * Builds and starts the manager with the families options.controllers selects from `available`; the caller
+ * stops it. An unknown family is an UnknownFamilyError before anything connects.
+ */
+export async function runControllers(options: ControllersOptions, available: readonly Family[] = bosunFamilies): Promise<Manager> {
+  const families = selectFamilies(options.controllers, available);
+  const selected = families.map((f) => f.name);
   const log = createLogger({ level: options.logLevel, name: 'bosun-controllers' });
-  const selected = options.controllers ?? Object.keys(registry);
-  for (const name of selected) {
-    if (!(name in registry) && !(knownFamilies as readonly string[]).includes(name)) {
-      throw new UnknownFamilyError(`unknown controller family "${name}" (known: ${[...new Set([...knownFamilies, ...Object.keys(registry)])].join(', ')})`);
-    }
-  }
   const client = createKubeClient({
     ...(options.kubeconfig !== undefined ? { kubeconfigPath: options.kubeconfig } : {}),
     ...(options.kubeconfigContent !== undefined ? { kubeconfig: options.kubeconfigContent } : {}),
@@ -111,11 +96,7 @@ export async function runControllers(options: ControllersOptions, registry: Cont
         ...(options.webhook?.prune ? { prune: options.webhook.prune === 'all' ? ('all' as const) : selected } : {}),
       })
     : undefined;
-  for (const name of selected) {
-    const family = registry[name];
-    if (family) family(mgr, webhooks ? { webhooks } : {});
-    else log.warn({ family: name }, 'controller family not implemented yet; skipped');
-  }
+  for (const family of families) family.register(mgr, webhooks ? { webhooks } : {});
   // Every replica serves webhooks, leader or not: the manager starts them before caches and controllers.
   if (webhooks && webhooks.configurations.length > 0) {
     mgr.add(webhooks);
@@ -202,7 +183,7 @@ export function resolveWebhookFlags(flags: WebhookFlags, read: (file: string) =>
   return { serve: { bind, port: listenPort, ...(url !== undefined ? { url } : {}), ...(tls ? { tls } : {}) }, prune: 'selected' };
 }
 
-export function controllersCommand(registry: ControllerRegistry = {}): Command {
+export function controllersCommand(available: readonly Family[] = bosunFamilies): Command {
   return new Command('controllers')
     .description('run the Bosun controllers against a cluster (a kubeconfig, or in-cluster when none is found)')
     .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, ~/.kube/config, then in-cluster)')
@@ -213,7 +194,7 @@ export function controllersCommand(registry: ControllerRegistry = {}): Command {
     .option('--leader-election-id <name>', 'name of the Lease', 'bosun-controllers')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks one)', port, 8080)
     .option('--metrics-bind-address <address>', 'address of the metrics server (0.0.0.0 to expose it)', '127.0.0.1')
-    .option('--controllers <list>', `comma-separated families to run (${knownFamilies.join(', ')}); default all registered`, list)
+    .option('--controllers <list>', `comma-separated families to run (${available.map((f) => f.name).join(', ')}); default all`, list)
     .option('--log-level <level>', 'trace, debug, info, warn, error or silent', 'info')
     .option('--webhook-url <url>', 'serve the admission webhooks; the https base URL the API server calls them at (e.g. https://bosun-webhook.bosun-system.svc:443)')
     .option('--webhook-bind <address>', 'address the webhook server listens on (default: 127.0.0.1 for a loopback --webhook-url, else 0.0.0.0)')
@@ -227,7 +208,7 @@ export function controllersCommand(registry: ControllerRegistry = {}): Command {
       try {
         const { webhook: _enabled, ...rest } = opts;
         const webhook = resolveWebhookFlags(opts);
-        mgr = await runControllers({ ...rest, ...(webhook ? { webhook } : {}) }, registry);
+        mgr = await runControllers({ ...rest, ...(webhook ? { webhook } : {}) }, available);
       } catch (err) {
         console.error(`bosun controllers: ${err instanceof Error ? err.message : String(err)}`);
         process.exit(1);

@@ -4,9 +4,9 @@
 import { Command } from 'commander';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, posix, resolve, sep } from 'node:path';
-import { templateFunctions, type BlueprintFs, type BlueprintFsEntry } from '../../template/functions/index.ts';
-import { BlueprintFsError } from '../../template/functions/index.ts';
-import { fromYaml } from '../../template/functions/landscaper/yaml.ts';
+import { BlueprintFsError, type BlueprintFs, type BlueprintFsEntry } from '../../landscaper/blueprint/fs.ts';
+import { landscaperTemplateFunctions } from '../../landscaper/templating/functions/index.ts';
+import { fromYaml } from '../../landscaper/templating/functions/yaml.ts';
 import { TemplateSet, fromJSONValue, type GoValue } from '../../template/index.ts';
 
 /** Read-only blueprint filesystem confined to one directory (readFile, readDir, include). */
@@ -62,7 +62,7 @@ export function templateCommand(): Command {
       try {
         const source = readFileSync(opts.file, 'utf8');
         const data = opts.values === undefined ? null : loadValues(opts.values);
-        const funcs = templateFunctions({
+        const funcs = landscaperTemplateFunctions({
           fs: new DirectoryFs(dirname(opts.file)),
           renderInclude: (name, src, binding, fm) =>
             new TemplateSet({ funcs: fm, missingKey: 'zero' }).parse(name, src).execute(binding),

@@ -3,8 +3,8 @@
 import { Command } from 'commander';
 import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
+import { defaultKubeconfigPath } from '../../client/default-kubeconfig.ts';
 import { buildTree } from '../../landscaper/tree/build.ts';
-import { defaultKubeconfigPath } from '../../landscaper/tree/kubeconfig.ts';
 import { loadTree } from '../../landscaper/tree/load.ts';
 import { renderTree, type RenderOptions } from '../../landscaper/tree/render.ts';
 import { TreeWatcher } from '../../landscaper/tree/watch.ts';

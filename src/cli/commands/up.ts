@@ -4,9 +4,8 @@ import { resolve } from 'node:path';
 import { startApiServer } from '../../apiserver/index.ts';
 import { DataDirError } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
-import { loadBosunCrds } from '../../crds/index.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { controllerFamilies } from '../controller-families.ts';
+import { bosunFamilies, familyCrds, selectFamilies } from '../families.ts';
 import { runControllers } from './controllers.ts';
 
 function port(value: string): number {
@@ -49,7 +48,7 @@ export function upCommand(): Command {
     .option('--in-memory', 'keep state in memory only (tests)', false)
     .option('--tls-cert <file>', 'serve TLS with this certificate')
     .option('--tls-key <file>', 'the TLS private key')
-    .option('--controllers <list>', 'comma-separated controller families to run in-process (default: all; "none" for just the API server)')
+    .option('--controllers <list>', `comma-separated controller families to run in-process (${bosunFamilies.map((f) => f.name).join(', ')}; default: all; "none" for just the API server)`)
     .option('--metrics-port <port>', 'port of the controllers\' /metrics, /healthz and /readyz (0 picks one)', port, 0)
     .option('--webhook-port <port>', 'loopback port of the controllers\' admission webhooks (0 picks one)', port, 0)
     .option('--no-webhook', 'serve no admission webhooks (writes are not validated beyond the CRD schemas)')
@@ -57,6 +56,13 @@ export function upCommand(): Command {
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
         console.error('bosun up: --tls-cert and --tls-key go together');
+        process.exit(1);
+      }
+      const names = options.controllers === 'none' ? [] : options.controllers?.split(',').map((f) => f.trim()).filter(Boolean);
+      try {
+        selectFamilies(names);
+      } catch (error) {
+        console.error(`bosun up: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       }
       const dataDir = resolve(options.dataDir);
@@ -67,7 +73,8 @@ export function upCommand(): Command {
           inMemory: options.inMemory,
           port: options.port,
           bind: options.bind,
-          crds: loadBosunCrds(),
+          // Every shipped family's kinds, whichever controllers run here: others may run them elsewhere.
+          crds: familyCrds(bosunFamilies),
           ...(options.tlsCert && options.tlsKey ? { tlsCert: options.tlsCert, tlsKey: options.tlsKey } : {}),
         });
       } catch (error) {
@@ -75,7 +82,6 @@ export function upCommand(): Command {
         process.exit(1);
       }
       const running = server;
-      const families = options.controllers === 'none' ? [] : options.controllers?.split(',').map((f) => f.trim()).filter(Boolean);
       let manager: Manager | undefined;
       try {
         // The same controllers as `bosun controllers`, talking to this server over its own kubeconfig.
@@ -87,13 +93,13 @@ export function upCommand(): Command {
             metricsPort: options.metricsPort,
             metricsBindAddress: '127.0.0.1',
             logLevel: options.logLevel,
-            ...(families ? { controllers: families } : {}),
+            ...(names ? { controllers: names } : {}),
             // The webhooks listen on loopback beside the in-process server. This process owns the server, so
             // any configuration of Bosun's that it does not serve now (left by a killed run, or of a family
             // not selected this time) is stale and would block writes: it is removed at start.
             webhook: options.webhook ? { serve: { bind: '127.0.0.1', port: options.webhookPort }, prune: 'all' } : { prune: 'all' },
           },
-          controllerFamilies,
+          bosunFamilies,
         );
       } catch (error) {
         console.error(`bosun up: controllers: ${error instanceof Error ? error.message : String(error)}`);

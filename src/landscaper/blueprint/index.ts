@@ -12,5 +12,4 @@ export {
   checkInstallationTemplate,
   type LoadedBlueprint,
 } from './load.ts';
-export type { BlueprintFs } from '../../template/functions/index.ts';
-export { MemoryBlueprintFs } from '../../template/functions/index.ts';
+export { MemoryBlueprintFs, type BlueprintFs } from './fs.ts';

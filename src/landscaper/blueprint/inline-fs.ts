@@ -1,7 +1,7 @@
 // The inline blueprint of an installation (spec.blueprint.inline.filesystem) as a BlueprintFs:
 // a YAML filesystem where strings are files and nested maps are directories (mandelsoft yamlfs).
 import { stringify } from 'yaml';
-import { MemoryBlueprintFs } from '../../template/functions/index.ts';
+import { MemoryBlueprintFs } from './fs.ts';
 import type { InlineFilesystem } from '../api/installation.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import { BlueprintError } from './errors.ts';

@@ -1,5 +1,5 @@
 // A blueprint with its filesystem and schema validator: what every execution needs.
-import type { BlueprintFs } from '../../template/functions/index.ts';
+import type { BlueprintFs } from './fs.ts';
 import type { Blueprint, InstallationTemplate } from '../api/blueprint.ts';
 import type { InlineFilesystem } from '../api/installation.ts';
 import { YamlError, isObject, parseYaml } from '../yaml.ts';

@@ -2,7 +2,7 @@
 // semantics, with $ref extended by local://<localType> and blueprint://<file in the blueprint>.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { BlueprintFs } from '../../template/functions/index.ts';
+import type { BlueprintFs } from './fs.ts';
 import type { JSONSchemaDefinition } from '../api/blueprint.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import { isObject, parseYaml } from '../yaml.ts';

@@ -5,7 +5,8 @@ import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, ERR_CYCLIC_DEPENDENCIES, EXECUTION
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import { blockers, classifyForDelete, type ExecutionItem } from './classification.ts';
-import { findCycle, formatCycle } from '../dependency-cycles.ts';
+import { findCycle } from '../../runtime/dependency-cycle.ts';
+import { formatCycle } from './validation.ts';
 import { deleteDeployItem, removeDeployItemFinalizer, triggerDeployItem } from './deploy-item-writes.ts';
 import { forEachLimited, type ExecutionEnv } from './env.ts';
 import { describeFailedItem, type PhaseOutcome } from './outcome.ts';

@@ -3,11 +3,15 @@
 // while neither ran. The checks are the shared ones of ../validation; the wording is the controller's.
 import { ERR_CONFIGURATION_PROBLEM, ERR_CYCLIC_DEPENDENCIES } from '../api/constants.ts';
 import type { DeployItemTemplate } from '../api/execution.ts';
-import { formatCycle } from '../dependency-cycles.ts';
 import { deployItemListProblems } from '../validation/deploy-item-list.ts';
 import { ExecutionFatalError } from './errors.ts';
 
 const OPERATION = 'ValidateDeployItems';
+
+/** "dependsOn cycle: a → b → a". */
+export function formatCycle(cycle: readonly string[]): string {
+  return `dependsOn cycle: ${cycle.join(' → ')}`;
+}
 
 function fail(reason: string, message: string): never {
   throw new ExecutionFatalError(OPERATION, reason, message, [ERR_CONFIGURATION_PROBLEM]);

@@ -8,11 +8,12 @@ import {
   TemplateSet,
   fromJSONValue,
 } from '../../template/index.ts';
-import { templateFunctions, type BlueprintFs } from '../../template/functions/index.ts';
+import type { BlueprintFs } from '../blueprint/fs.ts';
 import { TEMPLATE_TYPE_GO, TEMPLATE_TYPE_SPIFF } from '../api/constants.ts';
 import type { TemplateExecutor } from '../api/blueprint.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import { YamlError, isObject, parseYaml } from '../yaml.ts';
+import { landscaperTemplateFunctions } from './functions/index.ts';
 import { createSourceSnippet, errorPosition, formatTemplateInput } from './diagnostics.ts';
 import {
   NoValueError,
@@ -83,7 +84,7 @@ export class GoTemplateRunner {
       throw new TemplateOutputError(kind, exec.name, `unknown template type ${JSON.stringify(exec.type)}`);
     }
     const source = templateSource(kind, exec, this.fs);
-    const funcs = templateFunctions({
+    const funcs = landscaperTemplateFunctions({
       fs: this.fs,
       // Included files share this execution's function map (and budget, via the engine).
       renderInclude: (name, src, binding, fm) => new TemplateSet({ funcs: fm, missingKey: 'zero' }).parse(name, src).execute(binding),

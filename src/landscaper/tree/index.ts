@@ -4,4 +4,3 @@ export { buildTree, type TreeObjects } from './build.ts';
 export { renderTree, type RenderOptions } from './render.ts';
 export { loadObjects, loadTree } from './load.ts';
 export { TreeWatcher, type TreeUpdate } from './watch.ts';
-export { defaultKubeconfigPath } from './kubeconfig.ts';

@@ -1,30 +1,20 @@
-// The function map Landscaper's GoTemplate executions see: sprig (minus env/expandenv) plus
-// Landscaper's registry-free functions. OCM and cluster-access functions are not registered.
+// The function map of a template execution: sprig (minus env/expandenv), then the functions the caller adds
+// (a controller family's own, such as reading files next to the template).
 import type { FuncMap } from '../value.ts';
-import { fileFunctions, type IncludeRenderer } from './landscaper/files.ts';
-import type { BlueprintFs } from './landscaper/fs.ts';
-import { ociFunctions } from './landscaper/oci.ts';
-import { yamlFunctions } from './landscaper/yaml.ts';
 import { sprigFunctions } from './sprig/index.ts';
 
-export type { BlueprintFs, BlueprintFsEntry } from './landscaper/fs.ts';
-export { MemoryBlueprintFs, BlueprintFsError } from './landscaper/fs.ts';
-export type { IncludeRenderer } from './landscaper/files.ts';
+/**
+ * Functions added on top of sprig's. `all` returns the execution's complete map once it is built, for a
+ * function that renders another template with the same functions (an include).
+ */
+export type FunctionExtension = (all: () => FuncMap) => FuncMap;
 
-export interface TemplateFunctionOptions {
-  /** Blueprint filesystem for readFile, readDir and include. */
-  fs?: BlueprintFs;
-  /** How include renders a file; the engine passes its own parse+execute. */
-  renderInclude?: IncludeRenderer;
-}
-
-/** A fresh function map (include keeps per-map recursion counts, so use one per execution). */
-export function templateFunctions(options: TemplateFunctionOptions = {}): FuncMap {
-  const funcs: FuncMap = {
-    ...sprigFunctions(),
-    ...yamlFunctions,
-    ...ociFunctions,
-  };
-  Object.assign(funcs, fileFunctions(options.fs, options.renderInclude, () => funcs));
+/**
+ * A fresh function map: sprig's, then each extension's in order (a later name replaces an earlier one).
+ * Extensions may keep per-map state (an include's recursion counts), so use one map per execution.
+ */
+export function templateFunctions(...extensions: FunctionExtension[]): FuncMap {
+  const funcs: FuncMap = sprigFunctions();
+  for (const extend of extensions) Object.assign(funcs, extend(() => funcs));
   return funcs;
 }

@@ -1,4 +1,4 @@
-// sprig v3's TxtFuncMap as Landscaper registers it: everything except env and expandenv.
+// sprig v3's TxtFuncMap except env and expandenv: a template must not read the process environment.
 import type { FuncMap } from '../../value.ts';
 import { cryptoFunctions } from './crypto.ts';
 import { dateFunctions } from './dates.ts';

@@ -1,6 +1,10 @@
-// dependsOn cycles, found and named so that a Failed message says which items wait on each other.
+// Cycles among objects that wait on each other (a deploy item's dependsOn, a job's needs): found and named,
+// so that a controller's Failed message can say which ones form the cycle.
 
-/** A cycle in the graph (names along it, the first repeated last), or undefined. Unknown names are ignored. */
+/**
+ * A cycle in the dependency graph (node → the nodes it waits on): the names along it, the first repeated
+ * last, or undefined. Names the graph has no entry for are ignored.
+ */
 export function findCycle(graph: ReadonlyMap<string, readonly string[]>): string[] | undefined {
   const state = new Map<string, 'visiting' | 'done'>();
   const stack: string[] = [];
@@ -27,7 +31,3 @@ export function findCycle(graph: ReadonlyMap<string, readonly string[]>): string
   return undefined;
 }
 
-/** "dependsOn cycle: a → b → a". */
-export function formatCycle(cycle: readonly string[]): string {
-  return `dependsOn cycle: ${cycle.join(' → ')}`;
-}

@@ -1,5 +1,5 @@
-// Which kubeconfig the read-only CLI commands use when --kubeconfig is not given: $KUBECONFIG, else the one
-// `bosun up` wrote into ./.bosun, else ~/.kube/config (so `bosun tree` works right after `bosun up`).
+// Which kubeconfig file a Bosun command reads when it is given none: $KUBECONFIG, else the one `bosun up`
+// wrote into ./.bosun, else ~/.kube/config (so `bosun tree` works right after `bosun up`).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';

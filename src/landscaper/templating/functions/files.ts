@@ -1,6 +1,6 @@
 // readFile, readDir and include on the blueprint filesystem.
-import { GoFuncError, GoObject, NO_FIELD, goFunc, int64, type FuncMap, type GoValue } from '../../value.ts';
-import type { BlueprintFs, BlueprintFsEntry } from './fs.ts';
+import { GoFuncError, GoObject, NO_FIELD, goFunc, int64, type FuncMap, type GoValue } from '../../../template/index.ts';
+import type { BlueprintFs, BlueprintFsEntry } from '../../blueprint/fs.ts';
 
 /** os.FileInfo as readDir returns it: .Name, .Size, .IsDir, .Mode reachable from templates. */
 export class FileInfo extends GoObject {

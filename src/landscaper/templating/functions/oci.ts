@@ -1,5 +1,5 @@
 // parseOCIRef / ociRefRepo / ociRefVersion: split an OCI reference into repository and tag or digest.
-import { GoFuncError, goFunc, goSlice, type FuncMap } from '../../value.ts';
+import { GoFuncError, goFunc, goSlice, type FuncMap } from '../../../template/index.ts';
 
 /** "host:5000/repo/img:v1" → [repo, tag]; "repo@sha256:x" → [repo, digest]. */
 export function parseOCIRef(ref: string): [string, string] {

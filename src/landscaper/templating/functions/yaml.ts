@@ -1,6 +1,6 @@
 // toYaml / fromYaml as Landscaper registers them (sigs.k8s.io/yaml over go-yaml v2).
-import { parseDocument } from 'yaml';
-import { GoFuncError, goFunc, newMap, type FuncMap, type GoValue } from '../../value.ts';
+import { GoFuncError, goFunc, newMap, type FuncMap, type GoValue } from '../../../template/index.ts';
+import { parseGoYamlDocument } from '../../yaml.ts';
 import { marshalYAML } from './yaml-emit.ts';
 
 /** toYaml: errors are swallowed into ""; one trailing newline is trimmed. */
@@ -11,17 +11,6 @@ export function toYaml(v: GoValue): string {
   } catch {
     return '';
   }
-}
-
-/** Parses YAML the way go-yaml v2 reads it: YAML 1.1 scalars, merge keys, duplicate keys allowed. */
-export function parseGoYamlDocument(text: string): ReturnType<typeof parseDocument> {
-  return parseDocument(text, {
-    version: '1.1',
-    uniqueKeys: false,
-    merge: true,
-    // go-yaml v2 keeps timestamps as strings when decoding into interface{}.
-    customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
-  });
 }
 
 /** YAML → JSON → interface{}: float64 numbers, string keys, YAML 1.1 scalars (yes/no, 0x, 0o...). */

@@ -1,0 +1,45 @@
+// The controller families Bosun ships: the one list that `--controllers`, `bosun manifests` and the CRDs
+// `bosun up` installs derive from.
+import type { KubeObject } from '../apimachinery/object.ts';
+import { crdGroup, loadBosunCrds } from '../crds/index.ts';
+import { landscaperFamily } from '../landscaper/family.ts';
+import type { Family } from '../runtime/family.ts';
+
+export const bosunFamilies: readonly Family[] = [landscaperFamily];
+
+/** Families planned but not built yet: selecting one says so rather than calling the name unknown. */
+const NOT_BUILT_YET: readonly string[] = ['workflows', 'chaos', 'node'];
+
+export class UnknownFamilyError extends Error {
+  override readonly name = 'UnknownFamilyError' as const;
+}
+
+/** A family's CRDs do not match the manifests in crds/: a bug in the family, found before anything starts. */
+export class FamilyCrdError extends Error {
+  override readonly name = 'FamilyCrdError' as const;
+}
+
+/** The families `names` selects from `available` (each once, in the order given); all of them without names. */
+export function selectFamilies(names: readonly string[] | undefined, available: readonly Family[] = bosunFamilies): Family[] {
+  if (names === undefined) return [...available];
+  return [...new Set(names)].map((name) => {
+    const family = available.find((f) => f.name === name);
+    if (family) return family;
+    const choices = `available: ${available.map((f) => f.name).join(', ') || 'none'}`;
+    throw new UnknownFamilyError(NOT_BUILT_YET.includes(name) ? `controller family "${name}" is not built yet (${choices})` : `unknown controller family "${name}" (${choices})`);
+  });
+}
+
+/** The CustomResourceDefinitions of the families, sorted by name, as crds/ defines them. */
+export function familyCrds(families: readonly Family[]): KubeObject[] {
+  const owner = new Map<string, Family>();
+  for (const family of families) for (const name of family.crds) owner.set(name, family);
+  const crds = loadBosunCrds().filter((crd) => owner.has(crd.metadata.name ?? ''));
+  for (const [name, family] of owner) {
+    const crd = crds.find((c) => c.metadata.name === name);
+    if (!crd) throw new FamilyCrdError(`family ${family.name}: no manifest in crds/ defines ${name}`);
+    const group = crdGroup(crd);
+    if (group === undefined || !family.groups.includes(group)) throw new FamilyCrdError(`family ${family.name}: ${name} is in group ${group ?? '(none)'}, not one of the family's`);
+  }
+  return crds;
+}

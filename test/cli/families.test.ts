@@ -1,0 +1,81 @@
+// The families Bosun ships, as the CLI derives --controllers, `bosun manifests` and `bosun up`'s CRDs from
+// them: selection by name (an unknown or unbuilt family is one clear line and exit 1, before anything
+// starts), each family's CRDs against the manifests in crds/.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { bosunFamilies, familyCrds, FamilyCrdError, selectFamilies, UnknownFamilyError } from '../../src/cli/families.ts';
+import { crdGroup, loadBosunCrds } from '../../src/crds/index.ts';
+import { landscaperFamily } from '../../src/landscaper/family.ts';
+import { landscaperWebhookConfiguration } from '../../src/landscaper/webhook/index.ts';
+import type { Family } from '../../src/runtime/family.ts';
+
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
+
+const family = (name: string, groups: string[], crds: string[]): Family => ({ name, groups, crds, rbac: [], register: () => {} });
+
+/** Runs `bosun ARGS` to its exit; resolves with the code and stderr. */
+function bosun(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
+}
+
+test('families are selected by name, each once; all of them without names', () => {
+  const a = family('a', [], []);
+  const b = family('b', [], []);
+  assert.deepEqual(selectFamilies(undefined, [a, b]), [a, b]);
+  assert.deepEqual(selectFamilies(['b', 'a', 'b'], [a, b]), [b, a]);
+  assert.deepEqual(selectFamilies([], [a, b]), []);
+  assert.deepEqual(selectFamilies(['landscaper']), [landscaperFamily]);
+  assert.deepEqual(bosunFamilies.map((f) => f.name), ['landscaper']);
+});
+
+test('an unknown family and one not built yet are refused, naming the available ones', () => {
+  const refused = (names: string[], message: string): void => {
+    assert.throws(() => selectFamilies(names), (e: unknown) => e instanceof UnknownFamilyError && e.message === message);
+  };
+  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper)');
+  for (const name of ['workflows', 'chaos', 'node']) refused([name], `controller family "${name}" is not built yet (available: landscaper)`);
+  assert.throws(() => selectFamilies(['a'], []), { message: 'unknown controller family "a" (available: none)' });
+});
+
+test("a shipped family's CRDs are every manifest of its groups, sorted by name", () => {
+  for (const f of bosunFamilies) {
+    const ofGroups = loadBosunCrds().filter((crd) => f.groups.includes(crdGroup(crd) ?? ''));
+    assert.ok(ofGroups.length > 0, f.name);
+    assert.deepEqual(familyCrds([f]), ofGroups, f.name);
+  }
+});
+
+test('a family naming a CRD crds/ lacks, or one outside its groups, is an error', () => {
+  assert.throws(() => familyCrds([family('x', ['landscaper.gardener.cloud'], ['nothings.landscaper.gardener.cloud'])]), (e: unknown) => e instanceof FamilyCrdError && e.message === 'family x: no manifest in crds/ defines nothings.landscaper.gardener.cloud');
+  assert.throws(() => familyCrds([family('x', ['example.com'], ['disruptions.chaos.datadoghq.com'])]), (e: unknown) => e instanceof FamilyCrdError && e.message === "family x: disruptions.chaos.datadoghq.com is in group chaos.datadoghq.com, not one of the family's");
+});
+
+test("Landscaper's webhook configuration carries the family's name, which pruning selects by", () => {
+  assert.equal(landscaperWebhookConfiguration().component, landscaperFamily.name);
+});
+
+test('the commands refuse an unknown or unbuilt family in one line with exit 1, before anything starts', async () => {
+  const manifests = await bosun(['manifests', '--family', 'chaos']);
+  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: controller family "chaos" is not built yet (available: landscaper)\n']);
+  // No kubeconfig is read: the family is checked first.
+  const controllers = await bosun(['controllers', '--kubeconfig', '/nonexistent/kubeconfig', '--controllers', 'workflows']);
+  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: controller family "workflows" is not built yet (available: landscaper)\n']);
+  // No server is started: the data dir is never touched.
+  const up = await bosun(['up', '--data-dir', '/nonexistent/bosun', '--port', '0', '--controllers', 'landscaper,nope']);
+  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: landscaper)\n']);
+});
+
+test('bosun manifests --family landscaper prints the CRDs bosun manifests prints', async () => {
+  const [one, all] = await Promise.all([bosun(['manifests', '--family', 'landscaper']), bosun(['manifests'])]);
+  assert.equal(one.code, 0);
+  assert.ok(one.out.startsWith('---\napiVersion: apiextensions.k8s.io/v1\n'));
+  assert.equal(one.out.match(/^kind: CustomResourceDefinition$/gm)?.length, landscaperFamily.crds.length);
+  assert.equal(all.out, one.out);
+});
