@@ -38,7 +38,7 @@ import type { PhaseOutcome } from './outcome.ts';
 import { runDeleting, runInitDelete } from './phase-delete.ts';
 import { runInit } from './phase-init.ts';
 import { executionItems, runProgressing } from './phase-progressing.ts';
-import { ReadYourWrites } from './read-your-writes.ts';
+import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import { deployItemsResource, executionsResource } from './resources.ts';
 import { lsTime } from '../status-helpers.ts';
 

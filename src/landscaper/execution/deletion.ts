@@ -7,7 +7,8 @@ import type { Execution } from '../api/execution.ts';
 import { blockers, classifyForDelete, type ExecutionItem } from './classification.ts';
 import { findCycle, formatCycle } from '../dependency-cycles.ts';
 import { deleteDeployItem, removeDeployItemFinalizer, triggerDeployItem } from './deploy-item-writes.ts';
-import { forEachLimited, type ExecutionEnv } from './env.ts';
+import { forEachLimited } from '../../runtime/concurrency.ts';
+import { type ExecutionEnv } from './env.ts';
 import { describeFailedItem, type PhaseOutcome } from './outcome.ts';
 import { nameList } from '../status-helpers.ts';
 

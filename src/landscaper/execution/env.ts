@@ -9,7 +9,7 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
-import type { ReadYourWrites } from './read-your-writes.ts';
+import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import { deployItemsResource } from './resources.ts';
 
 /** Index of the DeployItem cache: "<namespace>/<managing execution>". */
@@ -67,22 +67,4 @@ export async function listManagedDeployItems(env: ExecutionEnv, exec: Execution)
     labelSelector: `${EXECUTION_MANAGED_BY_LABEL}=${exec.metadata.name ?? ''}`,
   });
   return list.items;
-}
-
-/** Runs fn over items with at most `limit` in flight; the first error is thrown after all settle. */
-export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { err: unknown } | undefined;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      try {
-        await fn(item);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failure) throw failure.err;
 }

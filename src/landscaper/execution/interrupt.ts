@@ -5,7 +5,8 @@
 import { OPERATION_ANNOTATION, OPERATION_INTERRUPT, PHASE_DELETE_FAILED, PHASE_FAILED } from '../api/constants.ts';
 import type { Execution } from '../api/execution.ts';
 import { writeDeployItemStatus } from './deploy-item-writes.ts';
-import { forEachLimited, listManagedDeployItems, type ExecutionEnv } from './env.ts';
+import { forEachLimited } from '../../runtime/concurrency.ts';
+import { listManagedDeployItems, type ExecutionEnv } from './env.ts';
 import { executionsResource } from './resources.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
 

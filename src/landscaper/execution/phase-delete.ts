@@ -6,7 +6,8 @@ import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import { driveDeletion } from './deletion.ts';
 import { deleteDeployItem, markDeleteWithoutUninstall } from './deploy-item-writes.ts';
-import { cachedManagedDeployItems, forEachLimited, listManagedDeployItems, type ExecutionEnv } from './env.ts';
+import { forEachLimited } from '../../runtime/concurrency.ts';
+import { cachedManagedDeployItems, listManagedDeployItems, type ExecutionEnv } from './env.ts';
 import { removeExecutionFinalizer } from './execution-status.ts';
 import type { PhaseOutcome } from './outcome.ts';
 

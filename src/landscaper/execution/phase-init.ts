@@ -4,7 +4,8 @@
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { DeployItemCache, DeployItemTemplate, Execution } from '../api/execution.ts';
 import { deleteDeployItem } from './deploy-item-writes.ts';
-import { forEachLimited, listManagedDeployItems, type ExecutionEnv } from './env.ts';
+import { forEachLimited } from '../../runtime/concurrency.ts';
+import { listManagedDeployItems, type ExecutionEnv } from './env.ts';
 import { BadRequestError, InvalidError } from '../../client/errors.ts';
 import { ERR_CONFIGURATION_PROBLEM, EXECUTION_MANAGED_NAME_LABEL } from '../api/constants.ts';
 import { errorMessage, ExecutionFatalError, ExecutionStepError } from './errors.ts';

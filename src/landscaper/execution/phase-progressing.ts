@@ -7,7 +7,8 @@ import { blockers, classifyForReconcile, type ExecutionItem } from './classifica
 import { findCycle, formatCycle } from '../dependency-cycles.ts';
 import { driveDeletion } from './deletion.ts';
 import { triggerDeployItem } from './deploy-item-writes.ts';
-import { cachedDeployItem, expectedDeployItem, forEachLimited, type ExecutionEnv } from './env.ts';
+import { forEachLimited } from '../../runtime/concurrency.ts';
+import { cachedDeployItem, expectedDeployItem, type ExecutionEnv } from './env.ts';
 import { describeFailedItem, type PhaseOutcome } from './outcome.ts';
 import { nameList } from '../status-helpers.ts';
 
