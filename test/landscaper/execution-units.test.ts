@@ -17,9 +17,6 @@ import {
 import {
   classifyForDelete,
   classifyForReconcile,
-  compressExecutionSpec,
-  deployItemTemplates,
-  DeployItemsCompressedError,
   desiredDeployItem,
   ExecutionFatalError,
   findCycle,
@@ -31,6 +28,7 @@ import {
 import { deployItemChanged } from '../../src/landscaper/execution/materialize.ts';
 import { matchDeployItems } from '../../src/landscaper/execution/phase-init.ts';
 import { deletionItem } from '../../src/landscaper/execution/deletion.ts';
+import { compressExecutionSpec, deployItemTemplates, DeployItemsCompressedError } from '../../src/landscaper/api/execution-spec.ts';
 import { item } from './execution-harness.ts';
 
 function di(name: string, status: DeployItem['status'] = {}, meta: Partial<DeployItem['metadata']> = {}): DeployItem {

@@ -17,7 +17,8 @@ import {
 import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
-import { dataObjectsResource, deployItemsResource, encodeDeployItemsCompressed, executionsResource } from '../../src/landscaper/execution/index.ts';
+import { encodeDeployItemsCompressed } from '../../src/landscaper/api/execution-spec.ts';
+import { dataObjectsResource, deployItemsResource, executionsResource } from '../../src/landscaper/execution/index.ts';
 import { executionExportDataObjectName } from '../../src/landscaper/naming.ts';
 import {
   createExecution,

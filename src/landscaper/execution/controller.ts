@@ -27,9 +27,9 @@ import {
 } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../api/execution.ts';
-import { deployItemTemplates } from './deploy-items-spec.ts';
+import { DeployItemsCompressedError, deployItemTemplates } from '../api/execution-spec.ts';
 import { MANAGED_BY_INDEX, managedByIndexValue, type ExecutionEnv } from './env.ts';
-import { DeployItemsCompressedError, errorMessage, ExecutionFatalError, ExecutionStepError } from './errors.ts';
+import { errorMessage, ExecutionFatalError, ExecutionStepError } from './errors.ts';
 import { addExecutionFinalizer, hasExecutionFinalizer, setDeployItemsCondition, setLastError, setPhase, writeExecutionStatus } from './execution-status.ts';
 import { collectExports } from './exports.ts';
 import { handleInterrupt, hasInterrupt } from './interrupt.ts';

@@ -7,11 +7,6 @@ export class ExecutionFatalError extends LandscaperError {
   override readonly name = 'ExecutionFatalError' as const;
 }
 
-/** spec.deployItemsCompressed is not gzipped JSON of a deploy item list. */
-export class DeployItemsCompressedError extends Error {
-  override readonly name = 'DeployItemsCompressedError' as const;
-}
-
 /** A transient failure of one step, with the step named for lastError; retried with backoff. */
 export class ExecutionStepError extends Error {
   override readonly name = 'ExecutionStepError' as const;
