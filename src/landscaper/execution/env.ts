@@ -1,6 +1,5 @@
 // What the execution phases work with: the client, the shared DeployItem cache with read-your-writes,
 // the event recorder and a clock.
-import type { Logger } from 'pino';
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
@@ -26,7 +25,6 @@ export interface ExecutionEnv {
   deployItemWrites: ReadYourWrites<DeployItem>;
   executionWrites: ReadYourWrites<Execution>;
   recorder: EventRecorder;
-  log: Logger;
   now(): Date;
   /** Parallel writes when creating or triggering many deploy items. */
   writeConcurrency: number;

@@ -1,5 +1,5 @@
 // The Landscaper Execution controller.
-export { registerExecutionController, reconcileExecution, deployItemProgressChanged, type ExecutionControllerOptions } from './controller.ts';
+export { registerExecutionController, reconcileExecution, deployItemProgressChanged, type ExecutionController, type ExecutionControllerOptions } from './controller.ts';
 export { classifyForReconcile, classifyForDelete, type Classification, type ExecutionItem } from './classification.ts';
 export { findCycle, formatCycle } from '../dependency-cycles.ts';
 export { validateTemplates } from './validation.ts';
