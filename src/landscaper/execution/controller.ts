@@ -71,6 +71,7 @@ export function registerExecutionController(mgr: Manager, options: ExecutionCont
     client: mgr.client,
     deployItemInformer,
     deployItemWrites,
+    deployItemStatus: statusWriter<DeployItem>(mgr.client, deployItemsResource, { afterWrite: (before, stored) => deployItemWrites.record(before.metadata.resourceVersion, stored) }),
     executionWrites,
     recorder: mgr.recorder(options.component ?? 'landscaper-execution-controller'),
     now: options.now ?? (() => new Date()),

@@ -5,6 +5,7 @@ import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { StatusWriter } from '../../runtime/status.ts';
 import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
@@ -23,6 +24,8 @@ export interface ExecutionEnv {
   client: KubeClient;
   deployItemInformer: Informer<DeployItem>;
   deployItemWrites: ReadYourWrites<DeployItem>;
+  /** Status writes on deploy items (trigger, interrupt), recorded in deployItemWrites. */
+  deployItemStatus: StatusWriter<DeployItem>;
   executionWrites: ReadYourWrites<Execution>;
   recorder: EventRecorder;
   now(): Date;
