@@ -12,13 +12,21 @@ import { createKubeClient } from '../../src/client/create-client.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import { action } from '../../src/runtime/controller/action.ts';
+import type { Controller } from '../../src/runtime/controller/controller.ts';
 import { Manager } from '../../src/runtime/manager.ts';
 import { EXECUTION_MANAGED_NAME_LABEL, LANDSCAPER_FINALIZER } from '../../src/landscaper/api/constants.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../../src/landscaper/api/execution.ts';
 import type { JSONObject } from '../../src/landscaper/api/shared.ts';
 import { registerDeployItemController } from '../../src/landscaper/deployitem/index.ts';
-import { deployItemsResource, executionsResource, lsTime, registerExecutionController, secretsResource } from '../../src/landscaper/execution/index.ts';
+import {
+  deployItemsResource,
+  executionsResource,
+  lsTime,
+  registerExecutionController,
+  secretsResource,
+  type ExecutionController,
+} from '../../src/landscaper/execution/index.ts';
 
 export const TEST_DEPLOYER_TYPE = 'test.bosun.dev/stand-in';
 
@@ -36,6 +44,8 @@ export interface ExecHarness {
   server: RunningApiServer;
   client: KubeClient;
   mgr: Manager;
+  /** The execution controller (its work queue shows retries). */
+  executions: Controller<Execution, ExecutionController>;
   events: RecordedEvent[];
   /** Behaviour of the stand-in deployer per "<namespace>/<template name>"; default succeed. */
   behaviour: Map<string, Behaviour>;
@@ -59,7 +69,7 @@ export async function startExecHarness(options: { pickupTimeout?: string | numbe
   };
   const client = newClient();
   const mgr = new Manager({ client: newClient(), logger: pino({ enabled: false }), gracefulShutdownTimeoutMs: 2000 });
-  registerExecutionController(mgr);
+  const executions = registerExecutionController(mgr);
   registerDeployItemController(mgr, { pickupTimeout: options.pickupTimeout ?? 1500, recheckSlackMs: 50 });
 
   const events: RecordedEvent[] = [];
@@ -135,6 +145,7 @@ export async function startExecHarness(options: { pickupTimeout?: string | numbe
     server,
     client,
     mgr,
+    executions,
     events,
     behaviour,
     exports,

@@ -17,9 +17,6 @@ import {
 import {
   classifyForDelete,
   classifyForReconcile,
-  compressExecutionSpec,
-  deployItemTemplates,
-  DeployItemsCompressedError,
   desiredDeployItem,
   ExecutionFatalError,
   formatCycle,
@@ -28,7 +25,8 @@ import {
   type ExecutionItem,
 } from '../../src/landscaper/execution/index.ts';
 import { deployItemChanged } from '../../src/landscaper/execution/materialize.ts';
-import { matchDeployItems } from '../../src/landscaper/execution/phase-init.ts';
+import { matchDeployItems } from '../../src/landscaper/execution/phases/init.ts';
+import { compressExecutionSpec, deployItemTemplates, DeployItemsCompressedError } from '../../src/landscaper/api/execution-spec.ts';
 import { deletionItem } from '../../src/landscaper/execution/deletion.ts';
 import { item } from './execution-harness.ts';
 

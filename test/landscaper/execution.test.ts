@@ -1,6 +1,10 @@
 // The execution controller and the pickup timeout against a real embedded API server with the real
 // runtime; a stand-in deployer (execution-harness.ts) plays the deployer's part of the contract.
 import { NotFoundError } from '../../src/client/errors.ts';
+import type { KubeObject } from '../../src/apimachinery/object.ts';
+import type { ResourceRef } from '../../src/client/client.ts';
+import { eventsResource } from '../../src/runtime/event-recorder.ts';
+import { freePort } from '../helpers/bosun-process.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -17,7 +21,8 @@ import {
 import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
-import { dataObjectsResource, deployItemsResource, encodeDeployItemsCompressed, executionsResource } from '../../src/landscaper/execution/index.ts';
+import { encodeDeployItemsCompressed } from '../../src/landscaper/api/execution-spec.ts';
+import { dataObjectsResource, deployItemsResource, executionsResource } from '../../src/landscaper/execution/index.ts';
 import { executionExportDataObjectName } from '../../src/landscaper/naming.ts';
 import {
   createExecution,
@@ -243,6 +248,83 @@ test('a finished execution ignores spec changes until it gets a new job ID', asy
   const exec = await h.client.get<Execution>(executionsResource, 'ex', { namespace: ns });
   assert.deepEqual(exec.metadata.finalizers, [LANDSCAPER_FINALIZER]);
   assert.equal(exec.status?.phase, undefined);
+  assert.equal((await listDeployItems(h.client, ns)).length, 0);
+});
+
+const validatingWebhooks: ResourceRef = { group: 'admissionregistration.k8s.io', version: 'v1', resource: 'validatingwebhookconfigurations', namespaced: false, kind: 'ValidatingWebhookConfiguration' };
+const reconcileErrors = (): Promise<number> => h.mgr.metrics.value('controller_runtime_reconcile_errors_total', { controller: 'landscaper-execution' });
+const terminalErrors = (): Promise<number> => h.mgr.metrics.value('controller_runtime_terminal_reconcile_errors_total', { controller: 'landscaper-execution' });
+
+test('a deploy item create the API server refuses is a normal error: counted, recorded, retried with backoff until it works', async () => {
+  const ns = 'refused';
+  await createNamespace(h.client, ns);
+  // A user's validating webhook for deploy items that is down (failurePolicy Fail): every create is refused with a 500.
+  const port = await freePort();
+  await h.client.create(validatingWebhooks, {
+    apiVersion: 'admissionregistration.k8s.io/v1',
+    kind: 'ValidatingWebhookConfiguration',
+    metadata: { name: 'deployitems-down' },
+    webhooks: [
+      {
+        name: 'deployitems-down.bosun.test',
+        clientConfig: { url: `https://127.0.0.1:${port}/validate` },
+        rules: [{ operations: ['CREATE'], apiGroups: ['landscaper.gardener.cloud'], apiVersions: ['v1alpha1'], resources: ['deployitems'] }],
+        objectSelector: { matchLabels: { [EXECUTION_MANAGED_BY_LABEL]: 'refused' } },
+        failurePolicy: 'Fail',
+        sideEffects: 'None',
+        admissionReviewVersions: ['v1'],
+      },
+    ],
+  });
+  const errorsBefore = await reconcileErrors();
+  const terminalBefore = await terminalErrors();
+  const key = `${ns}/refused`;
+  await createExecution(h.client, ns, 'refused', { deployItems: [item('a')] });
+  await setJob(h.client, ns, 'refused', 'job-1');
+  // Recording the same error again changes nothing, so only the work queue's backoff brings the retries.
+  await waitFor(async () => h.executions.queue.numRequeues(key) >= 3, 'three retries with backoff');
+  const failing = await h.client.get<Execution>(executionsResource, 'refused', { namespace: ns });
+  assert.equal(failing.status?.phase, 'Init', 'a normal error keeps the phase');
+  assert.equal(failing.status?.lastError?.operation, 'Init');
+  assert.equal(failing.status?.lastError?.reason, 'CreateDeployItem');
+  assert.match(failing.status?.lastError?.message ?? '', /^creating deploy item "a": .*failed calling webhook "deployitems-down\.bosun\.test"/);
+  assert.ok((await reconcileErrors()) - errorsBefore >= 3, 'every failed reconcile is counted in controller_runtime_reconcile_errors_total');
+  assert.equal(await terminalErrors(), terminalBefore, 'a normal error is not terminal');
+  assert.equal((await listDeployItems(h.client, ns)).length, 0);
+  // kubectl describe shows it: one Warning Event, its repeats folded into its count.
+  const warnings = async (): Promise<KubeObject[]> =>
+    (await h.client.list(eventsResource, { namespace: ns })).items.filter((e) => e['type'] === 'Warning' && e['reason'] === 'CreateDeployItem');
+  await waitFor(async () => (await warnings()).some((e) => Number(e['count']) >= 2), 'a Warning Event counting the repeats');
+  assert.equal((await warnings()).length, 1);
+
+  await h.client.delete(validatingWebhooks, 'deployitems-down');
+  const exec = await waitFinished(h.client, ns, 'refused', 'job-1');
+  assert.equal(exec.status?.phase, 'Succeeded', JSON.stringify(exec.status));
+  assert.equal(exec.status?.lastError, undefined);
+  assert.deepEqual(names(eventsIn(h.events, ns, 'trigger')), ['a']);
+  await waitFor(async () => h.executions.queue.numRequeues(key) === 0, 'the backoff reset after success');
+});
+
+test('a fatal error (deployItemsCompressed that is not gzip) ends the job in Failed as a terminal error, never requeued', async () => {
+  const ns = 'fatal';
+  await createNamespace(h.client, ns);
+  const errorsBefore = await reconcileErrors();
+  const terminalBefore = await terminalErrors();
+  await createExecution(h.client, ns, 'ex', { deployItemsCompressed: Buffer.from('not gzip').toString('base64') });
+  await setJob(h.client, ns, 'ex', 'job-1');
+  const exec = await waitFinished(h.client, ns, 'ex', 'job-1');
+  assert.equal(exec.status?.phase, 'Failed');
+  assert.equal(exec.status?.lastError?.operation, 'ReadDeployItems');
+  assert.equal(exec.status?.lastError?.reason, 'InvalidDeployItemsCompressed');
+  assert.deepEqual(exec.status?.lastError?.codes, ['ERR_CONFIGURATION_PROBLEM']);
+  assert.equal(exec.status?.conditions?.find((c) => c.type === 'ReconcileDeployItems')?.status, 'False');
+  await waitFor(async () => (await terminalErrors()) === terminalBefore + 1, 'the terminal error counted');
+  const errorsAfter = await reconcileErrors();
+  assert.ok(errorsAfter > errorsBefore, 'counted in controller_runtime_reconcile_errors_total too');
+  // Nothing retries a terminal error: no backoff requeue, no further failed reconcile.
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(h.executions.queue.numRequeues(`${ns}/ex`), 0);
+  assert.equal(await reconcileErrors(), errorsAfter);
   assert.equal((await listDeployItems(h.client, ns)).length, 0);
 });
 

@@ -14,7 +14,7 @@ import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { LANDSCAPER_FINALIZER } from '../../src/landscaper/api/constants.ts';
 import { registerInstallationController } from '../../src/landscaper/installation/index.ts';
-import { deployItemsOf } from '../../src/landscaper/installation/execution.ts';
+import { deployItemTemplates } from '../../src/landscaper/api/execution-spec.ts';
 import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/installation/resources.ts';
 import { executionExportDataObjectName } from '../../src/landscaper/naming.ts';
 import type { AnyJSON } from '../../src/landscaper/api/shared.ts';
@@ -65,7 +65,7 @@ export async function startLsHarness(): Promise<LsHarness> {
         if (s.phase !== 'Progressing') await mgrClient.updateStatus(executionsResource, { ...exec, status: { ...s, phase: 'Progressing' } });
         return action.awaitChange();
       }
-      log.push(`${name}:${deployItemsOf(exec.spec).map((d) => d.name).join('+')}`);
+      log.push(`${name}:${deployItemTemplates(exec.spec).map((d) => d.name).join('+')}`);
       let exportRef: { name: string; namespace: string } | undefined;
       if (outcome.exports !== undefined) {
         const doName = executionExportDataObjectName(name);

@@ -7,7 +7,7 @@ import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
-import { deployItemsOf } from '../../src/landscaper/installation/execution.ts';
+import { deployItemTemplates } from '../../src/landscaper/api/execution-spec.ts';
 import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/installation/resources.ts';
 import { getInst, untilInst, installation, newNamespace, phaseOf, RECONCILE, startLsHarness, until, type LsHarness } from './installation-harness.ts';
 
@@ -83,7 +83,7 @@ test('a root installation runs a full job: Init → … → Succeeded, exports w
   assert.equal(exec.status?.jobID, done.status!.jobID);
   assert.equal(exec.spec.context, 'default');
   assert.ok(exec.spec.deployItemsCompressed, 'deploy items written compressed, as upstream');
-  assert.deepEqual(deployItemsOf(exec.spec).map((d) => [d.name, (d.config as { export: unknown }).export]), [['item', { value: 'hello' }]]);
+  assert.deepEqual(deployItemTemplates(exec.spec).map((d) => [d.name, (d.config as { export: unknown }).export]), [['item', { value: 'hello' }]]);
   assert.equal(exec.metadata.ownerReferences?.[0]?.controller, true);
   assert.equal(await getData(ns, 'result-data'), 'hello-done');
   const exported = await h.client.get(dataObjectsResource, 'result-data', { namespace: ns });
@@ -132,7 +132,7 @@ test('two sibling roots pass data through exports and imports, in order', async 
   assert.equal(await getData(ns, 'shared'), 'from-producer-done');
   assert.equal(await getData(ns, 'final'), 'consumed-done');
   const consumerExec = await h.client.get<Execution>(executionsResource, 'consumer', { namespace: ns });
-  assert.deepEqual((deployItemsOf(consumerExec.spec)[0]!.config as { export: unknown }).export, { value: 'from-producer-done' });
+  assert.deepEqual((deployItemTemplates(consumerExec.spec)[0]!.config as { export: unknown }).export, { value: 'from-producer-done' });
   const runs = h.log.slice(start);
   assert.ok(runs.indexOf('producer:item') >= 0 && runs.indexOf('producer:item') < runs.indexOf('consumer:item'), `producer ran first: ${runs.join(', ')}`);
 });

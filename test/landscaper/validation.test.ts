@@ -6,7 +6,7 @@ import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation, InstallationSpec } from '../../src/landscaper/api/installation.ts';
 import type { Target, TargetSpec } from '../../src/landscaper/api/target.ts';
-import { encodeDeployItemsCompressed } from '../../src/landscaper/execution/deploy-items-spec.ts';
+import { encodeDeployItemsCompressed } from '../../src/landscaper/api/execution-spec.ts';
 import {
   formatFieldError,
   formatFieldErrors,

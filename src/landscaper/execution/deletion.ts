@@ -1,6 +1,7 @@
 // Deleting a set of deploy items in reverse dependsOn order: Progressing uses it for orphans, Deleting
 // for all of an execution's items. An item is triggered for deletion only after every item that
 // depends on it is gone; with delete-without-uninstall its finalizer is removed instead.
+import { forEachLimited } from '../../runtime/concurrency.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, ERR_CYCLIC_DEPENDENCIES, EXECUTION_DEPENDS_ON_ANNOTATION, EXECUTION_MANAGED_NAME_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
@@ -8,8 +9,9 @@ import { blockers, classifyForDelete, type ExecutionItem } from './classificatio
 import { findCycle } from '../../runtime/dependency-cycle.ts';
 import { formatCycle } from './validation.ts';
 import { deleteDeployItem, removeDeployItemFinalizer, triggerDeployItem } from './deploy-item-writes.ts';
-import { forEachLimited, type ExecutionEnv } from './env.ts';
-import { describeFailedItem, type PhaseOutcome } from './outcome.ts';
+import type { ExecutionEnv } from './env.ts';
+import { ExecutionFatalError } from './errors.ts';
+import { describeFailedItem, type ItemsWaiting } from './outcome.ts';
 import { nameList } from '../status-helpers.ts';
 
 /** A deploy item as deletion sees it: its template name and dependsOn from the labels and annotations. */
@@ -27,24 +29,26 @@ function withoutUninstall(exec: Execution, di: DeployItem): boolean {
   return exec.metadata.annotations?.[DELETE_WITHOUT_UNINSTALL_ANNOTATION] === 'true' || di.metadata.annotations?.[DELETE_WITHOUT_UNINSTALL_ANNOTATION] === 'true';
 }
 
-/** One round of deletion over the items that still exist; `what` names them in messages. */
-export async function driveDeletion(env: ExecutionEnv, exec: Execution, existing: readonly DeployItem[], what: string): Promise<PhaseOutcome> {
+/**
+ * One round of deletion over the items that still exist (at least one); `what` names them in messages.
+ * Returns what is left to wait for. A failed or stuck deletion ends the job: it throws ExecutionFatalError
+ * for `operation` (the phase it happens in).
+ */
+export async function driveDeletion(env: ExecutionEnv, exec: Execution, existing: readonly DeployItem[], what: string, operation: string): Promise<ItemsWaiting> {
   const jobID = exec.status?.jobID ?? '';
   const items = existing.map(deletionItem);
-  if (items.length === 0) return { type: 'done', items: [] };
   const c = classifyForDelete(jobID, items);
   if (c.failed.length > 0 && c.running.length === 0) {
-    return { type: 'failed', reason: 'DeleteFailed', message: `${what} could not be deleted: ${c.failed.map(describeFailedItem).join('; ')}`, codes: [] };
+    throw new ExecutionFatalError(operation, 'DeleteFailed', `${what} could not be deleted: ${c.failed.map(describeFailedItem).join('; ')}`);
   }
   if (c.running.length === 0 && c.runnable.length === 0 && c.pending.length > 0) {
     const cycle = findCycle(new Map(c.pending.map((i) => [i.name, i.dependsOn])));
-    if (cycle) return { type: 'failed', reason: 'CyclicDependencies', message: `${what} could not be deleted: ${formatCycle(cycle)}`, codes: [ERR_CYCLIC_DEPENDENCIES] };
+    if (cycle) throw new ExecutionFatalError(operation, 'CyclicDependencies', `${what} could not be deleted: ${formatCycle(cycle)}`, [ERR_CYCLIC_DEPENDENCIES]);
     const detail = c.pending.map((i) => `${i.name} (still needed by ${blockers(i, items, jobID, true).join(', ')})`);
-    return { type: 'failed', reason: 'DeletionStuck', message: `${what} could not be deleted: ${detail.join('; ')}`, codes: [] };
+    throw new ExecutionFatalError(operation, 'DeletionStuck', `${what} could not be deleted: ${detail.join('; ')}`);
   }
   if (c.failed.length > 0) {
     return {
-      type: 'waiting',
       reason: 'DeleteFailed',
       message: `deletion of ${c.failed.map((i) => i.name).join(', ')} failed; waiting for ${nameList(c.running.map((i) => i.name))} to finish`,
       triggered: 0,
@@ -58,5 +62,5 @@ export async function driveDeletion(env: ExecutionEnv, exec: Execution, existing
   });
   const waitingFor = [...c.running, ...c.runnable].map((i) => i.name);
   const blocked = c.pending.length > 0 ? `; then ${nameList(c.pending.map((i) => i.name))}` : '';
-  return { type: 'waiting', reason: 'WaitingForDeletion', message: `waiting for ${what} to be deleted: ${nameList(waitingFor)}${blocked}`, triggered: c.runnable.length };
+  return { reason: 'WaitingForDeletion', message: `waiting for ${what} to be deleted: ${nameList(waitingFor)}${blocked}`, triggered: c.runnable.length };
 }

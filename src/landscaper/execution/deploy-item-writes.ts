@@ -1,46 +1,34 @@
 // Writes the execution controller makes on its deploy items: trigger (hand over the job ID), delete,
 // and removing the finalizer when no uninstall is wanted. Each keeps read-your-writes up to date.
-import type { JsonPatchOperation } from '../../client/client.ts';
-import { ConflictError, NotFoundError } from '../../client/errors.ts';
+import { NotFoundError } from '../../client/errors.ts';
+import { removeFinalizer } from '../../runtime/finalizer.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, LANDSCAPER_FINALIZER } from '../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import type { ExecutionEnv } from './env.ts';
 import { deployItemsResource } from './resources.ts';
 import { lsTime } from '../status-helpers.ts';
 
-const MAX_ATTEMPTS = 4;
-
 function nsOpt(di: DeployItem): { namespace?: string } {
   return di.metadata.namespace !== undefined ? { namespace: di.metadata.namespace } : {};
 }
 
 /**
- * Writes a deploy item status change with optimistic concurrency; on a conflict re-reads and asks
- * mutate again (it returns false when the fresh object needs nothing). Returns the stored object.
+ * Writes a deploy item status change through the runtime's conflict-retrying writer; mutate is asked again
+ * on a fresh read after a conflict and returns false when that object needs nothing. Returns the stored
+ * object, or undefined when the deploy item is gone.
  */
 export async function writeDeployItemStatus(env: ExecutionEnv, di: DeployItem, mutate: (status: DeployItemStatus, di: DeployItem) => boolean): Promise<DeployItem | undefined> {
-  let current = di;
-  for (let attempt = 1; ; attempt++) {
-    const draft = structuredClone(current);
-    const status: DeployItemStatus = draft.status ?? { observedGeneration: 0 };
-    if (!mutate(status, draft)) return current;
-    // The CRD requires observedGeneration (Go always writes it).
-    status.observedGeneration ??= 0;
-    draft.status = status;
-    try {
-      const written = await env.client.updateStatus<DeployItem>(deployItemsResource, draft);
-      env.deployItemWrites.record(current.metadata.resourceVersion, written);
-      return written;
-    } catch (err) {
-      if (err instanceof NotFoundError) return undefined;
-      if (!(err instanceof ConflictError) || attempt >= MAX_ATTEMPTS) throw err;
-      try {
-        current = await env.client.get<DeployItem>(deployItemsResource, di.metadata.name ?? '', nsOpt(di));
-      } catch (getErr) {
-        if (getErr instanceof NotFoundError) return undefined;
-        throw getErr;
-      }
-    }
+  try {
+    return await env.deployItemStatus.write(di, (draft) => {
+      const status: DeployItemStatus = draft.status ?? { observedGeneration: 0 };
+      if (!mutate(status, draft)) return;
+      // The CRD requires observedGeneration (Go always writes it).
+      status.observedGeneration ??= 0;
+      draft.status = status;
+    });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
   }
 }
 
@@ -93,19 +81,6 @@ export async function markDeleteWithoutUninstall(env: ExecutionEnv, di: DeployIt
  * Removes the Landscaper finalizer so the deploy item vanishes without a deployer: used for
  * delete-without-uninstall, where the target may be gone and no deployer may feel responsible.
  */
-export async function removeDeployItemFinalizer(env: ExecutionEnv, di: DeployItem): Promise<void> {
-  const finalizers = di.metadata.finalizers ?? [];
-  const index = finalizers.indexOf(LANDSCAPER_FINALIZER);
-  if (index < 0) return;
-  const path = `/metadata/finalizers/${index}`;
-  const ops: JsonPatchOperation[] = [
-    { op: 'test', path: '/metadata/resourceVersion', value: di.metadata.resourceVersion },
-    { op: 'test', path, value: LANDSCAPER_FINALIZER },
-    { op: 'remove', path },
-  ];
-  try {
-    await env.client.patch(deployItemsResource, di.metadata.name ?? '', ops, { type: 'json', ...nsOpt(di) });
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
-  }
+export function removeDeployItemFinalizer(env: ExecutionEnv, di: DeployItem): Promise<void> {
+  return removeFinalizer(env.client, deployItemsResource, di, LANDSCAPER_FINALIZER);
 }

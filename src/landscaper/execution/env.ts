@@ -1,15 +1,15 @@
 // What the execution phases work with: the client, the shared DeployItem cache with read-your-writes,
 // the event recorder and a clock.
-import type { Logger } from 'pino';
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { StatusWriter } from '../../runtime/status.ts';
 import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
-import type { ReadYourWrites } from './read-your-writes.ts';
+import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import { deployItemsResource } from './resources.ts';
 
 /** Index of the DeployItem cache: "<namespace>/<managing execution>". */
@@ -24,9 +24,10 @@ export interface ExecutionEnv {
   client: KubeClient;
   deployItemInformer: Informer<DeployItem>;
   deployItemWrites: ReadYourWrites<DeployItem>;
+  /** Status writes on deploy items (trigger, interrupt), recorded in deployItemWrites. */
+  deployItemStatus: StatusWriter<DeployItem>;
   executionWrites: ReadYourWrites<Execution>;
   recorder: EventRecorder;
-  log: Logger;
   now(): Date;
   /** Parallel writes when creating or triggering many deploy items. */
   writeConcurrency: number;
@@ -67,22 +68,4 @@ export async function listManagedDeployItems(env: ExecutionEnv, exec: Execution)
     labelSelector: `${EXECUTION_MANAGED_BY_LABEL}=${exec.metadata.name ?? ''}`,
   });
   return list.items;
-}
-
-/** Runs fn over items with at most `limit` in flight; the first error is thrown after all settle. */
-export async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { err: unknown } | undefined;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      try {
-        await fn(item);
-      } catch (err) {
-        failure ??= { err };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  if (failure) throw failure.err;
 }

@@ -1,15 +1,10 @@
 // Typed errors of the execution controller. A fatal error ends the job (Failed / DeleteFailed); every
-// other error keeps the phase, is recorded in lastError and retried with backoff.
+// other error keeps the phase, is recorded in lastError and retried with the work queue's backoff.
 import { LandscaperError } from '../ls-error.ts';
 
 /** Ends the current job: the execution goes to Failed (or DeleteFailed while deleting). */
 export class ExecutionFatalError extends LandscaperError {
   override readonly name = 'ExecutionFatalError' as const;
-}
-
-/** spec.deployItemsCompressed is not gzipped JSON of a deploy item list. */
-export class DeployItemsCompressedError extends Error {
-  override readonly name = 'DeployItemsCompressedError' as const;
 }
 
 /** A transient failure of one step, with the step named for lastError; retried with backoff. */
@@ -23,9 +18,4 @@ export class ExecutionStepError extends Error {
     this.operation = operation;
     this.reason = reason;
   }
-}
-
-/** The message of anything thrown. */
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -4,6 +4,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
+import { messageOf } from '../../runtime/phases/phase-error.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, ERR_CONFIGURATION_PROBLEM, KIND_DATA_OBJECT, KIND_EXECUTION, LANDSCAPER_API_VERSION } from '../api/constants.ts';
 import type { DataObject } from '../api/data-object.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
@@ -12,7 +13,7 @@ import type { AnyJSON, JSONObject, ObjectReference } from '../api/shared.ts';
 import { dataObjectLabels, encodeDataObjectData, executionExportDataObjectName, executionSource } from '../naming.ts';
 import type { ExecutionItem } from './classification.ts';
 import type { ExecutionEnv } from './env.ts';
-import { errorMessage, ExecutionFatalError } from './errors.ts';
+import { ExecutionFatalError } from './errors.ts';
 import { dataObjectsResource, secretsResource } from './resources.ts';
 
 /** The exports of one deploy item (null when it has none). */
@@ -33,7 +34,7 @@ export async function readDeployItemExports(env: ExecutionEnv, di: DeployItem): 
   try {
     return (parseYaml(Buffer.from(data, 'base64').toString('utf8')) ?? null) as AnyJSON;
   } catch (err) {
-    throw new ExecutionFatalError('CollectExports', 'InvalidExports', `exports of deploy item ${di.metadata.name ?? ''} are not YAML: ${errorMessage(err)}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    throw new ExecutionFatalError('CollectExports', 'InvalidExports', `exports of deploy item ${di.metadata.name ?? ''} are not YAML: ${messageOf(err)}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
   }
 }
 

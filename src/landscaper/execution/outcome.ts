@@ -1,15 +1,14 @@
-// What a waiting phase (Progressing, Deleting) concluded in one reconcile.
-import type { ErrorCode } from '../api/constants.ts';
+// What one round of Progressing or Deleting leaves the execution waiting for, and how a failed item is named
+// in the message that ends the job.
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { ExecutionItem } from './classification.ts';
 
-export type PhaseOutcome =
-  /** Deploy items are still at work; `message` names what the execution waits for. */
-  | { type: 'waiting'; reason: string; message: string; triggered: number }
-  /** The job ends in Failed / DeleteFailed. */
-  | { type: 'failed'; reason: string; message: string; codes: ErrorCode[] }
-  /** Every item succeeded (Progressing) or is gone (Deleting). */
-  | { type: 'done'; items: ExecutionItem[] };
+/** Deploy items still at work: `message` names them; `triggered` counts the items this round started. */
+export interface ItemsWaiting {
+  reason: string;
+  message: string;
+  triggered: number;
+}
 
 /** "b (exec-b-x7k2p: Failed: timeout)", "c (exec-c-9fj3s was deleted)": what went wrong with one item. */
 export function describeFailedItem(item: ExecutionItem): string {

@@ -2,31 +2,19 @@
 // rendered deploy item templates, the installation's context, the finalizer and a controller reference.
 // Like upstream's MarshalJSON, the list is written gzipped into spec.deployItemsCompressed.
 import { isDeepStrictEqual } from 'node:util';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { LANDSCAPER_API_VERSION, LANDSCAPER_FINALIZER, OPERATION_ANNOTATION, OPERATION_FORCE_RECONCILE } from '../api/constants.ts';
 import type { DeployItemTemplate, Execution, ExecutionSpec } from '../api/execution.ts';
+import { deployItemTemplates, encodeDeployItemsCompressed } from '../api/execution-spec.ts';
 import type { Installation } from '../api/installation.ts';
 import { normalError } from './errors.ts';
 import { contextName, nameOf, namespaceOf, operationOf, ownerRef } from './helpers.ts';
 import { executionsResource } from './resources.ts';
 import type { Deps } from './types.ts';
 
-export function compressDeployItems(items: readonly DeployItemTemplate[]): string {
-  return gzipSync(Buffer.from(JSON.stringify(items))).toString('base64');
-}
-
-/** Both wire forms: the plain list or the gzipped one. */
-export function deployItemsOf(spec: ExecutionSpec | undefined): DeployItemTemplate[] {
-  if (spec?.deployItemsCompressed !== undefined && spec.deployItemsCompressed !== '') {
-    return JSON.parse(gunzipSync(Buffer.from(spec.deployItemsCompressed, 'base64')).toString('utf8')) as DeployItemTemplate[];
-  }
-  return spec?.deployItems ?? [];
-}
-
 /** Creates or updates the Execution; returns it, or undefined when there is nothing to deploy and none exists. */
 export async function ensureExecution(deps: Deps, inst: Installation, items: readonly DeployItemTemplate[], existing: Execution | undefined): Promise<Execution | undefined> {
   if (existing === undefined && items.length === 0) return undefined;
-  const spec: ExecutionSpec = { context: contextName(inst), deployItemsCompressed: compressDeployItems(items) };
+  const spec: ExecutionSpec = { context: contextName(inst), deployItemsCompressed: encodeDeployItemsCompressed(items) };
   const force = operationOf(inst) === OPERATION_FORCE_RECONCILE;
   if (existing === undefined) {
     return deps.client.create<Execution>(executionsResource, {
@@ -45,7 +33,7 @@ export async function ensureExecution(deps: Deps, inst: Installation, items: rea
   if (existing.metadata.deletionTimestamp !== undefined) {
     throw normalError('Init', 'ExecutionBeingDeleted', `execution ${nameOf(existing)} is still being deleted; it is recreated afterwards`);
   }
-  const same = existing.spec?.context === spec.context && isDeepStrictEqual(JSON.parse(JSON.stringify(deployItemsOf(existing.spec))), JSON.parse(JSON.stringify(items)));
+  const same = existing.spec?.context === spec.context && isDeepStrictEqual(JSON.parse(JSON.stringify(deployItemTemplates(existing.spec))), JSON.parse(JSON.stringify(items)));
   if (same && !force) return existing;
   const annotations = { ...existing.metadata.annotations, ...(force ? { [OPERATION_ANNOTATION]: OPERATION_FORCE_RECONCILE } : {}) };
   const { deployItems: _old, ...rest } = existing.spec ?? {};

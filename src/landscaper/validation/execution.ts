@@ -1,6 +1,6 @@
 // Execution validation (upstream's ValidateExecution): the deploy item list, read from either wire form.
 import type { DeployItemTemplate, Execution } from '../api/execution.ts';
-import { decodeDeployItemsCompressed } from '../execution/deploy-items-spec.ts';
+import { decodeDeployItemsCompressed } from '../api/execution-spec.ts';
 import { deployItemListProblems, type DeployItemListProblem } from './deploy-item-list.ts';
 import { fieldError, path, type FieldError, type FieldPath } from './field.ts';
 import { validateLabels } from './metadata.ts';

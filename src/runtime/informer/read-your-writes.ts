@@ -3,8 +3,8 @@
 // which resourceVersions our writes superseded: a cached object at one of those is stale, and the
 // written object stands in until the cache catches up. No ordering of resourceVersions is assumed.
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { keyOf } from '../../runtime/informer/store.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
+import { keyOf } from './store.ts';
+import type { Informer } from './informer.ts';
 
 interface Entry<T> {
   superseded: Set<string>;

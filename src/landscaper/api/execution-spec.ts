@@ -1,9 +1,14 @@
-// Reading and writing the deploy item list of an Execution spec. Upstream's ExecutionSpec.MarshalJSON
+// The one encoding of an Execution spec's deploy item list, for everyone who writes or reads it (the
+// installation writes it, the execution and validation read it). Upstream's ExecutionSpec.MarshalJSON
 // always gzips the list into deployItemsCompressed (base64 on the wire) and UnmarshalJSON inflates it,
 // so a compressed list wins over a plain one.
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { DeployItemTemplate, ExecutionSpec } from '../api/execution.ts';
-import { DeployItemsCompressedError } from './errors.ts';
+import type { DeployItemTemplate, ExecutionSpec } from './execution.ts';
+
+/** spec.deployItemsCompressed is not gzipped JSON of a deploy item list. */
+export class DeployItemsCompressedError extends Error {
+  override readonly name = 'DeployItemsCompressedError' as const;
+}
 
 /**
  * Decoded lists by their compressed form. Every reconcile of an execution reads the same list, and with

@@ -1,0 +1,57 @@
+// Phase Progressing: orphans first (fully removed before any new or updated item runs), then classes
+// A–E over the templates' deploy items (./classification.ts):
+// - all succeeded (A) → Completing;
+// - a failed item (B) stops all triggering; once nothing runs (C) the job ends in Failed;
+// - neither running (C) nor runnable (D) items but pending ones (E): stuck (a cycle, say) → Failed;
+// - otherwise the runnable items (D) get the job ID, and the execution waits for its items.
+import { forEachLimited } from '../../../runtime/concurrency.ts';
+import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { ERR_CYCLIC_DEPENDENCIES, PHASE_COMPLETING, PHASE_PROGRESSING } from '../../api/constants.ts';
+import type { DeployItem } from '../../api/deploy-item.ts';
+import { findCycle } from '../../../runtime/dependency-cycle.ts';
+import { formatCycle } from '../validation.ts';
+import { nameList } from '../../status-helpers.ts';
+import { blockers, classifyForReconcile } from '../classification.ts';
+import { driveDeletion } from '../deletion.ts';
+import { triggerDeployItem } from '../deploy-item-writes.ts';
+import { cachedDeployItem } from '../env.ts';
+import { ExecutionFatalError } from '../errors.ts';
+import { executionItems } from '../execution-items.ts';
+import { describeFailedItem } from '../outcome.ts';
+import { templatesOf } from '../templates.ts';
+import type { PhaseHandler } from './types.ts';
+import { waitForItems } from './waiting.ts';
+
+export const progressing: PhaseHandler = async (exec, run) => {
+  const { env } = run;
+  const jobID = exec.status?.jobID ?? '';
+  const orphans = (exec.status?.deployItemCache?.orphanedDIs ?? [])
+    .map((name) => cachedDeployItem(env, exec.metadata.namespace, name))
+    .filter((di): di is DeployItem => di !== undefined);
+  if (orphans.length > 0) return waitForItems(exec, await driveDeletion(env, exec, orphans, 'orphaned deploy items', PHASE_PROGRESSING), env.now());
+
+  const items = await executionItems(env, exec, templatesOf(exec), run.written);
+  const c = classifyForReconcile(jobID, items);
+  if (c.failed.length > 0 && c.running.length === 0) {
+    const missing = c.failed.some((i) => !i.deployItem || i.deployItem.metadata.deletionTimestamp !== undefined);
+    throw new ExecutionFatalError(PHASE_PROGRESSING, missing ? 'DeployItemsMissing' : 'DeployItemsFailed', `has failed or missing deploy items: ${c.failed.map(describeFailedItem).join('; ')}`);
+  }
+  if (c.running.length === 0 && c.runnable.length === 0 && c.pending.length > 0) {
+    const cycle = findCycle(new Map(c.pending.map((i) => [i.name, i.dependsOn])));
+    if (cycle) throw new ExecutionFatalError(PHASE_PROGRESSING, 'CyclicDependencies', `deploy items could not be started: ${formatCycle(cycle)}`, [ERR_CYCLIC_DEPENDENCIES]);
+    const detail = c.pending.map((i) => `${i.name} (waits for ${blockers(i, items, jobID, false).join(', ')})`);
+    throw new ExecutionFatalError(PHASE_PROGRESSING, 'DeployItemsStuck', `deploy items could not be started: ${detail.join('; ')}`);
+  }
+  if (c.failed.length > 0) {
+    const message = `${nameList(c.failed.map((i) => i.name))} failed; waiting for ${nameList(c.running.map((i) => i.name))} to finish`;
+    return waitForItems(exec, { reason: 'DeployItemsFailed', message, triggered: 0 }, env.now());
+  }
+  if (c.running.length === 0 && c.runnable.length === 0) return phaseResult.next(PHASE_COMPLETING);
+
+  await forEachLimited(c.runnable, env.writeConcurrency, async (item) => {
+    await triggerDeployItem(env, item.deployItem!, jobID);
+  });
+  const waitingFor = [...c.running, ...c.runnable].map((i) => i.name);
+  const then = c.pending.length > 0 ? `; then ${nameList(c.pending.map((i) => i.name))}` : '';
+  return waitForItems(exec, { reason: 'WaitingForDeployItems', message: `waiting for deploy items: ${nameList(waitingFor)}${then}`, triggered: c.runnable.length }, env.now());
+};
