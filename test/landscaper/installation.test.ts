@@ -71,7 +71,7 @@ test('a root installation runs a full job: Init → … → Succeeded, exports w
     exports: { data: [{ name: 'result', dataRef: 'result-data' }] },
   }, RECONCILE));
   const done = await untilInst(h, ns, 'a', 'a Succeeded', (i) => phaseOf(i) === 'Succeeded' && finished(i));
-  rec.stop();
+  await rec.stop();
   assert.deepEqual(rec.phases, ['Init', 'CleanupOrphaned', 'ObjectsCreated', 'Progressing', 'Completing', 'Succeeded']);
   assert.match(done.status!.jobID!, /^[0-9a-f-]{36}$/);
   assert.equal(done.metadata.annotations?.[OP], undefined, 'reconcile annotation removed');

@@ -34,8 +34,8 @@ test('a simple installation with mock deploy items: phases, job IDs, exports', T
   const mark = env.recorder.mark();
   await createInst(env, installation('simple', ns, bp, { imports: { data: [{ name: 'greeting', dataRef: 'in' }] }, exports: { data: [{ name: 'result', dataRef: 'out' }] } }));
   const inst = await untilFinished(env, ns, 'simple');
-  instPhases.stop();
-  execPhases.stop();
+  await instPhases.stop();
+  await execPhases.stop();
   assert.equal(inst.status?.phase, 'Succeeded', inst.status?.lastError?.message);
   const jobID = inst.status!.jobID!;
   assert.deepEqual(instPhases.phases, ['Init', 'CleanupOrphaned', 'ObjectsCreated', 'Progressing', 'Completing', 'Succeeded']);
