@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import type { KubeList, KubeObject, Status, WatchEvent } from '../../src/apimachinery/object.ts';
 import type { KubeClient, ListOptions, ResourceRef, WatchOptions, WatchStream } from '../../src/client/client.ts';
 import { GoneError, InternalServerError } from '../../src/client/errors.ts';
-import { Informer, WatchClosedError, type InformerErrorInfo } from '../../src/runtime/informer/informer.ts';
+import { Informer, type InformerErrorInfo } from '../../src/runtime/informer/informer.ts';
+import { WatchClosedError } from '../../src/runtime/informer/watcher.ts';
 import { Changes } from '../client/wait.ts';
 
 const ref: ResourceRef = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
