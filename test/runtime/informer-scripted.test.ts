@@ -9,7 +9,7 @@ import { GoneError, InternalServerError } from '../../src/client/errors.ts';
 import { Informer, type InformerErrorInfo } from '../../src/runtime/informer/informer.ts';
 import { Reflector } from '../../src/runtime/informer/reflector.ts';
 import { Store } from '../../src/runtime/informer/store.ts';
-import { Watcher, WatchClosedError, type WatcherErrorInfo, type WatcherEvent } from '../../src/runtime/informer/watcher.ts';
+import { Watcher, WatchClosedError, type WatcherErrorInfo, type WatcherEvent, type WatcherSettings } from '../../src/runtime/informer/watcher.ts';
 import { Changes } from '../client/wait.ts';
 
 const ref: ResourceRef = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
@@ -83,14 +83,16 @@ function list(rv: string, items: KubeObject[], cont?: string): KubeList {
   return { apiVersion: 'example.com/v1', kind: 'WidgetList', metadata: { resourceVersion: rv, ...(cont ? { continue: cont } : {}) }, items };
 }
 
+/** Fast, unjittered backoff so the tests can assert exact delays. */
+function settings(client: ScriptedClient): WatcherSettings {
+  return { client: client as unknown as KubeClient, resource: ref, backoff: { initialMs: 5, maxMs: 40, jitter: 0 }, minWatchDurationMs: 50 };
+}
+
 function start(client: ScriptedClient, extra: Partial<ConstructorParameters<typeof Informer>[0]> = {}) {
   const errors: { err: unknown; info: InformerErrorInfo }[] = [];
   const seen: string[] = [];
   const informer = new Informer({
-    client: client as unknown as KubeClient,
-    resource: ref,
-    backoff: { initialMs: 5, maxMs: 40, jitter: 0 },
-    minWatchDurationMs: 50,
+    ...settings(client),
     ...extra,
     onError: (err, info) => {
       errors.push({ err, info });
@@ -253,10 +255,7 @@ function watchInto(client: ScriptedClient, extra: { pageSize?: number } = {}) {
   });
   const describe = (e: WatcherEvent): string => ('object' in e ? `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}` : e.type);
   const watcher = new Watcher({
-    client: client as unknown as KubeClient,
-    resource: ref,
-    backoff: { initialMs: 5, maxMs: 40, jitter: 0 },
-    minWatchDurationMs: 50,
+    ...settings(client),
     ...extra,
     onEvent: (e) => {
       events.push(describe(e));
