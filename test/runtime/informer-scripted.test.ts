@@ -1,11 +1,15 @@
 // Informer paths a healthy server rarely takes, driven by a scripted client: same-RV suppression,
-// repeated 410s, watches that close at once, expired continue tokens, and errors that must be reported.
+// repeated 410s, watches that close at once, expired continue tokens, and errors that must be reported;
+// and the watcher feeding a reflector without an informer, where its event sequence is visible.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeList, KubeObject, Status, WatchEvent } from '../../src/apimachinery/object.ts';
 import type { KubeClient, ListOptions, ResourceRef, WatchOptions, WatchStream } from '../../src/client/client.ts';
 import { GoneError, InternalServerError } from '../../src/client/errors.ts';
-import { Informer, WatchClosedError, type InformerErrorInfo } from '../../src/runtime/informer/informer.ts';
+import { Informer, type InformerErrorInfo } from '../../src/runtime/informer/informer.ts';
+import { Reflector } from '../../src/runtime/informer/reflector.ts';
+import { Store } from '../../src/runtime/informer/store.ts';
+import { Watcher, WatchClosedError, type WatcherErrorInfo, type WatcherEvent, type WatcherSettings } from '../../src/runtime/informer/watcher.ts';
 import { Changes } from '../client/wait.ts';
 
 const ref: ResourceRef = { group: 'example.com', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
@@ -79,14 +83,16 @@ function list(rv: string, items: KubeObject[], cont?: string): KubeList {
   return { apiVersion: 'example.com/v1', kind: 'WidgetList', metadata: { resourceVersion: rv, ...(cont ? { continue: cont } : {}) }, items };
 }
 
+/** Fast, unjittered backoff so the tests can assert exact delays. */
+function settings(client: ScriptedClient): WatcherSettings {
+  return { client: client as unknown as KubeClient, resource: ref, backoff: { initialMs: 5, maxMs: 40, jitter: 0 }, minWatchDurationMs: 50 };
+}
+
 function start(client: ScriptedClient, extra: Partial<ConstructorParameters<typeof Informer>[0]> = {}) {
   const errors: { err: unknown; info: InformerErrorInfo }[] = [];
   const seen: string[] = [];
   const informer = new Informer({
-    client: client as unknown as KubeClient,
-    resource: ref,
-    backoff: { initialMs: 5, maxMs: 40, jitter: 0 },
-    minWatchDurationMs: 50,
+    ...settings(client),
     ...extra,
     onError: (err, info) => {
       errors.push({ err, info });
@@ -232,5 +238,73 @@ test('a stream that broke after delivering events reconnects after the initial d
     ]);
   } finally {
     await informer.stop();
+  }
+});
+
+/** A watcher feeding a reflector, both recorded: the watcher's events and the store changes they caused. */
+function watchInto(client: ScriptedClient, extra: { pageSize?: number } = {}) {
+  const events: string[] = [];
+  const changes: string[] = [];
+  const errors: { err: unknown; info: WatcherErrorInfo }[] = [];
+  const store = new Store();
+  const reflector = new Reflector(store, {
+    added: (o, initial) => changes.push(`add ${o.metadata.name}${initial ? ' (list)' : ''}`),
+    updated: (o, n) => changes.push(`update ${n.metadata.name}@${o.metadata.resourceVersion}->${n.metadata.resourceVersion}`),
+    deleted: (o, unknown) => changes.push(`delete ${o.metadata.name}${unknown ? ' (relist)' : ''}`),
+    synced: () => changes.push('synced'),
+  });
+  const describe = (e: WatcherEvent): string => ('object' in e ? `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion}` : e.type);
+  const watcher = new Watcher({
+    ...settings(client),
+    ...extra,
+    onEvent: (e) => {
+      events.push(describe(e));
+      reflector.apply(e);
+      client.changes.notify();
+    },
+    onError: (err, info) => {
+      errors.push({ err, info });
+      client.changes.notify();
+    },
+  });
+  watcher.start();
+  return { watcher, store, events, changes, errors };
+}
+
+test('watcher: a 410 mid-stream starts a fresh list, and the reflector deletes what vanished', async () => {
+  const client = new ScriptedClient();
+  client.lists.push(list('10', [widget('a', '1'), widget('b', '2')]), list('20', [widget('a', '1'), widget('c', '12')]));
+  client.watches.push([{ type: 'ADDED', object: widget('c', '12') }, new GoneError(status(410, 'Expired'))]);
+  const { watcher, store, events, changes, errors } = watchInto(client);
+  try {
+    await client.changes.until(() => client.watchCalls.length >= 2, 2_000, 'watch after the relist');
+    assert.deepEqual(events, ['init', 'initApply a@1', 'initApply b@2', 'initDone', 'apply c@12', 'init', 'initApply a@1', 'initApply c@12', 'initDone']);
+    // c arrived by the watch and again, unchanged, by the relist: one add, no update.
+    assert.deepEqual(changes, ['add a (list)', 'add b (list)', 'synced', 'add c', 'delete b (relist)']);
+    assert.deepEqual([...store.keys()].sort(), ['ns/a', 'ns/c']);
+    assert.deepEqual(errors.map((e) => [e.err instanceof GoneError, e.info.phase, e.info.retryInMs]), [[true, 'watch', 0]]);
+    assert.equal(client.listCalls[1]!.resourceVersion, undefined);
+    assert.equal(client.watchCalls[1]!.resourceVersion, '20');
+    assert.equal(watcher.resourceVersion, '20');
+    assert.equal(watcher.stats.gone, 1);
+    assert.equal(watcher.stats.lists, 2);
+  } finally {
+    await watcher.stop();
+  }
+});
+
+test('watcher: a list restarted after an expired continue token drops the abandoned pages', async () => {
+  const client = new ScriptedClient();
+  client.lists.push(list('10', [widget('x', '1')], 'tok'), new GoneError(status(410, 'Expired')), list('12', [widget('a', '2')]));
+  const { watcher, store, events, changes, errors } = watchInto(client, { pageSize: 1 });
+  try {
+    await client.changes.until(() => client.watchCalls.length >= 1, 2_000, 'watch');
+    assert.deepEqual(events, ['init', 'initApply x@1', 'init', 'initApply a@2', 'initDone']);
+    assert.deepEqual(changes, ['add a (list)', 'synced']);
+    assert.deepEqual([...store.keys()], ['ns/a']);
+    assert.equal(client.watchCalls[0]!.resourceVersion, '12');
+    assert.equal(errors.length, 0);
+  } finally {
+    await watcher.stop();
   }
 });

@@ -12,7 +12,8 @@ import { createKubeClient } from '../../src/client/create-client.ts';
 import { GoneError } from '../../src/client/errors.ts';
 import { withFaultInjection } from '../../src/client/fault-injection.ts';
 import { LABEL_INDEX, NAMESPACE_INDEX, OWNER_INDEX } from '../../src/runtime/informer/indexers.ts';
-import { Informer, WatchInactivityError, type InformerErrorInfo, type InformerOptions } from '../../src/runtime/informer/informer.ts';
+import { Informer, type InformerErrorInfo, type InformerOptions } from '../../src/runtime/informer/informer.ts';
+import { WatchInactivityError } from '../../src/runtime/informer/watcher.ts';
 import { configMap, configMaps, createNamespace, startTestServer, uniqueName, type TestServer } from '../client/api-server.ts';
 import { Changes } from '../client/wait.ts';
 
