@@ -4,7 +4,6 @@
 // controllers (only on the leader). Caches and runnables run on standbys too, so a new leader starts warm
 // and every replica answers admission requests. Stop runs the other way round: the webhooks go last, so
 // that the controllers' final writes are still admitted.
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { KubeObject } from '../apimachinery/object.ts';
@@ -16,6 +15,7 @@ import { EventRecorder } from './event-recorder.ts';
 import { LeaderElector } from './leader-election.ts';
 import { createLogger } from './logger.ts';
 import { RuntimeMetrics } from './metrics.ts';
+import { MetricsServer, type HealthCheck } from './metrics-server.ts';
 import type { RateLimiter } from './workqueue/rate-limiter.ts';
 
 export interface ManagerLeaderElection {
@@ -63,7 +63,6 @@ export type ManagedControllerOptions<T extends KubeObject, C> = Omit<ControllerO
   filter?: InformerFilter;
 };
 
-export type HealthCheck = () => boolean | Promise<boolean>;
 
 /** Something that runs beside the controllers on every replica, leader or not (controller-runtime's Runnable). */
 export interface Runnable {
@@ -89,10 +88,8 @@ export class Manager {
   private readonly controllers: Controller<KubeObject, unknown>[] = [];
   private readonly runnables: Runnable[] = [];
   private readonly startedRunnables: Runnable[] = [];
-  private readonly healthChecks = new Map<string, HealthCheck>([['ping', () => true]]);
-  private readonly readyChecks = new Map<string, HealthCheck>();
+  private readonly probes: MetricsServer;
   private elector: LeaderElector | undefined;
-  private server: Server | undefined;
   private controllersStarted = false;
   private state: 'new' | 'running' | 'stopping' | 'stopped' = 'new';
   private settle: { resolve: () => void; reject: (err: Error) => void } | undefined;
@@ -102,6 +99,8 @@ export class Manager {
     this.client = options.client;
     this.log = options.logger ?? createLogger();
     this.metrics = new RuntimeMetrics({ processMetrics: true });
+    this.probes = new MetricsServer(this.metrics.registry, this.log);
+    this.probes.addReadyzCheck('informers-synced', () => this.cachesSynced());
     this.done = new Promise<void>((resolve, reject) => {
       this.settle = { resolve, reject };
     });
@@ -175,11 +174,11 @@ export class Manager {
   }
 
   addHealthzCheck(name: string, check: HealthCheck): void {
-    this.healthChecks.set(name, check);
+    this.probes.addHealthzCheck(name, check);
   }
 
   addReadyzCheck(name: string, check: HealthCheck): void {
-    this.readyChecks.set(name, check);
+    this.probes.addReadyzCheck(name, check);
   }
 
   get isLeader(): boolean {
@@ -188,8 +187,7 @@ export class Manager {
 
   /** The metrics server's address (port resolved when 0 was asked for). */
   get metricsAddress(): AddressInfo | undefined {
-    const address = this.server?.address();
-    return address && typeof address === 'object' ? address : undefined;
+    return this.probes.address;
   }
 
   /** True when every informer has synced. */
@@ -202,7 +200,7 @@ export class Manager {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error('manager already started');
     this.state = 'running';
-    if (this.o.metricsServer) await this.listen(this.o.metricsServer.port, this.o.metricsServer.host ?? '127.0.0.1');
+    if (this.o.metricsServer) await this.probes.listen(this.o.metricsServer.port, this.o.metricsServer.host ?? '127.0.0.1');
     for (const runnable of this.runnables) {
       try {
         await runnable.start();
@@ -275,7 +273,7 @@ export class Manager {
     for (const runnable of this.startedRunnables.splice(0).reverse()) {
       await runnable.stop().catch((err: unknown) => this.log.error({ err, runnable: runnable.name }, 'runnable failed to stop'));
     }
-    await this.closeServer();
+    await this.probes.close();
     this.state = 'stopped';
     this.log.info('manager stopped');
     if (cause) this.settle?.reject(cause);
@@ -298,64 +296,5 @@ export class Manager {
       this.log.warn({ graceMs }, 'controllers did not drain in time; stopping them');
       await Promise.all(this.controllers.map((c) => c.stop({ drain: false })));
     }
-  }
-
-  private listen(port: number, host: string): Promise<void> {
-    const server = createServer((req, res) => {
-      void this.serve(req.url ?? '/').then(
-        ({ code, type, body }) => {
-          res.writeHead(code, { 'content-type': type });
-          res.end(body);
-        },
-        (err: unknown) => {
-          this.log.error({ err }, 'metrics server error');
-          res.writeHead(500, { 'content-type': 'text/plain' });
-          res.end('internal error\n');
-        },
-      );
-    });
-    this.server = server;
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        this.log.info({ address: this.metricsAddress }, 'serving /metrics, /healthz and /readyz');
-        resolve();
-      });
-    });
-  }
-
-  private async serve(url: string): Promise<{ code: number; type: string; body: string }> {
-    const path = url.split('?')[0];
-    if (path === '/metrics') return { code: 200, type: this.metrics.registry.contentType, body: await this.metrics.registry.metrics() };
-    if (path === '/healthz' || path === '/readyz') {
-      const checks = new Map(this.healthChecks);
-      if (path === '/readyz') {
-        checks.set('informers-synced', () => this.cachesSynced());
-        for (const [name, check] of this.readyChecks) checks.set(name, check);
-      }
-      const lines: string[] = [];
-      let ok = true;
-      for (const [name, check] of checks) {
-        const passed = await Promise.resolve()
-          .then(check)
-          .catch(() => false);
-        ok &&= passed;
-        lines.push(`[${passed ? '+' : '-'}]${name} ${passed ? 'ok' : 'failed'}`);
-      }
-      lines.push(ok ? `${path.slice(1)} check passed` : `${path.slice(1)} check failed`);
-      return { code: ok ? 200 : 503, type: 'text/plain; charset=utf-8', body: `${lines.join('\n')}\n` };
-    }
-    return { code: 404, type: 'text/plain', body: 'not found\n' };
-  }
-
-  private closeServer(): Promise<void> {
-    const server = this.server;
-    if (!server) return Promise.resolve();
-    this.server = undefined;
-    return new Promise((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
   }
 }
