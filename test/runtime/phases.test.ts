@@ -95,6 +95,14 @@ test('a wait stays in the phase, says what it waits for, and asks for no requeue
   assert.deepEqual(await runPhases(timed, stored, undefined), { type: 'requeueAfter', afterMs: 250 });
 });
 
+test('a wait writes the handler\'s change first and the waiting hook after it, so the hook has the last word', async () => {
+  const w = await h.client.create<Widget>(widgets, widget('wait-order'));
+  // A handler that hands back a whole status (as the deployer library does) must not undo what the hook records.
+  const m = machine({ Init: async () => phaseResult.wait('Readiness', 'pod a', { mutate: (s) => void (s.waitingFor = 'stale') }) });
+  await runPhases(m, w, undefined);
+  assert.equal((await fresh('wait-order')).status?.waitingFor, 'Readiness: pod a');
+});
+
 test('a fatal error ends the job in the failed phase and surfaces as a TerminalError', async () => {
   const w = await h.client.create<Widget>(widgets, widget('fatal'));
   const m = machine({ Init: async () => phaseResult.next('Work'), Work: async () => { throw new Fatal('bad spec'); } });

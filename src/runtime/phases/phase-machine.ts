@@ -78,9 +78,10 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
       if (result.type === 'wait') {
         const waiting: Waiting = { reason: result.reason, message: result.message };
         const mutate = result.mutate;
+        // As with next: the handler's change first, then the hook, so what the hook records stands.
         await write(machine, current, from, (s) => {
-          machine.status.waiting?.(s, waiting, current);
           mutate?.(s);
+          machine.status.waiting?.(s, waiting, current);
         });
         return result.requeueAfterMs !== undefined ? action.requeueAfter(result.requeueAfterMs) : action.awaitChange();
       }

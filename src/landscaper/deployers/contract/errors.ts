@@ -31,7 +31,3 @@ export function isInterrupted(err: unknown): boolean {
   }
   return false;
 }
-
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -2,8 +2,9 @@
 // timestamps survive unchanged content; lastTransitionTime moves only when the operation changes.
 import type { ErrorCode } from '../../api/constants.ts';
 import type { DeployItemStatus } from '../../api/deploy-item.ts';
+import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { updatedLsError } from '../../status-helpers.ts';
-import { DeployerError, errorCodes, messageOf } from './errors.ts';
+import { DeployerError, errorCodes } from './errors.ts';
 
 const MAX_LAST_ERRORS = 5;
 

@@ -6,9 +6,10 @@
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient, ResourceRef } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
+import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { JSONObject } from '../../api/shared.ts';
-import { DeployerError, messageOf } from '../contract/errors.ts';
+import { DeployerError } from '../contract/errors.ts';
 import { MANAGED_DEPLOY_ITEM_LABEL, type ManifestConfig } from './config.ts';
 import { prepareForDelete } from './deletion.ts';
 import { createMergePatch, mergeInto } from './merge.ts';

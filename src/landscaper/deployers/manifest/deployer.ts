@@ -6,10 +6,11 @@
 // Nothing here blocks or polls: a stage that has to wait (orphan deletion, readiness, exports, uninstall) returns
 // what it waits for, and watches on the objects involved requeue the item when they change. What a job has done
 // so far lives in memory; after a restart the job re-applies (idempotent) and its waits start over.
+import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { DEPLOY_ITEM_TYPE_MANIFEST, ERR_CONFIGURATION_PROBLEM, MANIFEST_PROVIDER_API_VERSION, PHASE_PROGRESSING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import type { Deployer, DeployerContext, DeployerResult } from '../contract/deployer.ts';
-import { DeployerError, isInterrupted, messageOf } from '../contract/errors.ts';
+import { DeployerError, isInterrupted } from '../contract/errors.ts';
 import { writeExportSecret } from '../contract/exports.ts';
 import { targetKubeconfig } from '../contract/target.ts';
 import { applyManifests, patchAfterDeployment } from './apply.ts';

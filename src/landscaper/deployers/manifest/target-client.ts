@@ -5,9 +5,10 @@ import { createHash } from 'node:crypto';
 import type { KubeClient } from '../../../client/client.ts';
 import { loadKubeConfig, createKubeClient } from '../../../client/create-client.ts';
 import { NetworkError, TimeoutError } from '../../../client/errors.ts';
+import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { ERR_TIMEOUT } from '../../api/constants.ts';
 import type { Target } from '../../api/target.ts';
-import { DeployerError, messageOf } from '../contract/errors.ts';
+import { DeployerError } from '../contract/errors.ts';
 
 export const TARGET_UNREACHABLE_REASON = 'TargetUnreachable';
 
