@@ -30,11 +30,16 @@ function isErrno(error: unknown, code: string): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === code;
 }
 
+// A cgroup removed while it is read (a container's own cleanup racing a pod's) answers ENODEV.
+function isGone(error: unknown): boolean {
+  return isErrno(error, 'ENOENT') || isErrno(error, 'ENODEV');
+}
+
 async function subdirectories(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return [];
+    if (isGone(error)) return [];
     throw error;
   }
 }
@@ -45,7 +50,7 @@ async function processesUnder(dir: string): Promise<number[]> {
   try {
     own = (await readFile(join(dir, 'cgroup.procs'), 'utf8')).split('\n').filter((l) => l !== '').map(Number);
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return [];
+    if (isGone(error)) return [];
     throw error;
   }
   const children = await Promise.all((await subdirectories(dir)).map((name) => processesUnder(join(dir, name))));
@@ -87,7 +92,7 @@ async function killAndRemove(dirs: string[]): Promise<void> {
       try {
         await rmdir(cgroup);
       } catch (error) {
-        if (!isErrno(error, 'ENOENT')) throw new SandboxHostError(`cannot remove cgroup ${cgroup}: ${(error as Error).message}`);
+        if (!isGone(error)) throw new SandboxHostError(`cannot remove cgroup ${cgroup}: ${(error as Error).message}`);
       }
     }
   }
@@ -119,9 +124,14 @@ export class ContainerCgroup {
     return this.dirs[this.tree.hierarchyIndex(controller)] as string;
   }
 
+  /** 0 when the cgroup is already gone (a pod destroyed from under its container). */
   async oomKills(): Promise<number> {
-    const version = this.tree.layout.version;
-    return parseOomKills(await readFile(join(this.dirFor('memory'), oomCounterFile(version)), 'utf8'));
+    try {
+      return parseOomKills(await readFile(join(this.dirFor('memory'), oomCounterFile(this.tree.layout.version)), 'utf8'));
+    } catch (error) {
+      if (isGone(error)) return 0;
+      throw error;
+    }
   }
 
   processes(): Promise<number[]> {

@@ -68,9 +68,12 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
   return code ?? 128 + (signal ? osConstants.signals[signal] : 0);
 }
 
-/** The container's final command: setpriv's command line runs env -i so only the container sees its variables. */
-export function finalCommand(tools: HostTools, setprivOptions: string[], env: Record<string, string>, path: string, args: string[]): string[] {
-  return [tools.setpriv, ...setprivOptions, '--', tools.env, '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), path, ...args];
+/**
+ * The container's final command: setpriv runs env -i so only the container's process sees its variables;
+ * env searches the container's PATH, so argv[0] stays as the spec wrote it.
+ */
+export function finalCommand(tools: HostTools, setprivOptions: string[], env: Record<string, string>, argv: string[]): string[] {
+  return [tools.setpriv, ...setprivOptions, '--', tools.env, '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv];
 }
 
 // The helpers run with a fixed environment, whatever the container's.
@@ -210,11 +213,12 @@ export class ContainerHandle {
   async exec(argv: string[], options: { stdin?: boolean } = {}): Promise<ExecProcess> {
     const context = this.context;
     if (!this.running || this.pid === undefined || context === undefined) throw new ContainerNotRunningError('the container is not running');
-    const [command, ...args] = argv;
+    const [command] = argv;
     if (command === undefined) throw new ExecStartError('exec: no command given');
-    const path = await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
+    if (command.includes('=')) throw new ExecStartError(`exec: "${command}": a command name containing "=" cannot be run`);
+    await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
     const { tools } = context;
-    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, path, args)];
+    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, argv)];
     const child = spawn(tools.sh, ['-c', JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: HELPER_ENV,

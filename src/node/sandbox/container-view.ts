@@ -134,18 +134,21 @@ export class ContainerView {
     return stats.isFile() && (stats.mode & 0o111) !== 0 ? 'yes' : 'denied';
   }
 
-  /** Go's exec.LookPath inside the container, with runc's messages; returns the path to execute. */
-  async lookPath(command: string, pathVariable: string, workingDir: string): Promise<string> {
+  /**
+   * Go's exec.LookPath inside the container, with runc's messages: throws ExecStartError unless command names
+   * an executable file there (env(1) later finds the same one through the same PATH).
+   */
+  async lookPath(command: string, pathVariable: string, workingDir: string): Promise<void> {
     if (command.includes('/')) {
       const verdict = await this.isExecutable(isAbsolute(command) ? command : join(workingDir, command));
       if (verdict === 'missing') throw new ExecStartError(`exec: "${command}": stat ${command}: no such file or directory`);
       if (verdict === 'denied') throw new ExecStartError(`exec: "${command}": permission denied`);
-      return command;
+      return;
     }
     for (const entry of pathVariable.split(':')) {
       const dir = entry === '' ? '.' : entry;
       const candidate = isAbsolute(dir) ? join(dir, command) : join(workingDir, dir, command);
-      if ((await this.isExecutable(candidate)) === 'yes') return candidate;
+      if ((await this.isExecutable(candidate)) === 'yes') return;
     }
     throw new ExecStartError(`exec: "${command}": executable file not found in $PATH`);
   }

@@ -43,6 +43,8 @@ function validate(request: StartRequest): void {
   if (!DNS_LABEL.test(container.name)) throw invalid(`name: Invalid value: "${container.name}": must be a DNS-1123 label`);
   if (!HOSTNAME.test(pod.hostname)) throw invalid(`hostname: Invalid value: "${pod.hostname}": must be a hostname of at most 64 characters`);
   if (container.argv.length === 0) throw new SandboxSpecError('CreateContainerError', 'no command specified');
+  // env(1) takes a first word with "=" for a variable.
+  if (container.argv[0]?.includes('=')) throw new SandboxSpecError('CreateContainerError', `the sandbox cannot run a command whose name contains "=": ${container.argv[0]}`);
   if (container.argv.some((arg) => arg.includes('\0'))) throw invalid('command: Invalid value: arguments must not contain NUL bytes');
   for (const { name, value } of container.env ?? []) {
     if (name === '' || /[=\0]/.test(name) || value.includes('\0')) throw invalid(`env: Invalid value: "${name}": a variable name must be non-empty without "=" and neither name nor value may contain NUL`);
@@ -100,16 +102,14 @@ export class Sandbox {
         readOnlyRootFilesystem: container.securityContext?.readOnlyRootFilesystem === true,
       });
       const env = containerEnvironment(container.env, pod.hostname, credentials.home);
-      const [command = '', ...args] = container.argv;
-      let path: string;
+      const [command = ''] = container.argv;
       try {
-        path = await plan.view.lookPath(command, env.PATH ?? DEFAULT_PATH, plan.workingDir);
+        await plan.view.lookPath(command, env.PATH ?? DEFAULT_PATH, plan.workingDir);
       } catch (error) {
         if (!(error instanceof ExecStartError)) throw error;
         await Promise.all([cgroup.destroy(), removeRunDir(run)]);
         return ContainerHandle.startError(error.message);
       }
-      if (path.includes('=')) throw new SandboxSpecError('CreateContainerError', `the sandbox cannot run ${path}: its path contains "="`);
       await Promise.all([writeFile(run.fstab, renderFstab(plan.mounts, run.stagingRoot)), mkdir(dirname(logPath), { recursive: true })]);
       const pidNamespace = !(pod.hostPID === true || privileged);
       const t = this.tools;
@@ -120,7 +120,7 @@ export class Sandbox {
       const options = setprivOptions(credentials);
       return await ContainerHandle.launch({
         tools: t,
-        stage0Args: [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...network, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, options, env, path, args)],
+        stage0Args: [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...network, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, options, env, container.argv)],
         run,
         logPath,
         cgroup,

@@ -1,0 +1,136 @@
+// What a container sees: its user, hostname, files, PID namespace and capabilities. Real processes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DEFAULT_CAPABILITIES } from '../../src/node/sandbox/capabilities.ts';
+import type { ContainerSpec, PodFacts } from '../../src/node/sandbox/types.ts';
+import { logContents, openSandboxHarness, type SandboxHarness } from './harness.ts';
+
+let h: SandboxHarness;
+before(async () => {
+  h = await openSandboxHarness();
+});
+after(async () => {
+  await h.close();
+});
+
+/** Runs a container to completion and returns its exit and output lines. */
+async function run(podName: string, container: ContainerSpec, pod: Partial<PodFacts> = {}) {
+  const request = h.request(podName, container, pod);
+  const handle = await h.sandbox.start(request);
+  const exit = await handle.exited;
+  return { exit, lines: await logContents(request.logPath), handle, request };
+}
+
+function sh(script: string, extra: Partial<ContainerSpec> = {}): ContainerSpec {
+  return { name: 'main', argv: ['sh', '-c', script], ...extra };
+}
+
+test('runAsUser and runAsGroup are the process ids; no user means nobody, not root', async () => {
+  const given = await run('ids', sh('id -u; id -g; id -G', { securityContext: { runAsUser: 1000, runAsGroup: 3000 } }), { supplementalGroups: [4000] });
+  assert.equal(given.exit.reason, 'Completed');
+  assert.deepEqual(given.lines, ['1000', '3000', '3000 4000']);
+  const unset = await run('nobody', sh('id -u; id -g'));
+  assert.deepEqual(unset.lines, ['65534', '65534']);
+});
+
+test('the hostname and /etc/hostname, /etc/hosts, /etc/resolv.conf are the pod\'s', async () => {
+  const { exit, lines, request } = await run('web-0', sh('hostname; cat /etc/hostname; cat /etc/hosts; cat /etc/resolv.conf'));
+  assert.equal(exit.reason, 'Completed');
+  assert.deepEqual(lines, ['web-0', 'web-0', ...request.pod.etcHosts.trim().split('\n'), ...request.pod.resolvConf.trim().split('\n')]);
+});
+
+test('volumes appear at their mountPath, read-only ones refuse writes', async () => {
+  const config = join(h.dir, 'config-volume');
+  const data = join(h.dir, 'data-volume');
+  await mkdir(config, { recursive: true });
+  await mkdir(data, { recursive: true });
+  await writeFile(join(config, 'app.properties'), 'color=blue\n');
+  const script = 'cat /etc/app/config/app.properties; touch /etc/app/config/x 2>/dev/null || echo ro-refused; echo written > /srv/data/out; echo ok';
+  const { exit, lines } = await run('volumes', sh(script, {
+    securityContext: { runAsUser: 0 },
+    volumeMounts: [
+      { hostPath: config, mountPath: '/etc/app/config', readOnly: true },
+      { hostPath: data, mountPath: '/srv/data' },
+    ],
+  }));
+  assert.equal(exit.reason, 'Completed', lines.join('\n'));
+  assert.deepEqual(lines, ['color=blue', 'ro-refused', 'ok']);
+  assert.equal(await readFile(join(data, 'out'), 'utf8'), 'written\n');
+  // The mount points the host lacked were made in the container's skeleton, not on the host.
+  assert.equal(existsSync('/etc/app'), false);
+  assert.equal(existsSync('/srv/data'), false);
+});
+
+test('the host root is read-only; /tmp is private and writable; the host\'s /tmp is untouched', async () => {
+  const marker = `bosun-sandbox-marker-${process.pid}`;
+  const script = `touch /usr/${marker} 2>/dev/null || echo usr-refused; touch /etc/${marker} 2>/dev/null || echo etc-refused; echo kept > /tmp/${marker} && cat /tmp/${marker}; ls /tmp | wc -l`;
+  const { exit, lines } = await run('readonly', sh(script, { securityContext: { runAsUser: 0 } }));
+  assert.equal(exit.reason, 'Completed');
+  assert.deepEqual(lines, ['usr-refused', 'etc-refused', 'kept', '1']);
+  assert.equal(existsSync(`/tmp/${marker}`), false);
+  assert.equal(existsSync(`/usr/${marker}`), false);
+});
+
+test('the container is pid 1 of its own PID namespace with a fresh /proc', async () => {
+  const { lines } = await run('pidns', sh('echo $$; ls /proc | grep -c "^[0-9]"'));
+  assert.equal(lines[0], '1');
+  // sh itself and the ls/grep pipeline: nothing of the host.
+  assert.ok(Number(lines[1]) <= 4, `saw ${lines[1]} processes`);
+});
+
+test('hostPID shows the host\'s processes: the container knows its host pid', async () => {
+  const request = h.request('hostpid', sh(`cd -P /proc/self && basename "$PWD"; test -d /proc/${process.pid} && echo agent-visible`), { hostPID: true });
+  const handle = await h.sandbox.start(request);
+  await handle.exited;
+  // cd is a shell builtin, so /proc/self is the container's main process.
+  assert.deepEqual(await logContents(request.logPath), [String(handle.pid), 'agent-visible']);
+});
+
+test('capabilities: a root container has the default bounding set, drop ALL leaves none, no_new_privs by default', async () => {
+  const status = 'grep -E "^(CapEff|CapBnd|NoNewPrivs)" /proc/self/status';
+  const root = await run('caps', sh(status, { securityContext: { runAsUser: 0 } }));
+  const expected = DEFAULT_CAPABILITIES.map((name) => CAP_NUMBERS[name] as number).reduce((mask, bit) => mask | (1n << BigInt(bit)), 0n);
+  const field = (lines: string[], name: string) => lines.find((l) => l.startsWith(name))?.split(/\s+/)[1];
+  assert.equal(BigInt(`0x${field(root.lines, 'CapBnd:')}`), expected);
+  assert.equal(BigInt(`0x${field(root.lines, 'CapEff:')}`), expected);
+  assert.equal(field(root.lines, 'NoNewPrivs:'), '1');
+  const dropped = await run('caps-drop', sh(status, { securityContext: { runAsUser: 0, capabilities: { drop: ['ALL'], add: ['NET_BIND_SERVICE'] }, allowPrivilegeEscalation: true } }));
+  assert.equal(BigInt(`0x${field(dropped.lines, 'CapEff:')}`), 1n << 10n);
+  assert.equal(field(dropped.lines, 'NoNewPrivs:'), '0');
+});
+
+test('a pod network namespace is joined; otherwise the host network is shared', async () => {
+  const holder = spawn('unshare', ['--net', 'sleep', '30'], { stdio: 'ignore' });
+  try {
+    const holderNet = await waitForNetNamespace(holder.pid as number);
+    const joined = await run('netns', sh('readlink /proc/self/ns/net'), { network: { kind: 'namespace', path: `/proc/${holder.pid}/ns/net` } });
+    assert.deepEqual(joined.lines, [holderNet]);
+    const host = await run('hostnet', sh('readlink /proc/self/ns/net'));
+    assert.deepEqual(host.lines, [await readlinkNs('self')]);
+  } finally {
+    holder.kill('SIGKILL');
+  }
+});
+
+const CAP_NUMBERS: Record<string, number> = {
+  CHOWN: 0, DAC_OVERRIDE: 1, FOWNER: 3, FSETID: 4, KILL: 5, SETGID: 6, SETUID: 7, SETPCAP: 8, NET_BIND_SERVICE: 10,
+  NET_RAW: 13, SYS_CHROOT: 18, MKNOD: 27, AUDIT_WRITE: 29, SETFCAP: 31,
+};
+
+function readlinkNs(pid: string): Promise<string> {
+  return readlink(`/proc/${pid}/ns/net`);
+}
+
+/** unshare execs sleep once its namespace exists: wait for that exec, signalled by the changed command line. */
+async function waitForNetNamespace(pid: number): Promise<string> {
+  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.startsWith('sleep')) return readlinkNs(String(pid));
+    await sleep(delay);
+  }
+}
