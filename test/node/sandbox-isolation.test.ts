@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CAPABILITIES } from '../../src/node/sandbox/capabilities.ts';
@@ -74,6 +74,31 @@ test('the host root is read-only; /tmp is private and writable; the host\'s /tmp
   assert.deepEqual(lines, ['usr-refused', 'etc-refused', 'kept', '1']);
   assert.equal(existsSync(`/tmp/${marker}`), false);
   assert.equal(existsSync(`/usr/${marker}`), false);
+});
+
+test('readOnlyRootFilesystem makes the scratch layer read-only too; volumes stay writable', async () => {
+  const data = join(h.dir, 'rorootfs-volume');
+  await mkdir(data, { recursive: true });
+  const { lines } = await run('rorootfs', sh('touch /tmp/x 2>/dev/null || echo tmp-refused; touch /data/x && echo volume-ok', {
+    securityContext: { runAsUser: 0, readOnlyRootFilesystem: true },
+    volumeMounts: [{ hostPath: data, mountPath: '/data' }],
+  }));
+  assert.deepEqual(lines, ['tmp-refused', 'volume-ok']);
+});
+
+test('the host\'s /run (its sockets) is not shown; /sys/fs/cgroup holds only the container\'s cgroups', async () => {
+  const marker = `/run/bosun-sandbox-marker-${process.pid}`;
+  await writeFile(marker, 'host only');
+  try {
+    const { exit, lines } = await run('hidden', sh(`test -e ${marker} && echo run-visible; ls /sys/fs/cgroup; touch /sys/kernel/x 2>/dev/null || echo sys-refused`, { securityContext: { runAsUser: 0 } }));
+    assert.equal(exit.reason, 'Completed');
+    const expected = h.sandbox.cgroupLayout.version === 1 ? h.sandbox.cgroupLayout.hierarchies.map((x) => x.mountPoint.split('/').pop()).sort() : [];
+    if (h.sandbox.cgroupLayout.version === 1) assert.deepEqual(lines.slice(0, -1), expected);
+    assert.equal(lines.includes('run-visible'), false);
+    assert.equal(lines.at(-1), 'sys-refused');
+  } finally {
+    await rm(marker, { force: true });
+  }
 });
 
 test('the container is pid 1 of its own PID namespace with a fresh /proc', async () => {

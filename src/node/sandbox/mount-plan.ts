@@ -1,14 +1,17 @@
 // The container's mounts, in order:
 //   1. an overlay of a small skeleton tmpfs (mount points the host lacks) over the host's root, read-only;
-//   2. the host's other mounts, bound read-only (rw /sys for privileged containers);
-//   3. a fresh /proc with runc's read-only and masked paths; /dev as a few device nodes, devpts, shm, mqueue
-//      (privileged: the host's /dev); the container's own cgroups over /sys/fs/cgroup;
-//   4. writable /tmp and /var/tmp from the container's scratch directory;
+//   2. the host's other mounts, bound read-only, except the trees the sandbox replaces (privileged
+//      containers keep the host's /sys, writable, and /dev);
+//   3. a fresh /proc with runc's read-only and masked paths; a fresh read-only /sys whose /sys/fs/cgroup holds
+//      only the container's own cgroups; /dev as a few device nodes, devpts, shm and mqueue;
+//   4. writable /tmp, /var/tmp and /run from the container's scratch directory: the host's /run (the Docker,
+//      containerd, D-Bus and systemd sockets) is not shown, since a read-only mount still lets a process
+//      connect to the Unix sockets on it;
 //   5. volumes, shallowest first; then /etc/hosts, /etc/hostname, /etc/resolv.conf unless a volume took them.
 // Every writable place is nodev (except for privileged containers): there is no devices cgroup, so a root
 // container's CAP_MKNOD must not yield usable device nodes.
 import { stat } from 'node:fs/promises';
-import { isAbsolute, posix } from 'node:path';
+import { basename, isAbsolute, posix } from 'node:path';
 import { ContainerView } from './container-view.ts';
 import { SandboxSpecError } from './errors.ts';
 import type { MountSpec } from './fstab.ts';
@@ -22,7 +25,8 @@ const MASKED_PATHS = [
 ];
 export const DEVICE_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'];
 const MOUNT_FLAGS = new Set(['nosuid', 'nodev', 'noexec', 'noatime', 'nodiratime', 'relatime', 'strictatime', 'nosymfollow']);
-const REPLACED_TREES = ['/proc', '/dev', '/tmp', '/var/tmp'];
+const REPLACED_TREES = ['/proc', '/dev', '/sys', '/tmp', '/var/tmp', '/run'];
+const PRIVILEGED_HOST_TREES = ['/sys'];
 
 /** Which of runc's protected paths this kernel has (probed once). */
 export interface ProtectedPaths {
@@ -46,10 +50,10 @@ export interface MountPlanInput {
   protectedPaths: ProtectedPaths;
   /** The skeleton tmpfs's mount point (host path). */
   skeletonDir: string;
-  scratch: { tmp: string; varTmp: string; dev: string };
+  scratch: { tmp: string; varTmp: string; run: string; dev: string };
   podFiles: { hosts: string; hostname: string; resolvConf: string };
-  /** The container's cgroup directory for each hierarchy's mount point. */
-  cgroups: { mountPoint: string; dir: string }[];
+  /** The container's cgroup directory in each hierarchy (by the hierarchy's mount point). */
+  cgroups: { version: 1 | 2; dirs: { mountPoint: string; dir: string }[] };
   volumes: VolumeBinding[];
   workingDir: string;
   privileged: boolean;
@@ -71,12 +75,8 @@ function isWithin(path: string, ancestor: string): boolean {
 function hostSubmounts(mounts: MountEntry[], privileged: boolean): MountEntry[] {
   const last = new Map<string, number>();
   mounts.forEach((m, i) => last.set(m.mountPoint, i));
-  return mounts.filter((m, i) => {
-    if (last.get(m.mountPoint) !== i || m.mountPoint === '/') return false;
-    if (REPLACED_TREES.some((tree) => isWithin(m.mountPoint, tree))) return false;
-    // The container gets its own cgroups; privileged ones see the host's.
-    return privileged || (m.fsType !== 'cgroup' && m.fsType !== 'cgroup2');
-  });
+  const replaced = privileged ? REPLACED_TREES.filter((tree) => !PRIVILEGED_HOST_TREES.includes(tree)) : REPLACED_TREES;
+  return mounts.filter((m, i) => last.get(m.mountPoint) === i && m.mountPoint !== '/' && !replaced.some((tree) => isWithin(m.mountPoint, tree)));
 }
 
 export async function planMounts(input: MountPlanInput): Promise<MountPlan> {
@@ -93,13 +93,6 @@ export async function planMounts(input: MountPlanInput): Promise<MountPlan> {
 
   mounts.push({ source: 'proc', target: '/proc', fsType: 'proc', options: ['nosuid', 'nodev', 'noexec'] });
   view.addLayer({ containerPath: '/proc', source: undefined, create: 'never', description: '/proc' });
-  if (!privileged) {
-    const { readOnly, maskedFiles, maskedDirs } = input.protectedPaths;
-    for (const path of readOnly) mounts.push({ source: path, sourceInRoot: true, target: path, fsType: 'none', options: ['bind', 'ro', 'nosuid', 'nodev', 'noexec'] });
-    for (const path of maskedFiles) mounts.push({ source: '/dev/null', target: path, fsType: 'none', options: ['bind', 'ro'] });
-    for (const path of maskedDirs) mounts.push({ source: 'tmpfs', target: path, fsType: 'tmpfs', options: ['ro', 'nosuid', 'nodev', 'noexec', 'size=0'] });
-  }
-
   if (privileged) {
     mounts.push({ source: '/dev', target: '/dev', fsType: 'none', options: ['rbind'] });
     view.addLayer({ containerPath: '/dev', source: '/dev', create: 'never', description: "the host's /dev" });
@@ -119,16 +112,34 @@ export async function planMounts(input: MountPlanInput): Promise<MountPlan> {
       mounts.push({ source: fsType, target: path, fsType, options });
       view.addLayer({ containerPath: path, source: undefined, create: 'never', description: path });
     }
-    for (const { mountPoint, dir } of input.cgroups) {
-      const target = await view.ensureMountPoint(mountPoint, 'dir');
-      mounts.push({ source: dir, target, fsType: 'none', options: ['bind', 'ro', 'nosuid', 'nodev', 'noexec'] });
+    mounts.push({ source: 'sysfs', target: '/sys', fsType: 'sysfs', options: ['ro', 'nosuid', 'nodev', 'noexec'] });
+    view.addLayer({ containerPath: '/sys', source: '/sys', create: 'never', description: '/sys' });
+    // v1: one directory per hierarchy in a small tmpfs (mount(8) makes them); v2: the one cgroup directory.
+    const { version, dirs } = input.cgroups;
+    if (version === 1) {
+      mounts.push({ source: 'cgroup-root', target: '/sys/fs/cgroup', fsType: 'tmpfs', options: ['nosuid', 'nodev', 'noexec', 'mode=755', 'size=64k'] });
+      view.addLayer({ containerPath: '/sys/fs/cgroup', source: undefined, create: 'never', description: '/sys/fs/cgroup' });
+    }
+    for (const { mountPoint, dir } of dirs) {
+      const target = version === 1 ? `/sys/fs/cgroup/${basename(mountPoint)}` : '/sys/fs/cgroup';
+      mounts.push({ source: dir, target, fsType: 'none', options: ['bind', 'ro', 'nosuid', 'nodev', 'noexec', ...(version === 1 ? ['X-mount.mkdir'] : [])] });
       view.addLayer({ containerPath: target, source: dir, create: 'never', description: 'the container cgroup' });
     }
   }
+  if (!privileged) {
+    const { readOnly, maskedFiles, maskedDirs } = input.protectedPaths;
+    for (const path of readOnly) mounts.push({ source: path, sourceInRoot: true, target: path, fsType: 'none', options: ['bind', 'ro', 'nosuid', 'nodev', 'noexec'] });
+    for (const path of maskedFiles) mounts.push({ source: '/dev/null', target: path, fsType: 'none', options: ['bind', 'ro'] });
+    for (const path of maskedDirs) mounts.push({ source: 'tmpfs', target: path, fsType: 'tmpfs', options: ['ro', 'nosuid', 'nodev', 'noexec', 'size=0'] });
+  }
 
   const rootOptions = input.readOnlyRootFilesystem ? ['ro'] : [];
-  for (const [path, source] of [['/tmp', input.scratch.tmp], ['/var/tmp', input.scratch.varTmp]] as const) {
+  const scratchTargets = new Set<string>();
+  for (const [path, source] of [['/tmp', input.scratch.tmp], ['/var/tmp', input.scratch.varTmp], ['/run', input.scratch.run]] as const) {
     const target = await view.ensureMountPoint(path, 'dir');
+    // A host where /var/tmp links to /tmp gets one mount.
+    if (scratchTargets.has(target)) continue;
+    scratchTargets.add(target);
     mounts.push({ source, target, fsType: 'none', options: ['bind', 'nodev', ...rootOptions] });
     view.addLayer({ containerPath: target, source, create: 'source', description: target });
   }

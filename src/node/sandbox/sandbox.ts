@@ -95,7 +95,7 @@ export class Sandbox {
         skeletonDir: run.skeleton,
         scratch: run.scratch,
         podFiles,
-        cgroups: this.cgroups.layout.hierarchies.map((h, i) => ({ mountPoint: h.mountPoint, dir: (cgroup as ContainerCgroup).dirs[i] as string })),
+        cgroups: { version: this.cgroups.layout.version, dirs: this.cgroups.layout.hierarchies.map((h, i) => ({ mountPoint: h.mountPoint, dir: (cgroup as ContainerCgroup).dirs[i] as string })) },
         volumes: container.volumeMounts ?? [],
         workingDir: container.workingDir ?? '/',
         privileged,
