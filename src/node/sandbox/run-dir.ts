@@ -4,7 +4,7 @@
 //     rootfs/ skeleton/                               empty mount points for the new root and the skeleton tmpfs
 //     scratch/{tmp,var-tmp,run,dev}/                  the writable layer (/dev holds mount points for devices)
 //     fstab  stdout  stderr                           the mount table and the output FIFOs
-import { chmod, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SandboxHostError } from './errors.ts';
 import { DEVICE_NODES } from './mount-plan.ts';
@@ -34,15 +34,22 @@ const DEV_SYMLINKS: [string, string][] = [
   ['ptmx', 'pts/ptmx'],
 ];
 
+/**
+ * Each container of a pod starts with these, while its siblings may already read them: a file is replaced
+ * by rename (never truncated in place) and only when its content changes.
+ */
+async function replaceFile(path: string, content: string): Promise<void> {
+  if ((await readFile(path, 'utf8').catch(() => undefined)) === content) return;
+  const temporary = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
+  await writeFile(temporary, content, { mode: 0o644 });
+  await rename(temporary, path);
+}
+
 export async function writePodFiles(pod: PodFacts): Promise<PodFiles> {
   const dir = join(pod.podDir, 'etc');
   await mkdir(dir, { recursive: true, mode: 0o755 });
   const files = { hosts: join(dir, 'hosts'), hostname: join(dir, 'hostname'), resolvConf: join(dir, 'resolv.conf') };
-  await Promise.all([
-    writeFile(files.hosts, pod.etcHosts, { mode: 0o644 }),
-    writeFile(files.hostname, `${pod.hostname}\n`, { mode: 0o644 }),
-    writeFile(files.resolvConf, pod.resolvConf, { mode: 0o644 }),
-  ]);
+  await Promise.all([replaceFile(files.hosts, pod.etcHosts), replaceFile(files.hostname, `${pod.hostname}\n`), replaceFile(files.resolvConf, pod.resolvConf)]);
   return files;
 }
 
