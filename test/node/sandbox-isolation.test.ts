@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { text } from 'node:stream/consumers';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CAPABILITIES } from '../../src/node/sandbox/capabilities.ts';
 import type { ContainerSpec, PodFacts } from '../../src/node/sandbox/types.ts';
@@ -140,6 +141,32 @@ test('a pod network namespace is joined; otherwise the host network is shared', 
   } finally {
     holder.kill('SIGKILL');
   }
+});
+
+test('descriptors the agent inherited reach neither containers nor exec\'d processes', async () => {
+  // An agent whose fd 9 is inherited from its parent, as a CI runner's pipes are.
+  const agent = `
+    import { openSandboxHarness } from ${JSON.stringify(new URL('./harness.ts', import.meta.url).pathname)};
+    const h = await openSandboxHarness();
+    try {
+      const request = h.request('fds', { name: 'main', argv: ['sh', '-c', 'ls /proc/self/fd; exec sleep 30'] });
+      const handle = await h.sandbox.start(request);
+      const exec = await handle.exec(['ls', '/proc/self/fd']);
+      const chunks = [];
+      for await (const chunk of exec.stdout) chunks.push(chunk);
+      await handle.stop(0);
+      const { logContents } = await import(${JSON.stringify(new URL('./harness.ts', import.meta.url).pathname)});
+      console.log(JSON.stringify({ container: await logContents(request.logPath), exec: Buffer.concat(chunks).toString().trim().split('\\n') }));
+    } finally {
+      await h.close();
+    }`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', agent], { stdio: ['ignore', 'pipe', 'inherit', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'ignore', 'pipe'] });
+  assert.ok(child.stdout);
+  const output = await text(child.stdout);
+  const seen = JSON.parse(output) as { container: string[]; exec: string[] };
+  // 0-2 and ls's own directory descriptor (3), nothing else.
+  assert.deepEqual(seen.container, ['0', '1', '2', '3']);
+  assert.deepEqual(seen.exec, ['0', '1', '2', '3']);
 });
 
 const CAP_NUMBERS: Record<string, number> = {

@@ -129,7 +129,7 @@ export class ContainerHandle {
         setupDone();
       },
     });
-    const child = spawn(request.tools.sh, ['-c', CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args], {
+    const child = spawn(request.tools.bash, ['-c', CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: HELPER_ENV,
       // Its own session: the agent's terminal signals (Ctrl-C) are not the container's.
@@ -219,7 +219,7 @@ export class ContainerHandle {
     await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
     const { tools } = context;
     const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, argv)];
-    const child = spawn(tools.sh, ['-c', JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
+    const child = spawn(tools.bash, ['-c', JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: HELPER_ENV,
       detached: true,

@@ -1,5 +1,5 @@
 // The host programs the sandbox is built from, found once by absolute path. All of them are in Debian's
-// Essential set (util-linux, mount, coreutils, dash), so a fresh machine has them; absolute paths keep the
+// Essential set (util-linux, mount, coreutils, dash, bash), so a fresh machine has them; absolute paths keep the
 // container's own PATH out of the sandbox's setup.
 import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ const SEARCH_PATH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin
 
 const TOOL_PACKAGES = {
   sh: 'dash',
+  bash: 'bash',
   unshare: 'util-linux',
   nsenter: 'util-linux',
   setpriv: 'util-linux',

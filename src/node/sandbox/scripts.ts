@@ -1,7 +1,7 @@
 // The sandbox's shell steps. They are constants: every value reaches them as a positional argument, never
 // spliced into the script text. Process chain of a container:
 //
-//   agent ─ sh (CONTAINER_STAGE0: make the log FIFOs, join the cgroups)
+//   agent ─ bash (CONTAINER_STAGE0: close stray descriptors, make the log FIFOs, join the cgroups)
 //           └ exec unshare -m -u -i -C [-p]        new namespaces (without forking)
 //             └ exec timeout --foreground 0        the waiter: forks the container and reports its exit
 //                                                  faithfully, SIGKILL included (unshare's own fork cannot)
@@ -16,8 +16,20 @@
 // container's lifetime: while no agent reads them (between an agent's death and its restart) the container
 // blocks on a full pipe instead of dying of SIGPIPE.
 
+/**
+ * Run by bash (dash cannot name descriptors above 9): closes every inherited descriptor but 0-2, since an
+ * agent started with stray ones (a CI's pipes) must not hand them to containers, whose lifetime could then
+ * hold its parent's pipes open.
+ */
+const CLOSE_INHERITED = `
+for fd in /proc/$$/fd/*; do
+  fd=\${fd##*/}
+  case $fd in 0|1|2) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac
+done
+`;
+
 /** Writes the shell's pid into each cgroup.procs file before "--", then execs the rest. */
-export const JOIN_CGROUPS = `
+const JOIN = `
 while [ "$1" != -- ]; do
   printf '%s\\n' "$$" > "$1" || exit 125
   shift
@@ -26,15 +38,18 @@ shift
 exec "$@"
 `;
 
+/** bash: the cgroup.procs files, "--", the command. */
+export const JOIN_CGROUPS = CLOSE_INHERITED + JOIN;
+
 /**
- * $1 mkfifo, $2 stdout FIFO, $3 stderr FIFO; then JOIN_CGROUPS's arguments. The FIFOs are writable by all
+ * bash: $1 mkfifo, $2 stdout FIFO, $3 stderr FIFO; then JOIN_CGROUPS's arguments. The FIFOs are writable by all
  * so that a container user can reopen /dev/stdout; only root can reach them through the run directory.
  */
-export const CONTAINER_STAGE0 = `
+export const CONTAINER_STAGE0 = `${CLOSE_INHERITED}
 "$1" -m 0622 -- "$2" "$3" || exit 125
 exec 3<>"$2" 4<>"$3" || exit 125
 shift 3
-${JOIN_CGROUPS}`;
+${JOIN}`;
 
 /** Markers on the setup channel (the setup's stderr); anything else there is a diagnostic. */
 export const PID_MARKER = 'bosun-sandbox:pid ';
