@@ -117,6 +117,22 @@ test('hostPID shows the host\'s processes: the container knows its host pid', as
   assert.deepEqual(await logContents(request.logPath), [String(handle.pid), 'agent-visible']);
 });
 
+test('privileged: the host\'s PIDs and /dev, every capability, no no_new_privs', async () => {
+  const script = 'cd -P /proc/self && basename "$PWD"; test -e /dev/kmsg && echo host-dev; grep -E "^(CapBnd|NoNewPrivs)" /proc/self/status';
+  const request = h.request('privileged', sh(script, { securityContext: { privileged: true, runAsUser: 0 } }));
+  const handle = await h.sandbox.start(request);
+  await handle.exited;
+  const lines = await logContents(request.logPath);
+  // Every capability the agent itself may hold.
+  const agentBounding = (await readFile('/proc/self/status', 'utf8')).match(/^CapBnd:\s+(\w+)$/m)?.[1];
+  assert.deepEqual(lines.slice(0, 2), [String(handle.pid), 'host-dev']);
+  assert.equal(lines[2]?.split(/\s+/)[1], agentBounding);
+  assert.match(lines[3] ?? '', /^NoNewPrivs:\s+0$/);
+  // An unprivileged container has neither.
+  const plain = await run('unprivileged', sh('test -e /dev/kmsg && echo host-dev; echo done'));
+  assert.deepEqual(plain.lines, ['done']);
+});
+
 test('capabilities: a root container has the default bounding set, drop ALL leaves none, no_new_privs by default', async () => {
   const status = 'grep -E "^(CapEff|CapBnd|NoNewPrivs)" /proc/self/status';
   const root = await run('caps', sh(status, { securityContext: { runAsUser: 0 } }));

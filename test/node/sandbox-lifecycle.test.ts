@@ -143,8 +143,9 @@ test('runAsNonRoot refuses root with kubelet\'s messages', async () => {
   await assert.rejects(rootByDefault.start(implicit), {
     message: `container has runAsNonRoot and image will run as root (pod: "nonroot-image_default(${implicit.pod.uid})", container: main)`,
   });
-  const fine = await rootByDefault.start(h.request('root-default', sh('id -u')));
-  assert.equal((await fine.exited).reason, 'Completed');
+  const rootRequest = h.request('root-default', sh('id -u'));
+  assert.equal((await (await rootByDefault.start(rootRequest)).exited).reason, 'Completed');
+  assert.deepEqual(await logContents(rootRequest.logPath), ['0']);
 });
 
 test('an unknown command is a StartError with runc\'s message, and leaves nothing behind', async () => {
