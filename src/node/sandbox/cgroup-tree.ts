@@ -120,6 +120,11 @@ export class ContainerCgroup {
     return this.dirs.map((dir) => join(dir, 'cgroup.procs'));
   }
 
+  /** Each hierarchy's mount point with this container's directory in it. */
+  get placements(): { mountPoint: string; dir: string }[] {
+    return this.tree.layout.hierarchies.map((h, i) => ({ mountPoint: h.mountPoint, dir: this.dirs[i] as string }));
+  }
+
   dirFor(controller: string): string {
     return this.dirs[this.tree.hierarchyIndex(controller)] as string;
   }

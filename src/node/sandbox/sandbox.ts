@@ -11,11 +11,11 @@ import { containerEnvironment, DEFAULT_PATH } from './environment.ts';
 import { ExecStartError, SandboxSpecError } from './errors.ts';
 import { renderFstab } from './fstab.ts';
 import { findHostTools, type HostTools } from './host-tools.ts';
-import { planMounts, probeProtectedPaths, type ProtectedPaths } from './mount-plan.ts';
+import { planMounts, probeProtectedPaths, type MountPlan, type ProtectedPaths } from './mount-plan.ts';
 import { readMountInfo } from './mountinfo.ts';
 import { readPasswd } from './passwd.ts';
 import { limitsFor } from './resource-limits.ts';
-import { prepareRunDir, removeRunDir, writePodFiles } from './run-dir.ts';
+import { prepareRunDir, removeRunDir, writePodFiles, type RunDir } from './run-dir.ts';
 import { CONTAINER_SETUP } from './scripts.ts';
 import type { StartRequest } from './types.ts';
 
@@ -88,42 +88,37 @@ export class Sandbox {
     const [podFiles, run] = await Promise.all([writePodFiles(pod), prepareRunDir(pod.podDir, container.name)]);
     let cgroup: ContainerCgroup | undefined;
     try {
-      cgroup = await this.cgroups.createContainer(pod.uid, container.name, limits);
+      const created = await this.cgroups.createContainer(pod.uid, container.name, limits);
+      cgroup = created;
       const plan = await planMounts({
         hostMounts: await readMountInfo(),
         protectedPaths: this.protectedPaths,
         skeletonDir: run.skeleton,
         scratch: run.scratch,
         podFiles,
-        cgroups: { version: this.cgroups.layout.version, dirs: this.cgroups.layout.hierarchies.map((h, i) => ({ mountPoint: h.mountPoint, dir: (cgroup as ContainerCgroup).dirs[i] as string })) },
+        cgroups: { version: this.cgroups.layout.version, dirs: created.placements },
         volumes: container.volumeMounts ?? [],
         workingDir: container.workingDir ?? '/',
         privileged,
         readOnlyRootFilesystem: container.securityContext?.readOnlyRootFilesystem === true,
       });
       const env = containerEnvironment(container.env, pod.hostname, credentials.home);
-      const [command = ''] = container.argv;
       try {
-        await plan.view.lookPath(command, env.PATH ?? DEFAULT_PATH, plan.workingDir);
+        await plan.view.lookPath(container.argv[0] ?? '', env.PATH ?? DEFAULT_PATH, plan.workingDir);
       } catch (error) {
         if (!(error instanceof ExecStartError)) throw error;
-        await Promise.all([cgroup.destroy(), removeRunDir(run)]);
+        await Promise.all([created.destroy(), removeRunDir(run)]);
         return ContainerHandle.startError(error.message);
       }
       await Promise.all([writeFile(run.fstab, renderFstab(plan.mounts, run.stagingRoot)), mkdir(dirname(logPath), { recursive: true })]);
       const pidNamespace = !(pod.hostPID === true || privileged);
-      const t = this.tools;
-      const network = pod.network.kind === 'namespace' ? [t.nsenter, `--net=${pod.network.path}`, '--'] : [];
-      const unshare = [t.unshare, '--mount', '--uts', '--ipc', '--cgroup', ...(pidNamespace ? ['--pid'] : []), '--propagation', 'private', '--'];
-      const skeletonList = (paths: Set<string>) => [...paths].sort().map((p) => join(run.skeleton, p)).join('\n');
-      const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir];
       const options = setprivOptions(credentials);
       return await ContainerHandle.launch({
-        tools: t,
-        stage0Args: [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...network, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, options, env, container.argv)],
+        tools: this.tools,
+        stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, options, env),
         run,
         logPath,
-        cgroup,
+        cgroup: created,
         view: plan.view,
         namespaces: ['-m', '-u', '-i', '-C', ...(pidNamespace ? ['-p'] : []), ...(pod.network.kind === 'namespace' ? ['-n'] : [])],
         workingDir: plan.workingDir,
@@ -134,6 +129,17 @@ export class Sandbox {
       await Promise.all([cgroup?.destroy(), removeRunDir(run)]);
       throw error;
     }
+  }
+
+  /** CONTAINER_STAGE0's arguments: the whole process chain of scripts.ts as one command line. */
+  private stage0Args(request: StartRequest, run: RunDir, cgroup: ContainerCgroup, plan: MountPlan, pidNamespace: boolean, setpriv: string[], env: Record<string, string>): string[] {
+    const t = this.tools;
+    const { network } = request.pod;
+    const joinNetwork = network.kind === 'namespace' ? [t.nsenter, `--net=${network.path}`, '--'] : [];
+    const unshare = [t.unshare, '--mount', '--uts', '--ipc', '--cgroup', ...(pidNamespace ? ['--pid'] : []), '--propagation', 'private', '--'];
+    const skeletonList = (paths: Set<string>) => [...paths].sort().map((p) => join(run.skeleton, p)).join('\n');
+    const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', request.pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir];
+    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, setpriv, env, request.container.argv)];
   }
 
   /** The pods whose cgroups exist, with their live processes: what an agent adopts or kills after a restart. */
