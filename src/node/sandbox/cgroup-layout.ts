@@ -6,9 +6,8 @@ import { dirname, join } from 'node:path';
 import { SandboxHostError } from './errors.ts';
 import type { MountEntry } from './mountinfo.ts';
 
-export const V1_CONTROLLERS = ['cpu', 'cpuacct', 'memory', 'pids', 'blkio'] as const;
-export type V1Controller = (typeof V1_CONTROLLERS)[number];
-export const V2_CONTROLLERS = ['cpu', 'memory', 'pids', 'io'] as const;
+const V1_CONTROLLERS = ['cpu', 'cpuacct', 'memory', 'pids', 'blkio'] as const;
+const V2_CONTROLLERS = ['cpu', 'memory', 'pids', 'io'] as const;
 
 export interface Hierarchy {
   mountPoint: string;

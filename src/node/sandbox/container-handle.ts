@@ -18,7 +18,7 @@ import { CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
 import { SetupReport } from './setup-report.ts';
 
 /** containerd's exit code for a container whose process never started. */
-export const START_ERROR_EXIT_CODE = 128;
+const START_ERROR_EXIT_CODE = 128;
 
 export interface ContainerExit {
   /** As kubelet reports it: 128 + the signal number when a signal ended the process. */

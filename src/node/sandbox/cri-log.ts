@@ -10,7 +10,7 @@ const NEWLINE = 0x0a;
 // Wall-clock nanoseconds: Date.now() gives the epoch, hrtime the sub-millisecond digits.
 const epochOffsetNs = BigInt(Date.now()) * 1_000_000n - process.hrtime.bigint();
 
-export function nowNs(): bigint {
+function nowNs(): bigint {
   return epochOffsetNs + process.hrtime.bigint();
 }
 

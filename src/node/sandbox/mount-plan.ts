@@ -36,12 +36,12 @@ export interface ProtectedPaths {
 }
 
 export async function probeProtectedPaths(): Promise<ProtectedPaths> {
-  const kinds = await Promise.all([...READ_ONLY_PATHS, ...MASKED_PATHS].map((path) => stat(path).then((s) => (s.isDirectory() ? 'dir' : 'file'), () => 'absent')));
-  const kindOf = (path: string) => kinds[[...READ_ONLY_PATHS, ...MASKED_PATHS].indexOf(path)];
+  const kind = (path: string) => stat(path).then((s) => (s.isDirectory() ? 'dir' : 'file'), () => 'absent');
+  const kinds = new Map(await Promise.all([...READ_ONLY_PATHS, ...MASKED_PATHS].map(async (path) => [path, await kind(path)] as const)));
   return {
-    readOnly: READ_ONLY_PATHS.filter((p) => kindOf(p) !== 'absent'),
-    maskedFiles: MASKED_PATHS.filter((p) => kindOf(p) === 'file'),
-    maskedDirs: MASKED_PATHS.filter((p) => kindOf(p) === 'dir'),
+    readOnly: READ_ONLY_PATHS.filter((p) => kinds.get(p) !== 'absent'),
+    maskedFiles: MASKED_PATHS.filter((p) => kinds.get(p) === 'file'),
+    maskedDirs: MASKED_PATHS.filter((p) => kinds.get(p) === 'dir'),
   };
 }
 

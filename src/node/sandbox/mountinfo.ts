@@ -13,7 +13,7 @@ export interface MountEntry {
 }
 
 // The kernel escapes space, tab, newline and backslash in paths as three octal digits.
-export function unescapeMountPath(text: string): string {
+function unescapeMountPath(text: string): string {
   return text.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
 

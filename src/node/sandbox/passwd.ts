@@ -8,7 +8,7 @@ export interface PasswdEntry {
   home: string;
 }
 
-export function parsePasswd(text: string): PasswdEntry[] {
+function parsePasswd(text: string): PasswdEntry[] {
   return text
     .split('\n')
     .map((line) => line.split(':'))

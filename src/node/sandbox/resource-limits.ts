@@ -3,7 +3,7 @@
 import { parseBytes, parseMilliCpu } from './quantity.ts';
 import type { ContainerSpec } from './types.ts';
 
-export const CPU_PERIOD_US = 100_000;
+const CPU_PERIOD_US = 100_000;
 const MIN_QUOTA_US = 1_000;
 const MIN_SHARES = 2;
 const MAX_SHARES = 262_144;
