@@ -4,9 +4,10 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { text } from 'node:stream/consumers';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_CAPABILITIES } from '../../src/node/sandbox/capabilities.ts';
 import type { ContainerSpec, PodFacts } from '../../src/node/sandbox/types.ts';
 import { logContents, openSandboxHarness, type SandboxHarness } from './harness.ts';
@@ -147,9 +148,10 @@ test('capabilities: a root container has the default bounding set, drop ALL leav
 });
 
 test('a pod network namespace is joined; otherwise the host network is shared', async () => {
-  const holder = spawn('unshare', ['--net', 'sleep', '30'], { stdio: 'ignore' });
+  // The holder prints its namespace once it is in it, then keeps it alive.
+  const holder = spawn('unshare', ['--net', 'sh', '-c', 'readlink /proc/self/ns/net; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
-    const holderNet = await waitForNetNamespace(holder.pid as number);
+    const [holderNet] = (await once(createInterface({ input: holder.stdout }), 'line')) as [string];
     const joined = await run('netns', sh('readlink /proc/self/ns/net'), { network: { kind: 'namespace', path: `/proc/${holder.pid}/ns/net` } });
     assert.deepEqual(joined.lines, [holderNet]);
     const host = await run('hostnet', sh('readlink /proc/self/ns/net'));
@@ -192,13 +194,4 @@ const CAP_NUMBERS: Record<string, number> = {
 
 function readlinkNs(pid: string): Promise<string> {
   return readlink(`/proc/${pid}/ns/net`);
-}
-
-/** unshare execs sleep once its namespace exists: wait for that exec, signalled by the changed command line. */
-async function waitForNetNamespace(pid: number): Promise<string> {
-  for (let delay = 1; ; delay = Math.min(delay * 2, 50)) {
-    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.startsWith('sleep')) return readlinkNs(String(pid));
-    await sleep(delay);
-  }
 }
