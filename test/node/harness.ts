@@ -48,10 +48,14 @@ export async function openSandboxHarness(options: Partial<SandboxOptions> = {}):
         logPath: join(dir, 'logs', uid, `${container.name}.log`),
       };
     },
+    // Cleans up everything it can even when a step fails, then reports the first failure.
     async close() {
-      for (const pod of await sandbox.listPods()) await sandbox.destroyPod(pod.podUid);
-      for (const hierarchy of sandbox.cgroupLayout.hierarchies) await rmdir(hierarchy.root).catch(() => undefined);
+      const pods = await sandbox.listPods().catch(() => []);
+      const results = await Promise.allSettled(pods.map((pod) => sandbox.destroyPod(pod.podUid)));
+      await Promise.allSettled(sandbox.cgroupLayout.hierarchies.map((hierarchy) => rmdir(hierarchy.root)));
       await rm(dir, { recursive: true, force: true });
+      const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failure) throw failure.reason;
     },
   };
 }
