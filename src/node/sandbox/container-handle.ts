@@ -1,0 +1,235 @@
+// A running (or finished) container: its pid, its exit, stop with a grace period, and exec of further
+// processes inside its namespaces and cgroup. The handle owns the run's output: it copies the FIFOs into
+// the CRI log and, at exit, reads the OOM counter, kills leftovers and removes the run's cgroups and files.
+import { spawn } from 'node:child_process';
+import { constants as fsConstants, openSync } from 'node:fs';
+import { once } from 'node:events';
+import { Socket } from 'node:net';
+import { constants as osConstants } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
+import type { ContainerCgroup } from './cgroup-tree.ts';
+import type { ContainerView } from './container-view.ts';
+import { CriLogWriter, type LogStream } from './cri-log.ts';
+import { DEFAULT_PATH } from './environment.ts';
+import { ContainerNotRunningError, ExecStartError } from './errors.ts';
+import type { HostTools } from './host-tools.ts';
+import { removeRunDir, type RunDir } from './run-dir.ts';
+import { CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
+import { SetupReport } from './setup-report.ts';
+
+/** containerd's exit code for a container whose process never started. */
+const START_ERROR_EXIT_CODE = 128;
+
+export interface ContainerExit {
+  /** As kubelet reports it: 128 + the signal number when a signal ended the process. */
+  exitCode: number;
+  signal: NodeJS.Signals | null;
+  reason: 'Completed' | 'Error' | 'OOMKilled' | 'StartError';
+  message?: string;
+  startedAt?: Date;
+  finishedAt: Date;
+  /** Cleanup after the exit failed (a process that would not die, an unremovable cgroup). */
+  cleanupError?: Error;
+}
+
+export interface ExecResult {
+  exitCode: number;
+  signal: NodeJS.Signals | null;
+}
+
+export interface ExecProcess {
+  pid: number | undefined;
+  stdin: Writable | null;
+  stdout: Readable;
+  stderr: Readable;
+  exited: Promise<ExecResult>;
+}
+
+/** What exec needs to enter the container as its own process did. */
+export interface ExecContext {
+  tools: HostTools;
+  cgroup: ContainerCgroup;
+  view: ContainerView;
+  /** nsenter's namespace options (-m -u -i -C, -p unless hostPID, -n with a pod network namespace). */
+  namespaces: string[];
+  workingDir: string;
+  setprivOptions: string[];
+  env: Record<string, string>;
+}
+
+export interface LaunchRequest extends ExecContext {
+  /** Arguments of CONTAINER_STAGE0. */
+  stage0Args: string[];
+  run: RunDir;
+  logPath: string;
+}
+
+function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
+  return code ?? 128 + (signal ? osConstants.signals[signal] : 0);
+}
+
+/**
+ * The container's final command: setpriv runs env -i so only the container's process sees its variables;
+ * env searches the container's PATH, so argv[0] stays as the spec wrote it.
+ */
+export function finalCommand(tools: HostTools, setprivOptions: string[], env: Record<string, string>, argv: string[]): string[] {
+  return [tools.setpriv, ...setprivOptions, '--', tools.env, '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv];
+}
+
+// The helpers run with a fixed environment, whatever the container's.
+const HELPER_ENV = { PATH: DEFAULT_PATH };
+
+export class ContainerHandle {
+  /** The container's main process on the host (pid 1 in its PID namespace); undefined if it never started. */
+  pid: number | undefined;
+  private running = true;
+  private exit!: Promise<ContainerExit>;
+
+  private constructor(private readonly context: ExecContext | undefined) {}
+
+  /** A container whose command cannot be started (kubelet's StartError); nothing was spawned. */
+  static startError(message: string): ContainerHandle {
+    const handle = new ContainerHandle(undefined);
+    handle.running = false;
+    handle.exit = Promise.resolve({ exitCode: START_ERROR_EXIT_CODE, signal: null, reason: 'StartError', message, finishedAt: new Date() });
+    return handle;
+  }
+
+  /** Spawns the container and resolves once its command runs or its setup failed. */
+  static async launch(request: LaunchRequest): Promise<ContainerHandle> {
+    const handle = new ContainerHandle(request);
+    await handle.run(request);
+    return handle;
+  }
+
+  get exited(): Promise<ContainerExit> {
+    return this.exit;
+  }
+
+  private run(request: LaunchRequest): Promise<void> {
+    const log = new CriLogWriter(request.logPath);
+    const outputs: Promise<void>[] = [];
+    let startedAt: Date | undefined;
+    let outputError: string | undefined;
+    let setupDone!: () => void;
+    const setup = new Promise<void>((resolve) => (setupDone = resolve));
+    const report = new SetupReport({
+      pid: (pid) => {
+        this.pid = pid;
+        try {
+          outputs.push(this.copyOutput('stdout', request.run.stdoutFifo, log), this.copyOutput('stderr', request.run.stderrFifo, log));
+        } catch (error) {
+          // Without its output the container must not run; the setup dies before it execs.
+          outputError = `cannot read the container's output: ${(error as Error).message}`;
+          this.signal('SIGKILL');
+        }
+      },
+      exec: () => {
+        startedAt = new Date();
+        setupDone();
+      },
+    });
+    const child = spawn(request.tools.bash, ['-c', CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: HELPER_ENV,
+      // Its own session: the agent's terminal signals (Ctrl-C) are not the container's.
+      detached: true,
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => report.write(chunk));
+    const reportClosed = once(child.stderr, 'close');
+    const exited = new Promise<[number | null, NodeJS.Signals | null, string?]>((resolve) => {
+      child.once('exit', (code, signal) => resolve([code, signal]));
+      child.once('error', (error) => resolve([null, null, error.message]));
+    });
+    this.exit = exited.then(async ([code, signal, spawnError]) => {
+      this.running = false;
+      const finishedAt = new Date();
+      await reportClosed.catch(() => undefined);
+      report.end();
+      setupDone();
+      let oomKills = 0;
+      let cleanupError: Error | undefined;
+      try {
+        oomKills = await request.cgroup.oomKills();
+        // Leftovers (a hostPID container's daemons) hold the FIFOs open: kill them before draining.
+        await request.cgroup.destroy();
+      } catch (error) {
+        cleanupError = error as Error;
+      }
+      await Promise.all(outputs);
+      await log.close().catch((error: Error) => (cleanupError ??= error));
+      await removeRunDir(request.run).catch((error: Error) => (cleanupError ??= error));
+      const cleanup = cleanupError ? { cleanupError } : {};
+      if (startedAt === undefined) {
+        const message = spawnError ?? outputError ?? (report.message || `the sandbox setup failed with exit code ${exitCodeOf(code, signal)}`);
+        return { exitCode: START_ERROR_EXIT_CODE, signal: null, reason: 'StartError', message, finishedAt, ...cleanup };
+      }
+      const exitCode = exitCodeOf(code, signal);
+      const reason = oomKills > 0 ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
+      return { exitCode, signal, reason, startedAt, finishedAt, ...cleanup };
+    });
+    return setup;
+  }
+
+  /** Copies one FIFO into the log; resolves at EOF, when the last writer (the waiter) is gone. */
+  private copyOutput(stream: LogStream, fifo: string, log: CriLogWriter): Promise<void> {
+    // The waiter holds the FIFO open read-write, so this open does not block and reads see no early EOF.
+    const socket = new Socket({ fd: openSync(fifo, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK), readable: true, writable: false });
+    socket.on('data', (chunk: Buffer) => log.write(stream, chunk));
+    return new Promise((resolve) => {
+      socket.once('close', () => {
+        log.endStream(stream);
+        resolve();
+      });
+      socket.once('error', () => socket.destroy());
+    });
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    if (!this.running || this.pid === undefined) return;
+    try {
+      process.kill(this.pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+
+  /**
+   * SIGTERM, then SIGKILL once graceMs have passed. As in a pod, a pid 1 without a SIGTERM handler ignores
+   * SIGTERM, so such a container always takes the whole grace period.
+   */
+  async stop(graceMs: number): Promise<ContainerExit> {
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    try {
+      return await this.exit;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Runs argv in the container's namespaces and cgroup, as its user (exec probes, kubectl exec). */
+  async exec(argv: string[], options: { stdin?: boolean } = {}): Promise<ExecProcess> {
+    const context = this.context;
+    if (!this.running || this.pid === undefined || context === undefined) throw new ContainerNotRunningError('the container is not running');
+    const [command] = argv;
+    if (command === undefined) throw new ExecStartError('exec: no command given');
+    if (command.includes('=')) throw new ExecStartError(`exec: "${command}": a command name containing "=" cannot be run`);
+    await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
+    const { tools } = context;
+    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, argv)];
+    const child = spawn(tools.bash, ['-c', JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: HELPER_ENV,
+      detached: true,
+    });
+    // Without stdin the process reads end-of-file at once, as with kubectl exec without -i.
+    if (!options.stdin) child.stdin.end();
+    const exited = new Promise<ExecResult>((resolve) => {
+      child.once('exit', (code, signal) => resolve({ exitCode: exitCodeOf(code, signal), signal }));
+      child.once('error', () => resolve({ exitCode: START_ERROR_EXIT_CODE, signal: null }));
+    });
+    return { pid: child.pid, stdin: options.stdin ? child.stdin : null, stdout: child.stdout, stderr: child.stderr, exited };
+  }
+}

@@ -1,0 +1,154 @@
+// The container sandbox: runs a container spec as a process in its own mount, PID, UTS, IPC and cgroup
+// namespaces, as the container's user, in a per-container cgroup under its pod's, with its output in a CRI
+// log. `docs/node.md` says what this isolates and what it does not.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { detectCgroupLayout, type CgroupLayout, type CgroupPlacement } from './cgroup-layout.ts';
+import { CgroupTree, type ContainerCgroup, type PodProcesses } from './cgroup-tree.ts';
+import { ContainerHandle, finalCommand } from './container-handle.ts';
+import { resolveCredentials, setprivOptions, type IdentityPolicy } from './credentials.ts';
+import { containerEnvironment, DEFAULT_PATH } from './environment.ts';
+import { ExecStartError, SandboxSpecError } from './errors.ts';
+import { renderFstab } from './fstab.ts';
+import { findHostTools, type HostTools } from './host-tools.ts';
+import { planMounts, probeProtectedPaths, type MountPlan, type ProtectedPaths } from './mount-plan.ts';
+import { readMountInfo } from './mountinfo.ts';
+import { readPasswd } from './passwd.ts';
+import { limitsFor } from './resource-limits.ts';
+import { prepareRunDir, removeRunDir, writePodFiles, type RunDir } from './run-dir.ts';
+import { CONTAINER_SETUP } from './scripts.ts';
+import type { StartRequest } from './types.ts';
+
+export interface SandboxOptions {
+  /** Where the pods' cgroups go; a node agent uses { placement: 'top', name: 'bosun' }. */
+  cgroup: CgroupPlacement;
+  /** Containers that set no runAsUser run as root (default: as defaultUser). */
+  allowRootByDefault?: boolean;
+  /** Who containers that set no runAsUser run as: nobody/nogroup unless said otherwise. */
+  defaultUser?: { uid: number; gid: number };
+  /** pids.max of each pod (kubelet's podPidsLimit). */
+  podPidsLimit?: number;
+}
+
+const DEFAULT_USER = { uid: 65534, gid: 65534 };
+const DEFAULT_POD_PIDS_LIMIT = 4096;
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+const POD_UID = /^[A-Za-z0-9-]{1,64}$/;
+const HOSTNAME = /^[A-Za-z0-9]([-A-Za-z0-9.]{0,62})$/;
+
+function validate(request: StartRequest): void {
+  const { pod, container } = request;
+  const invalid = (message: string) => new SandboxSpecError('CreateContainerConfigError', message);
+  if (!POD_UID.test(pod.uid)) throw invalid(`metadata.uid: Invalid value: "${pod.uid}"`);
+  if (!DNS_LABEL.test(container.name)) throw invalid(`name: Invalid value: "${container.name}": must be a DNS-1123 label`);
+  if (!HOSTNAME.test(pod.hostname)) throw invalid(`hostname: Invalid value: "${pod.hostname}": must be a hostname of at most 64 characters`);
+  if (container.argv.length === 0) throw new SandboxSpecError('CreateContainerError', 'no command specified');
+  // env(1) takes a first word with "=" for a variable.
+  if (container.argv[0]?.includes('=')) throw new SandboxSpecError('CreateContainerError', `the sandbox cannot run a command whose name contains "=": ${container.argv[0]}`);
+  if (container.argv.some((arg) => arg.includes('\0'))) throw invalid('command: Invalid value: arguments must not contain NUL bytes');
+  for (const { name, value } of container.env ?? []) {
+    if (name === '' || /[=\0]/.test(name) || value.includes('\0')) throw invalid(`env: Invalid value: "${name}": a variable name must be non-empty without "=" and neither name nor value may contain NUL`);
+  }
+  const paths = [container.workingDir ?? '/', ...(container.volumeMounts ?? []).flatMap((v) => [v.mountPath, v.hostPath])];
+  if (paths.some((path) => /[\n\0]/.test(path))) throw invalid('paths must not contain newlines or NUL bytes');
+}
+
+export class Sandbox {
+  private constructor(
+    private readonly tools: HostTools,
+    private readonly cgroups: CgroupTree,
+    private readonly protectedPaths: ProtectedPaths,
+    private readonly lastCap: number,
+    private readonly identity: IdentityPolicy,
+  ) {}
+
+  /** Checks the host (tools, cgroups) and creates the root cgroup. */
+  static async open(options: SandboxOptions): Promise<Sandbox> {
+    const [tools, mounts, protectedPaths, lastCapText] = await Promise.all([findHostTools(), readMountInfo(), probeProtectedPaths(), readFile('/proc/sys/kernel/cap_last_cap', 'utf8')]);
+    const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT);
+    await cgroups.ensureRoot();
+    const identity = { allowRootByDefault: options.allowRootByDefault ?? false, defaultUser: options.defaultUser ?? DEFAULT_USER };
+    return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity);
+  }
+
+  get cgroupLayout(): CgroupLayout {
+    return this.cgroups.layout;
+  }
+
+  /**
+   * Starts a container. Resolves once its command runs, or with a handle whose exit is a StartError when the
+   * command cannot start; rejects with SandboxSpecError for a spec that cannot be run as given.
+   */
+  async start(request: StartRequest): Promise<ContainerHandle> {
+    validate(request);
+    const { pod, container, logPath } = request;
+    const limits = limitsFor(container);
+    const credentials = resolveCredentials(pod, container, this.identity, await readPasswd(), this.lastCap);
+    const privileged = container.securityContext?.privileged === true;
+    const [podFiles, run] = await Promise.all([writePodFiles(pod), prepareRunDir(pod.podDir, container.name)]);
+    let cgroup: ContainerCgroup | undefined;
+    try {
+      const created = await this.cgroups.createContainer(pod.uid, container.name, limits);
+      cgroup = created;
+      const plan = await planMounts({
+        hostMounts: await readMountInfo(),
+        protectedPaths: this.protectedPaths,
+        skeletonDir: run.skeleton,
+        scratch: run.scratch,
+        podFiles,
+        cgroups: { version: this.cgroups.layout.version, dirs: created.placements },
+        volumes: container.volumeMounts ?? [],
+        workingDir: container.workingDir ?? '/',
+        privileged,
+        readOnlyRootFilesystem: container.securityContext?.readOnlyRootFilesystem === true,
+      });
+      const env = containerEnvironment(container.env, pod.hostname, credentials.home);
+      try {
+        await plan.view.lookPath(container.argv[0] ?? '', env.PATH ?? DEFAULT_PATH, plan.workingDir);
+      } catch (error) {
+        if (!(error instanceof ExecStartError)) throw error;
+        await Promise.all([created.destroy(), removeRunDir(run)]);
+        return ContainerHandle.startError(error.message);
+      }
+      await Promise.all([writeFile(run.fstab, renderFstab(plan.mounts, run.stagingRoot)), mkdir(dirname(logPath), { recursive: true })]);
+      const pidNamespace = !(pod.hostPID === true || privileged);
+      const options = setprivOptions(credentials);
+      return await ContainerHandle.launch({
+        tools: this.tools,
+        stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, options, env),
+        run,
+        logPath,
+        cgroup: created,
+        view: plan.view,
+        namespaces: ['-m', '-u', '-i', '-C', ...(pidNamespace ? ['-p'] : []), ...(pod.network.kind === 'namespace' ? ['-n'] : [])],
+        workingDir: plan.workingDir,
+        setprivOptions: options,
+        env,
+      });
+    } catch (error) {
+      await Promise.all([cgroup?.destroy(), removeRunDir(run)]);
+      throw error;
+    }
+  }
+
+  /** CONTAINER_STAGE0's arguments: the whole process chain of scripts.ts as one command line. */
+  private stage0Args(request: StartRequest, run: RunDir, cgroup: ContainerCgroup, plan: MountPlan, pidNamespace: boolean, setpriv: string[], env: Record<string, string>): string[] {
+    const t = this.tools;
+    const { network } = request.pod;
+    const joinNetwork = network.kind === 'namespace' ? [t.nsenter, `--net=${network.path}`, '--'] : [];
+    const unshare = [t.unshare, '--mount', '--uts', '--ipc', '--cgroup', ...(pidNamespace ? ['--pid'] : []), '--propagation', 'private', '--'];
+    const skeletonList = (paths: Set<string>) => [...paths].sort().map((p) => join(run.skeleton, p)).join('\n');
+    const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', request.pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir];
+    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, setpriv, env, request.container.argv)];
+  }
+
+  /** The pods whose cgroups exist, with their live processes: what an agent adopts or kills after a restart. */
+  listPods(): Promise<PodProcesses[]> {
+    return this.cgroups.listPods();
+  }
+
+  /** Kills every process of a pod and removes its cgroups. */
+  destroyPod(podUid: string): Promise<void> {
+    return this.cgroups.destroyPod(podUid);
+  }
+}

@@ -1,0 +1,67 @@
+// What the sandbox is asked to run: a resolved subset of core/v1 Container plus the pod-level facts
+// the kubelet would have decided (hostname, hosts and resolv.conf contents, namespaces to share).
+
+export interface EnvVar {
+  name: string;
+  value: string;
+}
+
+/** A volume already materialised on the host, bound at mountPath. */
+export interface VolumeBinding {
+  hostPath: string;
+  mountPath: string;
+  readOnly?: boolean;
+}
+
+/** The effective security context (pod-level fields already merged into the container's, as kubelet does). */
+export interface SecurityContext {
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  privileged?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  capabilities?: { add?: string[]; drop?: string[] };
+}
+
+export interface ResourceList {
+  cpu?: string;
+  memory?: string;
+}
+
+export interface ContainerSpec {
+  name: string;
+  /** command + args, with $(VAR) references already expanded. */
+  argv: string[];
+  env?: EnvVar[];
+  /** Defaults to "/". */
+  workingDir?: string;
+  volumeMounts?: VolumeBinding[];
+  securityContext?: SecurityContext;
+  resources?: { limits?: ResourceList; requests?: ResourceList };
+}
+
+export type PodNetwork = { kind: 'host' } | { kind: 'namespace'; path: string };
+
+export interface PodFacts {
+  name: string;
+  namespace: string;
+  uid: string;
+  /** spec.hostname or the pod name, as kubelet chooses it. */
+  hostname: string;
+  etcHosts: string;
+  resolvConf: string;
+  /** Pod-level directory on the host: the /etc files and the containers' run directories live here. */
+  podDir: string;
+  hostPID?: boolean;
+  network: PodNetwork;
+  /** supplementalGroups plus fsGroup. */
+  supplementalGroups?: number[];
+}
+
+export interface StartRequest {
+  pod: PodFacts;
+  container: ContainerSpec;
+  /** Where the CRI-format log of this run goes (kubelet: /var/log/pods/<ns>_<pod>_<uid>/<container>/<n>.log). */
+  logPath: string;
+}
