@@ -61,7 +61,14 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
   let current = obj;
   let phase = machine.phaseOf(current);
   if (phase === undefined || machine.isFinal(phase)) {
-    current = await write(machine, current, phase, (s) => machine.status.start(s, current));
+    try {
+      current = await write(machine, current, phase, (s) => machine.status.start(s, current));
+    } catch (err) {
+      // The job has not started, so nothing is recorded: a job taken away meanwhile ends here quietly,
+      // anything else goes back to the controller (conflicts and normal errors are retried).
+      if (machine.classify(err, phase ?? ('' as P)).class === 'superseded') return action.awaitChange();
+      throw err;
+    }
     phase = machine.phaseOf(current);
   }
   while (phase !== undefined && !machine.isFinal(phase)) {
