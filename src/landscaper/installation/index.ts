@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';
+import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { statusWriter } from '../../runtime/status.ts';
 import { OPERATION_ANNOTATION } from '../api/constants.ts';
@@ -34,7 +35,7 @@ export const INSTALLATION_CONTROLLER_NAME = 'landscaper-installation';
  * and Executions wake their parent; any Installation change also wakes its siblings on both sides of an
  * import/export edge, so waiting for predecessors or successors is event driven.
  */
-export function registerInstallationController(mgr: Manager, options: InstallationControllerOptions = {}): void {
+export function registerInstallationController(mgr: Manager, options: InstallationControllerOptions = {}): Controller<Installation, Deps> {
   const installations = mgr.informer<Installation>(installationsResource);
   const executions = mgr.informer<Execution>(executionsResource);
   for (const [name, fn] of Object.entries(indexers)) installations.addIndexer(name, fn as (o: Installation) => string | string[]);
@@ -48,7 +49,7 @@ export function registerInstallationController(mgr: Manager, options: Installati
     now: options.now ?? (() => new Date()),
     newJobID: options.newJobID ?? randomUUID,
   };
-  mgr
+  return mgr
     .controller<Installation, Deps>({
       name: INSTALLATION_CONTROLLER_NAME,
       for: installationsResource,
