@@ -8,19 +8,17 @@ import type { PhaseMachine } from '../../runtime/phases/phase-machine.ts';
 import type { StatusWriter } from '../../runtime/status.ts';
 import {
   PHASE_COMPLETING,
-  PHASE_DELETE_FAILED,
   PHASE_DELETING,
-  PHASE_FAILED,
   PHASE_INIT,
   PHASE_INIT_DELETE,
   PHASE_PROGRESSING,
   PHASE_TRIGGER_DELETE,
-  isDeletionPhase,
   isFinalPhase,
   type ErrorCode,
   type ExecutionPhase,
 } from '../api/constants.ts';
 import type { Execution, ExecutionStatus } from '../api/execution.ts';
+import { finishJob, jobPhases } from '../job-phases.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
 import { setDeployItemsCondition } from './condition.ts';
 import type { ExecutionEnv } from './env.ts';
@@ -61,14 +59,11 @@ export function classify(err: unknown, phase: ExecutionPhase): ExecutionFailure 
 
 export function executionMachine(env: ExecutionEnv, writer: StatusWriter<Execution>): ExecutionMachine {
   return {
+    ...jobPhases<Execution, ExecutionPhase>(),
     handlers,
-    phaseOf: (exec) => exec.status?.phase,
-    isFinal: isFinalPhase,
-    failedPhase: (phase) => (isDeletionPhase(phase) ? PHASE_DELETE_FAILED : PHASE_FAILED),
     classify,
     writer,
     recorder: env.recorder,
-    sameJob: (fresh, read) => fresh.status?.jobID === read.status?.jobID,
     status: {
       start(s, exec) {
         const now = env.now();
@@ -99,8 +94,5 @@ export function executionMachine(env: ExecutionEnv, writer: StatusWriter<Executi
 function enterPhase(s: ExecutionStatus, phase: ExecutionPhase, now: Date): void {
   if (s.phase !== phase) s.phaseTransitionTime = lsTime(now);
   s.phase = phase;
-  if (isFinalPhase(phase)) {
-    s.jobIDFinished = s.jobID ?? '';
-    s.transitionTimes = { ...s.transitionTimes, finishedTime: lsTime(now) };
-  }
+  if (isFinalPhase(phase)) finishJob(s, now);
 }

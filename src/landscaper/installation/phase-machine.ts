@@ -6,9 +6,7 @@ import type { PhaseHandler, PhaseMachine } from '../../runtime/phases/phase-mach
 import {
   PHASE_CLEANUP_ORPHANED,
   PHASE_COMPLETING,
-  PHASE_DELETE_FAILED,
   PHASE_DELETING,
-  PHASE_FAILED,
   PHASE_INIT,
   PHASE_INIT_DELETE,
   PHASE_OBJECTS_CREATED,
@@ -19,6 +17,7 @@ import {
   type InstallationPhase,
 } from '../api/constants.ts';
 import type { Installation, InstallationStatus } from '../api/installation.ts';
+import { finishJob, jobPhases } from '../job-phases.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
 import { classify, WAIT_CODES, type InstallationFailure } from './errors.ts';
 import { isDeleting, nameOf } from './helpers.ts';
@@ -46,14 +45,11 @@ const handlers: Partial<Record<InstallationPhase, PhaseHandler<Installation, Ins
 
 export function installationMachine(deps: Deps): PhaseMachine<Installation, InstallationPhase, InstallationStatus, Deps, InstallationFailure> {
   return {
+    ...jobPhases<Installation, InstallationPhase>(),
     handlers,
-    phaseOf: (inst) => inst.status?.phase,
-    isFinal: isFinalPhase,
-    failedPhase: (phase) => (isDeletionPhase(phase) ? PHASE_DELETE_FAILED : PHASE_FAILED),
     classify,
     writer: deps.writer,
     recorder: deps.recorder,
-    sameJob: (fresh, read) => fresh.status?.jobID === read.status?.jobID,
     status: {
       /** A new job: Init or InitDelete, written without touching jobIDFinished. */
       start(s, inst) {
@@ -78,8 +74,7 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
           s.phaseTransitionTime = lsTime(now);
         }
         if (!isFinalPhase(phase)) return;
-        s.jobIDFinished = s.jobID ?? '';
-        s.transitionTimes = { ...s.transitionTimes, finishedTime: lsTime(now) };
+        finishJob(s, now);
         // Successors are poked at the start of the next reconcile (gate "dependentsToTrigger").
         if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
           const dependents = successors(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));

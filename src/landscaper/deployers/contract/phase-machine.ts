@@ -14,9 +14,7 @@ import {
   isDeletionPhase,
   isFinalPhase,
   PHASE_COMPLETING,
-  PHASE_DELETE_FAILED,
   PHASE_DELETING,
-  PHASE_FAILED,
   PHASE_INIT,
   PHASE_INIT_DELETE,
   PHASE_PROGRESSING,
@@ -24,7 +22,7 @@ import {
   type ErrorCode,
 } from '../../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../../api/deploy-item.ts';
-import { lsTime } from '../../status-helpers.ts';
+import { finishJob, jobPhases } from '../../job-phases.ts';
 import { isInterrupted, isUnrecoverable } from './errors.ts';
 import { DEPLOYER_WAITS } from './job.ts';
 import type { Library, Run } from './library.ts';
@@ -52,22 +50,20 @@ export function deployerMachine(lib: Library): DeployerMachine {
       [PHASE_INIT_DELETE]: initDelete,
       [PHASE_DELETING]: deleting,
     },
-    phaseOf: (item) => item.status?.phase,
-    isFinal: isFinalPhase,
-    failedPhase: (phase) => (isDeletionPhase(phase) ? PHASE_DELETE_FAILED : PHASE_FAILED),
+    ...jobPhases<DeployItem, DeployItemPhase>(),
     classify,
     status: {
       start(status, item) {
         pickUp(status, item, lib.info, new Date());
         // updateOnChangeOnly: nothing to deploy, the job is done at pickup.
-        if (isFinalPhase(status.phase)) finish(status);
+        if (isFinalPhase(status.phase)) finishJob(status, new Date());
       },
       enter(status, phase, _item, failure) {
         status.phase = phase;
         if (failure) recordError(status, failure, new Date());
         if (!isFinalPhase(phase)) return;
         setWaiting(status, undefined);
-        finish(status);
+        finishJob(status, new Date());
       },
       recordError(status, err) {
         setWaiting(status, undefined);
@@ -91,10 +87,4 @@ function classOf(err: unknown): ErrorClass {
   if (isInterrupted(err)) return 'superseded';
   if (isConflict(err)) return 'conflict';
   return isUnrecoverable(err) ? 'fatal' : 'normal';
-}
-
-/** A final phase and jobIDFinished go into the same write (contract step 7). */
-function finish(status: DeployItemStatus): void {
-  status.jobIDFinished = status.jobID;
-  status.transitionTimes = { ...status.transitionTimes, finishedTime: lsTime(new Date()) };
 }
