@@ -5,15 +5,9 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
-import {
-  checkProgressingTimeout,
-  formatDuration,
-  isPickedUp,
-  parseTimeout,
-  pickupRemainingMs,
-  progressingDeadline,
-  InvalidTimeoutError,
-} from '../../src/landscaper/deployitem/index.ts';
+import { isPickedUp, pickupRemainingMs } from '../../src/landscaper/deployitem/index.ts';
+import { checkProgressingTimeout, untilDeadlineMs } from '../../src/landscaper/deployers/contract/timeout.ts';
+import { formatDuration, InvalidTimeoutError, parseTimeout, progressingDeadline } from '../../src/landscaper/timeouts.ts';
 import {
   classifyForDelete,
   classifyForReconcile,
@@ -151,15 +145,18 @@ test('progressing timeout: deadline = initTime + spec.timeout; "none" never expi
   const running = (timeout: string | undefined): DeployItem => ({ ...di('x', { jobID: 'j', transitionTimes: { initTime: '2024-01-01T00:00:00Z' } }), spec: { type: 't', ...(timeout ? { timeout } : {}) } });
   assert.equal(progressingDeadline(running(undefined)), Date.parse('2024-01-01T00:10:00Z'));
   assert.equal(progressingDeadline(running('none')), undefined);
-  assert.deepEqual(checkProgressingTimeout(running('none'), new Date('2030-01-01T00:00:00Z')), { expired: false, remainingMs: undefined });
-  assert.deepEqual(checkProgressingTimeout(running('1m'), new Date('2024-01-01T00:00:30Z')), { expired: false, remainingMs: 30_000 });
-  const expired = checkProgressingTimeout(running('1m'), new Date('2024-01-01T00:01:00Z'));
-  assert.equal(expired.expired, true);
-  if (expired.expired) {
-    assert.equal(expired.error.reason, 'ProgressingTimeout');
-    assert.deepEqual(expired.error.codes, ['ERR_TIMEOUT']);
-    assert.match(expired.error.message, /within its timeout of 1m0s/);
-  }
+  // The deployer's checkpoint: no error while time is left; a wait is cut at the deadline (+10 ms).
+  assert.doesNotThrow(() => checkProgressingTimeout(running('none'), 'test', Date.parse('2030-01-01T00:00:00Z')));
+  assert.equal(untilDeadlineMs(running('none'), Date.parse('2030-01-01T00:00:00Z')), undefined);
+  assert.doesNotThrow(() => checkProgressingTimeout(running('1m'), 'test', Date.parse('2024-01-01T00:00:30Z')));
+  assert.equal(untilDeadlineMs({ ...running('1m'), status: { ...running('1m').status, phase: 'Progressing' } }, Date.parse('2024-01-01T00:00:30Z')), 30_010);
+  assert.throws(() => checkProgressingTimeout(running('1m'), 'test', Date.parse('2024-01-01T00:01:00Z')), (err: unknown) => {
+    const e = err as { reason: string; codes: string[]; message: string };
+    assert.equal(e.reason, 'ProgressingTimeout');
+    assert.deepEqual(e.codes, ['ERR_TIMEOUT']);
+    assert.match(e.message, /timed out after 1m \(progressing timeout/);
+    return true;
+  });
   assert.equal(progressingDeadline(di('y', { jobID: 'j' })), undefined, 'not started: no deadline yet');
 });
 

@@ -11,7 +11,8 @@ import type { KubeClient } from '../../client/client.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import { deployItemsResource, targetsResource } from '../execution/resources.ts';
 import { applyPickupTimeout, pickupTimeoutMessage } from './pickup.ts';
-import { DEFAULT_PICKUP_TIMEOUT, parseTimeout, pickupRemainingMs, type Timeout } from './timeouts.ts';
+import { parseTimeout, type Timeout } from '../timeouts.ts';
+import { DEFAULT_PICKUP_TIMEOUT, pickupRemainingMs } from './timeouts.ts';
 
 export interface DeployItemControllerOptions {
   name?: string;

@@ -4,7 +4,8 @@
 import { ERR_TIMEOUT, PHASE_DELETE_FAILED, PHASE_FAILED } from '../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
-import { PICKUP_TIMEOUT_OPERATION, PICKUP_TIMEOUT_REASON, formatDuration } from './timeouts.ts';
+import { formatDuration } from '../timeouts.ts';
+import { PICKUP_TIMEOUT_OPERATION, PICKUP_TIMEOUT_REASON } from './timeouts.ts';
 
 export function pickupTimeoutMessage(di: DeployItem, timeoutMs: number, missingTarget: string | undefined): string {
   const base = `no deployer has picked up deploy item ${di.metadata.name ?? ''} (type ${di.spec.type}) within ${formatDuration(timeoutMs)}`;
