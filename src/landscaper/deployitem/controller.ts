@@ -6,9 +6,10 @@ import { action, type Action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import type { Manager } from '../../runtime/manager.ts';
+import { updateStatus } from '../../runtime/status.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { KubeClient } from '../../client/client.ts';
-import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
+import type { DeployItem } from '../api/deploy-item.ts';
 import { deployItemsResource, targetsResource } from '../execution/resources.ts';
 import { applyPickupTimeout, pickupTimeoutMessage } from './pickup.ts';
 import { parseTimeout, type Timeout } from '../timeouts.ts';
@@ -57,17 +58,19 @@ export async function reconcilePickup(di: DeployItem, ctx: ReconcileContext<Depl
 
   const missingTarget = await missingTargetOf(d.client, di);
   const message = pickupTimeoutMessage(di, d.pickup.ms, missingTarget);
-  const draft = structuredClone(di);
-  const status: DeployItemStatus = draft.status ?? { observedGeneration: 0 };
-  applyPickupTimeout(di, status, message, d.now());
-  draft.status = status;
+  let timedOut = false;
   try {
-    await d.client.updateStatus<DeployItem>(deployItemsResource, draft);
+    await updateStatus(d.client, deployItemsResource, di, (draft) => {
+      // After a conflict the fresh item may show a deployer picked the job up meanwhile: then nothing fires.
+      const left = pickupRemainingMs(draft, d.pickup, d.now());
+      timedOut = left !== undefined && left <= 0;
+      if (timedOut) applyPickupTimeout(draft, (draft.status ??= { observedGeneration: 0 }), message, d.now());
+    });
   } catch (err) {
     if (err instanceof NotFoundError) return action.awaitChange();
     throw err;
   }
-  void d.recorder.warning(di, 'PickupTimeout', message);
+  if (timedOut) void d.recorder.warning(di, 'PickupTimeout', message);
   return action.awaitChange();
 }
 
