@@ -156,6 +156,10 @@ export const builtinResources: readonly ResourceType[] = [
     shortNames: ['po'],
     categories: ['all'],
     statusSubresource: true,
+    subresources: [
+      { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+    ],
     fieldSelectors: fields(
       'spec.nodeName',
       'spec.restartPolicy',
