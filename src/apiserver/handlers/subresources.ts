@@ -1,4 +1,4 @@
-// Subresources with their own semantics: pods/binding and pods/eviction (POST).
+// Subresources with their own semantics: pods/binding and pods/eviction (POST), and */scale (GET, PUT, PATCH).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Verb } from '../http/request-info.ts';
@@ -6,6 +6,7 @@ import type { ResourceType, SubresourceInfo } from '../registry/resource-type.ts
 import type { HandlerContext } from './context.ts';
 import { handleBinding } from './pod-binding.ts';
 import { handleEviction } from './pod-eviction.ts';
+import { handleScale } from './scale.ts';
 
 export async function handleSubresource(
   ctx: HandlerContext,
@@ -24,5 +25,7 @@ export async function handleSubresource(
       return handleBinding(ctx, req, res, type, namespace, name, query);
     case 'eviction':
       return handleEviction(ctx, req, res, type, namespace, name, query);
+    case 'scale':
+      return handleScale(ctx, req, res, type, namespace, name, verb, query);
   }
 }
