@@ -195,4 +195,8 @@ describe('Deployment and ReplicaSet controllers', () => {
     assert.ok(Date.now() >= readySince + 2000, 'available no sooner than minReadySeconds after Ready');
     assert.equal(replicaSets.get('slowly', 'default')?.status?.fullyLabeledReplicas, 2);
   });
+
+  test('every request the controllers made is covered by the family\'s RBAC rules', () => {
+    assert.deepEqual(h.deniedToControllers(), []);
+  });
 });

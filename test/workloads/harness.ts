@@ -9,9 +9,10 @@ import { createKubeClient } from '../../src/client/create-client.ts';
 import { Informer } from '../../src/runtime/informer/informer.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
 import { Manager } from '../../src/runtime/manager.ts';
-import { registerWorkloads, type WorkloadsOptions } from '../../src/workloads/family.ts';
+import { registerWorkloads, workloadsFamily, type WorkloadsOptions } from '../../src/workloads/family.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
+import { unauthorizedRequests } from '../helpers/rbac.ts';
 import { Changes } from '../client/wait.ts';
 import { FakeKubelet, type FakeKubeletOptions } from './fake-kubelet.ts';
 
@@ -26,6 +27,9 @@ export interface KubeEvent extends KubeObject {
 
 export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
 
+/** The user agent of the controllers' client, to tell their requests from the test's and kubectl's. */
+export const CONTROLLERS_USER_AGENT = 'bosun-controllers';
+
 export interface WorkloadsHarness {
   server: TestServer;
   client: KubeClient;
@@ -38,6 +42,8 @@ export interface WorkloadsHarness {
   until(check: () => boolean, what: string, timeoutMs?: number): Promise<void>;
   /** Events about the named object, as `kubectl describe` lists them. */
   events(name: string): KubeEvent[];
+  /** The controllers' requests so far that the family's RBAC rules would deny. */
+  deniedToControllers(): string[];
   /** kubectl apply -f of the given objects. */
   apply(...objects: KubeObject[]): Promise<void>;
   close(): Promise<void>;
@@ -51,13 +57,13 @@ export interface HarnessOptions {
 export async function startWorkloads(options: HarnessOptions = {}): Promise<WorkloadsHarness> {
   const server = await startTestServer();
   const clients: KubeClient[] = [];
-  const newClient = (): KubeClient => {
-    const c = createKubeClient({ kubeconfig: server.kubeconfig });
+  const newClient = (userAgent?: string): KubeClient => {
+    const c = createKubeClient({ kubeconfig: server.kubeconfig, ...(userAgent ? { userAgent } : {}) });
     clients.push(c);
     return c;
   };
   const manager = new Manager({
-    client: newClient(),
+    client: newClient(CONTROLLERS_USER_AGENT),
     logger: createLogger({ level: (process.env['WORKLOADS_TEST_LOG'] as 'debug' | undefined) ?? 'silent' }),
     // Tests use short deadlines: do not let a silent watch sit for the default 90 s.
     informerDefaults: { inactivityTimeoutMs: 30_000 },
@@ -92,6 +98,11 @@ export async function startWorkloads(options: HarnessOptions = {}): Promise<Work
     watch,
     until: (check, what, timeoutMs = 15_000) => changes.until(check, timeoutMs, what),
     events: (name) => events.list().filter((e) => e.involvedObject.name === name),
+    deniedToControllers: () => {
+      const requests = server.requests.filter((r) => r.userAgent === CONTROLLERS_USER_AGENT);
+      if (requests.length === 0) throw new Error('the controllers made no requests under their user agent');
+      return unauthorizedRequests(requests, workloadsFamily.rbac);
+    },
     async apply(...objects) {
       const file = join(dir, `apply-${applied++}.json`);
       writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));

@@ -166,4 +166,8 @@ describe('Job controller', () => {
     // The TTL counts from the Complete condition's (second-precision) transition time, as upstream.
     assert.ok(Date.now() >= completedAt + 2000, 'not deleted before its TTL');
   });
+
+  test('every request the controllers made is covered by the family\'s RBAC rules', () => {
+    assert.deepEqual(h.deniedToControllers(), []);
+  });
 });

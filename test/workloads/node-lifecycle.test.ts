@@ -84,4 +84,8 @@ describe('node lifecycle', () => {
     assert.equal((await h.kubectl(['uncordon', 'node-a'])).code, 0);
     await h.until(() => taints('node-a').length === 0, 'taint removed');
   });
+
+  test('every request the controllers made is covered by the family\'s RBAC rules', () => {
+    assert.deepEqual(h.deniedToControllers(), []);
+  });
 });

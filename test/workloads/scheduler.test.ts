@@ -123,4 +123,8 @@ describe('scheduler', () => {
     assert.equal(podNamed('other')?.status?.conditions, undefined);
     await remove('other', 'bad', 'after');
   });
+
+  test('every request the controllers made is covered by the family\'s RBAC rules', () => {
+    assert.deepEqual(h.deniedToControllers(), []);
+  });
 });
