@@ -167,6 +167,36 @@ describe('Job controller', () => {
     assert.ok(Date.now() >= completedAt + 2000, 'not deleted before its TTL');
   });
 
+  test('Indexed: one pod per completion index with its annotation, label, hostname and env; a failed index is retried', async () => {
+    const attempts = new Map<string, number>();
+    h.kubelet.decide = (p) => {
+      const index = p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'] ?? '';
+      const n = (attempts.get(index) ?? 0) + 1;
+      attempts.set(index, n);
+      return index === '1' && n === 1 ? { phase: 'Failed', exitCode: 2 } : { phase: 'Succeeded' };
+    };
+    await h.apply(job('ix', { completions: 3, parallelism: 3, completionMode: 'Indexed' }));
+    const wait = await h.kubectl(['wait', '--for=condition=complete', 'job/ix', '--timeout=20s']);
+    assert.equal(wait.code, 0, wait.stderr);
+    const done = jobNamed('ix')!;
+    assert.equal(done.status?.completedIndexes, '0-2');
+    assert.equal(done.status?.succeeded, 3);
+    assert.equal(done.status?.failed, 1);
+    const all = podsOf('ix');
+    assert.equal(all.length, 4);
+    assert.deepEqual([...attempts.entries()].sort(), [['0', 1], ['1', 2], ['2', 1]]);
+    for (const p of all) {
+      const index = p.metadata.annotations?.['batch.kubernetes.io/job-completion-index'] ?? '';
+      assert.match(p.metadata.name ?? '', new RegExp(`^ix-${index}-[bcdfghjklmnpqrstvwxz2456789]{5}$`));
+      assert.equal(p.metadata.labels?.['batch.kubernetes.io/job-completion-index'], index);
+      assert.equal(p.spec['hostname'], `ix-${index}`);
+      assert.deepEqual((p.spec.containers[0]?.['env'] as unknown[])[0], {
+        name: 'JOB_COMPLETION_INDEX',
+        valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
+      });
+    }
+  });
+
   test('every request the controllers made is covered by the family\'s RBAC rules', () => {
     assert.deepEqual(h.deniedToControllers(), []);
   });

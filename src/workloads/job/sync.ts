@@ -1,5 +1,5 @@
 // One sync of a Job, after kube-controller-manager's job controller (syncJob, manageJob,
-// trackJobStatusAndRemoveFinalizers) for NonIndexed Jobs:
+// trackJobStatusAndRemoveFinalizers), for NonIndexed and Indexed Jobs (./indexed.ts):
 //
 // 1. Claim the pods the selector matches; count the finished ones that still carry the tracking finalizer.
 // 2. Decide whether the Job has failed (more failures than backoffLimit, or past activeDeadlineSeconds: the
@@ -48,6 +48,7 @@ import {
 } from './constants.ts';
 import type { FinalizerExpectations } from './finalizer-expectations.ts';
 import type { BackoffRecord, PodFailureBackoff } from './pod-failure-backoff.ts';
+import { completionIndex, firstPendingIndexes, formatIndexes, parseIndexes, redundantIndexedPods, templateForIndex } from './indexed.ts';
 import { hasTrackingFinalizer, removeTrackingFinalizer } from './tracking-finalizer.ts';
 
 export interface JobControllerData {
@@ -136,10 +137,13 @@ export async function syncJob(job: Job, ctx: ReconcileContext<JobControllerData>
     d.finalizers.forgetJob(key);
     return action.awaitChange();
   }
-  if ((job.spec.completionMode ?? 'NonIndexed') !== 'NonIndexed') {
+  const mode = job.spec.completionMode ?? 'NonIndexed';
+  if (mode !== 'NonIndexed' && mode !== 'Indexed') {
     void d.recorder.warning(job, 'UnknownCompletionMode', 'Skipped Job sync because completion mode is unknown');
     return action.awaitChange();
   }
+  const completions = job.spec.completions;
+  if (mode === 'Indexed' && completions === undefined) throw new TerminalError(`job ${key}: an Indexed Job needs spec.completions`);
   let selector;
   try {
     selector = fromLabelSelectorObject(job.spec.selector ?? {});
@@ -174,7 +178,16 @@ export async function syncJob(job: Job, ctx: ReconcileContext<JobControllerData>
   let active = activePods.length;
   let ready = activePods.filter(isPodReady).length;
   let terminating = pods.filter(isPodTerminating).length;
-  const succeeded = (status.succeeded ?? 0) + newSucceeded.length + uncounted.succeeded.length;
+  // Indexed: the succeeded indexes, the recorded ones and those of succeeded pods not counted yet.
+  const previousIndexes = mode === 'Indexed' ? parseIndexes(status.completedIndexes, completions ?? 0) : undefined;
+  const succeededIndexes = previousIndexes && new Set(previousIndexes);
+  if (succeededIndexes) {
+    for (const pod of pods) {
+      const index = completionIndex(pod);
+      if (pod.status?.phase === 'Succeeded' && hasTrackingFinalizer(pod) && index !== undefined && index < (completions ?? 0)) succeededIndexes.add(index);
+    }
+  }
+  const succeeded = succeededIndexes ? succeededIndexes.size : (status.succeeded ?? 0) + newSucceeded.length + uncounted.succeeded.length;
   const failed = (status.failed ?? 0) + newFailed.length + uncounted.failed.length;
   const suspended = job.spec.suspend === true;
   if (status.startTime === undefined && !suspended) status.startTime = nowTime(now);
@@ -209,14 +222,13 @@ export async function syncJob(job: Job, ctx: ReconcileContext<JobControllerData>
   } else {
     let managed = false;
     if (satisfied && job.metadata.deletionTimestamp === undefined) {
-      const result = await manageJob(d, job, key, activePods, succeeded, backoffRecord, nowMs);
+      const result = await manageJob(d, job, key, activePods, succeeded, succeededIndexes, backoffRecord, nowMs);
       ({ active, ready } = result);
       terminating += result.deleted;
       errors.push(...result.errors);
       if (result.requeueMs !== undefined) requeueMs = Math.min(requeueMs ?? Infinity, result.requeueMs);
       managed = true;
     }
-    const completions = job.spec.completions;
     const complete = completions === undefined ? succeeded > 0 && active === 0 : succeeded >= completions && active === 0;
     if (complete) {
       finished = { type: CONDITION_SUCCESS_CRITERIA_MET, status: 'True', reason: REASON_COMPLETIONS_REACHED, message: MESSAGE_COMPLETIONS_REACHED };
@@ -245,13 +257,20 @@ export async function syncJob(job: Job, ctx: ReconcileContext<JobControllerData>
     const considerFailed = isPodFailed(pod);
     if (job.metadata.deletionTimestamp === undefined && !finished && pod.status?.phase !== 'Succeeded' && !considerFailed) continue;
     toRelease.push(pod);
+    const index = completionIndex(pod);
+    const countable = mode === 'NonIndexed' || (index !== undefined && index < (completions ?? 0));
     if (pod.status?.phase === 'Succeeded' && !uncounted.failed.includes(uid)) {
-      if (!uncounted.succeeded.includes(uid)) uncounted.succeeded.push(uid);
+      // An Indexed Job counts succeeded pods by their index (completedIndexes), not by UID.
+      if (mode === 'NonIndexed' && !uncounted.succeeded.includes(uid)) uncounted.succeeded.push(uid);
     } else if (considerFailed || (finished !== undefined && finished.type !== CONDITION_SUCCESS_CRITERIA_MET)) {
       // Once the Job has failed, every pod not yet terminated counts as failed.
-      if (!uncounted.failed.includes(uid)) uncounted.failed.push(uid);
+      if (countable && !uncounted.failed.includes(uid)) uncounted.failed.push(uid);
     }
     if (uncounted.succeeded.length + uncounted.failed.length >= maxPodsPerSync) break;
+  }
+  if (succeededIndexes) {
+    status.completedIndexes = formatIndexes(succeededIndexes);
+    status.succeeded = succeededIndexes.size;
   }
   const conditions = (status.conditions ??= []);
   if (finished?.type === CONDITION_FAILURE_TARGET) {
@@ -304,7 +323,16 @@ interface ManageResult {
   requeueMs?: number;
 }
 
-async function manageJob(d: JobControllerData, job: Job, key: string, activePods: Pod[], succeeded: number, backoff: BackoffRecord, now: number): Promise<ManageResult> {
+async function manageJob(
+  d: JobControllerData,
+  job: Job,
+  key: string,
+  activePods: Pod[],
+  succeeded: number,
+  succeededIndexes: ReadonlySet<number> | undefined,
+  backoff: BackoffRecord,
+  now: number,
+): Promise<ManageResult> {
   let active = activePods.length;
   const ready = activePods.filter(isPodReady).length;
   if (job.spec.suspend === true) {
@@ -315,11 +343,16 @@ async function manageJob(d: JobControllerData, job: Job, key: string, activePods
   const completions = job.spec.completions;
   const wantActive = completions === undefined ? (succeeded > 0 ? active : parallelism) : Math.max(0, Math.min(completions - succeeded, parallelism));
   const surplus = active - wantActive;
-  if (surplus > 0) {
-    const result = await deletePods(d, job, key, podsToDelete(activePods, Math.min(surplus, maxPodsPerSync)), true);
+  // Indexed: redundant pods go whatever the counts; then the least advanced, as for NonIndexed.
+  const redundant = succeededIndexes ? redundantIndexedPods(activePods, succeededIndexes, completions ?? 0) : [];
+  const rest = activePods.filter((p) => !redundant.includes(p));
+  const victims = [...redundant, ...podsToDelete(rest, surplus - redundant.length)].slice(0, maxPodsPerSync);
+  if (victims.length > 0) {
+    const result = await deletePods(d, job, key, victims, true);
     return { active: active - result.deleted, ready: ready - result.deletedReady, deleted: result.deleted, errors: result.errors };
   }
-  const missing = Math.min(wantActive - active, maxPodsPerSync);
+  const indexes = succeededIndexes && firstPendingIndexes(activePods, succeededIndexes, wantActive - active, completions ?? 0);
+  const missing = Math.min(indexes ? indexes.length : wantActive - active, maxPodsPerSync);
   if (missing <= 0) return { active, ready, deleted: 0, errors: [] };
   const waitMs = d.backoff.remainingMs(backoff, now);
   if (waitMs > 0) return { active, ready, deleted: 0, errors: [], requeueMs: waitMs };
@@ -327,10 +360,17 @@ async function manageJob(d: JobControllerData, job: Job, key: string, activePods
   const meta = (template.metadata ??= {});
   if (!(meta.finalizers ?? []).includes(JOB_TRACKING_FINALIZER)) meta.finalizers = [...(meta.finalizers ?? []), JOB_TRACKING_FINALIZER];
   const ref = controllerRefTo(job, 'batch/v1', 'Job');
+  const name = job.metadata.name ?? '';
   d.expectations.expectCreations(key, missing);
+  let next = 0;
   const result = await slowStartBatch(missing, async () => {
+    const index = indexes?.[next++];
+    const pod =
+      index === undefined
+        ? podFromTemplate(template, job.metadata.namespace ?? '', ref, `${name}-`)
+        : podFromTemplate(templateForIndex(job, template, index), job.metadata.namespace ?? '', ref, `${name}-${index}-`);
     try {
-      await d.podControl.create(job, podFromTemplate(template, job.metadata.namespace ?? '', ref, `${job.metadata.name ?? ''}-`));
+      await d.podControl.create(job, pod);
     } catch (err) {
       d.expectations.creationObserved(key);
       throw err;
