@@ -196,6 +196,32 @@ describe('Deployment and ReplicaSet controllers', () => {
     assert.equal(replicaSets.get('slowly', 'default')?.status?.fullyLabeledReplicas, 2);
   });
 
+  test('scaling mid-rollout spreads the new replicas over both ReplicaSets in proportion (the upstream example: 8+5 → 11+7)', async () => {
+    h.kubelet.decide = (p) => ({ phase: 'Running', ready: image(p) !== 'broken' });
+    await h.apply({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'prop', namespace: 'default' },
+      spec: {
+        replicas: 10,
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 3, maxUnavailable: 2 } },
+        selector: { matchLabels: { app: 'prop' } },
+        template: { metadata: { labels: { app: 'prop' } }, spec: { containers: [{ name: 'c', image: 'good' }] } },
+      },
+    });
+    assert.equal((await h.kubectl(['rollout', 'status', 'deployment/prop', '--timeout=30s'])).code, 0);
+    assert.equal((await h.kubectl(['set', 'image', 'deployment/prop', 'c=broken'])).code, 0);
+    const sizes = (): number[] => rsOf('prop').map((rs) => rs.spec.replicas ?? 0).sort((a, b) => b - a);
+    const settled = (want: number[]): boolean =>
+      JSON.stringify(sizes()) === JSON.stringify(want) && rsOf('prop').every((rs) => rs.status?.replicas === rs.spec.replicas && rs.status?.observedGeneration === rs.metadata.generation);
+    await h.until(() => settled([8, 5]), 'rollout stuck at 8 old and 5 new');
+    assert.equal((await h.kubectl(['scale', 'deployment/prop', '--replicas=15'])).code, 0);
+    await h.until(() => settled([11, 7]), 'old 11, new 7');
+    const byImage = (img: string) => rsOf('prop').find((rs) => rs.spec.template.spec.containers[0]?.image === img)?.spec.replicas;
+    assert.equal(byImage('good'), 11);
+    assert.equal(byImage('broken'), 7);
+  });
+
   test('every request the controllers made is covered by the family\'s RBAC rules', () => {
     assert.deepEqual(h.deniedToControllers(), []);
   });
