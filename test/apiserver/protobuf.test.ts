@@ -306,13 +306,40 @@ describe('kubectl create sends protobuf', () => {
   test('create job with an image and a command: the pod template is exact', async () => {
     await create(['create', 'job', 'j', '--image=busybox', '--', 'echo', 'hi']);
     const job = await stored('/apis/batch/v1/namespaces/default/jobs/j');
+    // The server adds the job strategy's generated selector labels, as kube-apiserver does.
+    const generatedLabels = async (name: string): Promise<Record<string, string>> => {
+      const uid = (await server.json(`/apis/batch/v1/namespaces/default/jobs/${name}`))['metadata']['uid'] as string;
+      return { 'batch.kubernetes.io/controller-uid': uid, 'batch.kubernetes.io/job-name': name, 'controller-uid': uid, 'job-name': name };
+    };
+    const labels = await generatedLabels('j');
     assert.deepEqual(job['spec']['template'], {
-      metadata: { creationTimestamp: null },
+      metadata: { creationTimestamp: null, labels },
       spec: { containers: [{ name: 'j', image: 'busybox', command: ['echo', 'hi'], resources: {} }], restartPolicy: 'Never' },
     });
     const json = await viaJson(['create', 'job', 'j-json', '--image=busybox', '--', 'echo', 'hi'], '/apis/batch/v1/namespaces/default/jobs', '/apis/batch/v1/namespaces/default/jobs/j-json');
+    assert.deepEqual(json['spec']['template']['metadata']['labels'], await generatedLabels('j-json'));
     const containers = json['spec']['template']['spec']['containers'] as Record<string, unknown>[];
-    assert.deepEqual({ ...job['spec'], template: { ...job['spec']['template'] } }, { ...json['spec'], template: { ...json['spec']['template'], spec: { ...json['spec']['template']['spec'], containers: containers.map((c) => ({ ...c, name: 'j' })) } } });
+    const selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': labels['controller-uid'] } };
+    assert.deepEqual(
+      { ...job['spec'], template: { ...job['spec']['template'] } },
+      { ...json['spec'], selector, template: { ...json['spec']['template'], metadata: { ...json['spec']['template']['metadata'], labels }, spec: { ...json['spec']['template']['spec'], containers: containers.map((c) => ({ ...c, name: 'j' })) } } },
+    );
+  });
+
+  test('create deployment: apps/v1 decodes from protobuf as from JSON, with the server defaults', async () => {
+    await create(['create', 'deployment', 'web', '--image=nginx', '--replicas=2']);
+    const deployment = await stored('/apis/apps/v1/namespaces/default/deployments/web');
+    assert.deepEqual(deployment['spec'], {
+      replicas: 2,
+      selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+    });
+    const json = await viaJson(['create', 'deployment', 'web-json', '--image=nginx', '--replicas=2'], '/apis/apps/v1/namespaces/default/deployments', '/apis/apps/v1/namespaces/default/deployments/web-json');
+    const rename = (spec: Record<string, any>) => JSON.parse(JSON.stringify(spec).replaceAll('web-json', 'web')) as Record<string, unknown>;
+    assert.deepEqual(rename(json['spec']), deployment['spec']);
   });
 
   test('--dry-run=server goes through the same decoder and stores nothing', async () => {

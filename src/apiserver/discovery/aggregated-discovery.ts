@@ -42,9 +42,10 @@ export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean, v
           };
           if (t.shortNames.length > 0) resource['shortNames'] = t.shortNames;
           if (t.categories.length > 0) resource['categories'] = t.categories;
-          if (t.statusSubresource) {
-            resource['subresources'] = [{ subresource: 'status', responseKind: { group: t.group, version: t.version, kind: t.kind }, verbs: ['get', 'patch', 'update'] }];
-          }
+          const subresources: unknown[] = [];
+          if (t.statusSubresource) subresources.push({ subresource: 'status', responseKind: { group: t.group, version: t.version, kind: t.kind }, verbs: ['get', 'patch', 'update'] });
+          for (const s of t.subresources ?? []) subresources.push({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs });
+          if (subresources.length > 0) resource['subresources'] = subresources;
           return resource;
         }),
       })),

@@ -13,6 +13,10 @@ function resourceEntries(types: ResourceType[]): unknown[] {
   }
   for (const t of types) {
     if (t.statusSubresource) entries.push({ name: `${t.plural}/status`, singularName: '', namespaced: t.namespaced, kind: t.kind, verbs: ['get', 'patch', 'update'] });
+    // group and version name the subresource's own kind (kubectl drain finds policy/v1 Eviction this way).
+    for (const s of t.subresources ?? []) {
+      entries.push({ name: `${t.plural}/${s.name}`, singularName: '', namespaced: t.namespaced, group: s.group, version: s.version, kind: s.kind, verbs: s.verbs });
+    }
   }
   return entries;
 }

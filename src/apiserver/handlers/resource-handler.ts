@@ -6,6 +6,7 @@ import type { ResourceRequest } from '../http/request-info.ts';
 import type { HandlerContext } from './context.ts';
 import { handlePatch } from './patch.ts';
 import { handleGet, handleList } from './read.ts';
+import { handleSubresource } from './subresources.ts';
 import { handleWatch } from './watch.ts';
 import { handleCreate, handleDelete, handleDeleteCollection, handleUpdate } from './write.ts';
 
@@ -19,6 +20,8 @@ export async function handleResource(
   const type = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!type) throw errors.pathNotFound();
   if (!type.namespaced && info.namespace !== undefined) throw errors.pathNotFound();
+  const connect = type.subresources?.find((s) => s.name === info.subresource);
+  if (connect && info.name !== undefined) return handleSubresource(ctx, req, res, type, connect, info.namespace ?? '', info.name, info.verb, query);
   if (!type.verbs.includes(info.verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
   const namespace = info.namespace ?? '';
   const rep = negotiate(req.headers['accept'], query);

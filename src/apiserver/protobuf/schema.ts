@@ -601,6 +601,66 @@ message UncountedTerminatedPods
   2 failed []string
 `;
 
+const appsV1 = `
+message Deployment
+  1 metadata ObjectMeta
+  2 spec DeploymentSpec
+  3 status DeploymentStatus
+message DeploymentSpec
+  1 replicas *int32
+  2 selector *LabelSelector
+  3 template PodTemplateSpec
+  4 strategy DeploymentStrategy
+  5 minReadySeconds int32
+  6 revisionHistoryLimit *int32
+  7 paused bool
+  9 progressDeadlineSeconds *int32
+message DeploymentStrategy
+  1 type string
+  2 rollingUpdate *RollingUpdateDeployment
+message RollingUpdateDeployment
+  1 maxUnavailable *IntOrString
+  2 maxSurge *IntOrString
+message DeploymentStatus
+  1 observedGeneration int64
+  2 replicas int32
+  3 updatedReplicas int32
+  7 readyReplicas int32
+  4 availableReplicas int32
+  5 unavailableReplicas int32
+  6 conditions []DeploymentCondition
+  8 collisionCount *int32
+message DeploymentCondition
+  1 type !string
+  2 status !string
+  6 lastUpdateTime Time
+  7 lastTransitionTime Time
+  4 reason string
+  5 message string
+message ReplicaSet
+  1 metadata ObjectMeta
+  2 spec ReplicaSetSpec
+  3 status ReplicaSetStatus
+message ReplicaSetSpec
+  1 replicas *int32
+  4 minReadySeconds int32
+  2 selector *LabelSelector
+  3 template PodTemplateSpec
+message ReplicaSetStatus
+  1 replicas !int32
+  2 fullyLabeledReplicas int32
+  4 readyReplicas int32
+  5 availableReplicas int32
+  3 observedGeneration int64
+  6 conditions []ReplicaSetCondition
+message ReplicaSetCondition
+  1 type !string
+  2 status !string
+  3 lastTransitionTime Time
+  4 reason string
+  5 message string
+`;
+
 const coordinationV1 = `
 message Lease
   1 metadata ObjectMeta
@@ -707,7 +767,7 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + batchV1 + coordinationV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + batchV1 + appsV1 + coordinationV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
@@ -719,5 +779,7 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['v1/Node', 'Node'],
   ['v1/Event', 'Event'],
   ['batch/v1/Job', 'Job'],
+  ['apps/v1/Deployment', 'Deployment'],
+  ['apps/v1/ReplicaSet', 'ReplicaSet'],
   ['coordination.k8s.io/v1/Lease', 'Lease'],
 ]);

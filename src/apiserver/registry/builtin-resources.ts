@@ -11,9 +11,13 @@ import {
 import { defaultWebhookConfiguration } from '../admission/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admission/webhook-validation.ts';
 import { serverUser } from '../auth/server-user.ts';
-import type { ResourceType } from './resource-type.ts';
+import type { ResourceType, SubresourceInfo } from './resource-type.ts';
+import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
+
+/** `kubectl scale` finds the Scale kind of a workload through discovery. */
+const scale: SubresourceInfo = { name: 'scale', group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] };
 
 function field(path: string): (object: KubeObject) => string | undefined {
   const parts = path.split('.');
@@ -156,6 +160,10 @@ export const builtinResources: readonly ResourceType[] = [
     shortNames: ['po'],
     categories: ['all'],
     statusSubresource: true,
+    subresources: [
+      { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
+      { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+    ],
     fieldSelectors: fields(
       'spec.nodeName',
       'spec.restartPolicy',
@@ -186,6 +194,31 @@ export const builtinResources: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
     fieldSelectors: fields('status.successful'),
+    ...jobStrategy,
+  }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'Deployment',
+    plural: 'deployments',
+    shortNames: ['deploy'],
+    categories: ['all'],
+    statusSubresource: true,
+    subresources: [scale],
+    tracksGeneration: true,
+    ...deploymentStrategy,
+  }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'ReplicaSet',
+    plural: 'replicasets',
+    shortNames: ['rs'],
+    categories: ['all'],
+    statusSubresource: true,
+    subresources: [scale],
+    tracksGeneration: true,
+    ...replicaSetStrategy,
   }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({

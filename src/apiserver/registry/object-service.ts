@@ -232,12 +232,13 @@ export class ObjectService {
     delete meta.resourceVersion;
     if (!options.keepManagedFields) delete meta.managedFields;
     if (type.statusSubresource) delete object['status'];
+    // As kube-apiserver's BeforeCreate: the system fields first, so that defaulting can use the uid (a Job's selector).
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTime();
     type.prepareForCreate?.(object);
     const schemaCauses = this.admitSchema(type, object, options, warnings);
     this.validate(type, object, undefined, schemaCauses);
     if (this.store.get(storageKey(type), type.namespaced ? namespace : '', meta.name)) throw errors.alreadyExists(groupResource(type), meta.name);
-    meta.uid = randomUUID();
-    meta.creationTimestamp = nowTime();
     if (type.tracksGeneration || type.custom) meta.generation = 1;
     if (!options.keepManagedFields) this.managedFields?.recordUpdate(undefined, object, this.manager(options, userAgent), apiVersionOf(type), undefined, nowTime());
     return { kind: 'create', type, object, warnings, dryRun: options.dryRun === true };

@@ -13,6 +13,16 @@ export interface CustomResourceSchema {
 
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
+/** A subresource besides status and finalize (pods/binding, deployments/scale…), as discovery lists it. */
+export interface SubresourceInfo {
+  readonly name: 'binding' | 'eviction' | 'scale';
+  /** The group, version and kind of what the subresource takes and answers (Binding, policy/v1 Eviction, autoscaling/v1 Scale). */
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+  readonly verbs: readonly string[];
+}
+
 export interface ResourceType {
   readonly group: string;
   readonly version: string;
@@ -26,6 +36,8 @@ export interface ResourceType {
   readonly verbs: readonly string[];
   /** Whether `/status` is a subresource (spec and status then written separately). */
   readonly statusSubresource: boolean;
+  /** Subresources served by their own handlers (src/apiserver/handlers/subresources.ts). */
+  readonly subresources?: readonly SubresourceInfo[];
   /** Whether metadata.generation is kept and bumped on changes outside metadata and status. */
   readonly tracksGeneration: boolean;
   /** Built-ins accept strategic-merge patches; custom resources answer 415. */

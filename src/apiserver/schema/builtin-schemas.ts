@@ -239,6 +239,28 @@ const job = top({
   }),
 });
 
+const intOrString = SCALAR;
+const deployment = top({
+  spec: struct({
+    ...scalars('replicas', 'minReadySeconds', 'revisionHistoryLimit', 'paused', 'progressDeadlineSeconds'),
+    selector: labelSelector,
+    template: podTemplateSpec,
+    strategy: struct({ type: SCALAR, rollingUpdate: struct({ maxUnavailable: intOrString, maxSurge: intOrString }) }, { patchStrategy: 'retainKeys' }),
+  }),
+  status: struct({
+    ...scalars('observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount', 'terminatingReplicas'),
+    conditions: conditionsByType,
+  }),
+});
+
+const replicaSet = top({
+  spec: struct({ ...scalars('replicas', 'minReadySeconds'), selector: labelSelector, template: podTemplateSpec }),
+  status: struct({
+    ...scalars('replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'terminatingReplicas', 'observedGeneration'),
+    conditions: conditionsByType,
+  }),
+});
+
 const lease = top({
   spec: struct(scalars('holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder')),
 });
@@ -280,6 +302,8 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Pod', pod],
   ['/v1/Node', node],
   ['batch/v1/Job', job],
+  ['apps/v1/Deployment', deployment],
+  ['apps/v1/ReplicaSet', replicaSet],
   ['coordination.k8s.io/v1/Lease', lease],
   ['apiextensions.k8s.io/v1/CustomResourceDefinition', crd],
   ['admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration', webhookConfiguration],

@@ -278,6 +278,69 @@ const jobPrinter = printer(
   },
 );
 
+const CONTAINERS = col('Containers', 'Names of each container in the template.', 1);
+const IMAGES = col('Images', 'Images referenced by each container in the template.', 1);
+
+function templateContainers(spec: Json): Json[] {
+  return arr(rec(rec(spec.template).spec).containers).map(rec);
+}
+
+const deploymentPrinter = printer(
+  [
+    NAME,
+    col('Ready', 'Number of the pod with ready state'),
+    col('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
+    col('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const containers = templateContainers(spec);
+    return [
+      o.metadata.name ?? '',
+      `${num(status.readyReplicas)}/${num(spec.replicas)}`,
+      num(status.updatedReplicas),
+      num(status.availableReplicas),
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(spec.selector),
+    ];
+  },
+);
+
+const replicaSetPrinter = printer(
+  [
+    NAME,
+    col('Desired', 'Number of desired pods.'),
+    col('Current', 'Number of actually running pods.'),
+    col('Ready', 'Number of ready pods.'),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    col('Selector', 'Label query over pods that should match the replica count. If selector is empty, it is defaulted to the labels present on the pod template.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const containers = templateContainers(spec);
+    return [
+      o.metadata.name ?? '',
+      num(spec.replicas),
+      num(status.replicas),
+      num(status.readyReplicas),
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(spec.selector),
+    ];
+  },
+);
+
 function formatEventSource(o: KubeObject): string {
   const source = rec(o['source']);
   const component = str(source.component) || str(o['reportingComponent']);
@@ -391,6 +454,8 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Node': nodePrinter,
   '/ServiceAccount': serviceAccountPrinter,
   'batch/Job': jobPrinter,
+  'apps/Deployment': deploymentPrinter,
+  'apps/ReplicaSet': replicaSetPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,

@@ -1,0 +1,59 @@
+// The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
+// semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the
+// ReplicaSet and Deployment controllers, and the node lifecycle controller. Pods themselves run on a node agent.
+import type { Family, PolicyRule } from '../runtime/family.ts';
+import type { Manager } from '../runtime/manager.ts';
+import { registerDeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
+import { registerJobController, type JobControllerOptions } from './job/controller.ts';
+import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';
+import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
+import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
+
+/** Per-controller options; false leaves a controller out (e.g. when a real kube-scheduler runs). */
+export interface WorkloadsOptions {
+  scheduler?: SchedulerOptions | false;
+  job?: JobControllerOptions | false;
+  replicaSet?: ReplicaSetControllerOptions | false;
+  deployment?: DeploymentControllerOptions | false;
+  nodeLifecycle?: NodeLifecycleOptions | false;
+}
+
+export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
+  if (options.scheduler !== false) registerScheduler(mgr, options.scheduler);
+  if (options.job !== false) registerJobController(mgr, options.job);
+  if (options.replicaSet !== false) registerReplicaSetController(mgr, options.replicaSet);
+  if (options.deployment !== false) registerDeploymentController(mgr, options.deployment);
+  if (options.nodeLifecycle !== false) registerNodeLifecycleController(mgr, options.nodeLifecycle);
+}
+
+/**
+ * What the controllers read, watch and write: every one lists and watches its kinds; the scheduler binds pods and
+ * writes their PodScheduled condition; the Job and ReplicaSet controllers create, adopt (patch) and delete pods;
+ * the Job controller reads Jobs afresh before adopting and the TTL controller before deleting; the Deployment
+ * controller creates, scales and deletes ReplicaSets and patches the revision annotation; the node lifecycle
+ * controller patches taints and writes node and pod status; each records Events.
+ */
+const rbac: readonly PolicyRule[] = [
+  { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['pods/status'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['pods/binding'], verbs: ['create'] },
+  { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: [''], resources: ['nodes/status'], verbs: ['update'] },
+  { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list', 'watch'] },
+  { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'delete'] },
+  { apiGroups: ['batch'], resources: ['jobs/status'], verbs: ['update'] },
+  { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: ['apps'], resources: ['replicasets/status'], verbs: ['update'] },
+  { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'patch'] },
+  { apiGroups: ['apps'], resources: ['deployments/status'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+];
+
+/** The family as the CLI runs it: built-in kinds only, so no API groups or CRDs of its own. */
+export const workloadsFamily: Family = {
+  name: 'workloads',
+  groups: [],
+  crds: [],
+  rbac,
+  register: (mgr) => registerWorkloads(mgr),
+};
