@@ -12,7 +12,7 @@ import { defaultWebhookConfiguration } from '../admission/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admission/webhook-validation.ts';
 import { serverUser } from '../auth/server-user.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
-import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
+import { deploymentStrategy, jobStrategy, podStrategy, replicaSetStrategy } from './workload-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -157,6 +157,7 @@ export const builtinResources: readonly ResourceType[] = [
     version: 'v1',
     kind: 'Pod',
     plural: 'pods',
+    ...podStrategy,
     shortNames: ['po'],
     categories: ['all'],
     statusSubresource: true,

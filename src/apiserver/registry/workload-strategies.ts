@@ -220,3 +220,38 @@ export const replicaSetStrategy: Strategy = {
     return causes;
   },
 };
+
+/** A container's requests and limits as kube-apiserver reads them for the QoS class. */
+function resourcesOf(container: unknown): { requests: Json; limits: Json } {
+  const resources = record(record(container)['resources']);
+  return { requests: record(resources['requests']), limits: record(resources['limits']) };
+}
+
+/**
+ * The pod's QoS class (pkg/apis/core/helper/qos GetPodQOS): Guaranteed when every container limits cpu and
+ * memory and requests (defaulted to the limits) equal them, BestEffort when nothing is requested or limited.
+ */
+export function podQosClass(pod: KubeObject): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const spec = record(pod['spec']);
+  const containers = [...(Array.isArray(spec['containers']) ? spec['containers'] : []), ...(Array.isArray(spec['initContainers']) ? spec['initContainers'] : [])];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const { requests, limits } = resourcesOf(c);
+    const keys = new Set([...Object.keys(requests), ...Object.keys(limits)].filter((k) => k === 'cpu' || k === 'memory'));
+    if (keys.size > 0) any = true;
+    for (const k of ['cpu', 'memory']) {
+      const limit = limits[k];
+      if (limit === undefined || (requests[k] !== undefined && String(requests[k]) !== String(limit))) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}
+
+/** Pods (the pod registry strategy's PrepareForCreate): a new pod's status is Pending with its QoS class, whatever was sent. */
+export const podStrategy: Strategy = {
+  prepareForCreate(pod) {
+    pod['status'] = { phase: 'Pending', qosClass: podQosClass(pod) };
+  },
+};
