@@ -3,9 +3,10 @@
 import type { KubeObject } from '../apimachinery/object.ts';
 import { crdGroup, loadBosunCrds } from '../crds/index.ts';
 import { landscaperFamily } from '../landscaper/family.ts';
+import { workloadsFamily } from '../workloads/family.ts';
 import type { Family } from '../runtime/family.ts';
 
-export const bosunFamilies: readonly Family[] = [landscaperFamily];
+export const bosunFamilies: readonly Family[] = [landscaperFamily, workloadsFamily];
 
 /** Families planned but not built yet: selecting one says so rather than calling the name unknown. */
 const NOT_BUILT_YET: readonly string[] = ['workflows', 'chaos', 'node'];
@@ -19,9 +20,12 @@ export class FamilyCrdError extends Error {
   override readonly name = 'FamilyCrdError' as const;
 }
 
-/** The families `names` selects from `available` (each once, in the order given); all of them without names. */
-export function selectFamilies(names: readonly string[] | undefined, available: readonly Family[] = bosunFamilies): Family[] {
-  if (names === undefined) return [...available];
+/**
+ * The families `names` selects from `available` (each once, in the order given). Without names: all of them on
+ * Bosun's embedded control plane, all but the embedded-only ones (which a real cluster has its own of) elsewhere.
+ */
+export function selectFamilies(names: readonly string[] | undefined, available: readonly Family[] = bosunFamilies, where: { embedded: boolean } = { embedded: false }): Family[] {
+  if (names === undefined) return available.filter((f) => where.embedded || f.embeddedOnly !== true);
   return [...new Set(names)].map((name) => {
     const family = available.find((f) => f.name === name);
     if (family) return family;

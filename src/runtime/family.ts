@@ -39,6 +39,11 @@ export interface Family {
    * a target cluster is authorized by the target's own credentials, and leader election by the manager's.
    */
   readonly rbac: readonly PolicyRule[];
+  /**
+   * The family stands in for a part of a real cluster (kube-scheduler, kube-controller-manager, a kubelet): it
+   * runs by default only on Bosun's embedded control plane, and against a real cluster only when selected by name.
+   */
+  readonly embeddedOnly?: boolean;
   /** Adds its controllers to the manager, and its admission webhooks to env.webhooks when given. */
   register(mgr: Manager, env: FamilyEnvironment): void;
 }

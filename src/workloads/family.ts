@@ -55,5 +55,6 @@ export const workloadsFamily: Family = {
   groups: [],
   crds: [],
   rbac,
+  embeddedOnly: true,
   register: (mgr) => registerWorkloads(mgr),
 };

@@ -32,20 +32,31 @@ test('families are selected by name, each once; all of them without names', () =
   assert.deepEqual(selectFamilies(['b', 'a', 'b'], [a, b]), [b, a]);
   assert.deepEqual(selectFamilies([], [a, b]), []);
   assert.deepEqual(selectFamilies(['landscaper']), [landscaperFamily]);
-  assert.deepEqual(bosunFamilies.map((f) => f.name), ['landscaper']);
+  assert.deepEqual(bosunFamilies.map((f) => f.name), ['landscaper', 'workloads']);
+});
+
+test('an embedded-only family (a real cluster has its own) runs by default only on the embedded control plane', () => {
+  const a = family('a', [], []);
+  const kcm: Family = { ...family('kcm', [], []), embeddedOnly: true };
+  assert.deepEqual(selectFamilies(undefined, [a, kcm]), [a], 'a real cluster: not by default');
+  assert.deepEqual(selectFamilies(undefined, [a, kcm], { embedded: true }), [a, kcm], 'bosun up: by default');
+  assert.deepEqual(selectFamilies(['kcm'], [a, kcm]), [kcm], 'named: anywhere');
+  assert.deepEqual(selectFamilies(undefined).map((f) => f.name), ['landscaper']);
+  assert.deepEqual(selectFamilies(undefined, bosunFamilies, { embedded: true }).map((f) => f.name), ['landscaper', 'workloads']);
 });
 
 test('an unknown family and one not built yet are refused, naming the available ones', () => {
   const refused = (names: string[], message: string): void => {
     assert.throws(() => selectFamilies(names), (e: unknown) => e instanceof UnknownFamilyError && e.message === message);
   };
-  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper)');
-  for (const name of ['workflows', 'chaos', 'node']) refused([name], `controller family "${name}" is not built yet (available: landscaper)`);
+  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper, workloads)');
+  for (const name of ['workflows', 'chaos', 'node']) refused([name], `controller family "${name}" is not built yet (available: landscaper, workloads)`);
   assert.throws(() => selectFamilies(['a'], []), { message: 'unknown controller family "a" (available: none)' });
 });
 
 test("a shipped family's CRDs are every manifest of its groups, sorted by name", () => {
-  for (const f of bosunFamilies) {
+  // A family of built-in kinds (workloads) has no CRDs of its own.
+  for (const f of bosunFamilies.filter((x) => x.groups.length > 0)) {
     const ofGroups = loadBosunCrds().filter((crd) => f.groups.includes(crdGroup(crd) ?? ''));
     assert.ok(ofGroups.length > 0, f.name);
     assert.deepEqual(familyCrds([f]), ofGroups, f.name);
@@ -63,13 +74,13 @@ test("Landscaper's webhook configuration carries the family's name, which prunin
 
 test('the commands refuse an unknown or unbuilt family in one line with exit 1, before anything starts', async () => {
   const manifests = await bosun(['manifests', '--family', 'chaos']);
-  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: controller family "chaos" is not built yet (available: landscaper)\n']);
+  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: controller family "chaos" is not built yet (available: landscaper, workloads)\n']);
   // No kubeconfig is read: the family is checked first.
   const controllers = await bosun(['controllers', '--kubeconfig', '/nonexistent/kubeconfig', '--controllers', 'workflows']);
-  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: controller family "workflows" is not built yet (available: landscaper)\n']);
+  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: controller family "workflows" is not built yet (available: landscaper, workloads)\n']);
   // No server is started: the data dir is never touched.
   const up = await bosun(['up', '--data-dir', '/nonexistent/bosun', '--port', '0', '--controllers', 'landscaper,nope']);
-  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: landscaper)\n']);
+  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: landscaper, workloads)\n']);
 });
 
 test('bosun manifests --family landscaper prints the CRDs bosun manifests prints', async () => {

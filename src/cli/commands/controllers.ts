@@ -14,6 +14,8 @@ import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '..
 import { bosunFamilies, selectFamilies } from '../families.ts';
 
 export interface ControllersOptions {
+  /** Bosun's own embedded control plane (`bosun up`): embedded-only families run by default too. */
+  embedded?: boolean;
   kubeconfig?: string;
   /** Kubeconfig YAML itself (`bosun up` passes its own). */
   kubeconfigContent?: string;
@@ -68,7 +70,7 @@ async function pruneUnserved(client: KubeClient, options: WebhookOptions, select
  * stops it. An unknown family is an UnknownFamilyError before anything connects.
  */
 export async function runControllers(options: ControllersOptions, available: readonly Family[] = bosunFamilies): Promise<Manager> {
-  const families = selectFamilies(options.controllers, available);
+  const families = selectFamilies(options.controllers, available, { embedded: options.embedded === true });
   const selected = families.map((f) => f.name);
   const log = createLogger({ level: options.logLevel, name: 'bosun-controllers' });
   const client = createKubeClient({
@@ -194,7 +196,7 @@ export function controllersCommand(available: readonly Family[] = bosunFamilies)
     .option('--leader-election-id <name>', 'name of the Lease', 'bosun-controllers')
     .option('--metrics-port <port>', 'port of /metrics, /healthz and /readyz (0 picks one)', port, 8080)
     .option('--metrics-bind-address <address>', 'address of the metrics server (0.0.0.0 to expose it)', '127.0.0.1')
-    .option('--controllers <list>', `comma-separated families to run (${available.map((f) => f.name).join(', ')}); default all`, list)
+    .option('--controllers <list>', `comma-separated families to run (${available.map((f) => f.name).join(', ')}); default all but ${available.filter((f) => f.embeddedOnly).map((f) => f.name).join(', ') || 'none'}, which a real cluster has its own of`, list)
     .option('--log-level <level>', 'trace, debug, info, warn, error or silent', 'info')
     .option('--webhook-url <url>', 'serve the admission webhooks; the https base URL the API server calls them at (e.g. https://bosun-webhook.bosun-system.svc:443)')
     .option('--webhook-bind <address>', 'address the webhook server listens on (default: 127.0.0.1 for a loopback --webhook-url, else 0.0.0.0)')

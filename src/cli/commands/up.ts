@@ -87,6 +87,7 @@ export function upCommand(): Command {
         // The same controllers as `bosun controllers`, talking to this server over its own kubeconfig.
         manager = await runControllers(
           {
+            embedded: true,
             kubeconfigContent: running.kubeconfig,
             leaderElect: false,
             leaderElectionId: 'bosun-controllers',
