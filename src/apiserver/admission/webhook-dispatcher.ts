@@ -3,13 +3,14 @@
 // before the next is called; webhooks with reinvocationPolicy IfNeeded are called once more when a later webhook
 // changed the object. Validating webhooks run in parallel; the first refusal in webhook order is the answer.
 import { randomUUID } from 'node:crypto';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { matchesLabels, type LabelSelector } from '../../apimachinery/label-selector.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { serverUser } from '../auth/server-user.ts';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from '../patch/json-patch.ts';
 import { compareVersions, type ResourceRegistry } from '../registry/registry.ts';
-import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
+import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import { jsonEqual } from '../schema/field-schema.ts';
 import type { SqliteStore } from '../storage/sqlite-store.ts';
 import { admissionForbidden, dryRunUnsupported, internalError, webhookCallFailed, webhookDenied } from './admission-errors.ts';
