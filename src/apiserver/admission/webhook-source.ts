@@ -3,10 +3,10 @@
 // matchConditions, and per webhook a keep-alive https Agent that trusts its caBundle (or the system roots).
 import { Agent } from 'node:https';
 import { createSecureContext } from 'node:tls';
+import type { AdmissionReviewVersion } from '../../apimachinery/admission-review.ts';
 import { fromLabelSelectorObject, type LabelSelector } from '../../apimachinery/label-selector.ts';
 import { storageKey } from '../registry/resource-type.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
-import type { AdmissionReviewVersion } from './admission-review.ts';
 import { compileMatchCondition, type CompiledMatchCondition } from './match-conditions.ts';
 import {
   ADMISSION_REGISTRATION_GROUP,
