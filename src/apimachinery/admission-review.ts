@@ -8,8 +8,10 @@ export const ADMISSION_GROUP = 'admission.k8s.io';
 export const ADMISSION_REVIEW_KIND = 'AdmissionReview';
 export const ADMISSION_REVIEW_API_VERSION = `${ADMISSION_GROUP}/v1` as const;
 
-/** v1beta1 is the same shape; only v1 answers are checked for uid, kind and patchType. */
-export type AdmissionReviewVersion = 'v1' | 'v1beta1';
+/** The versions there are, newest (preferred) first. v1beta1 is the same shape; only v1 answers are checked for uid,
+ * kind and patchType. */
+export const ADMISSION_REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
+export type AdmissionReviewVersion = (typeof ADMISSION_REVIEW_VERSIONS)[number];
 
 export const ADMISSION_OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'] as const;
 export type AdmissionOperation = (typeof ADMISSION_OPERATIONS)[number];

@@ -2,7 +2,7 @@
 // versions, resources (with `*`, `pods/*`, `*\/status`, `*\/*`: a subresource is its own resource) and scope.
 import type { AdmissionOperation } from '../../apimachinery/admission-review.ts';
 import type { GroupVersionResource } from '../../apimachinery/group-version.ts';
-import type { RuleWithOperations } from './webhook-configuration.ts';
+import type { RuleWithOperations } from '../../apimachinery/webhook-configuration.ts';
 
 export interface RuleTarget {
   operation: AdmissionOperation;

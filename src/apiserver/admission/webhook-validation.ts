@@ -1,7 +1,16 @@
 // Validation of webhook configurations, worded as kube-apiserver's admissionregistration validation words it
 // (pkg/apis/admissionregistration/validation): what a real server refuses, this one refuses the same way.
+import { ADMISSION_REVIEW_VERSIONS } from '../../apimachinery/admission-review.ts';
 import { fromLabelSelectorObject, LabelSelectorError, type LabelSelectorObject } from '../../apimachinery/label-selector.ts';
 import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
+import {
+  FAILURE_POLICIES,
+  MATCH_POLICIES,
+  OPERATION_TYPES,
+  REINVOCATION_POLICIES,
+  SCOPE_TYPES,
+  SIDE_EFFECT_CLASSES,
+} from '../../apimachinery/webhook-configuration.ts';
 import {
   fieldDuplicate,
   fieldForbidden,
@@ -12,7 +21,6 @@ import {
   fieldTooMany,
 } from '../crd/custom-resource-schema.ts';
 import { compileMatchCondition, MatchConditionCompileError } from './match-conditions.ts';
-import { ADMISSION_REVIEW_VERSIONS, FAILURE_POLICIES, MATCH_POLICIES, OPERATION_TYPES, REINVOCATION_POLICIES, SCOPE_TYPES, SIDE_EFFECT_CLASSES } from './webhook-configuration.ts';
 
 const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;

@@ -7,7 +7,7 @@ import {
   MUTATING_WEBHOOK_CONFIGURATIONS,
   VALIDATING_WEBHOOK_CONFIGURATION_KIND,
   VALIDATING_WEBHOOK_CONFIGURATIONS,
-} from '../admission/webhook-configuration.ts';
+} from '../../apimachinery/webhook-configuration.ts';
 import { defaultWebhookConfiguration } from '../admission/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admission/webhook-validation.ts';
 import { serverUser } from '../auth/server-user.ts';

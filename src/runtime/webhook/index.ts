@@ -24,8 +24,6 @@ export {
   type WebhookConfigurationSpec,
   type WebhookDefinition,
   type WebhookEndpoint,
-  type WebhookOperation,
-  type WebhookRule,
   type WebhookType,
 } from './configuration.ts';
 export { jsonPatchFor } from './json-patch-diff.ts';
