@@ -1,8 +1,8 @@
 // A CRD version's openAPIV3Schema compiled for the write path: structural defaulting, pruning and validation,
 // worded the way apiextensions-apiserver (kube-openapi + apimachinery field errors) words them.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { formatGoNumber } from '../../apimachinery/jsonpath.ts';
 import type { StatusCause } from '../../apimachinery/object.ts';
-import { formatGoNumber } from '../table/jsonpath.ts';
 
 // ajv is CommonJS; under nodenext its default export is the module object.
 const Ajv = AjvModule.default;
