@@ -9,7 +9,7 @@ import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
-import { contextsResource, deployItemsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { contextsResource, deployItemsResource } from '../../src/landscaper/api/resources.ts';
 import { Manager } from '../../src/runtime/manager.ts';
 import { updateStatus } from '../../src/runtime/status.ts';
 

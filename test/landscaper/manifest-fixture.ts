@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
-import { targetsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { targetsResource } from '../../src/landscaper/api/resources.ts';
 import { registerManifestDeployer, type ManifestDeployerHandle } from '../../src/landscaper/deployers/manifest/index.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { createNamespace, startManager, startServer, type Server } from './deployer-harness.ts';

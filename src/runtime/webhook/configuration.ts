@@ -2,6 +2,7 @@
 // a WebhookServer: created or updated with the server's current URL and CA, and removed again. Bosun labels
 // the configurations it writes, so that it can tell its own (possibly stale) ones from anybody else's.
 import { isDeepStrictEqual } from 'node:util';
+import { mutatingWebhookConfigurationsResource, validatingWebhookConfigurationsResource } from '../../apimachinery/builtin-resources.ts';
 import {
   ADMISSION_REGISTRATION_GROUP,
   ADMISSION_REGISTRATION_VERSION,
@@ -14,24 +15,8 @@ import { ConflictError, NotFoundError } from '../../client/errors.ts';
 
 export type WebhookType = 'Validating' | 'Mutating';
 
-export const validatingWebhookConfigurations: ResourceRef = {
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  resource: 'validatingwebhookconfigurations',
-  namespaced: false,
-  kind: 'ValidatingWebhookConfiguration',
-};
-
-export const mutatingWebhookConfigurations: ResourceRef = {
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  resource: 'mutatingwebhookconfigurations',
-  namespaced: false,
-  kind: 'MutatingWebhookConfiguration',
-};
-
 export function webhookConfigurationResource(type: WebhookType): ResourceRef {
-  return type === 'Validating' ? validatingWebhookConfigurations : mutatingWebhookConfigurations;
+  return type === 'Validating' ? validatingWebhookConfigurationsResource : mutatingWebhookConfigurationsResource;
 }
 
 /** Marks configurations Bosun wrote; the component label names the controller family that serves them. */

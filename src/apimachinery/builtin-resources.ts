@@ -1,0 +1,29 @@
+// The built-in Kubernetes resources Bosun reads and writes, resolved up front so no request needs discovery.
+import type { ResourceRef } from './resource-ref.ts';
+import {
+  ADMISSION_REGISTRATION_GROUP,
+  ADMISSION_REGISTRATION_VERSION,
+  MUTATING_WEBHOOK_CONFIGURATION_KIND,
+  MUTATING_WEBHOOK_CONFIGURATIONS,
+  VALIDATING_WEBHOOK_CONFIGURATION_KIND,
+  VALIDATING_WEBHOOK_CONFIGURATIONS,
+} from './webhook-configuration.ts';
+
+export const secretsResource: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true, kind: 'Secret' };
+export const configMapsResource: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
+export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true, kind: 'Lease' };
+export const validatingWebhookConfigurationsResource: ResourceRef = {
+  group: ADMISSION_REGISTRATION_GROUP,
+  version: ADMISSION_REGISTRATION_VERSION,
+  resource: VALIDATING_WEBHOOK_CONFIGURATIONS,
+  namespaced: false,
+  kind: VALIDATING_WEBHOOK_CONFIGURATION_KIND,
+};
+export const mutatingWebhookConfigurationsResource: ResourceRef = {
+  group: ADMISSION_REGISTRATION_GROUP,
+  version: ADMISSION_REGISTRATION_VERSION,
+  resource: MUTATING_WEBHOOK_CONFIGURATIONS,
+  namespaced: false,
+  kind: MUTATING_WEBHOOK_CONFIGURATION_KIND,
+};
