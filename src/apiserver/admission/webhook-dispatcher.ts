@@ -8,6 +8,7 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { matchesLabels, type LabelSelector } from '../../apimachinery/label-selector.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
+import { evaluateMatchConditions } from '../admissionregistration/match-conditions.ts';
 import { serverUser } from '../auth/server-user.ts';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from '../patch/json-patch.ts';
 import { compareVersions, type ResourceRegistry } from '../registry/registry.ts';
@@ -15,8 +16,13 @@ import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import { jsonEqual } from '../schema/field-schema.ts';
 import type { SqliteStore } from '../storage/sqlite-store.ts';
 import { admissionForbidden, dryRunUnsupported, internalError, webhookCallFailed, webhookDenied } from './admission-errors.ts';
-import { admissionRequest, admissionReview, InvalidAdmissionResponseError, verifyAdmissionResponse, type CheckedAdmissionResponse } from './admission-review.ts';
-import { evaluateMatchConditions } from './match-conditions.ts';
+import {
+  admissionRequest,
+  admissionReview,
+  InvalidAdmissionResponseError,
+  verifyAdmissionResponse,
+  type CheckedAdmissionResponse,
+} from './admission-review.ts';
 import { ruleMatches, type RuleTarget } from './rule-matcher.ts';
 import { postAdmissionReview, WebhookCallError } from './webhook-client.ts';
 import { isWebhookConfigurationKind } from './webhook-configuration.ts';

@@ -16,9 +16,9 @@ import {
   type SideEffectClass,
   type WebhookClientConfig,
 } from '../../apimachinery/webhook-configuration.ts';
+import { compileMatchCondition, type CompiledMatchCondition } from '../admissionregistration/match-conditions.ts';
 import { storageKey } from '../registry/resource-type.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
-import { compileMatchCondition, type CompiledMatchCondition } from './match-conditions.ts';
 
 /** Where a webhook is called, or why it cannot be (a call error, so failurePolicy decides). */
 export type WebhookEndpoint = { url: URL; agent: Agent } | { error: string };
