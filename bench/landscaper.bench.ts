@@ -14,7 +14,7 @@
 import { pino } from 'pino';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../src/apimachinery/object.ts';
-import type { RequestLogEntry } from '../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../src/apiserver/router.ts';
 import { startApiServer } from '../src/apiserver/index.ts';
 import type { KubeClient, ResourceRef } from '../src/client/client.ts';
 import { createKubeClient } from '../src/client/create-client.ts';

@@ -12,7 +12,7 @@ import { loadOrCreateServingCert } from './auth/serving-cert.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { tableConverter } from './handlers/table-view.ts';
 import { WatchRegistry } from './handlers/watch.ts';
-import { createRouter, type RequestLogEntry } from './http/router.ts';
+import { createRouter, type RequestLogEntry } from './router.ts';
 import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';

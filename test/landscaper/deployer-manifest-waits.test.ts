@@ -3,7 +3,7 @@
 // ends the wait is acted on without a poll interval.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import { CONDITION_WAITING } from '../../src/landscaper/api/constants.ts';
 import { secretsResource } from '../../src/apimachinery/builtin-resources.ts';

@@ -7,7 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { secretsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/index.ts';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
