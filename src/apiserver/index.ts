@@ -11,7 +11,7 @@ import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { tableConverter } from './handlers/table-view.ts';
-import { WatchRegistry } from './handlers/watch.ts';
+import { WatchRegistry } from './storage/watch-registry.ts';
 import { createRouter, type RequestLogEntry } from './router.ts';
 import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';

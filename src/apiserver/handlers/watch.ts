@@ -15,25 +15,6 @@ import { selectionFor } from './selection.ts';
 /** A watcher that falls this far behind is cut off; it re-watches from its last resourceVersion. */
 const maxBufferedBytes = 32 * 1024 * 1024;
 
-export class WatchRegistry {
-  private readonly open = new Set<ServerResponse>();
-
-  add(res: ServerResponse): void {
-    this.open.add(res);
-    res.on('close', () => this.open.delete(res));
-  }
-
-  get size(): number {
-    return this.open.size;
-  }
-
-  /** Ends every stream cleanly (a terminating chunk), as a real server does on shutdown. */
-  closeAll(): void {
-    for (const res of this.open) res.end();
-    this.open.clear();
-  }
-}
-
 export function handleWatch(
   ctx: HandlerContext,
   res: ServerResponse,
