@@ -19,14 +19,6 @@ const LAYERS = {
 const MAX_LAYER_DEPTH = 8;
 
 /**
- * Imports that break the layering today, each allowed for exactly one file until the move that removes it
- * lands (issue 9: the shared API shapes move to src/apimachinery). Delete an entry once its import is gone.
- */
-const PENDING_MOVES = {
-  'src/landscaper/deployers/manifest/readiness.ts': ['apiserver/table/jsonpath.ts'],
-};
-
-/**
  * Bosun imports its own modules by relative path, so a file `depth` folders below src/ reaches another layer
  * through exactly `depth` "../" segments: one no-restricted-imports rule per layer and depth forbids every
  * layer that is not allowed (and anything outside src/).
@@ -34,9 +26,8 @@ const PENDING_MOVES = {
 function layering() {
   const configs = [];
   const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const rule = (layer, depth, allowedTargets = []) => {
-    const allowed = [layer, ...LAYERS[layer]].map((l) => `${escape(l)}/`);
-    const exceptions = [...allowed, ...allowedTargets.map((t) => `${escape(t)}$`)].join('|');
+  const rule = (layer, depth) => {
+    const exceptions = [layer, ...LAYERS[layer]].map((l) => `${escape(l)}/`).join('|');
     return [
       'error',
       {
@@ -54,10 +45,6 @@ function layering() {
     for (let depth = 1; depth <= MAX_LAYER_DEPTH; depth++) {
       configs.push({ files: [`src/${layer}/${'*/'.repeat(depth - 1)}*.ts`], rules: { 'no-restricted-imports': rule(layer, depth) } });
     }
-  }
-  for (const [file, targets] of Object.entries(PENDING_MOVES)) {
-    const [, layer, ...rest] = file.split('/');
-    configs.push({ files: [file], rules: { 'no-restricted-imports': rule(layer, rest.length, targets) } });
   }
   return configs;
 }

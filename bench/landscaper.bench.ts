@@ -14,14 +14,14 @@
 import { pino } from 'pino';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../src/apimachinery/object.ts';
-import type { RequestLogEntry } from '../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../src/apiserver/router.ts';
 import { startApiServer } from '../src/apiserver/index.ts';
 import type { KubeClient, ResourceRef } from '../src/client/client.ts';
 import { createKubeClient } from '../src/client/create-client.ts';
 import { loadBosunCrds } from '../src/crds/index.ts';
 import type { Installation } from '../src/landscaper/api/installation.ts';
 import { registerLandscaper } from '../src/landscaper/family.ts';
-import { installationsResource } from '../src/landscaper/installation/resources.ts';
+import { installationsResource } from '../src/landscaper/api/resources.ts';
 import { Manager } from '../src/runtime/manager.ts';
 import { Informer } from '../src/runtime/informer/informer.ts';
 import { AdmissionWebhooks, WebhookServer } from '../src/runtime/webhook/index.ts';

@@ -1,17 +1,9 @@
 // The one typed Kubernetes client interface every Bosun controller codes against.
 // Implementations: RestClient over a Transport (HTTP or in-process), and wrappers such as fault injection.
 import type { KubeList, KubeObject, Status, WatchEvent } from '../apimachinery/object.ts';
+import type { ResourceRef } from '../apimachinery/resource-ref.ts';
 
-/** A resource fully resolved: what a URL needs (group/version/plural) plus scope and kind. */
-export interface ResourceRef {
-  /** '' for the core group. */
-  group: string;
-  version: string;
-  /** Plural, lower-case: 'deployments', 'widgets'. */
-  resource: string;
-  namespaced: boolean;
-  kind: string;
-}
+export type { ResourceRef };
 
 /** A resource named the way manifests name it; resolved through (cached) discovery. */
 export interface KindRef {

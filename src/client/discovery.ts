@@ -1,5 +1,6 @@
 // apiVersion+kind → ResourceRef through the discovery endpoints, cached per group/version and
 // refreshed when a kind is missing (a CRD installed after the first lookup).
+import { parseApiVersion } from '../apimachinery/group-version.ts';
 import type { ResourceRef } from './client.ts';
 import { NotFoundError } from './errors.ts';
 
@@ -60,9 +61,7 @@ export class Discovery {
   }
 
   private async fetchEntry(apiVersion: string, signal?: AbortSignal): Promise<CacheEntry> {
-    const slash = apiVersion.indexOf('/');
-    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const { group, version } = parseApiVersion(apiVersion);
     const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
     let doc: ApiResourceList;
     try {

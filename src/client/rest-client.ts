@@ -1,4 +1,5 @@
 // KubeClient over any Transport: URL building, query parameters, content types, error mapping, discovery.
+import { apiVersionOf } from '../apimachinery/group-version.ts';
 import type { KubeList, KubeObject, Status } from '../apimachinery/object.ts';
 import {
   isResourceRef,
@@ -223,7 +224,7 @@ export class RestClient implements KubeClient {
 }
 
 function withTypeMeta<T extends KubeObject>(ref: ResourceRef, obj: T): T {
-  const apiVersion = ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+  const apiVersion = apiVersionOf(ref);
   if (obj.apiVersion === apiVersion && obj.kind === ref.kind) return obj;
   return { ...obj, apiVersion, kind: ref.kind };
 }

@@ -2,12 +2,11 @@
 // small): the same object, type, reason and message within the window bumps count and lastTimestamp
 // instead of creating another Event. Events are best-effort: failures are logged, never thrown.
 import { pino, type Logger } from 'pino';
+import { eventsResource } from '../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../apimachinery/object.ts';
-import type { KubeClient, ResourceRef } from '../client/client.ts';
-import { NotFoundError } from '../client/errors.ts';
 import { nowTime } from '../apimachinery/time.ts';
-
-export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
+import type { KubeClient } from '../client/client.ts';
+import { NotFoundError } from '../client/errors.ts';
 
 export type EventType = 'Normal' | 'Warning';
 

@@ -9,12 +9,11 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
+import { leasesResource } from '../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../apimachinery/object.ts';
-import type { KubeClient, ResourceRef } from '../client/client.ts';
+import type { KubeClient } from '../client/client.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../client/errors.ts';
 import { realClock, type Clock, type TimerHandle } from './workqueue/clock.ts';
-
-export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true, kind: 'Lease' };
 
 export interface LeaseSpec {
   holderIdentity?: string;

@@ -5,14 +5,15 @@ import { after, before, test } from 'node:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leasesResource, validatingWebhookConfigurationsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { controllersCommand, resolveWebhookFlags, runControllers, WebhookOptionsError, type WebhookFlags } from '../../src/cli/commands/controllers.ts';
 import { bosunFamilies } from '../../src/cli/families.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
-import { executionsResource } from '../../src/landscaper/execution/resources.ts';
-import { leasesResource, type Lease } from '../../src/runtime/leader-election.ts';
-import { validatingWebhookConfigurations, type WebhookConfigurationObject } from '../../src/runtime/webhook/index.ts';
+import { executionsResource } from '../../src/landscaper/api/resources.ts';
+import type { Lease } from '../../src/runtime/leader-election.ts';
+import type { WebhookConfigurationObject } from '../../src/runtime/webhook/index.ts';
 import { freePort } from '../helpers/bosun-process.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 
@@ -82,7 +83,7 @@ test('a standby replica serves the webhook: validation does not wait for leaders
   );
   try {
     assert.equal(mgr.isLeader, false);
-    const vwc = await client.get<WebhookConfigurationObject>(validatingWebhookConfigurations, 'landscaper-validation-webhook');
+    const vwc = await client.get<WebhookConfigurationObject>(validatingWebhookConfigurationsResource, 'landscaper-validation-webhook');
     assert.equal((vwc.webhooks?.[1]?.['clientConfig'] as { url: string }).url, `${url}/webhook/validate/executions`);
     const cyclic = {
       apiVersion: 'landscaper.gardener.cloud/v1alpha1',
@@ -97,5 +98,5 @@ test('a standby replica serves the webhook: validation does not wait for leaders
     await mgr.stop();
   }
   // Its own generated certificate: nobody else can serve this configuration, so a clean stop removes it.
-  await assert.rejects(client.get(validatingWebhookConfigurations, 'landscaper-validation-webhook'), /not found/);
+  await assert.rejects(client.get(validatingWebhookConfigurationsResource, 'landscaper-validation-webhook'), /not found/);
 });

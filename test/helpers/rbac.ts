@@ -1,7 +1,7 @@
 // Checks logged API requests against RBAC rules the way the API server's RBAC authorizer matches them, so a
 // test can show that a family's declared rules cover what its controllers really did.
 import { parseRequestPath } from '../../src/apiserver/http/request-info.ts';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { PolicyRule } from '../../src/runtime/family.ts';
 
 const covers = (list: readonly string[], value: string): boolean => list.includes('*') || list.includes(value);

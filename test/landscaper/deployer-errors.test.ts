@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { deployItemsResource, targetsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { deployItemsResource, targetsResource } from '../../src/landscaper/api/resources.ts';
 import { registerManifestDeployer, type ManifestDeployerHandle } from '../../src/landscaper/deployers/manifest/index.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { createNamespace, deployItem, eventually, getItem, startManager, startServer, trigger, waitFinished, type Server } from './deployer-harness.ts';

@@ -4,12 +4,12 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/index.ts';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
-import { contextsResource, deployItemsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { contextsResource, deployItemsResource } from '../../src/landscaper/api/resources.ts';
 import { Manager } from '../../src/runtime/manager.ts';
 import { updateStatus } from '../../src/runtime/status.ts';
 

@@ -3,10 +3,11 @@
 // ends the wait is acted on without a poll interval.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import { CONDITION_WAITING } from '../../src/landscaper/api/constants.ts';
-import { deployItemsResource, secretsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { secretsResource } from '../../src/apimachinery/builtin-resources.ts';
+import { deployItemsResource } from '../../src/landscaper/api/resources.ts';
 import { deployItem, eventually, getItem, secretData, trigger, waitFinished, waitGone } from './deployer-harness.ts';
 import { cm, configMaps, MANIFEST_TYPE as type, manifestConfig as config, startManifestFixture, type ManifestFixture } from './manifest-fixture.ts';
 

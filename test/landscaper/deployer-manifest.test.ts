@@ -3,7 +3,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
-import { deployItemsResource, secretsResource, targetsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { secretsResource } from '../../src/apimachinery/builtin-resources.ts';
+import { deployItemsResource, targetsResource } from '../../src/landscaper/api/resources.ts';
 import { deployItem, eventually, getItem, secretData, startServer, trigger, waitFinished, waitGone } from './deployer-harness.ts';
 import { cm, configMaps, MANIFEST_TYPE as type, manifestConfig as config, startManifestFixture, type ManifestFixture } from './manifest-fixture.ts';
 

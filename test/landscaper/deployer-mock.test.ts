@@ -1,7 +1,8 @@
 // The mock deployer and the deployer contract against a real embedded API server.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { secretsResource, deployItemsResource, targetsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { secretsResource } from '../../src/apimachinery/builtin-resources.ts';
+import { deployItemsResource, targetsResource } from '../../src/landscaper/api/resources.ts';
 import { registerMockDeployer } from '../../src/landscaper/deployers/mock/index.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { updateStatus } from '../../src/runtime/status.ts';

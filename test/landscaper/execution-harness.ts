@@ -4,13 +4,15 @@
 // Every trigger, finish and deletion is recorded in the order the watch delivered it.
 import { pino } from 'pino';
 import { stringify as toYaml } from 'yaml';
+import { secretsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { startApiServer, type RunningApiServer } from '../../src/apiserver/index.ts';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
+import { deployItemsResource, executionsResource } from '../../src/landscaper/api/resources.ts';
 import { action } from '../../src/runtime/controller/action.ts';
 import type { Controller } from '../../src/runtime/controller/controller.ts';
 import { Manager } from '../../src/runtime/manager.ts';
@@ -19,14 +21,7 @@ import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../../src/landscaper/api/execution.ts';
 import type { JSONObject } from '../../src/landscaper/api/shared.ts';
 import { registerDeployItemController } from '../../src/landscaper/deployitem/index.ts';
-import {
-  deployItemsResource,
-  executionsResource,
-  lsTime,
-  registerExecutionController,
-  secretsResource,
-  type ExecutionController,
-} from '../../src/landscaper/execution/index.ts';
+import { lsTime, registerExecutionController, type ExecutionController } from '../../src/landscaper/execution/index.ts';
 
 export const TEST_DEPLOYER_TYPE = 'test.bosun.dev/stand-in';
 

@@ -1,9 +1,10 @@
 // The execution controller and the pickup timeout against a real embedded API server with the real
 // runtime; a stand-in deployer (execution-harness.ts) plays the deployer's part of the contract.
+import { eventsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { ResourceRef } from '../../src/client/client.ts';
-import { eventsResource } from '../../src/runtime/event-recorder.ts';
+import { dataObjectsResource, deployItemsResource, executionsResource } from '../../src/landscaper/api/resources.ts';
 import { freePort } from '../helpers/bosun-process.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,6 @@ import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import { encodeDeployItemsCompressed } from '../../src/landscaper/api/execution-spec.ts';
-import { dataObjectsResource, deployItemsResource, executionsResource } from '../../src/landscaper/execution/index.ts';
 import { executionExportDataObjectName } from '../../src/landscaper/naming.ts';
 import {
   createExecution,

@@ -11,7 +11,7 @@ import { createKubeClient } from '../../src/client/create-client.ts';
 import { InternalServerError } from '../../src/client/errors.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import { registerInstallationController, INSTALLATION_CONTROLLER_NAME } from '../../src/landscaper/installation/index.ts';
-import { executionsResource, installationsResource } from '../../src/landscaper/installation/resources.ts';
+import { executionsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
 import type { Controller } from '../../src/runtime/controller/controller.ts';
 import { Manager } from '../../src/runtime/manager.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';

@@ -15,7 +15,7 @@ import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { LANDSCAPER_FINALIZER } from '../../src/landscaper/api/constants.ts';
 import { registerInstallationController } from '../../src/landscaper/installation/index.ts';
 import { deployItemTemplates } from '../../src/landscaper/api/execution-spec.ts';
-import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/installation/resources.ts';
+import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
 import { executionExportDataObjectName } from '../../src/landscaper/naming.ts';
 import type { AnyJSON } from '../../src/landscaper/api/shared.ts';
 

@@ -8,7 +8,7 @@ import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { deployItemTemplates } from '../../src/landscaper/api/execution-spec.ts';
-import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/installation/resources.ts';
+import { dataObjectsResource, executionsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
 import { getInst, untilInst, installation, newNamespace, phaseOf, RECONCILE, startLsHarness, until, type LsHarness } from './installation-harness.ts';
 
 let h: LsHarness;

@@ -1,9 +1,9 @@
 // The manifest deployer's test fixture: a Landscaper server and a target server, a namespace with a kubeconfig
 // Target `remote` pointing at the target server, and the deployer running with short timeouts.
 import type { KubeObject } from '../../src/apimachinery/object.ts';
-import type { RequestLogEntry } from '../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../src/apiserver/router.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
-import { targetsResource } from '../../src/landscaper/deployers/contract/resources.ts';
+import { targetsResource } from '../../src/landscaper/api/resources.ts';
 import { registerManifestDeployer, type ManifestDeployerHandle } from '../../src/landscaper/deployers/manifest/index.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { createNamespace, startManager, startServer, type Server } from './deployer-harness.ts';

@@ -10,7 +10,7 @@ import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
-import { deployItemsResource, executionsResource, installationsResource } from '../../src/landscaper/tree/resources.ts';
+import { deployItemsResource, executionsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 
 const API = 'landscaper.gardener.cloud/v1alpha1';

@@ -2,21 +2,18 @@
 // field paths and messages kubectl users will read.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { formatFieldError, formatFieldErrors, toStatusCauses, type FieldError } from '../../src/apimachinery/field-error.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation, InstallationSpec } from '../../src/landscaper/api/installation.ts';
 import type { Target, TargetSpec } from '../../src/landscaper/api/target.ts';
 import { encodeDeployItemsCompressed } from '../../src/landscaper/api/execution-spec.ts';
 import {
-  formatFieldError,
-  formatFieldErrors,
-  toStatusCauses,
   validateDeployItem,
   validateDeployItemUpdate,
   validateExecution,
   validateInstallation,
   validateTarget,
-  type FieldError,
 } from '../../src/landscaper/validation/index.ts';
 
 const API = 'landscaper.gardener.cloud/v1alpha1' as const;

@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { validatingWebhookConfigurationsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { startTestServer } from '../helpers/api-server.ts';
 import { exited, freePort, startBosun } from '../helpers/bosun-process.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
@@ -19,9 +20,9 @@ import { runControllers } from '../../src/cli/commands/controllers.ts';
 import { bosunFamilies } from '../../src/cli/families.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
-import { installationsResource, targetsResource } from '../../src/landscaper/installation/resources.ts';
+import { installationsResource, targetsResource } from '../../src/landscaper/api/resources.ts';
 import { landscaperWebhookConfiguration } from '../../src/landscaper/webhook/index.ts';
-import { applyWebhookConfiguration, validatingWebhookConfigurations, type WebhookConfigurationObject } from '../../src/runtime/webhook/index.ts';
+import { applyWebhookConfiguration, type WebhookConfigurationObject } from '../../src/runtime/webhook/index.ts';
 
 const T = { timeout: 120_000 };
 let dataDir: string;
@@ -47,7 +48,7 @@ after(async () => {
 const apply = (yaml: string, ...flags: string[]) => kubectl(['apply', '-f', '-', ...flags], yaml);
 
 async function webhookUrls(): Promise<string[]> {
-  const vwc = await client.get<WebhookConfigurationObject>(validatingWebhookConfigurations, 'landscaper-validation-webhook');
+  const vwc = await client.get<WebhookConfigurationObject>(validatingWebhookConfigurationsResource, 'landscaper-validation-webhook');
   return (vwc.webhooks ?? []).map((w) => (w['clientConfig'] as { url: string }).url);
 }
 
@@ -89,7 +90,7 @@ ${spec}`;
 const bothConfigAndSecretRef = target('  config:\n    kubeconfig: "apiVersion: v1"\n  secretRef:\n    name: kubeconfig\n', 'both');
 
 test('bosun up registers landscaper-validation-webhook at its loopback webhook server', T, async () => {
-  const vwc = await client.get<WebhookConfigurationObject>(validatingWebhookConfigurations, 'landscaper-validation-webhook');
+  const vwc = await client.get<WebhookConfigurationObject>(validatingWebhookConfigurationsResource, 'landscaper-validation-webhook');
   assert.equal(vwc.metadata.labels?.['app.kubernetes.io/managed-by'], 'bosun');
   const webhooks = vwc.webhooks ?? [];
   assert.deepEqual(
@@ -186,7 +187,7 @@ test('bosun up --controllers none removes a stale configuration instead of leavi
     // The same start-up `bosun up --controllers none` makes.
     const mgr = await run([]);
     await mgr.stop();
-    await assert.rejects(direct.get(validatingWebhookConfigurations, 'landscaper-validation-webhook'), NotFoundError);
+    await assert.rejects(direct.get(validatingWebhookConfigurationsResource, 'landscaper-validation-webhook'), NotFoundError);
     await direct.create(targetsResource, t);
   } finally {
     await direct.close();

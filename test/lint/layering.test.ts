@@ -66,9 +66,10 @@ test('the API server imports only apimachinery; the template engine and apimachi
   await accepted('src/apimachinery/probe.ts', './object.ts');
 });
 
-test('the import still waiting for its move is allowed to its one file only', async () => {
+test('the manifest deployer takes JSONPath from apimachinery, no longer from the API server', async () => {
   const readiness = 'src/landscaper/deployers/manifest/readiness.ts';
-  await accepted(readiness, '../../../apiserver/table/jsonpath.ts');
+  await refused(readiness, '../../../apiserver/table/jsonpath.ts');
+  await accepted(readiness, '../../../apimachinery/jsonpath.ts');
   await refused(readiness, '../../../apiserver/index.ts');
   await refused('src/landscaper/deployers/manifest/probe.ts', '../../../apiserver/table/jsonpath.ts');
 });

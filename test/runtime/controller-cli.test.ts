@@ -4,12 +4,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { leasesResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { controllersCommand, runControllers, type ControllersOptions } from '../../src/cli/commands/controllers.ts';
 import { UnknownFamilyError } from '../../src/cli/families.ts';
 import { action } from '../../src/runtime/controller/action.ts';
 import type { Family } from '../../src/runtime/family.ts';
-import { leasesResource, type Lease } from '../../src/runtime/leader-election.ts';
+import type { Lease } from '../../src/runtime/leader-election.ts';
 import { eventually, startHarness, widget, widgets, type Harness } from './harness.ts';
 
 let h: Harness;

@@ -3,12 +3,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
+import { eventsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { AlreadyExistsError } from '../../src/client/errors.ts';
 import { withFaultInjection } from '../../src/client/fault-injection.ts';
 import { action } from '../../src/runtime/controller/action.ts';
 import { ControllerStateError } from '../../src/runtime/controller/controller.ts';
-import { eventsResource } from '../../src/runtime/event-recorder.ts';
 import { Manager } from '../../src/runtime/manager.ts';
 import { updateStatus } from '../../src/runtime/status.ts';
 import { configMaps, eventually, startHarness, widget, widgets, type Harness } from './harness.ts';

@@ -2,9 +2,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
+import { leasesResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { action } from '../../src/runtime/controller/action.ts';
-import { LeaderElector, leasesResource, type Lease } from '../../src/runtime/leader-election.ts';
+import { LeaderElector, type Lease } from '../../src/runtime/leader-election.ts';
 import { LeaderElectionLostError, Manager } from '../../src/runtime/manager.ts';
 import { eventually, startHarness, widget, widgets, type Harness } from './harness.ts';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
-import { deploymentsResource, podsResource, replicaSetsResource } from '../../src/workloads/api/resources.ts';
+import { deploymentsResource, podsResource, replicaSetsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { Deployment, Pod, ReplicaSet } from '../../src/workloads/api/types.ts';
 import { startWorkloads, type WorkloadsHarness } from './harness.ts';
 

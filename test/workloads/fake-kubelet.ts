@@ -8,7 +8,7 @@ import type { KubeClient } from '../../src/client/client.ts';
 import { NotFoundError } from '../../src/client/errors.ts';
 import { Informer } from '../../src/runtime/informer/informer.ts';
 import { updateStatus } from '../../src/runtime/status.ts';
-import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource, podsResource } from '../../src/workloads/api/resources.ts';
+import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { Lease, Node, Pod } from '../../src/workloads/api/types.ts';
 
 export interface FakeNode {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Condition } from '../../src/runtime/conditions.ts';
-import { jobsResource, podsResource } from '../../src/workloads/api/resources.ts';
+import { jobsResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { Job, Pod } from '../../src/workloads/api/types.ts';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
 import { startWorkloads, type WorkloadsHarness } from './harness.ts';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
-import { nodesResource, podsResource } from '../../src/workloads/api/resources.ts';
+import { nodesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { Node, Pod } from '../../src/workloads/api/types.ts';
 import { startWorkloads, type WorkloadsHarness } from './harness.ts';
 

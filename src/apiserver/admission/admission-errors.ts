@@ -1,9 +1,9 @@
 // The errors admission answers with, as kube-apiserver words and codes them: a webhook's denial (its own Status,
 // see webhook/errors.ToStatusErr and responsewriters.ErrorToAPIStatus), a failed call under failurePolicy Fail
 // (500 InternalError), dry run refused (400), a failed matchCondition (403).
+import type { AdmissionResponseStatus } from '../../apimachinery/admission-review.ts';
 import type { Status, StatusDetails } from '../../apimachinery/object.ts';
 import { StatusError, type ResourceName, type StatusReason } from '../../apimachinery/status-error.ts';
-import type { WebhookStatus } from './admission-review.ts';
 
 /** A Status answered exactly as a webhook shaped it: reason may be empty, status and details pass through. */
 export class WebhookStatusError extends StatusError {
@@ -24,7 +24,7 @@ export class WebhookStatusError extends StatusError {
 }
 
 /** `admission webhook "NAME" denied the request: MESSAGE`, with the webhook's code (500 when it gave none). */
-export function webhookDenied(webhookName: string, result: WebhookStatus | undefined): WebhookStatusError {
+export function webhookDenied(webhookName: string, result: AdmissionResponseStatus | undefined): WebhookStatusError {
   const deniedBy = `admission webhook ${JSON.stringify(webhookName)} denied the request`;
   const message = typeof result?.message === 'string' && result.message !== '' ? result.message : undefined;
   const reason = typeof result?.reason === 'string' ? result.reason : '';
@@ -33,7 +33,8 @@ export function webhookDenied(webhookName: string, result: WebhookStatus | undef
   const given = typeof result?.code === 'number' && Number.isInteger(result.code) ? result.code : 0;
   // ErrorToAPIStatus: no code means 200 for a "Success" status and 500 otherwise.
   const code = given !== 0 ? given : status === 'Success' ? 200 : 500;
-  const details = result?.details !== undefined && result.details !== null ? (result.details as StatusDetails) : undefined;
+  // JSON may carry null where the type says absent.
+  const details = result?.details ?? undefined;
   return new WebhookStatusError(code, status, reason, text, details);
 }
 

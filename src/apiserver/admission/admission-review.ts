@@ -1,60 +1,28 @@
-// admission.k8s.io AdmissionReview: the request the server POSTs to a webhook and the checks its answer must pass
-// (webhook/request/admissionreview.go: CreateV1AdmissionReview and VerifyAdmissionResponse, same error texts).
+// The API server's side of AdmissionReview: building the request it POSTs to a webhook and the checks the answer must
+// pass (webhook/request/admissionreview.go: CreateV1AdmissionReview and VerifyAdmissionResponse, same error texts).
+import {
+  ADMISSION_GROUP,
+  ADMISSION_REVIEW_API_VERSION,
+  ADMISSION_REVIEW_KIND,
+  type AdmissionOperation,
+  type AdmissionRequest,
+  type AdmissionResponseStatus,
+  type AdmissionReview,
+  type AdmissionReviewVersion,
+  type UserInfo,
+} from '../../apimachinery/admission-review.ts';
+import { formatGroupVersionKind, parseApiVersion, type GroupVersionKind, type GroupVersionResource } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
-import type { AdmissionOperation, GroupVersionResource } from './rule-matcher.ts';
 
-export const ADMISSION_GROUP = 'admission.k8s.io';
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
-
-export interface UserInfo {
-  username: string;
-  uid?: string;
-  groups: string[];
-}
-
-/** admission.k8s.io/v1 AdmissionRequest, fields in Go's order; empty strings are omitted as Go's omitempty does. */
-export interface AdmissionRequest {
-  uid: string;
-  kind: GroupVersionKind;
-  resource: GroupVersionResource;
-  subResource?: string;
-  requestKind: GroupVersionKind;
-  requestResource: GroupVersionResource;
-  requestSubResource?: string;
-  name?: string;
-  namespace?: string;
-  operation: AdmissionOperation;
-  userInfo: UserInfo;
-  object: KubeObject | null;
-  oldObject: KubeObject | null;
-  dryRun: boolean;
-  options: Record<string, unknown> | null;
-}
-
-/** metav1.Status as a webhook returns it in `response.result` (any field may be missing). */
-export interface WebhookStatus {
-  status?: string;
-  message?: string;
-  reason?: string;
-  details?: Record<string, unknown>;
-  code?: number;
-}
-
-export interface AdmissionResponse {
+/** A webhook's answer once checked: the patch decoded, absent fields made empty. */
+export interface CheckedAdmissionResponse {
   allowed: boolean;
-  result: WebhookStatus | undefined;
+  result: AdmissionResponseStatus | undefined;
   /** The decoded JSON patch (mutating webhooks only). */
   patch: Buffer | undefined;
   patchType: string;
   warnings: string[];
 }
-
-export type AdmissionReviewVersion = 'v1' | 'v1beta1';
 
 /** An answer that is not a valid AdmissionReview: the text after `received invalid webhook response: `. */
 export class InvalidAdmissionResponseError extends Error {
@@ -98,17 +66,13 @@ export function admissionRequest(input: AdmissionRequestInput): AdmissionRequest
   return request as unknown as AdmissionRequest;
 }
 
-export function admissionReview(version: AdmissionReviewVersion, request: AdmissionRequest): Record<string, unknown> {
-  return { kind: 'AdmissionReview', apiVersion: `${ADMISSION_GROUP}/${version}`, request };
+export function admissionReview(version: AdmissionReviewVersion, request: AdmissionRequest): AdmissionReview {
+  return { kind: ADMISSION_REVIEW_KIND, apiVersion: `${ADMISSION_GROUP}/${version}`, request };
 }
 
-/** Go's GroupVersionKind.String(): `group/version, Kind=kind`. */
+/** The kind an answer claims to be, as Go prints it. */
 function gvkString(apiVersion: unknown, kind: unknown): string {
-  const av = typeof apiVersion === 'string' ? apiVersion : '';
-  const slash = av.indexOf('/');
-  const group = slash < 0 ? '' : av.slice(0, slash);
-  const version = slash < 0 ? av : av.slice(slash + 1);
-  return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
+  return formatGroupVersionKind({ ...parseApiVersion(typeof apiVersion === 'string' ? apiVersion : ''), kind: typeof kind === 'string' ? kind : '' });
 }
 
 function decodePatch(patch: unknown): Buffer | undefined {
@@ -125,13 +89,13 @@ function warningsOf(response: Record<string, unknown>): string[] {
   return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
 }
 
-function resultOf(response: Record<string, unknown>): WebhookStatus | undefined {
+function resultOf(response: Record<string, unknown>): AdmissionResponseStatus | undefined {
   const result = response['status'];
-  return isPlainObject(result) ? (result as WebhookStatus) : undefined;
+  return isPlainObject(result) ? (result as AdmissionResponseStatus) : undefined;
 }
 
 /** Checks a webhook's answer; throws InvalidAdmissionResponseError with kube-apiserver's wording. */
-export function verifyAdmissionResponse(version: AdmissionReviewVersion, uid: string, mutating: boolean, review: unknown): AdmissionResponse {
+export function verifyAdmissionResponse(version: AdmissionReviewVersion, uid: string, mutating: boolean, review: unknown): CheckedAdmissionResponse {
   if (!isPlainObject(review)) throw new InvalidAdmissionResponseError('webhook response was absent');
   const response = review['response'];
   if (!isPlainObject(response)) throw new InvalidAdmissionResponseError('webhook response was absent');
@@ -144,8 +108,8 @@ export function verifyAdmissionResponse(version: AdmissionReviewVersion, uid: st
   if (response['uid'] !== uid) {
     throw new InvalidAdmissionResponseError(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(typeof response['uid'] === 'string' ? response['uid'] : '')}`);
   }
-  if (review['apiVersion'] !== `${ADMISSION_GROUP}/v1` || review['kind'] !== 'AdmissionReview') {
-    throw new InvalidAdmissionResponseError(`expected webhook response of ${ADMISSION_GROUP}/v1, Kind=AdmissionReview, got ${gvkString(review['apiVersion'], review['kind'])}`);
+  if (review['apiVersion'] !== ADMISSION_REVIEW_API_VERSION || review['kind'] !== ADMISSION_REVIEW_KIND) {
+    throw new InvalidAdmissionResponseError(`expected webhook response of ${ADMISSION_REVIEW_API_VERSION}, Kind=${ADMISSION_REVIEW_KIND}, got ${gvkString(review['apiVersion'], review['kind'])}`);
   }
   const rawPatch = response['patch'];
   const hasPatch = typeof rawPatch === 'string' && rawPatch !== '';

@@ -3,11 +3,12 @@
 // While webhooks are awaited the object may change; the write is then recomputed from the new object and
 // admitted again (GuaranteedUpdate's retry). Without webhook configurations this is the synchronous path.
 // Writes made by the server's own controllers (GC, namespace cleanup, CRD status) do not come through here.
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
 import type { DeleteOptions, ObjectService, WriteOptions, WriteResult } from '../registry/object-service.ts';
-import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
+import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import { StaleWriteError } from '../registry/stale-write-error.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { AdmissionAttributes, WarningCarrier, WebhookDispatcher } from './webhook-dispatcher.ts';

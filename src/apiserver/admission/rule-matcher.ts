@@ -1,14 +1,8 @@
 // Whether a webhook rule covers a request, as kube-apiserver's rules.Matcher decides: operations, API groups,
 // versions, resources (with `*`, `pods/*`, `*\/status`, `*\/*`: a subresource is its own resource) and scope.
-import type { RuleWithOperations } from './webhook-configuration.ts';
-
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-
-export interface GroupVersionResource {
-  group: string;
-  version: string;
-  resource: string;
-}
+import type { AdmissionOperation } from '../../apimachinery/admission-review.ts';
+import type { GroupVersionResource } from '../../apimachinery/group-version.ts';
+import type { RuleWithOperations } from '../../apimachinery/webhook-configuration.ts';
 
 export interface RuleTarget {
   operation: AdmissionOperation;

@@ -3,19 +3,27 @@
 // before the next is called; webhooks with reinvocationPolicy IfNeeded are called once more when a later webhook
 // changed the object. Validating webhooks run in parallel; the first refusal in webhook order is the answer.
 import { randomUUID } from 'node:crypto';
+import type { AdmissionOperation } from '../../apimachinery/admission-review.ts';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { matchesLabels, type LabelSelector } from '../../apimachinery/label-selector.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
+import { evaluateMatchConditions } from '../admissionregistration/match-conditions.ts';
 import { serverUser } from '../auth/server-user.ts';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from '../patch/json-patch.ts';
 import { compareVersions, type ResourceRegistry } from '../registry/registry.ts';
-import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
+import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import { jsonEqual } from '../schema/field-schema.ts';
 import type { SqliteStore } from '../storage/sqlite-store.ts';
 import { admissionForbidden, dryRunUnsupported, internalError, webhookCallFailed, webhookDenied } from './admission-errors.ts';
-import { admissionRequest, admissionReview, InvalidAdmissionResponseError, verifyAdmissionResponse, type AdmissionResponse } from './admission-review.ts';
-import { evaluateMatchConditions } from './match-conditions.ts';
-import { ruleMatches, type AdmissionOperation, type RuleTarget } from './rule-matcher.ts';
+import {
+  admissionRequest,
+  admissionReview,
+  InvalidAdmissionResponseError,
+  verifyAdmissionResponse,
+  type CheckedAdmissionResponse,
+} from './admission-review.ts';
+import { ruleMatches, type RuleTarget } from './rule-matcher.ts';
 import { postAdmissionReview, WebhookCallError } from './webhook-client.ts';
 import { isWebhookConfigurationKind } from './webhook-configuration.ts';
 import { WebhookSource, type CompiledWebhook } from './webhook-source.ts';
@@ -250,7 +258,7 @@ export class WebhookDispatcher {
   }
 
   /** One round trip; transport and protocol failures come back as WebhookCallError (failurePolicy decides). */
-  private async call(invocation: Invocation, attrs: AdmissionAttributes, mutating: boolean): Promise<AdmissionResponse> {
+  private async call(invocation: Invocation, attrs: AdmissionAttributes, mutating: boolean): Promise<CheckedAdmissionResponse> {
     const { webhook } = invocation;
     if (attrs.dryRun && webhook.sideEffects !== 'None' && webhook.sideEffects !== 'NoneOnDryRun') throw dryRunUnsupported(webhook.name);
     const endpoint = webhook.endpoint;
@@ -270,7 +278,7 @@ export class WebhookDispatcher {
 
   /** Resolves with the warnings; rejects with a denial, or a call failure under failurePolicy Fail. */
   private async callValidating(invocation: Invocation, attrs: AdmissionAttributes): Promise<string[]> {
-    let response: AdmissionResponse;
+    let response: CheckedAdmissionResponse;
     try {
       response = await this.call(invocation, attrs, false);
     } catch (error) {

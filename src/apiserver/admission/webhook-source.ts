@@ -3,14 +3,10 @@
 // matchConditions, and per webhook a keep-alive https Agent that trusts its caBundle (or the system roots).
 import { Agent } from 'node:https';
 import { createSecureContext } from 'node:tls';
+import { ADMISSION_REVIEW_VERSIONS, type AdmissionReviewVersion } from '../../apimachinery/admission-review.ts';
 import { fromLabelSelectorObject, type LabelSelector } from '../../apimachinery/label-selector.ts';
-import { storageKey } from '../registry/resource-type.ts';
-import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
-import type { AdmissionReviewVersion } from './admission-review.ts';
-import { compileMatchCondition, type CompiledMatchCondition } from './match-conditions.ts';
 import {
   ADMISSION_REGISTRATION_GROUP,
-  ADMISSION_REVIEW_VERSIONS,
   MUTATING_WEBHOOK_CONFIGURATIONS,
   VALIDATING_WEBHOOK_CONFIGURATIONS,
   type FailurePolicy,
@@ -18,7 +14,11 @@ import {
   type MutatingWebhook,
   type RuleWithOperations,
   type SideEffectClass,
-} from './webhook-configuration.ts';
+  type WebhookClientConfig,
+} from '../../apimachinery/webhook-configuration.ts';
+import { compileMatchCondition, type CompiledMatchCondition } from '../admissionregistration/match-conditions.ts';
+import { storageKey } from '../registry/resource-type.ts';
+import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
 
 /** Where a webhook is called, or why it cannot be (a call error, so failurePolicy decides). */
 export type WebhookEndpoint = { url: URL; agent: Agent } | { error: string };
@@ -31,7 +31,7 @@ export interface CompiledWebhook {
   readonly rules: readonly RuleWithOperations[];
   readonly failurePolicy: FailurePolicy;
   readonly matchPolicy: MatchPolicy;
-  readonly sideEffects: SideEffectClass | string;
+  readonly sideEffects: SideEffectClass | undefined;
   readonly timeoutSeconds: number;
   readonly reinvokeIfNeeded: boolean;
   readonly namespaceSelector: LabelSelector;
@@ -46,8 +46,7 @@ export const mutatingConfigurationsKey = storageKey({ group: ADMISSION_REGISTRAT
 
 export const serviceReferenceUnsupported = 'service references are not supported by the embedded server; use clientConfig.url';
 
-function endpointOf(webhook: MutatingWebhook, agents: Agent[]): WebhookEndpoint {
-  const config = webhook.clientConfig;
+function endpointOf(config: WebhookClientConfig, timeoutSeconds: number, agents: Agent[]): WebhookEndpoint {
   if (config.service !== undefined) return { error: `could not get REST client: ${serviceReferenceUnsupported}` };
   let ca: string | undefined;
   if (config.caBundle) {
@@ -60,7 +59,7 @@ function endpointOf(webhook: MutatingWebhook, agents: Agent[]): WebhookEndpoint 
   }
   const url = new URL(config.url ?? '');
   // kube-apiserver's REST client tells the webhook its deadline.
-  url.searchParams.set('timeout', `${webhook.timeoutSeconds}s`);
+  url.searchParams.set('timeout', `${timeoutSeconds}s`);
   const agent = new Agent({ keepAlive: true, ...(ca !== undefined ? { ca } : {}) });
   agents.push(agent);
   return { url, agent };
@@ -69,22 +68,25 @@ function endpointOf(webhook: MutatingWebhook, agents: Agent[]): WebhookEndpoint 
 function compile(stored: StoredObject, mutating: boolean, agents: Agent[]): CompiledWebhook[] {
   const configurationName = stored.object.metadata.name ?? '';
   const webhooks = (stored.object['webhooks'] ?? []) as MutatingWebhook[];
-  return webhooks.map((webhook, index) => ({
-    uid: `${configurationName}/${index}/${webhook.name}`,
-    configurationName,
-    name: webhook.name,
-    rules: webhook.rules ?? [],
-    failurePolicy: webhook.failurePolicy ?? 'Fail',
-    matchPolicy: webhook.matchPolicy ?? 'Equivalent',
-    sideEffects: webhook.sideEffects,
-    timeoutSeconds: webhook.timeoutSeconds ?? 10,
-    reinvokeIfNeeded: mutating && webhook.reinvocationPolicy === 'IfNeeded',
-    namespaceSelector: fromLabelSelectorObject(webhook.namespaceSelector ?? {}),
-    objectSelector: fromLabelSelectorObject(webhook.objectSelector ?? {}),
-    matchConditions: (webhook.matchConditions ?? []).map((c) => ({ name: c.name, expression: c.expression, program: compileMatchCondition(c.expression) })),
-    reviewVersion: webhook.admissionReviewVersions.find((v): v is AdmissionReviewVersion => (ADMISSION_REVIEW_VERSIONS as readonly string[]).includes(v)),
-    endpoint: endpointOf(webhook, agents),
-  }));
+  return webhooks.map((webhook, index) => {
+    const timeoutSeconds = webhook.timeoutSeconds ?? 10;
+    return {
+      uid: `${configurationName}/${index}/${webhook.name}`,
+      configurationName,
+      name: webhook.name,
+      rules: webhook.rules ?? [],
+      failurePolicy: webhook.failurePolicy ?? 'Fail',
+      matchPolicy: webhook.matchPolicy ?? 'Equivalent',
+      sideEffects: webhook.sideEffects,
+      timeoutSeconds,
+      reinvokeIfNeeded: mutating && webhook.reinvocationPolicy === 'IfNeeded',
+      namespaceSelector: fromLabelSelectorObject(webhook.namespaceSelector ?? {}),
+      objectSelector: fromLabelSelectorObject(webhook.objectSelector ?? {}),
+      matchConditions: (webhook.matchConditions ?? []).map((c) => ({ name: c.name, expression: c.expression, program: compileMatchCondition(c.expression) })),
+      reviewVersion: webhook.admissionReviewVersions.find((v): v is AdmissionReviewVersion => (ADMISSION_REVIEW_VERSIONS as readonly string[]).includes(v)),
+      endpoint: endpointOf(webhook.clientConfig, timeoutSeconds, agents),
+    };
+  });
 }
 
 interface CacheEntry {

@@ -1,17 +1,8 @@
 // apiextensions.k8s.io/v1 CustomResourceDefinition defaulting and validation, after apiextensions-apiserver's
 // SetDefaults_* and ValidateCustomResourceDefinition(Update), with its field paths and wording.
+import { fieldError, formatFieldError, toStatusCauses, type FieldError } from '../../apimachinery/field-error.ts';
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
-import {
-  compileCustomResourceSchema,
-  fieldForbidden,
-  fieldInvalid,
-  fieldInvalidRendered,
-  fieldNotSupported,
-  fieldRequired,
-  goRegExp,
-  type CelEngine,
-  type JSONSchemaProps,
-} from './custom-resource-schema.ts';
+import { compileCustomResourceSchema, goRegExp, type CelEngine, type JSONSchemaProps } from './custom-resource-schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -125,71 +116,71 @@ function renderVersions(versions: unknown[]): string {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-function validateNames(names: Json, path: string, out: StatusCause[]): void {
+function validateNames(names: Json, path: string, out: FieldError[]): void {
   const plural = str(names.plural);
   const singular = str(names.singular);
   const kind = str(names.kind);
   const listKind = str(names.listKind);
   if (plural) {
     const errs = isDns1035Label(plural);
-    if (errs.length) out.push(fieldInvalid(`${path}.plural`, plural, errs.join(',')));
+    if (errs.length) out.push(fieldError.invalid(`${path}.plural`, plural, errs.join(',')));
   }
   if (singular) {
     const errs = isDns1035Label(singular);
-    if (errs.length) out.push(fieldInvalid(`${path}.singular`, singular, errs.join(',')));
+    if (errs.length) out.push(fieldError.invalid(`${path}.singular`, singular, errs.join(',')));
   }
   if (kind) {
     const errs = isDns1035Label(kind.toLowerCase());
-    if (errs.length) out.push(fieldInvalid(`${path}.kind`, kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+    if (errs.length) out.push(fieldError.invalid(`${path}.kind`, kind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
   }
   if (listKind) {
     const errs = isDns1035Label(listKind.toLowerCase());
-    if (errs.length) out.push(fieldInvalid(`${path}.listKind`, listKind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
+    if (errs.length) out.push(fieldError.invalid(`${path}.listKind`, listKind, `may have mixed case, but should otherwise match: ${errs.join(',')}`));
   }
   arr(names.shortNames).forEach((s, i) => {
     const errs = isDns1035Label(str(s));
-    if (errs.length) out.push(fieldInvalid(`${path}.shortNames[${i}]`, s, errs.join(',')));
+    if (errs.length) out.push(fieldError.invalid(`${path}.shortNames[${i}]`, s, errs.join(',')));
   });
-  if (kind && kind === listKind) out.push(fieldInvalid(`${path}.listKind`, listKind, 'kind and listKind may not be the same'));
+  if (kind && kind === listKind) out.push(fieldError.invalid(`${path}.listKind`, listKind, 'kind and listKind may not be the same'));
   arr(names.categories).forEach((c, i) => {
     const errs = isDns1035Label(str(c));
-    if (errs.length) out.push(fieldInvalid(`${path}.categories[${i}]`, c, errs.join(',')));
+    if (errs.length) out.push(fieldError.invalid(`${path}.categories[${i}]`, c, errs.join(',')));
   });
 }
 
 const PRINTER_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
 const PRINTER_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
 
-function validateSimpleJsonPath(s: string, path: string, out: StatusCause[]): boolean {
-  if (s.length === 0) out.push(fieldInvalid(path, s, 'must not be empty'));
-  else if (s[0] !== '.') out.push(fieldInvalid(path, s, 'must be a simple json path starting with .'));
+function validateSimpleJsonPath(s: string, path: string, out: FieldError[]): boolean {
+  if (s.length === 0) out.push(fieldError.invalid(path, s, 'must not be empty'));
+  else if (s[0] !== '.') out.push(fieldError.invalid(path, s, 'must be a simple json path starting with .'));
   else return true;
   return false;
 }
 
-function validatePrinterColumn(col: Json, path: string, out: StatusCause[]): void {
-  if (!str(col.name)) out.push(fieldRequired(`${path}.name`));
+function validatePrinterColumn(col: Json, path: string, out: FieldError[]): void {
+  if (!str(col.name)) out.push(fieldError.required(`${path}.name`));
   const type = str(col.type);
-  if (!type) out.push(fieldRequired(`${path}.type`));
-  else if (!PRINTER_TYPES.includes(type)) out.push(fieldNotSupported(`${path}.type`, type, PRINTER_TYPES));
+  if (!type) out.push(fieldError.required(`${path}.type`));
+  else if (!PRINTER_TYPES.includes(type)) out.push(fieldError.notSupported(`${path}.type`, type, PRINTER_TYPES));
   const format = str(col.format);
-  if (format && !PRINTER_FORMATS.includes(format)) out.push(fieldNotSupported(`${path}.format`, format, PRINTER_FORMATS));
+  if (format && !PRINTER_FORMATS.includes(format)) out.push(fieldError.notSupported(`${path}.format`, format, PRINTER_FORMATS));
   const jsonPath = str(col.jsonPath);
-  if (!jsonPath) out.push(fieldRequired(`${path}.jsonPath`));
+  if (!jsonPath) out.push(fieldError.required(`${path}.jsonPath`));
   else validateSimpleJsonPath(jsonPath, `${path}.jsonPath`, out);
 }
 
-function validateSubresources(sub: Json, path: string, out: StatusCause[]): void {
+function validateSubresources(sub: Json, path: string, out: FieldError[]): void {
   if (!isRec(sub.scale)) return;
   const scale = sub.scale;
   const check = (key: string, prefixes: string[], msg: string, required: boolean): void => {
     const v = str(scale[key]);
     const p = `${path}.scale.${key}`;
     if (!v) {
-      if (required) out.push(fieldRequired(p));
+      if (required) out.push(fieldError.required(p));
       return;
     }
-    if (validateSimpleJsonPath(v, p, out) && !prefixes.some((pre) => v.startsWith(pre))) out.push(fieldInvalid(p, v, msg));
+    if (validateSimpleJsonPath(v, p, out) && !prefixes.some((pre) => v.startsWith(pre))) out.push(fieldError.invalid(p, v, msg));
   };
   check('specReplicasPath', ['.spec.'], 'should be a json path under .spec', true);
   check('statusReplicasPath', ['.status.'], 'should be a json path under .status', true);
@@ -215,9 +206,9 @@ const META_FIELDS = new Set(['metadata', 'apiVersion', 'kind']);
 interface SchemaWalk {
   cel: CelEngine | undefined;
   /** ValidateCustomResourceDefinitionOpenAPISchema's errors. */
-  general: StatusCause[];
+  general: FieldError[];
   /** ValidateStructural's errors (reported sorted, before the others). */
-  structural: StatusCause[];
+  structural: FieldError[];
   defaults: { path: string; schema: JSONSchemaProps }[];
 }
 
@@ -228,15 +219,15 @@ function renderStrings(values: unknown[]): string {
 /** The OpenAPI rules every schema node obeys (specStandardValidatorV3 and friends). */
 function openApiRules(s: JSONSchemaProps, path: string, forbidDefaults: string | undefined, insideMeta: boolean, w: SchemaWalk): void {
   const type = typeof s.type === 'string' ? s.type : '';
-  if (type && !OPENAPI_TYPES.includes(type)) w.general.push(fieldNotSupported(`${path}.type`, type, OPENAPI_TYPES));
-  if (s.default !== undefined && forbidDefaults !== undefined) w.general.push(fieldForbidden(`${path}.default`, forbidDefaults ? `must not be set ${forbidDefaults}` : 'must not be set'));
-  for (const [key, msg] of UNSUPPORTED_KEYWORDS) if (s[key] !== undefined) w.general.push(fieldForbidden(`${path}.${key}`, msg));
-  if (type === 'null') w.general.push(fieldForbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
-  if (Array.isArray(s.items)) w.general.push(fieldForbidden(`${path}.items`, 'items must be a schema object and not an array'));
-  if (insideMeta && s['x-kubernetes-embedded-resource'] === true) w.general.push(fieldForbidden(`${path}.x-kubernetes-embedded-resource`, 'must not be used inside of resource meta'));
-  if (s.uniqueItems === true) w.general.push(fieldForbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
+  if (type && !OPENAPI_TYPES.includes(type)) w.general.push(fieldError.notSupported(`${path}.type`, type, OPENAPI_TYPES));
+  if (s.default !== undefined && forbidDefaults !== undefined) w.general.push(fieldError.forbidden(`${path}.default`, forbidDefaults ? `must not be set ${forbidDefaults}` : 'must not be set'));
+  for (const [key, msg] of UNSUPPORTED_KEYWORDS) if (s[key] !== undefined) w.general.push(fieldError.forbidden(`${path}.${key}`, msg));
+  if (type === 'null') w.general.push(fieldError.forbidden(`${path}.type`, 'type cannot be set to null, use nullable as an alternative'));
+  if (Array.isArray(s.items)) w.general.push(fieldError.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
+  if (insideMeta && s['x-kubernetes-embedded-resource'] === true) w.general.push(fieldError.forbidden(`${path}.x-kubernetes-embedded-resource`, 'must not be used inside of resource meta'));
+  if (s.uniqueItems === true) w.general.push(fieldError.forbidden(`${path}.uniqueItems`, 'uniqueItems cannot be set to true since the runtime complexity becomes quadratic'));
   if (s.additionalProperties !== undefined && isRec(s.properties) && Object.keys(s.properties).length > 0 && s.additionalProperties !== true) {
-    w.general.push(fieldForbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+    w.general.push(fieldError.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
   }
 }
 
@@ -253,39 +244,39 @@ function walkSchema(s: JSONSchemaProps, path: string, level: Level, forbidDefaul
     try {
       goRegExp(s.pattern);
     } catch (err) {
-      w.structural.push(fieldInvalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
+      w.structural.push(fieldError.invalid(`${path}.pattern`, s.pattern, `must be a valid regular expression, but isn't: ${(err as Error).message}`));
     }
   }
-  if (preserve === false) w.general.push(fieldInvalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
+  if (preserve === false) w.general.push(fieldError.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, false, 'must be true or undefined'));
   validateListAndMapTypes(s, path, type, w.general);
   validateRules(s, path, w);
 
   // Structural invariants.
-  if (type === 'array' && !isRec(s.items)) w.structural.push(fieldRequired(`${path}.items`, 'must be specified'));
-  if (s.additionalProperties !== undefined && isRoot) w.structural.push(fieldForbidden(`${path}.additionalProperties`, 'must not be used at the root'));
-  if (intOrString && preserve === true) w.structural.push(fieldInvalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
-  if (intOrString && embedded) w.structural.push(fieldInvalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (type === 'array' && !isRec(s.items)) w.structural.push(fieldError.required(`${path}.items`, 'must be specified'));
+  if (s.additionalProperties !== undefined && isRoot) w.structural.push(fieldError.forbidden(`${path}.additionalProperties`, 'must not be used at the root'));
+  if (intOrString && preserve === true) w.structural.push(fieldError.invalid(`${path}.x-kubernetes-preserve-unknown-fields`, true, 'must be false if x-kubernetes-int-or-string is true'));
+  if (intOrString && embedded) w.structural.push(fieldError.invalid(`${path}.x-kubernetes-embedded-resource`, true, 'must be false if x-kubernetes-int-or-string is true'));
   if (embedded && type !== 'object') {
-    if (!type) w.structural.push(fieldRequired(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true'));
-    else w.structural.push(fieldInvalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
+    if (!type) w.structural.push(fieldError.required(`${path}.type`, 'must be object if x-kubernetes-embedded-resource is true'));
+    else w.structural.push(fieldError.invalid(`${path}.type`, type, 'must be object if x-kubernetes-embedded-resource is true'));
   } else if (!type && !intOrString && preserve !== true) {
     const detail = isRoot ? 'must not be empty at the root' : level === 'item' ? 'must not be empty for specified array items' : 'must not be empty for specified object fields';
-    w.structural.push(fieldRequired(`${path}.type`, detail));
+    w.structural.push(fieldError.required(`${path}.type`, detail));
   }
-  if (embedded && s.additionalProperties !== undefined) w.structural.push(fieldForbidden(`${path}.additionalProperties`, 'must not be used if x-kubernetes-embedded-resource is set'));
-  if (isRoot && type && type !== 'object') w.structural.push(fieldInvalid(`${path}.type`, type, 'must be object at the root'));
+  if (embedded && s.additionalProperties !== undefined) w.structural.push(fieldError.forbidden(`${path}.additionalProperties`, 'must not be used if x-kubernetes-embedded-resource is set'));
+  if (isRoot && type && type !== 'object') w.structural.push(fieldError.invalid(`${path}.type`, type, 'must be object at the root'));
   const props = isRec(s.properties) ? s.properties : {};
   const checkMeta = isRoot || embedded;
   if (checkMeta) {
     for (const key of ['kind', 'apiVersion']) {
       const p = props[key];
-      if (isRec(p) && p['type'] !== 'string') w.structural.push(fieldInvalid(`${path}.properties[${key}].type`, str(p['type']), 'must be string'));
+      if (isRec(p) && p['type'] !== 'string') w.structural.push(fieldError.invalid(`${path}.properties[${key}].type`, str(p['type']), 'must be string'));
     }
   }
   const metadata = props['metadata'];
   if (isRec(metadata)) validateMetadataSchema(metadata, checkMeta, isRoot, `${path}.properties[metadata]`, w.structural);
   if (embedded && preserve !== true && Object.keys(props).length === 0) {
-    w.structural.push(fieldRequired(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
+    w.structural.push(fieldError.required(`${path}.properties`, 'must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'));
   }
   if (s.default !== undefined && forbidDefaults === undefined && !isRoot) w.defaults.push({ path: `${path}.default`, schema: s });
 
@@ -335,22 +326,22 @@ function walkNested(
 ): void {
   openApiRules(s, path, forbidDefaults, insideMeta, w);
   const out = w.structural;
-  if (typeof s.type === 'string' && s.type && !isIntOrStringBranch) out.push(fieldForbidden(`${path}.type`, 'must be empty to be structural'));
-  if (s.additionalProperties !== undefined) out.push(fieldForbidden(`${path}.additionalProperties`, 'must be undefined to be structural'));
-  if (s.default !== undefined) out.push(fieldForbidden(`${path}.default`, 'must be undefined to be structural'));
-  if (s['title'] !== undefined) out.push(fieldForbidden(`${path}.title`, 'must be empty to be structural'));
-  if (s.description !== undefined) out.push(fieldForbidden(`${path}.description`, 'must be empty to be structural'));
-  if (s.nullable === true) out.push(fieldForbidden(`${path}.nullable`, 'must be false to be structural'));
-  if (s['externalDocs'] !== undefined) out.push(fieldForbidden(`${path}.externalDocs`, 'must be undefined to be structural'));
+  if (typeof s.type === 'string' && s.type && !isIntOrStringBranch) out.push(fieldError.forbidden(`${path}.type`, 'must be empty to be structural'));
+  if (s.additionalProperties !== undefined) out.push(fieldError.forbidden(`${path}.additionalProperties`, 'must be undefined to be structural'));
+  if (s.default !== undefined) out.push(fieldError.forbidden(`${path}.default`, 'must be undefined to be structural'));
+  if (s['title'] !== undefined) out.push(fieldError.forbidden(`${path}.title`, 'must be empty to be structural'));
+  if (s.description !== undefined) out.push(fieldError.forbidden(`${path}.description`, 'must be empty to be structural'));
+  if (s.nullable === true) out.push(fieldError.forbidden(`${path}.nullable`, 'must be false to be structural'));
+  if (s['externalDocs'] !== undefined) out.push(fieldError.forbidden(`${path}.externalDocs`, 'must be undefined to be structural'));
   for (const k of ['x-kubernetes-preserve-unknown-fields', 'x-kubernetes-embedded-resource', 'x-kubernetes-int-or-string'] as const) {
-    if (s[k] === true) out.push(fieldForbidden(`${path}.${k}`, 'must be false to be structural'));
+    if (s[k] === true) out.push(fieldError.forbidden(`${path}.${k}`, 'must be false to be structural'));
   }
-  if (arr(s['x-kubernetes-list-map-keys']).length > 0) out.push(fieldForbidden(`${path}.x-kubernetes-list-map-keys`, 'must be empty to be structural'));
-  if (s['x-kubernetes-list-type'] !== undefined) out.push(fieldForbidden(`${path}.x-kubernetes-list-type`, 'must be undefined to be structural'));
-  if (s['x-kubernetes-map-type'] !== undefined) out.push(fieldForbidden(`${path}.x-kubernetes-map-type`, 'must be undefined to be structural'));
-  if (arr(s['x-kubernetes-validations']).length > 0) out.push(fieldForbidden(`${path}.x-kubernetes-validations`, 'must be empty to be structural'));
+  if (arr(s['x-kubernetes-list-map-keys']).length > 0) out.push(fieldError.forbidden(`${path}.x-kubernetes-list-map-keys`, 'must be empty to be structural'));
+  if (s['x-kubernetes-list-type'] !== undefined) out.push(fieldError.forbidden(`${path}.x-kubernetes-list-type`, 'must be undefined to be structural'));
+  if (s['x-kubernetes-map-type'] !== undefined) out.push(fieldError.forbidden(`${path}.x-kubernetes-map-type`, 'must be undefined to be structural'));
+  if (arr(s['x-kubernetes-validations']).length > 0) out.push(fieldError.forbidden(`${path}.x-kubernetes-validations`, 'must be empty to be structural'));
   const props = isRec(s.properties) ? s.properties : {};
-  if (props['metadata'] !== undefined) out.push(fieldForbidden(`${path}.properties[metadata]`, 'must not be specified in a nested context'));
+  if (props['metadata'] !== undefined) out.push(fieldError.forbidden(`${path}.properties[metadata]`, 'must not be specified in a nested context'));
   for (const [k, v] of Object.entries(props)) if (isRec(v)) walkNested(v, `${path}.properties[${k}]`, false, false, forbidDefaults, insideMeta, w);
   if (isRec(s.items)) walkNested(s.items, `${path}.items`, false, false, forbidDefaults, insideMeta, w);
   const skipAnyOf = skipFirstAnyOf && isIntOrStringAnyOf(s.anyOf);
@@ -370,12 +361,12 @@ function validateRules(s: JSONSchemaProps, path: string, w: SchemaWalk): void {
     const rule = str(r.rule).trim();
     const message = str(r.message);
     if (!rule) {
-      w.general.push(fieldRequired(`${rPath}.rule`, 'rule is not specified'));
+      w.general.push(fieldError.required(`${rPath}.rule`, 'rule is not specified'));
       return;
     }
-    if (message && !message.trim()) w.general.push(fieldInvalid(`${rPath}.message`, message, 'message must be non-empty if specified'));
-    else if (/[\n\r]/.test(message.trim())) w.general.push(fieldInvalid(`${rPath}.message`, message, 'message must not contain line breaks'));
-    else if (/[\n\r]/.test(rule) && !message.trim()) w.general.push(fieldRequired(`${rPath}.message`, 'message must be specified if rule contains line breaks'));
+    if (message && !message.trim()) w.general.push(fieldError.invalid(`${rPath}.message`, message, 'message must be non-empty if specified'));
+    else if (/[\n\r]/.test(message.trim())) w.general.push(fieldError.invalid(`${rPath}.message`, message, 'message must not contain line breaks'));
+    else if (/[\n\r]/.test(rule) && !message.trim()) w.general.push(fieldError.required(`${rPath}.message`, 'message must be specified if rule contains line breaks'));
     if (!w.cel) return;
     for (const key of ['rule', 'messageExpression'] as const) {
       const expr = str(r[key]);
@@ -384,54 +375,54 @@ function validateRules(s: JSONSchemaProps, path: string, w: SchemaWalk): void {
         w.cel.compile(expr);
       } catch (err) {
         const rendered = `apiextensions.ValidationRule{Rule:${JSON.stringify(str(r.rule))}, Message:${JSON.stringify(message)}, ...}`;
-        w.general.push(fieldInvalidRendered(`${rPath}.${key}`, rendered, `compilation failed: ${(err as Error).message}`));
+        w.general.push(fieldError.invalidPrinted(`${rPath}.${key}`, rendered, `compilation failed: ${(err as Error).message}`));
       }
     }
   });
 }
 
 /** metadata at the root may only constrain name and generateName; anywhere it must be an object (where checked). */
-function validateMetadataSchema(metadata: Json, checkMeta: boolean, isRoot: boolean, path: string, out: StatusCause[]): void {
-  if (checkMeta && metadata['type'] !== 'object') out.push(fieldInvalid(`${path}.type`, str(metadata['type']), 'must be object'));
+function validateMetadataSchema(metadata: Json, checkMeta: boolean, isRoot: boolean, path: string, out: FieldError[]): void {
+  if (checkMeta && metadata['type'] !== 'object') out.push(fieldError.invalid(`${path}.type`, str(metadata['type']), 'must be object'));
   if (!isRoot) return;
   const propKeys = isRec(metadata['properties']) ? Object.keys(metadata['properties']) : [];
   const onlyNames = propKeys.every((k) => k === 'name' || k === 'generateName');
   const otherKeywords = Object.keys(metadata).filter((k) => k !== 'type' && k !== 'default' && k !== 'properties');
   if (!onlyNames || otherKeywords.length > 0) {
-    out.push(fieldForbidden(path, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
+    out.push(fieldError.forbidden(path, 'must not specify anything other than name and generateName, but metadata is implicitly specified'));
   }
 }
 
-function validateListAndMapTypes(s: JSONSchemaProps, path: string, type: string, out: StatusCause[]): void {
+function validateListAndMapTypes(s: JSONSchemaProps, path: string, type: string, out: FieldError[]): void {
   const mapType = s['x-kubernetes-map-type'];
   if (mapType !== undefined && type !== 'object') {
-    if (!type) out.push(fieldRequired(`${path}.type`, 'must be object if x-kubernetes-map-type is specified'));
-    else out.push(fieldInvalid(`${path}.type`, type, 'must be object if x-kubernetes-map-type is specified'));
+    if (!type) out.push(fieldError.required(`${path}.type`, 'must be object if x-kubernetes-map-type is specified'));
+    else out.push(fieldError.invalid(`${path}.type`, type, 'must be object if x-kubernetes-map-type is specified'));
   }
-  if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') out.push(fieldNotSupported(`${path}.x-kubernetes-map-type`, mapType, ['atomic', 'granular']));
+  if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') out.push(fieldError.notSupported(`${path}.x-kubernetes-map-type`, mapType, ['atomic', 'granular']));
   const listType = s['x-kubernetes-list-type'];
   if (listType !== undefined && type !== 'array') {
-    if (!type) out.push(fieldRequired(`${path}.type`, 'must be array if x-kubernetes-list-type is specified'));
-    else out.push(fieldInvalid(`${path}.type`, type, 'must be array if x-kubernetes-list-type is specified'));
+    if (!type) out.push(fieldError.required(`${path}.type`, 'must be array if x-kubernetes-list-type is specified'));
+    else out.push(fieldError.invalid(`${path}.type`, type, 'must be array if x-kubernetes-list-type is specified'));
   }
   if (listType !== undefined && listType !== 'atomic' && listType !== 'set' && listType !== 'map') {
-    out.push(fieldNotSupported(`${path}.x-kubernetes-list-type`, listType, ['atomic', 'set', 'map']));
+    out.push(fieldError.notSupported(`${path}.x-kubernetes-list-type`, listType, ['atomic', 'set', 'map']));
   }
   const mapKeys = arr(s['x-kubernetes-list-map-keys']);
   if (mapKeys.length > 0) {
-    if (listType === undefined) out.push(fieldRequired(`${path}.x-kubernetes-list-type`, 'must be map if x-kubernetes-list-map-keys is non-empty'));
-    else if (listType !== 'map') out.push(fieldInvalid(`${path}.x-kubernetes-list-type`, listType, 'must be map if x-kubernetes-list-map-keys is non-empty'));
+    if (listType === undefined) out.push(fieldError.required(`${path}.x-kubernetes-list-type`, 'must be map if x-kubernetes-list-map-keys is non-empty'));
+    else if (listType !== 'map') out.push(fieldError.invalid(`${path}.x-kubernetes-list-type`, listType, 'must be map if x-kubernetes-list-map-keys is non-empty'));
   }
   if (listType !== 'map') return;
-  if (mapKeys.length === 0) out.push(fieldRequired(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
+  if (mapKeys.length === 0) out.push(fieldError.required(`${path}.x-kubernetes-list-map-keys`, 'must not be empty if x-kubernetes-list-type is map'));
   const items = s.items;
   if (items === undefined) {
-    out.push(fieldRequired(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
+    out.push(fieldError.required(`${path}.items`, 'must have a schema if x-kubernetes-list-type is map'));
     return;
   }
   if (!isRec(items)) return;
   if (items['type'] !== 'object') {
-    out.push(fieldInvalid(`${path}.items.type`, str(items['type']), "must be object if parent array's x-kubernetes-list-type is map"));
+    out.push(fieldError.invalid(`${path}.items.type`, str(items['type']), "must be object if parent array's x-kubernetes-list-type is map"));
     return;
   }
   const props = rec(items['properties']);
@@ -439,27 +430,27 @@ function validateListAndMapTypes(s: JSONSchemaProps, path: string, type: string,
   for (const k of mapKeys.map(str)) {
     const prop = props[k];
     if (isRec(prop)) {
-      if (prop['type'] === 'array' || prop['type'] === 'object') out.push(fieldInvalid(`${path}.items.properties[${k}].type`, 'object', "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+      if (prop['type'] === 'array' || prop['type'] === 'object') out.push(fieldError.invalid(`${path}.items.properties[${k}].type`, 'object', "must be a scalar type if parent array's x-kubernetes-list-type is map"));
     } else {
-      out.push(fieldInvalidRendered(`${path}.x-kubernetes-list-map-keys`, renderStrings(mapKeys), 'entries must all be names of item properties'));
+      out.push(fieldError.invalidPrinted(`${path}.x-kubernetes-list-map-keys`, renderStrings(mapKeys), 'entries must all be names of item properties'));
     }
-    if (seen.has(k)) out.push(fieldInvalidRendered(`${path}.x-kubernetes-list-map-keys`, renderStrings(mapKeys), 'must not contain duplicate entries'));
+    if (seen.has(k)) out.push(fieldError.invalidPrinted(`${path}.x-kubernetes-list-map-keys`, renderStrings(mapKeys), 'must not contain duplicate entries'));
     seen.add(k);
   }
-  if (items['nullable'] === true) out.push(fieldForbidden(`${path}.items.nullable`, 'cannot be nullable when x-kubernetes-list-type is map'));
+  if (items['nullable'] === true) out.push(fieldError.forbidden(`${path}.items.nullable`, 'cannot be nullable when x-kubernetes-list-type is map'));
   const required = arr(items['required']).map(str);
   for (const k of mapKeys.map(str)) {
     const prop = props[k];
     if (!isRec(prop)) continue;
     if (!required.includes(k) && prop['default'] === undefined) {
-      out.push(fieldRequired(`${path}.items.properties[${k}].default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
+      out.push(fieldError.required(`${path}.items.properties[${k}].default`, 'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'));
     }
-    if (prop['nullable'] === true) out.push(fieldForbidden(`${path}.items.properties[${k}].nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
+    if (prop['nullable'] === true) out.push(fieldError.forbidden(`${path}.items.properties[${k}].nullable`, 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable'));
   }
 }
 
 /** Defaults must validate against their own schema and must not carry fields pruning would drop. */
-function validateDefaults(defaults: SchemaWalk['defaults'], cel: CelEngine | undefined, out: StatusCause[]): void {
+function validateDefaults(defaults: SchemaWalk['defaults'], cel: CelEngine | undefined, out: FieldError[]): void {
   for (const { path, schema } of defaults) {
     let compiled;
     try {
@@ -468,13 +459,13 @@ function validateDefaults(defaults: SchemaWalk['defaults'], cel: CelEngine | und
       continue; // the pattern or schema error is reported by the general rules
     }
     const value = structuredClone(schema.default);
-    for (const c of compiled.validate(value)) {
-      const rel = c.field ?? '';
-      out.push({ ...c, field: rel ? (rel.startsWith('[') ? `${path}${rel}` : `${path}.${rel}`) : path });
+    for (const e of compiled.fieldErrors(value)) {
+      const rel = e.field;
+      out.push({ ...e, field: rel ? (rel.startsWith('[') ? `${path}${rel}` : `${path}.${rel}`) : path });
     }
     // unknownFields treats its argument as a resource root (keeps apiVersion/kind/metadata): close enough for defaults.
     if (isRec(value) && compiled.unknownFields(value).length > 0) {
-      out.push(fieldInvalid(path, schema.default, 'must not have unknown fields'));
+      out.push(fieldError.invalid(path, schema.default, 'must not have unknown fields'));
     }
   }
 }
@@ -509,31 +500,31 @@ function isZero(v: unknown): boolean {
 }
 
 /** With the status subresource, status validation is cut out of properties[status]: the root may hold little else. */
-function validateRootWithStatus(schema: Json, sPath: string, out: StatusCause[]): void {
+function validateRootWithStatus(schema: Json, sPath: string, out: FieldError[]): void {
   if (!isZero(schema['type']) && schema['type'] !== 'object') {
-    out.push(fieldInvalid(`${sPath}.type`, schema['type'], 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
+    out.push(fieldError.invalid(`${sPath}.type`, schema['type'], 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled'));
     return;
   }
   const allowed = new Set<string>(ROOT_FIELDS_WITH_STATUS.map(([json]) => json));
   if (Object.entries(schema).some(([k, v]) => !allowed.has(k) && !isZero(v))) {
     const names = ROOT_FIELDS_WITH_STATUS.map(([, goName]) => goName).join(' ');
-    out.push(fieldInvalidRendered(sPath, 'apiextensions.JSONSchemaProps{...}', `only [${names}] fields are allowed at the root of the schema if the status subresource is enabled`));
+    out.push(fieldError.invalidPrinted(sPath, 'apiextensions.JSONSchemaProps{...}', `only [${names}] fields are allowed at the root of the schema if the status subresource is enabled`));
   }
 }
 
-function validateVersionSchema(schemaHolder: unknown, path: string, statusEnabled: boolean, cel: CelEngine | undefined, out: StatusCause[]): void {
+function validateVersionSchema(schemaHolder: unknown, path: string, statusEnabled: boolean, cel: CelEngine | undefined, out: FieldError[]): void {
   const schema = rec(schemaHolder)['openAPIV3Schema'];
   const sPath = `${path}.openAPIV3Schema`;
   if (!isRec(schema)) {
-    out.push(fieldRequired(sPath, 'schemas are required'));
+    out.push(fieldError.required(sPath, 'schemas are required'));
     return;
   }
   if (statusEnabled) validateRootWithStatus(schema, sPath, out);
-  if (schema['nullable'] === true) out.push(fieldForbidden(`${sPath}.nullable`, 'nullable cannot be true at the root'));
+  if (schema['nullable'] === true) out.push(fieldError.forbidden(`${sPath}.nullable`, 'nullable cannot be true at the root'));
   const w: SchemaWalk = { cel, general: [], structural: [], defaults: [] };
   walkSchema(schema, sPath, 'root', undefined, false, w);
   // Upstream order: structural errors (sorted by text), else default checks; then the OpenAPI rules.
-  const key = (c: StatusCause): string => `${c.field ?? ''}: ${c.message ?? ''}`;
+  const key = formatFieldError;
   out.push(...w.structural.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
   if (w.structural.length === 0) validateDefaults(w.defaults, cel, out);
   out.push(...w.general);
@@ -551,7 +542,7 @@ export interface CrdValidationOptions {
  * Expects a defaulted object (see defaultCrd, and prepareCrdForCreate on create). Returns [] when valid.
  */
 export function validateCrd(crd: KubeObject, old?: KubeObject, options: CrdValidationOptions = {}): StatusCause[] {
-  const out: StatusCause[] = [];
+  const out: FieldError[] = [];
   const spec = rec(crd['spec']);
   const names = rec(spec.names);
   const group = str(spec.group);
@@ -559,24 +550,24 @@ export function validateCrd(crd: KubeObject, old?: KubeObject, options: CrdValid
 
   const name = crd.metadata?.name ?? '';
   if (name) {
-    for (const e of isDns1123Subdomain(name)) out.push(fieldInvalid('metadata.name', name, e));
-    if (name !== `${plural}.${group}`) out.push(fieldInvalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
+    for (const e of isDns1123Subdomain(name)) out.push(fieldError.invalid('metadata.name', name, e));
+    if (name !== `${plural}.${group}`) out.push(fieldError.invalid('metadata.name', name, 'must be spec.names.plural+"."+spec.group'));
   }
 
-  if (!group) out.push(fieldRequired('spec.group'));
+  if (!group) out.push(fieldError.required('spec.group'));
   else {
     const errs = isDns1123Subdomain(group);
-    if (errs.length) out.push(fieldInvalid('spec.group', group, errs.join(',')));
-    else if (group.split('.').length < 2) out.push(fieldInvalid('spec.group', group, 'should be a domain with at least one dot'));
+    if (errs.length) out.push(fieldError.invalid('spec.group', group, errs.join(',')));
+    else if (group.split('.').length < 2) out.push(fieldError.invalid('spec.group', group, 'should be a domain with at least one dot'));
   }
 
   const scope = str(spec.scope);
-  if (!scope) out.push(fieldRequired('spec.scope'));
-  else if (scope !== 'Cluster' && scope !== 'Namespaced') out.push(fieldNotSupported('spec.scope', scope, ['Cluster', 'Namespaced']));
+  if (!scope) out.push(fieldError.required('spec.scope'));
+  else if (scope !== 'Cluster' && scope !== 'Namespaced') out.push(fieldError.notSupported('spec.scope', scope, ['Cluster', 'Namespaced']));
 
   const versions = arr(spec.versions);
   if (versions.length === 0) {
-    out.push(fieldRequired('spec.versions', 'must have exactly one version marked as storage version'));
+    out.push(fieldError.required('spec.versions', 'must have exactly one version marked as storage version'));
   } else {
     let storageCount = 0;
     const seen = new Set<string>();
@@ -588,39 +579,39 @@ export function validateCrd(crd: KubeObject, old?: KubeObject, options: CrdValid
       const vName = str(v.name);
       if (seen.has(vName)) unique = false;
       seen.add(vName);
-      if (!vName) out.push(fieldRequired(`${vPath}.name`));
+      if (!vName) out.push(fieldError.required(`${vPath}.name`));
       else {
         const errs = isDns1035Label(vName);
-        if (errs.length) out.push(fieldInvalid(`${vPath}.name`, vName, errs.join(',')));
+        if (errs.length) out.push(fieldError.invalid(`${vPath}.name`, vName, errs.join(',')));
       }
       validateVersionSchema(v.schema, `${vPath}.schema`, isRec(rec(v.subresources).status), options.cel, out);
       if (isRec(v.subresources)) validateSubresources(v.subresources, `${vPath}.subresources`, out);
       arr(v.additionalPrinterColumns).forEach((c, j) => validatePrinterColumn(rec(c), `${vPath}.additionalPrinterColumns[${j}]`, out));
     });
-    if (!unique) out.push(fieldInvalidRendered('spec.versions', renderVersions(versions), 'must contain unique version names'));
-    if (storageCount !== 1) out.push(fieldInvalidRendered('spec.versions', renderVersions(versions), 'must have exactly one version marked as storage version'));
+    if (!unique) out.push(fieldError.invalidPrinted('spec.versions', renderVersions(versions), 'must contain unique version names'));
+    if (storageCount !== 1) out.push(fieldError.invalidPrinted('spec.versions', renderVersions(versions), 'must have exactly one version marked as storage version'));
   }
 
-  if (!plural) out.push(fieldRequired('spec.names.plural'));
-  if (!str(names.singular)) out.push(fieldRequired('spec.names.singular'));
-  if (!str(names.kind)) out.push(fieldRequired('spec.names.kind'));
-  if (!str(names.listKind)) out.push(fieldRequired('spec.names.listKind'));
+  if (!plural) out.push(fieldError.required('spec.names.plural'));
+  if (!str(names.singular)) out.push(fieldError.required('spec.names.singular'));
+  if (!str(names.kind)) out.push(fieldError.required('spec.names.kind'));
+  if (!str(names.listKind)) out.push(fieldError.required('spec.names.listKind'));
   validateNames(names, 'spec.names', out);
 
   if (spec.preserveUnknownFields === true) {
-    out.push(fieldInvalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
+    out.push(fieldError.invalid('spec.preserveUnknownFields', true, 'cannot set to true, set x-kubernetes-preserve-unknown-fields to true in spec.versions[*].schema instead'));
   }
 
   const conversion = rec(spec.conversion);
   const strategy = str(conversion.strategy);
   if (isRec(spec.conversion)) {
-    if (!strategy) out.push(fieldRequired('spec.conversion.strategy'));
-    else if (strategy !== 'None' && strategy !== 'Webhook') out.push(fieldNotSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
-    if (strategy === 'None' && conversion.webhook !== undefined) out.push(fieldForbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
+    if (!strategy) out.push(fieldError.required('spec.conversion.strategy'));
+    else if (strategy !== 'None' && strategy !== 'Webhook') out.push(fieldError.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
+    if (strategy === 'None' && conversion.webhook !== undefined) out.push(fieldError.forbidden('spec.conversion.webhook', 'should not be set when strategy is not set to Webhook'));
     if (strategy === 'Webhook') {
       const webhook = rec(conversion.webhook);
-      if (!isRec(webhook.clientConfig)) out.push(fieldRequired('spec.conversion.webhook', 'required when strategy is set to Webhook'));
-      if (arr(webhook.conversionReviewVersions).length === 0) out.push(fieldRequired('spec.conversion.webhook.conversionReviewVersions', ''));
+      if (!isRec(webhook.clientConfig)) out.push(fieldError.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
+      if (arr(webhook.conversionReviewVersions).length === 0) out.push(fieldError.required('spec.conversion.webhook.conversionReviewVersions', ''));
     }
   }
 
@@ -628,34 +619,34 @@ export function validateCrd(crd: KubeObject, old?: KubeObject, options: CrdValid
   if (stored !== undefined) validateStoredVersions(arr(stored).map(str), versions.map(rec), out);
 
   if (old) validateUpdate(crd, old, out);
-  return out;
+  return toStatusCauses(out);
 }
 
-function validateStoredVersions(stored: string[], versions: Json[], out: StatusCause[]): void {
+function validateStoredVersions(stored: string[], versions: Json[], out: FieldError[]): void {
   if (stored.length === 0) {
-    out.push(fieldInvalidRendered('status.storedVersions', '[]string{}', 'must have at least one stored version'));
+    out.push(fieldError.invalidPrinted('status.storedVersions', '[]string{}', 'must have at least one stored version'));
     return;
   }
   const remaining = new Map(stored.map((v, i) => [v, i]));
   for (const v of versions) {
     const n = str(v.name);
     if (v.storage === true && !remaining.has(n)) {
-      out.push(fieldInvalidRendered('status.storedVersions', `apiextensions.CustomResourceDefinitionVersion{Name:${JSON.stringify(n)}, ...}`, `must have the storage version ${n}`));
+      out.push(fieldError.invalidPrinted('status.storedVersions', `apiextensions.CustomResourceDefinitionVersion{Name:${JSON.stringify(n)}, ...}`, `must have the storage version ${n}`));
     }
     remaining.delete(n);
   }
-  for (const [v, i] of remaining) out.push(fieldInvalid(`status.storedVersions[${i}]`, v, 'must appear in spec.versions'));
+  for (const [v, i] of remaining) out.push(fieldError.invalid(`status.storedVersions[${i}]`, v, 'must appear in spec.versions'));
 }
 
 function isEstablished(crd: KubeObject): boolean {
   return arr(rec(crd['status']).conditions).some((c) => rec(c).type === 'Established' && rec(c).status === 'True');
 }
 
-function validateUpdate(crd: KubeObject, old: KubeObject, out: StatusCause[]): void {
+function validateUpdate(crd: KubeObject, old: KubeObject, out: FieldError[]): void {
   const spec = rec(crd['spec']);
   const oldSpec = rec(old['spec']);
   const immutable = (path: string, now: unknown, before: unknown): void => {
-    if (now !== before) out.push(fieldInvalid(path, now, 'field is immutable'));
+    if (now !== before) out.push(fieldError.invalid(path, now, 'field is immutable'));
   };
   immutable('spec.group', str(spec.group), str(oldSpec.group));
   immutable('spec.names.plural', str(rec(spec.names).plural), str(rec(oldSpec.names).plural));

@@ -1,8 +1,9 @@
 // A CRD version's openAPIV3Schema compiled for the write path: structural defaulting, pruning and validation,
 // worded the way apiextensions-apiserver (kube-openapi + apimachinery field errors) words them.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { fieldError, formatFieldError, goQuote, toStatusCauses, type FieldError } from '../../apimachinery/field-error.ts';
+import { formatGoNumber } from '../../apimachinery/jsonpath.ts';
 import type { StatusCause } from '../../apimachinery/object.ts';
-import { formatGoNumber } from '../table/jsonpath.ts';
 
 // ajv is CommonJS; under nodenext its default export is the module object.
 const Ajv = AjvModule.default;
@@ -58,6 +59,8 @@ export interface CustomResourceSchema {
    * `old` is given). Causes carry the apiserver's reason, message and field path.
    */
   validate(obj: unknown, old?: unknown): StatusCause[];
+  /** The same as a field.ErrorList, for callers that re-root the paths (a default checked against its schema). */
+  fieldErrors(obj: unknown, old?: unknown): FieldError[];
 }
 
 /**
@@ -86,73 +89,6 @@ export interface ValidationRule {
 
 export class SchemaCompileError extends Error {
   override readonly name = 'SchemaCompileError' as const;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Field errors, worded as apimachinery's field.Error.ErrorBody renders them (shared with crd-validation.ts).
-
-/** Go's %v/%q/%#v rendering of a JSON value, as field errors print bad values. */
-export function formatGoValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return formatGoNumber(value);
-  if (typeof value === 'boolean') return String(value);
-  return goSharpV(value);
-}
-
-function goQuote(s: string): string {
-  return JSON.stringify(s).replace(/\\u007f/g, '\\x7f');
-}
-
-function goSharpV(value: unknown): string {
-  if (value === null || value === undefined) return 'interface {}(nil)';
-  if (typeof value === 'string') return goQuote(value);
-  if (typeof value === 'number') return formatGoNumber(value);
-  if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[]interface {}{${value.map(goSharpV).join(', ')}}`;
-  const rec = value as Record<string, unknown>;
-  return `map[string]interface {}{${Object.keys(rec)
-    .sort()
-    .map((k) => `${goQuote(k)}:${goSharpV(rec[k])}`)
-    .join(', ')}}`;
-}
-
-export function fieldRequired(field: string, detail = ''): StatusCause {
-  return { reason: 'FieldValueRequired', message: detail ? `Required value: ${detail}` : 'Required value', field };
-}
-
-export function fieldInvalid(field: string, value: unknown, detail: string): StatusCause {
-  return { reason: 'FieldValueInvalid', message: `Invalid value: ${formatGoValue(value)}${detail ? `: ${detail}` : ''}`, field };
-}
-
-/** Like fieldInvalid but with a pre-rendered Go value (for Go structs that have no JSON equivalent). */
-export function fieldInvalidRendered(field: string, rendered: string, detail: string): StatusCause {
-  return { reason: 'FieldValueInvalid', message: `Invalid value: ${rendered}: ${detail}`, field };
-}
-
-export function fieldTypeInvalid(field: string, value: unknown, detail: string): StatusCause {
-  return { reason: 'FieldValueTypeInvalid', message: `Invalid value: ${formatGoValue(value)}: ${detail}`, field };
-}
-
-export function fieldNotSupported(field: string, value: unknown, supported: readonly string[]): StatusCause {
-  const detail = supported.length ? `: supported values: ${supported.map(goQuote).join(', ')}` : '';
-  return { reason: 'FieldValueNotSupported', message: `Unsupported value: ${formatGoValue(value)}${detail}`, field };
-}
-
-export function fieldForbidden(field: string, detail: string): StatusCause {
-  return { reason: 'FieldValueForbidden', message: detail ? `Forbidden: ${detail}` : 'Forbidden', field };
-}
-
-export function fieldDuplicate(field: string, value: unknown): StatusCause {
-  return { reason: 'FieldValueDuplicate', message: `Duplicate value: ${formatGoValue(value)}`, field };
-}
-
-export function fieldTooLong(field: string, max: number): StatusCause {
-  return { reason: 'FieldValueTooLong', message: `Too long: may not be more than ${max} ${max === 1 ? 'byte' : 'bytes'}`, field };
-}
-
-export function fieldTooMany(field: string, actual: number, max: number): StatusCause {
-  return { reason: 'FieldValueTooMany', message: `Too many: ${actual}: must have at most ${max} items`, field };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -337,7 +273,7 @@ function inBody(field: string): string {
   return `${field} in body`;
 }
 
-function mapError(e: ErrorObject, field: string): StatusCause | undefined {
+function mapError(e: ErrorObject, field: string): FieldError | undefined {
   const data = e.data;
   const p = e.params as Record<string, unknown>;
   const parent = (e.parentSchema ?? {}) as Record<string, unknown>;
@@ -345,54 +281,54 @@ function mapError(e: ErrorObject, field: string): StatusCause | undefined {
     case 'type': {
       const expected = typeof parent[K8S_TYPE] === 'string' ? (parent[K8S_TYPE] as string) : String(p['type']);
       const actual = jsonTypeName(data);
-      return fieldTypeInvalid(field, actual, `${inBody(field)} must be of type ${expected}: "${actual}"`);
+      return fieldError.typeInvalid(field, actual, `${inBody(field)} must be of type ${expected}: "${actual}"`);
     }
     case 'required':
-      return fieldRequired(join(field, String(p['missingProperty'])));
+      return fieldError.required(join(field, String(p['missingProperty'])));
     case 'enum': {
       const allowed = (Array.isArray(p['allowedValues']) ? (p['allowedValues'] as unknown[]) : []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-      return fieldNotSupported(field, data, allowed);
+      return fieldError.notSupported(field, data, allowed);
     }
     case 'format':
-      return fieldTypeInvalid(field, data, `${inBody(field)} must be of type ${String(p['format'])}: ${goQuote(String(data))}`);
+      return fieldError.typeInvalid(field, data, `${inBody(field)} must be of type ${String(p['format'])}: ${goQuote(String(data))}`);
     case 'maxLength':
-      return fieldTooLong(field, Number(p['limit']));
+      return fieldError.tooLong(field, Number(p['limit']));
     case 'minLength':
-      return fieldInvalid(field, data, `${inBody(field)} should be at least ${String(p['limit'])} chars long`);
+      return fieldError.invalid(field, data, `${inBody(field)} should be at least ${String(p['limit'])} chars long`);
     case 'maxItems':
-      return fieldTooMany(field, Array.isArray(data) ? data.length : -1, Number(p['limit']));
+      return fieldError.tooMany(field, Array.isArray(data) ? data.length : -1, Number(p['limit']));
     case 'minItems':
-      return fieldInvalid(field, data, `${inBody(field)} should have at least ${String(p['limit'])} items`);
+      return fieldError.invalid(field, data, `${inBody(field)} should have at least ${String(p['limit'])} items`);
     case 'maxProperties':
-      return fieldTooMany(field, isSchema(data) ? Object.keys(data).length : -1, Number(p['limit']));
+      return fieldError.tooMany(field, isSchema(data) ? Object.keys(data).length : -1, Number(p['limit']));
     case 'minProperties':
-      return fieldInvalid(field, data, `${inBody(field)} should have at least ${String(p['limit'])} properties`);
+      return fieldError.invalid(field, data, `${inBody(field)} should have at least ${String(p['limit'])} properties`);
     case 'pattern':
-      return fieldInvalid(field, data, `${inBody(field)} should match '${String(p['pattern'])}'`);
+      return fieldError.invalid(field, data, `${inBody(field)} should match '${String(p['pattern'])}'`);
     case 'maximum':
-      return fieldInvalid(field, data, `${inBody(field)} should be less than or equal to ${formatGoNumber(Number(p['limit']))}`);
+      return fieldError.invalid(field, data, `${inBody(field)} should be less than or equal to ${formatGoNumber(Number(p['limit']))}`);
     case 'exclusiveMaximum':
-      return fieldInvalid(field, data, `${inBody(field)} should be less than ${formatGoNumber(Number(p['limit']))}`);
+      return fieldError.invalid(field, data, `${inBody(field)} should be less than ${formatGoNumber(Number(p['limit']))}`);
     case 'minimum':
-      return fieldInvalid(field, data, `${inBody(field)} should be greater than or equal to ${formatGoNumber(Number(p['limit']))}`);
+      return fieldError.invalid(field, data, `${inBody(field)} should be greater than or equal to ${formatGoNumber(Number(p['limit']))}`);
     case 'exclusiveMinimum':
-      return fieldInvalid(field, data, `${inBody(field)} should be greater than ${formatGoNumber(Number(p['limit']))}`);
+      return fieldError.invalid(field, data, `${inBody(field)} should be greater than ${formatGoNumber(Number(p['limit']))}`);
     case 'multipleOf':
-      return fieldInvalid(field, data, `${inBody(field)} should be a multiple of ${formatGoNumber(Number(p['multipleOf']))}`);
+      return fieldError.invalid(field, data, `${inBody(field)} should be a multiple of ${formatGoNumber(Number(p['multipleOf']))}`);
     case 'uniqueItems':
-      return fieldInvalid(field, data, `${inBody(field)} shouldn't contain duplicates`);
+      return fieldError.invalid(field, data, `${inBody(field)} shouldn't contain duplicates`);
     case 'anyOf':
-      return fieldInvalid(field, data, `${inBody(field)} must validate at least one schema (anyOf)`);
+      return fieldError.invalid(field, data, `${inBody(field)} must validate at least one schema (anyOf)`);
     case 'oneOf':
-      return fieldInvalid(field, data, `${inBody(field)} must validate one and only one schema (oneOf)`);
+      return fieldError.invalid(field, data, `${inBody(field)} must validate one and only one schema (oneOf)`);
     case 'not':
-      return fieldInvalid(field, data, `${inBody(field)} must not validate the schema (not)`);
+      return fieldError.invalid(field, data, `${inBody(field)} must not validate the schema (not)`);
     case 'additionalProperties':
-      return fieldForbidden(join(field, String(p['additionalProperty'])), `${inBody(join(field, String(p['additionalProperty'])))} is a forbidden property`);
+      return fieldError.forbidden(join(field, String(p['additionalProperty'])), `${inBody(join(field, String(p['additionalProperty'])))} is a forbidden property`);
     case 'false schema':
       return undefined;
     default:
-      return fieldInvalid(field, data, `${inBody(field)} ${e.message ?? 'is invalid'}`);
+      return fieldError.invalid(field, data, `${inBody(field)} ${e.message ?? 'is invalid'}`);
   }
 }
 
@@ -609,25 +545,25 @@ const DNS1035_MSG =
   "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 /** apiextensions' validateEmbeddedResource: apiVersion and kind are required on embedded objects. */
-function validateEmbedded(x: unknown, s: StructuralNode | undefined, path: string, out: StatusCause[]): void {
+function validateEmbedded(x: unknown, s: StructuralNode | undefined, path: string, out: FieldError[]): void {
   if (!s) return;
   if (isObj(x)) {
     if (s.embedded) {
-      if (!('apiVersion' in x)) out.push(fieldRequired(join(path, 'apiVersion'), 'must not be empty'));
-      if (!('kind' in x)) out.push(fieldRequired(join(path, 'kind'), 'must not be empty'));
+      if (!('apiVersion' in x)) out.push(fieldError.required(join(path, 'apiVersion'), 'must not be empty'));
+      if (!('kind' in x)) out.push(fieldError.required(join(path, 'kind'), 'must not be empty'));
       const apiVersion = x['apiVersion'];
       if ('apiVersion' in x) {
-        if (typeof apiVersion !== 'string') out.push(fieldInvalid(join(path, 'apiVersion'), apiVersion, 'must be a string'));
-        else if (apiVersion === '') out.push(fieldInvalid(join(path, 'apiVersion'), apiVersion, 'must not be empty'));
-        else if (apiVersion.split('/').length > 2) out.push(fieldInvalid(join(path, 'apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
+        if (typeof apiVersion !== 'string') out.push(fieldError.invalid(join(path, 'apiVersion'), apiVersion, 'must be a string'));
+        else if (apiVersion === '') out.push(fieldError.invalid(join(path, 'apiVersion'), apiVersion, 'must not be empty'));
+        else if (apiVersion.split('/').length > 2) out.push(fieldError.invalid(join(path, 'apiVersion'), apiVersion, `unexpected GroupVersion string: ${apiVersion}`));
       }
       const kind = x['kind'];
       if ('kind' in x) {
-        if (typeof kind !== 'string') out.push(fieldInvalid(join(path, 'kind'), kind, 'must be a string'));
-        else if (kind === '') out.push(fieldInvalid(join(path, 'kind'), kind, 'must not be empty'));
+        if (typeof kind !== 'string') out.push(fieldError.invalid(join(path, 'kind'), kind, 'must be a string'));
+        else if (kind === '') out.push(fieldError.invalid(join(path, 'kind'), kind, 'must not be empty'));
         else if (kind.length > 63 || !DNS1035.test(kind.toLowerCase())) {
           const msg = kind.length > 63 ? 'must be no more than 63 characters' : DNS1035_MSG;
-          out.push(fieldInvalid(join(path, 'kind'), kind, `may have mixed case, but should otherwise match: ${msg}`));
+          out.push(fieldError.invalid(join(path, 'kind'), kind, `may have mixed case, but should otherwise match: ${msg}`));
         }
       }
     }
@@ -683,7 +619,7 @@ function toCel(v: unknown, s: StructuralNode | undefined): unknown {
   return v;
 }
 
-function ruleCause(path: string, s: StructuralNode, r: CompiledRule, activation: Record<string, unknown>): StatusCause {
+function ruleError(path: string, s: StructuralNode, r: CompiledRule, activation: Record<string, unknown>): FieldError {
   const fieldPath = r.rule.fieldPath ? join(path, r.rule.fieldPath.replace(/^\./, '')) : path;
   let detail = r.rule.message || `failed rule: ${r.rule.rule.trim()}`;
   if (r.messageProgram) {
@@ -696,17 +632,17 @@ function ruleCause(path: string, s: StructuralNode, r: CompiledRule, activation:
   }
   switch (r.rule.reason) {
     case 'FieldValueForbidden':
-      return fieldForbidden(fieldPath, detail);
+      return fieldError.forbidden(fieldPath, detail);
     case 'FieldValueRequired':
-      return fieldRequired(fieldPath, detail);
+      return fieldError.required(fieldPath, detail);
     case 'FieldValueDuplicate':
-      return fieldDuplicate(fieldPath, s.type);
+      return fieldError.duplicate(fieldPath, s.type);
     default:
-      return fieldInvalid(fieldPath, s.type, detail);
+      return fieldError.invalid(fieldPath, s.type, detail);
   }
 }
 
-function validateCel(x: unknown, old: unknown, s: StructuralNode | undefined, path: string, out: StatusCause[]): void {
+function validateCel(x: unknown, old: unknown, s: StructuralNode | undefined, path: string, out: FieldError[]): void {
   if (!s || x === null || x === undefined || !matchesType(x, s.type)) return;
   if (s.rules.length > 0) {
     const self = toCel(x, s);
@@ -716,9 +652,9 @@ function validateCel(x: unknown, old: unknown, s: StructuralNode | undefined, pa
       const activation: Record<string, unknown> = { self };
       if (r.transition) activation['oldSelf'] = hasOld ? toCel(old, s) : null;
       try {
-        if (r.program(activation) !== true) out.push(ruleCause(path, s, r, activation));
+        if (r.program(activation) !== true) out.push(ruleError(path, s, r, activation));
       } catch (err) {
-        out.push(fieldInvalid(path, s.type, `${r.rule.rule.trim()}: ${(err as Error).message}`));
+        out.push(fieldError.invalid(path, s.type, `${r.rule.rule.trim()}: ${(err as Error).message}`));
       }
     }
   }
@@ -749,6 +685,35 @@ function compile(schema: JSONSchemaProps | undefined, cel: CelEngine | undefined
   } catch (err) {
     throw new SchemaCompileError(`cannot compile schema: ${(err as Error).message}`);
   }
+  const fieldErrors = (obj: unknown, old?: unknown): FieldError[] => {
+    const errors: FieldError[] = [];
+    if (!validateFn(obj)) {
+      const errs = validateFn.errors ?? [];
+      const typeFailed = new Set(errs.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+      // kube-openapi's string validator stops at its first failure: maxLength, then minLength, then pattern.
+      const firstStringError = new Map<string, string>();
+      for (const k of STRING_CHECKS) {
+        for (const e of errs) if (e.keyword === k && !firstStringError.has(e.instancePath)) firstStringError.set(e.instancePath, k);
+      }
+      for (const e of errs) {
+        if (insideBranch(e.schemaPath)) continue;
+        if (e.keyword !== 'type' && typeFailed.has(e.instancePath)) continue;
+        if (STRING_CHECKS.includes(e.keyword) && firstStringError.get(e.instancePath) !== e.keyword) continue;
+        if (e.data === null && (e.parentSchema as Record<string, unknown> | undefined)?.[K8S_NULLABLE] === true) continue;
+        const error = mapError(e, pointerToField(obj, e.instancePath));
+        if (error) errors.push(error);
+      }
+    }
+    validateEmbedded(obj, node, '', errors);
+    if (celActive) validateCel(obj, old, node, '', errors);
+    const seen = new Set<string>();
+    return errors.filter((e) => {
+      const key = formatFieldError(e);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  };
   return {
     applyDefaults(obj) {
       pruneNullsWithoutDefaults(obj, node);
@@ -764,35 +729,8 @@ function compile(schema: JSONSchemaProps | undefined, cel: CelEngine | undefined
       pruneTo(obj, node, '', false, out, true);
       return out.sort();
     },
-    validate(obj, old) {
-      const causes: StatusCause[] = [];
-      if (!validateFn(obj)) {
-        const errs = validateFn.errors ?? [];
-        const typeFailed = new Set(errs.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
-        // kube-openapi's string validator stops at its first failure: maxLength, then minLength, then pattern.
-        const firstStringError = new Map<string, string>();
-        for (const k of STRING_CHECKS) {
-          for (const e of errs) if (e.keyword === k && !firstStringError.has(e.instancePath)) firstStringError.set(e.instancePath, k);
-        }
-        for (const e of errs) {
-          if (insideBranch(e.schemaPath)) continue;
-          if (e.keyword !== 'type' && typeFailed.has(e.instancePath)) continue;
-          if (STRING_CHECKS.includes(e.keyword) && firstStringError.get(e.instancePath) !== e.keyword) continue;
-          if (e.data === null && (e.parentSchema as Record<string, unknown> | undefined)?.[K8S_NULLABLE] === true) continue;
-          const cause = mapError(e, pointerToField(obj, e.instancePath));
-          if (cause) causes.push(cause);
-        }
-      }
-      validateEmbedded(obj, node, '', causes);
-      if (celActive) validateCel(obj, old, node, '', causes);
-      const seen = new Set<string>();
-      return causes.filter((c) => {
-        const key = `${c.field ?? ''}\u0000${c.message ?? ''}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-    },
+    fieldErrors,
+    validate: (obj, old) => toStatusCauses(fieldErrors(obj, old)),
   };
 }
 

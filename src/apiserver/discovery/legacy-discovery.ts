@@ -1,4 +1,5 @@
 // Legacy discovery documents: /api, /api/v1, /apis, /apis/G, /apis/G/V — all generated from the registry.
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { compareVersions, type ResourceRegistry } from '../registry/registry.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
 
@@ -28,7 +29,7 @@ export function apiVersions(host: string): unknown {
 export function resourceList(registry: ResourceRegistry, group: string, version: string): unknown | undefined {
   const types = registry.resourcesOf(group, version);
   if (types.length === 0) return undefined;
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources: resourceEntries(types) };
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: apiVersionOf({ group, version }), resources: resourceEntries(types) };
 }
 
 function apiGroup(group: string, versions: string[]): Record<string, unknown> {

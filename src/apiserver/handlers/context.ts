@@ -6,7 +6,7 @@ import type { ObjectService } from '../registry/object-service.ts';
 import type { ResourceRegistry } from '../registry/registry.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
 import type { SqliteStore } from '../storage/sqlite-store.ts';
-import type { WatchRegistry } from './watch.ts';
+import type { WatchRegistry } from '../storage/watch-registry.ts';
 
 export interface TableConverter {
   toTable(type: ResourceType, objects: KubeObject[], representation: Representation, listMeta: ListMeta, includeHeaders: boolean): unknown;

@@ -1,6 +1,7 @@
 // PATCH in its four media types: JSON patch, merge patch, strategic merge (built-ins only; 415 for custom
 // resources, as a real server answers) and server-side apply (which may create the object).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
@@ -12,7 +13,7 @@ import { applyServerSide } from '../patch/server-side-apply.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
 import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
 import { fieldSchemaOf, ignoredFieldsOf } from '../registry/field-manager.ts';
-import { apiVersionOf, groupResource, type ResourceType } from '../registry/resource-type.ts';
+import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { writeOptions } from './write-options.ts';

@@ -1,9 +1,10 @@
 // GET of one object and LIST of a collection, with selectors, limit/continue and Table output.
 import type { ServerResponse } from 'node:http';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { ResourceType } from '../registry/resource-type.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { renderJson, renderObject } from './render.ts';

@@ -1,6 +1,7 @@
 // Serialises stored objects as the requested version sees them, without re-encoding when nothing changes.
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { ResourceType } from '../registry/resource-type.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 
 export function renderJson(type: ResourceType, stored: StoredObject): string {

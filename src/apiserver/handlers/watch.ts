@@ -2,10 +2,11 @@
 // events; RV=N replays the event log after N; too old gets an ERROR event with a 410 Expired Status.
 // Objects moving into or out of the selection show up as ADDED or DELETED, as on a real server.
 import type { ServerResponse } from 'node:http';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
-import { apiVersionOf, storageKey, type ResourceType } from '../registry/resource-type.ts';
+import { storageKey, type ResourceType } from '../registry/resource-type.ts';
 import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { renderJson, renderObject } from './render.ts';
@@ -13,25 +14,6 @@ import { selectionFor } from './selection.ts';
 
 /** A watcher that falls this far behind is cut off; it re-watches from its last resourceVersion. */
 const maxBufferedBytes = 32 * 1024 * 1024;
-
-export class WatchRegistry {
-  private readonly open = new Set<ServerResponse>();
-
-  add(res: ServerResponse): void {
-    this.open.add(res);
-    res.on('close', () => this.open.delete(res));
-  }
-
-  get size(): number {
-    return this.open.size;
-  }
-
-  /** Ends every stream cleanly (a terminating chunk), as a real server does on shutdown. */
-  closeAll(): void {
-    for (const res of this.open) res.end();
-    this.open.clear();
-  }
-}
 
 export function handleWatch(
   ctx: HandlerContext,

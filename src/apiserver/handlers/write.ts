@@ -1,9 +1,10 @@
 // POST (create), PUT (update, main resource or /status), DELETE and DELETE on a collection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { StatusError } from '../../apimachinery/status-error.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { ResourceType } from '../registry/resource-type.ts';
 import type { HandlerContext } from './context.ts';
 import { selectionFor } from './selection.ts';
 import { deleteOptions, writeOptions } from './write-options.ts';

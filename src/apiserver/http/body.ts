@@ -1,9 +1,10 @@
 // Reads and decodes request bodies: a hard size limit, JSON or YAML, and clear 4xx answers for bad input.
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { decodeKubernetesProtobuf, ProtobufDecodeError, protobufKind, protobufMediaType, ProtobufUnknownKindError } from '../protobuf/decode.ts';
-import { apiVersionOf, type ResourceType } from '../registry/resource-type.ts';
+import type { ResourceType } from '../registry/resource-type.ts';
 
 export const maxBodyBytes = 3 * 1024 * 1024;
 

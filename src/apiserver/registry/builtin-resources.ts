@@ -7,9 +7,9 @@ import {
   MUTATING_WEBHOOK_CONFIGURATIONS,
   VALIDATING_WEBHOOK_CONFIGURATION_KIND,
   VALIDATING_WEBHOOK_CONFIGURATIONS,
-} from '../admission/webhook-configuration.ts';
-import { defaultWebhookConfiguration } from '../admission/webhook-defaults.ts';
-import { validateWebhookConfiguration } from '../admission/webhook-validation.ts';
+} from '../../apimachinery/webhook-configuration.ts';
+import { defaultWebhookConfiguration } from '../admissionregistration/webhook-defaults.ts';
+import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
 import { serverUser } from '../auth/server-user.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { deploymentStrategy, jobStrategy, podStrategy, replicaSetStrategy } from './workload-strategies.ts';

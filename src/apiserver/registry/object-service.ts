@@ -3,12 +3,13 @@
 // custom-resource pruning/defaulting/validation and managedFields bookkeeping. Handlers and the built-in
 // controllers (GC, namespaces, CRDs) all write through here, so the rules hold for every writer.
 import { randomUUID } from 'node:crypto';
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject, type OwnerReference, type StatusCause } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
 import { validateName, validateObjectMeta } from './object-meta-validation.ts';
-import { apiVersionOf, groupResource, storageKey, type ResourceType } from './resource-type.ts';
+import { groupResource, storageKey, type ResourceType } from './resource-type.ts';
 import { StaleWriteError } from './stale-write-error.ts';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

@@ -1,4 +1,5 @@
 // The set of served resources, looked up by URL segments; discovery is generated from it.
+import { parseApiVersion } from '../../apimachinery/group-version.ts';
 import type { ResourceType } from './resource-type.ts';
 
 /** Kubernetes' version priority: GA > beta > alpha, higher numbers first, then other strings. */
@@ -59,9 +60,7 @@ export class ResourceRegistry {
 
   /** The preferred served version of a group+kind, used to resolve ownerReferences and GC. */
   byKind(apiVersion: string, kind: string): ResourceType | undefined {
-    const slash = apiVersion.indexOf('/');
-    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const { group, version } = parseApiVersion(apiVersion);
     let fallback: ResourceType | undefined;
     for (const type of this.types.values()) {
       if (type.group !== group || type.kind !== kind) continue;

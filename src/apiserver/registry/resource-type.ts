@@ -76,10 +76,6 @@ export function storageKey(type: { group: string; plural: string }): string {
   return `${type.group}/${type.plural}`;
 }
 
-export function apiVersionOf(type: { group: string; version: string }): string {
-  return type.group ? `${type.group}/${type.version}` : type.version;
-}
-
 export function groupResource(type: ResourceType): { group: string; resource: string } {
   return { group: type.group, resource: type.plural };
 }

@@ -1,6 +1,6 @@
 // meta.k8s.io/v1 Table rendering, as apiextensions' tableconvertor and the built-in printers produce it.
+import { findResults, formatJsonPathValue, parseJsonPath, type JsonPath } from '../../apimachinery/jsonpath.ts';
 import type { KubeObject, ListMeta } from '../../apimachinery/object.ts';
-import { findResults, formatJsonPathValue, parseJsonPath, type JsonPath } from './jsonpath.ts';
 
 /** A CRD's additionalPrinterColumns entry. */
 export interface PrinterColumn {

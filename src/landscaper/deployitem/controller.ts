@@ -10,7 +10,7 @@ import { updateStatus } from '../../runtime/status.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { KubeClient } from '../../client/client.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
-import { deployItemsResource, targetsResource } from '../execution/resources.ts';
+import { deployItemsResource, targetsResource } from '../api/resources.ts';
 import { applyPickupTimeout, pickupTimeoutMessage } from './pickup.ts';
 import { parseTimeout, type Timeout } from '../timeouts.ts';
 import { DEFAULT_PICKUP_TIMEOUT, pickupRemainingMs } from './timeouts.ts';

@@ -17,7 +17,7 @@ import type { Execution } from '../api/execution.ts';
 import { MANAGED_BY_INDEX, managedByIndexValue, type ExecutionEnv } from './env.ts';
 import { handleInterrupt, hasInterrupt } from './interrupt.ts';
 import { executionMachine, type ExecutionMachine } from './phase-machine.ts';
-import { deployItemsResource, executionsResource } from './resources.ts';
+import { deployItemsResource, executionsResource } from '../api/resources.ts';
 
 export interface ExecutionControllerOptions {
   /** Controller name in logs and metrics; default 'landscaper-execution'. */

@@ -5,7 +5,7 @@ import { removeFinalizer } from '../../runtime/finalizer.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, LANDSCAPER_FINALIZER } from '../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import type { ExecutionEnv } from './env.ts';
-import { deployItemsResource } from './resources.ts';
+import { deployItemsResource } from '../api/resources.ts';
 import { lsTime } from '../status-helpers.ts';
 
 function nsOpt(di: DeployItem): { namespace?: string } {

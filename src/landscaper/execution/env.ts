@@ -10,7 +10,7 @@ import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
-import { deployItemsResource } from './resources.ts';
+import { deployItemsResource } from '../api/resources.ts';
 
 /** Index of the DeployItem cache: "<namespace>/<managing execution>". */
 export const MANAGED_BY_INDEX = 'landscaper.execution.managedBy';

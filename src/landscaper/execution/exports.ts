@@ -14,7 +14,8 @@ import { dataObjectLabels, encodeDataObjectData, executionExportDataObjectName, 
 import type { ExecutionItem } from './classification.ts';
 import type { ExecutionEnv } from './env.ts';
 import { ExecutionFatalError } from './errors.ts';
-import { dataObjectsResource, secretsResource } from './resources.ts';
+import { secretsResource } from '../../apimachinery/builtin-resources.ts';
+import { dataObjectsResource } from '../api/resources.ts';
 
 /** The exports of one deploy item (null when it has none). */
 export async function readDeployItemExports(env: ExecutionEnv, di: DeployItem): Promise<AnyJSON> {

@@ -4,6 +4,5 @@ export { classifyForReconcile, classifyForDelete, type Classification, type Exec
 export { formatCycle, validateTemplates } from './validation.ts';
 export { desiredDeployItem, deployItemGenerateName } from './materialize.ts';
 export { ExecutionFatalError, ExecutionStepError } from './errors.ts';
-export { executionsResource, deployItemsResource, dataObjectsResource, targetsResource, secretsResource } from './resources.ts';
 export { lsTime, parseLsTime, updatedLsError } from '../status-helpers.ts';
 export { INTERRUPT_OPERATION } from './interrupt.ts';

@@ -7,7 +7,7 @@ import { OPERATION_ANNOTATION, OPERATION_INTERRUPT, PHASE_DELETE_FAILED, PHASE_F
 import type { Execution } from '../api/execution.ts';
 import { writeDeployItemStatus } from './deploy-item-writes.ts';
 import { listManagedDeployItems, type ExecutionEnv } from './env.ts';
-import { executionsResource } from './resources.ts';
+import { executionsResource } from '../api/resources.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
 
 export const INTERRUPT_OPERATION = 'InterruptOperation';

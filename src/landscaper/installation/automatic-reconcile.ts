@@ -6,7 +6,7 @@ import { OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_FAILED, PHASE_SUCCEEDE
 import type { AutomaticReconcileStatus, Installation } from '../api/installation.ts';
 import { isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf } from './helpers.ts';
 import { lsTime } from '../status-helpers.ts';
-import { installationsResource } from './resources.ts';
+import { installationsResource } from '../api/resources.ts';
 import { dueTime } from './schedule.ts';
 import { writeStatus } from './status-writer.ts';
 import type { Deps } from './types.ts';

@@ -5,7 +5,7 @@ import { ENCOMPASSED_BY_LABEL } from '../api/constants.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 import { getFresh, nameOf, namespaceOf, statusOf } from './helpers.ts';
-import { executionsResource, installationsResource } from './resources.ts';
+import { executionsResource, installationsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 
 function controlledBy(child: Installation, parent: Installation): boolean {

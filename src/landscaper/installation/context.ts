@@ -7,7 +7,7 @@ import type { Context } from '../api/context.ts';
 import type { Installation } from '../api/installation.ts';
 import { fatalError } from './errors.ts';
 import { contextName, getOrUndefined, namespaceOf } from './helpers.ts';
-import { contextsResource } from './resources.ts';
+import { contextsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 
 export async function resolveContext(deps: Deps, inst: Installation, operation: string): Promise<Context> {

@@ -11,7 +11,7 @@ import type { Target, TargetSpec } from '../api/target.ts';
 import { dataObjectLabels, encodeDataObjectData, type DataObjectMetadata } from '../naming.ts';
 import { fatalError } from './errors.ts';
 import { getOrUndefined, nameOf, namespaceOf, ownerRef } from './helpers.ts';
-import { dataObjectsResource, targetsResource } from './resources.ts';
+import { dataObjectsResource, targetsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 
 export interface WriteOptions {

@@ -8,7 +8,7 @@ import { deployItemTemplates, encodeDeployItemsCompressed } from '../api/executi
 import type { Installation } from '../api/installation.ts';
 import { normalError } from './errors.ts';
 import { contextName, nameOf, namespaceOf, operationOf, ownerRef } from './helpers.ts';
-import { executionsResource } from './resources.ts';
+import { executionsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 
 /** Creates or updates the Execution; returns it, or undefined when there is nothing to deploy and none exists. */

@@ -22,7 +22,8 @@ import { encodeDataObjectData, generateDataObjectName } from '../naming.ts';
 import { parseYaml } from '../yaml.ts';
 import { fatalError } from './errors.ts';
 import { getOrUndefined, namespaceOf, scopeContext, statusOf } from './helpers.ts';
-import { configMapsResource, dataObjectsResource, secretsResource, targetsResource } from './resources.ts';
+import { configMapsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
+import { dataObjectsResource, targetsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 
 export interface LoadedImports {

@@ -9,7 +9,7 @@ import { OPERATION_ANNOTATION } from '../api/constants.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 import { reconcileInstallation } from './reconcile.ts';
-import { executionsResource, installationsResource } from './resources.ts';
+import { executionsResource, installationsResource } from '../api/resources.ts';
 import { indexers, neighbourKeys } from './siblings.ts';
 import type { Deps, InstallationControllerOptions } from './types.ts';
 

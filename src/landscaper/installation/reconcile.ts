@@ -21,7 +21,7 @@ import { automaticReconcile } from './automatic-reconcile.ts';
 import { execution, subinstallations } from './children.ts';
 import { annotation, isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf, touchPatch } from './helpers.ts';
 import { installationMachine } from './phase-machine.ts';
-import { executionsResource, installationsResource } from './resources.ts';
+import { executionsResource, installationsResource } from '../api/resources.ts';
 import { writeStatus } from './status-writer.ts';
 import type { Deps } from './types.ts';
 

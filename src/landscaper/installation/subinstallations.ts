@@ -16,7 +16,7 @@ import type { AnyJSON } from '../api/shared.ts';
 import { allImportDefinitions } from '../blueprint/parse.ts';
 import { fatalError, normalError } from './errors.ts';
 import { contextName, nameOf, namespaceOf, ownerRef } from './helpers.ts';
-import { installationsResource } from './resources.ts';
+import { installationsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 
 /** Drops data imports pointing at an optional parent import that is not satisfied (upstream does the same). */

@@ -7,7 +7,7 @@ import type { AnyJSON } from '../api/shared.ts';
 import type { LoadedBlueprint } from '../blueprint/load.ts';
 import { decodeTemplateState, encodeTemplateState, stateKey, stateSecretNameForKey, type TemplateStates } from '../templating/state.ts';
 import { getOrUndefined, nameOf, namespaceOf, ownerRef } from './helpers.ts';
-import { secretsResource } from './resources.ts';
+import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deps } from './types.ts';
 
 /** State keys of the executions that run in Init (deploy + subinstallation) or Completing (export). */

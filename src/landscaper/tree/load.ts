@@ -5,7 +5,7 @@ import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 import { buildTree, type TreeObjects } from './build.ts';
 import type { TreeModel } from './model.ts';
-import { deployItemsResource, executionsResource, installationsResource } from './resources.ts';
+import { deployItemsResource, executionsResource, installationsResource } from '../api/resources.ts';
 
 export async function loadObjects(client: KubeClient, namespace: string, signal?: AbortSignal): Promise<TreeObjects> {
   const opts = { namespace, ...(signal ? { signal } : {}) };

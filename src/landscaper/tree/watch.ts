@@ -7,7 +7,7 @@ import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 import type { TreeObjects } from './build.ts';
-import { deployItemsResource, executionsResource, installationsResource } from './resources.ts';
+import { deployItemsResource, executionsResource, installationsResource } from '../api/resources.ts';
 
 export interface TreeUpdate {
   objects: TreeObjects;

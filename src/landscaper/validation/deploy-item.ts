@@ -1,6 +1,7 @@
 // DeployItem validation (upstream's ValidateDeployItem and the webhook's immutable type).
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import { path } from '../../apimachinery/field-path.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
-import { fieldError, path, type FieldError } from './field.ts';
 import { validateObjectReference } from './references.ts';
 
 export function validateDeployItem(item: DeployItem): FieldError[] {

@@ -1,7 +1,8 @@
 // "Exactly one of these fields" (upstream's ValidateExactlyOneOf): a field counts as set when it is present
 // and not null, and a string also when it is not empty. An empty list or map counts as set, as a non-nil
 // Go slice or map does (`targets: []` is a choice).
-import { fieldError, type FieldError, type FieldPath } from './field.ts';
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import type { FieldPath } from '../../apimachinery/field-path.ts';
 
 function isSet(value: unknown): boolean {
   if (value === undefined || value === null) return false;

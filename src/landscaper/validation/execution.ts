@@ -1,8 +1,9 @@
 // Execution validation (upstream's ValidateExecution): the deploy item list, read from either wire form.
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import { path, type FieldPath } from '../../apimachinery/field-path.ts';
 import type { DeployItemTemplate, Execution } from '../api/execution.ts';
 import { decodeDeployItemsCompressed } from '../api/execution-spec.ts';
 import { deployItemListProblems, type DeployItemListProblem } from './deploy-item-list.ts';
-import { fieldError, path, type FieldError, type FieldPath } from './field.ts';
 import { validateLabels } from './metadata.ts';
 import { validateObjectReference } from './references.ts';
 

@@ -3,7 +3,6 @@
 export { deployItemListProblems, type DeployItemListEntry, type DeployItemListProblem } from './deploy-item-list.ts';
 export { validateDeployItem, validateDeployItemUpdate } from './deploy-item.ts';
 export { validateDeployItemTemplates, validateExecution } from './execution.ts';
-export { fieldError, formatFieldError, formatFieldErrors, path, toStatusCauses, type FieldError, type FieldErrorType, type FieldPath } from './field.ts';
 export { INSTALLATION_GENERATE_NAME_MAX_LENGTH, INSTALLATION_NAME_MAX_LENGTH, validateInstallation } from './installation.ts';
 export { dns1123LabelProblem } from './metadata.ts';
 export { validateTarget } from './target.ts';

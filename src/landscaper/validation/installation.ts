@@ -1,8 +1,9 @@
 // Installation validation (upstream's ValidateInstallation): the name, blueprint and component descriptor
 // choices, imports (one source each, unique names across data and targets) and exports.
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import { path, type FieldPath } from '../../apimachinery/field-path.ts';
 import type { DataExport, DataImport, Installation, TargetExport, TargetImport } from '../api/installation.ts';
 import { validateExactlyOneOf } from './exactly-one-of.ts';
-import { fieldError, path, type FieldError, type FieldPath } from './field.ts';
 import { validateLabelName } from './metadata.ts';
 import { validateLocalReference } from './references.ts';
 

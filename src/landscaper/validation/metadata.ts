@@ -1,6 +1,7 @@
 // Names and labels: DNS-1123 labels and Kubernetes label syntax (apimachinery's IsDNS1123Label,
 // ValidateLabels), worded as apimachinery words them.
-import { fieldError, type FieldError, type FieldPath } from './field.ts';
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import type { FieldPath } from '../../apimachinery/field-path.ts';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const LABEL_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

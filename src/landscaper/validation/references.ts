@@ -1,5 +1,6 @@
 // References to other objects (upstream's ValidateObjectReference and the local Secret/ConfigMap refs).
-import { fieldError, type FieldError, type FieldPath } from './field.ts';
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import type { FieldPath } from '../../apimachinery/field-path.ts';
 
 /** name and namespace are both required (deploy item targets). */
 export function validateObjectReference(ref: { name?: string; namespace?: string }, at: FieldPath): FieldError[] {

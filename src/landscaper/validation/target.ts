@@ -1,6 +1,7 @@
 // Target validation (upstream's ValidateTarget, plus the type that the CRD requires and deployers select on).
+import { fieldError, type FieldError } from '../../apimachinery/field-error.ts';
+import { path } from '../../apimachinery/field-path.ts';
 import type { Target } from '../api/target.ts';
-import { fieldError, path, type FieldError } from './field.ts';
 import { validateLocalReference } from './references.ts';
 
 export function validateTarget(target: Target): FieldError[] {

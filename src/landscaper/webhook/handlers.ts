@@ -6,6 +6,7 @@
 //   also checked here for API servers that ignore objectSelector);
 // - updates of an object that is being deleted: its finalizer must be removable even when it was written
 //   invalid while the webhook was not running.
+import { formatFieldErrors, toStatusCauses, type FieldError } from '../../apimachinery/field-error.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
@@ -14,7 +15,6 @@ import type { Target } from '../api/target.ts';
 import { allowed, denied, type AdmissionHandler, type AdmissionRequest } from '../../runtime/webhook/index.ts';
 import { validateDeployItem, validateDeployItemUpdate } from '../validation/deploy-item.ts';
 import { validateExecution } from '../validation/execution.ts';
-import { formatFieldErrors, toStatusCauses, type FieldError } from '../validation/field.ts';
 import { validateInstallation } from '../validation/installation.ts';
 import { validateTarget } from '../validation/target.ts';
 

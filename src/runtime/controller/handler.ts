@@ -1,5 +1,6 @@
 // Map functions: which primary objects' keys a change of some watched object should enqueue
 // (controller-runtime's EnqueueRequestForOwner and EnqueueRequestsFromMapFunc).
+import { groupOf } from '../../apimachinery/group-version.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 
 export { keyOf } from '../informer/store.ts';
@@ -13,11 +14,6 @@ export interface OwnerKind {
   group: string;
   kind: string;
   namespaced: boolean;
-}
-
-export function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
 }
 
 /**

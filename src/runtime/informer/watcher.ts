@@ -2,6 +2,7 @@
 // list (paged), then watch from the listed resourceVersion; never stops on its own. 410 → relist; any
 // other error → jittered exponential backoff; a silent stream → reconnect (watchdog); bookmarks keep the
 // resume point fresh. It keeps no objects: what it emits is applied to a cache by the reflector.
+import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject, WatchEvent } from '../../apimachinery/object.ts';
 import type { KubeClient, ResourceRef, ResourceTarget } from '../../client/client.ts';
 import { GoneError } from '../../client/errors.ts';
@@ -92,7 +93,7 @@ export interface WatcherOptions<T extends KubeObject = KubeObject> extends Watch
 
 export function defaultTransform<T extends KubeObject>(obj: KubeObject, ref: ResourceRef): T {
   if (obj.metadata.managedFields !== undefined) delete obj.metadata.managedFields;
-  if (obj.apiVersion === undefined) obj.apiVersion = ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+  if (obj.apiVersion === undefined) obj.apiVersion = apiVersionOf(ref);
   if (obj.kind === undefined) obj.kind = ref.kind;
   return obj as T;
 }

@@ -1,63 +1,36 @@
-// AdmissionReview v1 (admission.k8s.io/v1): the request the API server POSTs to a webhook, decoded and
-// checked field by field so that a malformed body is a clear 400 and never reaches a handler.
-import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
+// The webhook server's side of AdmissionReview v1: the request decoded and checked field by field, so that a malformed
+// body is a clear 400 and never reaches a handler, and the handler's answer encoded (controller-runtime's
+// admission.Request and admission.Response wrap the admission/v1 shapes the same way).
+import {
+  ADMISSION_OPERATIONS,
+  ADMISSION_REVIEW_API_VERSION,
+  ADMISSION_REVIEW_KIND,
+  type AdmissionOperation,
+  type AdmissionResponseStatus,
+  type UserInfo,
+} from '../../apimachinery/admission-review.ts';
+import type * as admissionv1 from '../../apimachinery/admission-review.ts';
+import type { GroupVersionKind, GroupVersionResource } from '../../apimachinery/group-version.ts';
+import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
 import type { JsonPatchOperation } from '../../client/client.ts';
 
-export const ADMISSION_REVIEW_API_VERSION = 'admission.k8s.io/v1';
-
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
-const OPERATIONS: readonly string[] = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
-
-export interface GroupVersionResource {
-  group: string;
-  version: string;
-  resource: string;
-}
-
-export interface UserInfo {
-  username?: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
-
-/** What a handler sees. `object` is absent on DELETE; `oldObject` is set on UPDATE and DELETE. */
-export interface AdmissionRequest<T extends KubeObject = KubeObject> {
-  uid: string;
-  kind: GroupVersionKind;
-  resource: GroupVersionResource;
-  /** 'status', 'scale', … when the write goes to a subresource. */
-  subResource?: string;
-  requestKind?: GroupVersionKind;
-  requestResource?: GroupVersionResource;
-  requestSubResource?: string;
-  name?: string;
-  namespace?: string;
-  operation: AdmissionOperation;
-  userInfo: UserInfo;
+/** What a handler sees: the request with null objects and options left out and dryRun always set. */
+export type AdmissionRequest<T extends KubeObject = KubeObject> = Omit<admissionv1.AdmissionRequest<T>, 'object' | 'oldObject' | 'dryRun' | 'options'> & {
+  /** Absent on DELETE. */
   object?: T;
+  /** Set on UPDATE and DELETE. */
   oldObject?: T;
   dryRun: boolean;
-  /** CreateOptions, UpdateOptions, … as sent. */
   options?: Record<string, unknown>;
-}
+};
 
 /** What a handler returns; build it with allowed(), denied(), patched(). */
-export interface AdmissionResponse {
-  allowed: boolean;
+export type AdmissionResponse = Pick<admissionv1.AdmissionResponse, 'allowed' | 'warnings' | 'auditAnnotations'> & {
   /** Becomes response.status: the code and message the API server reports on a denial. */
   result?: { code: number; message: string; reason?: string; causes?: StatusCause[] };
   /** JSONPatch against the request's object (mutating webhooks only). */
   patch?: JsonPatchOperation[];
-  warnings?: string[];
-  auditAnnotations?: Record<string, string>;
-}
+};
 
 /** The body is not an AdmissionReview v1 request. */
 export class AdmissionReviewError extends Error {
@@ -65,10 +38,6 @@ export class AdmissionReviewError extends Error {
 }
 
 type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function str(obj: Json, key: string, where: string, required: boolean): string | undefined {
   const v = obj[key];
@@ -81,26 +50,26 @@ function str(obj: Json, key: string, where: string, required: boolean): string |
 }
 
 function gvk(value: unknown, where: string): GroupVersionKind {
-  if (!isRecord(value)) throw new AdmissionReviewError(`${where} must be an object`);
+  if (!isPlainObject(value)) throw new AdmissionReviewError(`${where} must be an object`);
   return { group: str(value, 'group', where, false) ?? '', version: str(value, 'version', where, true) ?? '', kind: str(value, 'kind', where, true) ?? '' };
 }
 
 function gvr(value: unknown, where: string): GroupVersionResource {
-  if (!isRecord(value)) throw new AdmissionReviewError(`${where} must be an object`);
+  if (!isPlainObject(value)) throw new AdmissionReviewError(`${where} must be an object`);
   return { group: str(value, 'group', where, false) ?? '', version: str(value, 'version', where, true) ?? '', resource: str(value, 'resource', where, true) ?? '' };
 }
 
 function object(value: unknown, where: string): KubeObject | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!isRecord(value)) throw new AdmissionReviewError(`${where} must be an object`);
+  if (!isPlainObject(value)) throw new AdmissionReviewError(`${where} must be an object`);
   // Handlers read metadata without guarding: an object without it is normalized, not rejected.
-  if (value['metadata'] !== undefined && !isRecord(value['metadata'])) throw new AdmissionReviewError(`${where}.metadata must be an object`);
+  if (value['metadata'] !== undefined && !isPlainObject(value['metadata'])) throw new AdmissionReviewError(`${where}.metadata must be an object`);
   return { ...value, metadata: (value['metadata'] as KubeObject['metadata'] | undefined) ?? {} };
 }
 
 function userInfo(value: unknown): UserInfo {
   if (value === undefined || value === null) return {};
-  if (!isRecord(value)) throw new AdmissionReviewError('request.userInfo must be an object');
+  if (!isPlainObject(value)) throw new AdmissionReviewError('request.userInfo must be an object');
   return value as UserInfo;
 }
 
@@ -112,18 +81,20 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
   } catch (err) {
     throw new AdmissionReviewError(`body is not JSON: ${err instanceof Error ? err.message : String(err)}`);
   }
-  if (!isRecord(parsed)) throw new AdmissionReviewError('body must be a JSON object');
-  if (parsed['apiVersion'] !== ADMISSION_REVIEW_API_VERSION || parsed['kind'] !== 'AdmissionReview') {
-    throw new AdmissionReviewError(`expected apiVersion ${ADMISSION_REVIEW_API_VERSION} and kind AdmissionReview, got ${JSON.stringify(parsed['apiVersion'])} ${JSON.stringify(parsed['kind'])}`);
+  if (!isPlainObject(parsed)) throw new AdmissionReviewError('body must be a JSON object');
+  if (parsed['apiVersion'] !== ADMISSION_REVIEW_API_VERSION || parsed['kind'] !== ADMISSION_REVIEW_KIND) {
+    throw new AdmissionReviewError(`expected apiVersion ${ADMISSION_REVIEW_API_VERSION} and kind ${ADMISSION_REVIEW_KIND}, got ${JSON.stringify(parsed['apiVersion'])} ${JSON.stringify(parsed['kind'])}`);
   }
   const r = parsed['request'];
-  if (!isRecord(r)) throw new AdmissionReviewError('request is required');
+  if (!isPlainObject(r)) throw new AdmissionReviewError('request is required');
   const uid = str(r, 'uid', 'request', true);
   if (!uid) throw new AdmissionReviewError('request.uid must not be empty');
   const operation = str(r, 'operation', 'request', true) ?? '';
-  if (!OPERATIONS.includes(operation)) throw new AdmissionReviewError(`request.operation ${JSON.stringify(operation)} is not one of ${OPERATIONS.join(', ')}`);
+  if (!(ADMISSION_OPERATIONS as readonly string[]).includes(operation)) {
+    throw new AdmissionReviewError(`request.operation ${JSON.stringify(operation)} is not one of ${ADMISSION_OPERATIONS.join(', ')}`);
+  }
   if (r['dryRun'] !== undefined && r['dryRun'] !== null && typeof r['dryRun'] !== 'boolean') throw new AdmissionReviewError('request.dryRun must be a boolean');
-  if (r['options'] !== undefined && r['options'] !== null && !isRecord(r['options'])) throw new AdmissionReviewError('request.options must be an object');
+  if (r['options'] !== undefined && r['options'] !== null && !isPlainObject(r['options'])) throw new AdmissionReviewError('request.options must be an object');
   const req: AdmissionRequest = {
     uid,
     kind: gvk(r['kind'], 'request.kind'),
@@ -141,7 +112,7 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
     requestResource: r['requestResource'] === undefined || r['requestResource'] === null ? undefined : gvr(r['requestResource'], 'request.requestResource'),
     object: object(r['object'], 'request.object'),
     oldObject: object(r['oldObject'], 'request.oldObject'),
-    options: isRecord(r['options']) ? r['options'] : undefined,
+    options: isPlainObject(r['options']) ? r['options'] : undefined,
   };
   for (const [key, value] of Object.entries(optional)) if (value !== undefined && value !== '') Object.assign(req, { [key]: value });
   return req;
@@ -149,10 +120,10 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
 
 /** The AdmissionReview the API server expects back, with the request's uid echoed. */
 export function encodeAdmissionReview(uid: string, response: AdmissionResponse): string {
-  const out: Json = { uid, allowed: response.allowed };
+  const out: admissionv1.AdmissionResponse = { uid, allowed: response.allowed };
   if (response.result) {
     const { code, message, reason, causes } = response.result;
-    out['status'] = {
+    const status: AdmissionResponseStatus = {
       metadata: {},
       status: response.allowed ? 'Success' : 'Failure',
       code,
@@ -160,12 +131,14 @@ export function encodeAdmissionReview(uid: string, response: AdmissionResponse):
       ...(reason ? { reason } : {}),
       ...(causes && causes.length > 0 ? { details: { causes } } : {}),
     };
+    out.status = status;
   }
   if (response.patch && response.patch.length > 0) {
-    out['patchType'] = 'JSONPatch';
-    out['patch'] = Buffer.from(JSON.stringify(response.patch), 'utf8').toString('base64');
+    out.patchType = 'JSONPatch';
+    out.patch = Buffer.from(JSON.stringify(response.patch), 'utf8').toString('base64');
   }
-  if (response.warnings && response.warnings.length > 0) out['warnings'] = response.warnings;
-  if (response.auditAnnotations) out['auditAnnotations'] = response.auditAnnotations;
-  return JSON.stringify({ apiVersion: ADMISSION_REVIEW_API_VERSION, kind: 'AdmissionReview', response: out });
+  if (response.warnings && response.warnings.length > 0) out.warnings = response.warnings;
+  if (response.auditAnnotations) out.auditAnnotations = response.auditAnnotations;
+  const review: admissionv1.AdmissionReview = { apiVersion: ADMISSION_REVIEW_API_VERSION, kind: ADMISSION_REVIEW_KIND, response: out };
+  return JSON.stringify(review);
 }

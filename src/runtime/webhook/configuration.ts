@@ -2,31 +2,21 @@
 // a WebhookServer: created or updated with the server's current URL and CA, and removed again. Bosun labels
 // the configurations it writes, so that it can tell its own (possibly stale) ones from anybody else's.
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../apimachinery/object.ts';
-import type { LabelSelectorObject } from '../../apimachinery/label-selector.ts';
+import { mutatingWebhookConfigurationsResource, validatingWebhookConfigurationsResource } from '../../apimachinery/builtin-resources.ts';
+import {
+  ADMISSION_REGISTRATION_GROUP,
+  ADMISSION_REGISTRATION_VERSION,
+  type MutatingWebhook,
+  type MutatingWebhookConfiguration,
+  type RuleWithOperations,
+} from '../../apimachinery/webhook-configuration.ts';
 import type { KubeClient, ResourceRef } from '../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../client/errors.ts';
 
 export type WebhookType = 'Validating' | 'Mutating';
 
-export const validatingWebhookConfigurations: ResourceRef = {
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  resource: 'validatingwebhookconfigurations',
-  namespaced: false,
-  kind: 'ValidatingWebhookConfiguration',
-};
-
-export const mutatingWebhookConfigurations: ResourceRef = {
-  group: 'admissionregistration.k8s.io',
-  version: 'v1',
-  resource: 'mutatingwebhookconfigurations',
-  namespaced: false,
-  kind: 'MutatingWebhookConfiguration',
-};
-
 export function webhookConfigurationResource(type: WebhookType): ResourceRef {
-  return type === 'Validating' ? validatingWebhookConfigurations : mutatingWebhookConfigurations;
+  return type === 'Validating' ? validatingWebhookConfigurationsResource : mutatingWebhookConfigurationsResource;
 }
 
 /** Marks configurations Bosun wrote; the component label names the controller family that serves them. */
@@ -34,36 +24,18 @@ export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
 export const MANAGED_BY_BOSUN = 'bosun';
 export const COMPONENT_LABEL = 'app.kubernetes.io/component';
 
-export type WebhookOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT' | '*';
-
-export interface WebhookRule {
-  apiGroups: string[];
-  apiVersions: string[];
-  /** Plural names; "pods/status" for a subresource (a plain name does not match its subresources). */
-  resources: string[];
-  operations: WebhookOperation[];
-  scope?: 'Cluster' | 'Namespaced' | '*';
-}
-
-/** One webhook of a configuration: which writes go to which path of the server. */
-export interface WebhookDefinition {
-  /** Fully qualified, e.g. installations.validation.landscaper.gardener.cloud. */
-  name: string;
+/**
+ * One webhook of a configuration: which writes go to which path of the server. Unset fields get the API server's
+ * defaults, and sideEffects None; reinvocationPolicy applies to mutating webhooks only.
+ */
+export type WebhookDefinition = Pick<
+  MutatingWebhook,
+  'name' | 'failurePolicy' | 'sideEffects' | 'timeoutSeconds' | 'matchPolicy' | 'objectSelector' | 'namespaceSelector' | 'reinvocationPolicy'
+> & {
   /** Path on the webhook server; appended to its URL. */
   path: string;
-  rules: WebhookRule[];
-  /** Default Fail. */
-  failurePolicy?: 'Fail' | 'Ignore';
-  /** Default None. */
-  sideEffects?: 'None' | 'NoneOnDryRun';
-  /** 1–30; default 10 (the API server's default). */
-  timeoutSeconds?: number;
-  matchPolicy?: 'Exact' | 'Equivalent';
-  objectSelector?: LabelSelectorObject;
-  namespaceSelector?: LabelSelectorObject;
-  /** Mutating webhooks only. */
-  reinvocationPolicy?: 'Never' | 'IfNeeded';
-}
+  rules: RuleWithOperations[];
+};
 
 export interface WebhookConfigurationSpec {
   type: WebhookType;
@@ -79,9 +51,8 @@ export interface WebhookEndpoint {
   caBundle: string;
 }
 
-export interface WebhookConfigurationObject extends KubeObject {
-  webhooks?: Record<string, unknown>[];
-}
+/** Either kind: a validating webhook is a mutating one without reinvocationPolicy. */
+export type WebhookConfigurationObject = MutatingWebhookConfiguration;
 
 /** The API server has no admissionregistration.k8s.io/v1: admission webhooks cannot be configured there. */
 export class WebhookConfigurationUnsupportedError extends Error {
@@ -93,7 +64,7 @@ export function buildWebhookConfiguration(spec: WebhookConfigurationSpec, endpoi
   const caBundle = Buffer.from(endpoint.caBundle, 'utf8').toString('base64');
   const base = endpoint.url.replace(/\/+$/, '');
   return {
-    apiVersion: 'admissionregistration.k8s.io/v1',
+    apiVersion: `${ADMISSION_REGISTRATION_GROUP}/${ADMISSION_REGISTRATION_VERSION}`,
     kind: `${spec.type}WebhookConfiguration`,
     metadata: { name: spec.name, labels: { [MANAGED_BY_LABEL]: MANAGED_BY_BOSUN, [COMPONENT_LABEL]: spec.component } },
     webhooks: spec.webhooks.map((w) => ({
@@ -120,7 +91,7 @@ function upToDate(current: WebhookConfigurationObject, desired: WebhookConfigura
   if (!Object.entries(desired.metadata.labels ?? {}).every(([k, v]) => current.metadata.labels?.[k] === v)) return false;
   return want.every((w, i) => {
     const h = have[i];
-    return h !== undefined && Object.keys(w).every((k) => isDeepStrictEqual(h[k], w[k]));
+    return h !== undefined && (Object.keys(w) as (keyof MutatingWebhook)[]).every((k) => isDeepStrictEqual(h[k], w[k]));
   });
 }
 
@@ -169,7 +140,8 @@ function pointsAt(obj: WebhookConfigurationObject, endpoint: WebhookEndpoint): b
   const caBundle = Buffer.from(endpoint.caBundle, 'utf8').toString('base64');
   const base = endpoint.url.replace(/\/+$/, '');
   return (obj.webhooks ?? []).every((w) => {
-    const cc = w['clientConfig'] as { url?: string; caBundle?: string } | undefined;
+    // Written by anybody: clientConfig may be missing.
+    const cc = w.clientConfig as MutatingWebhook['clientConfig'] | undefined;
     return cc?.caBundle === caBundle && typeof cc.url === 'string' && cc.url.startsWith(base);
   });
 }

@@ -1,18 +1,9 @@
 // Admission webhooks for controller families (controller-runtime's pkg/webhook/admission in spirit): an HTTPS
 // server with handlers by path, AdmissionReview v1, response builders, and the webhook configurations that
 // point the API server at it.
-export {
-  ADMISSION_REVIEW_API_VERSION,
-  AdmissionReviewError,
-  decodeAdmissionReview,
-  encodeAdmissionReview,
-  type AdmissionOperation,
-  type AdmissionRequest,
-  type AdmissionResponse,
-  type GroupVersionKind,
-  type GroupVersionResource,
-  type UserInfo,
-} from './admission-review.ts';
+export { ADMISSION_REVIEW_API_VERSION, type AdmissionOperation, type UserInfo } from '../../apimachinery/admission-review.ts';
+export type { GroupVersionKind, GroupVersionResource } from '../../apimachinery/group-version.ts';
+export { AdmissionReviewError, decodeAdmissionReview, encodeAdmissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 export { AdmissionWebhooks, type AdmissionWebhooksOptions } from './admission-webhooks.ts';
 export { generateWebhookCertificates, type WebhookCertificates } from './certificates.ts';
 export {
@@ -22,9 +13,7 @@ export {
   deleteWebhookConfiguration,
   MANAGED_BY_BOSUN,
   MANAGED_BY_LABEL,
-  mutatingWebhookConfigurations,
   pruneWebhookConfigurations,
-  validatingWebhookConfigurations,
   WebhookConfigurationUnsupportedError,
   webhookConfigurationResource,
   type DeleteWebhookConfigurationOptions,
@@ -33,8 +22,6 @@ export {
   type WebhookConfigurationSpec,
   type WebhookDefinition,
   type WebhookEndpoint,
-  type WebhookOperation,
-  type WebhookRule,
   type WebhookType,
 } from './configuration.ts';
 export { jsonPatchFor } from './json-patch-diff.ts';

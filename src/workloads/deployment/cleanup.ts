@@ -1,7 +1,7 @@
 // cleanupDeployment: old ReplicaSets beyond revisionHistoryLimit are deleted, oldest revision first, once they
 // run nothing. They are what `kubectl rollout undo` can go back to.
 import { NotFoundError } from '../../client/errors.ts';
-import { replicaSetsResource } from '../api/resources.ts';
+import { replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { ReplicaSet } from '../api/types.ts';
 import type { DeploymentSync } from './context.ts';
 import { byRevision } from './replica-sets.ts';

@@ -9,7 +9,7 @@ import { AlreadyExistsError } from '../../client/errors.ts';
 import type { EventRecorder, EventType } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { updateStatus } from '../../runtime/status.ts';
-import { deploymentsResource, replicaSetsResource } from '../api/resources.ts';
+import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../api/types.ts';
 import { controllerOf, controllerRefTo } from '../pods/owner.ts';
 import { maxRevision, REVISION_ANNOTATION, setNewReplicaSetAnnotations, setReplicasAnnotations } from './annotations.ts';

@@ -3,7 +3,7 @@
 import { objectKey } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { deploymentsResource, podsResource, replicaSetsResource } from '../api/resources.ts';
+import { deploymentsResource, podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deployment, Pod, ReplicaSet } from '../api/types.ts';
 import { controllerOf } from '../pods/owner.ts';
 import { isPodActive } from '../pods/pod-state.ts';

@@ -3,7 +3,7 @@
 import { objectKey } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { jobsResource, podsResource } from '../api/resources.ts';
+import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, Pod } from '../api/types.ts';
 import { Expectations, observeExpectations } from '../pods/expectations.ts';
 import { controllerOf } from '../pods/owner.ts';

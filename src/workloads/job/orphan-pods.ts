@@ -10,7 +10,7 @@ import type { Informer } from '../../runtime/informer/informer.ts';
 import { OWNER_INDEX } from '../../runtime/informer/indexers.ts';
 import { keyOf } from '../../runtime/informer/store.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { jobsResource, podsResource } from '../api/resources.ts';
+import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, Pod } from '../api/types.ts';
 import { controllerOf } from '../pods/owner.ts';
 import { isJobFinished } from './sync.ts';

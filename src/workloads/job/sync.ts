@@ -23,7 +23,7 @@ import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { StatusConflictError, updateStatus } from '../../runtime/status.ts';
-import { jobsResource, podsResource } from '../api/resources.ts';
+import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, JobStatus, Pod } from '../api/types.ts';
 import { claim } from '../pods/claim.ts';
 import { podsToDelete } from '../pods/deletion-order.ts';

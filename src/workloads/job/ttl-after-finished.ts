@@ -8,7 +8,7 @@ import { action, type Action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { jobsResource } from '../api/resources.ts';
+import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job } from '../api/types.ts';
 import { CONDITION_COMPLETE, CONDITION_FAILED } from './constants.ts';
 

@@ -11,7 +11,7 @@ import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { updateStatus } from '../../runtime/status.ts';
-import { podsResource, replicaSetsResource } from '../api/resources.ts';
+import { podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Pod, ReplicaSet, ReplicaSetStatus } from '../api/types.ts';
 import { claim } from '../pods/claim.ts';
 import { podsToDelete } from '../pods/deletion-order.ts';

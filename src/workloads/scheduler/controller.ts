@@ -18,7 +18,7 @@ import type { Informer } from '../../runtime/informer/informer.ts';
 import { keyOf } from '../../runtime/informer/store.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { updateStatus } from '../../runtime/status.ts';
-import { nodesResource, podsResource } from '../api/resources.ts';
+import { nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { subresourceRef } from '../api/subresource.ts';
 import type { Node, Pod } from '../api/types.ts';
 import { ensureIndex, POD_NODE_INDEX, podNodeIndex } from '../pods/indexes.ts';

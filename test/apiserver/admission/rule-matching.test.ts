@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ruleMatches, type RuleTarget } from '../../../src/apiserver/admission/rule-matcher.ts';
-import type { RuleWithOperations } from '../../../src/apiserver/admission/webhook-configuration.ts';
+import type { RuleWithOperations } from '../../../src/apimachinery/webhook-configuration.ts';
 
 const rule = (resources: string[], extra: Partial<RuleWithOperations> = {}): RuleWithOperations => ({
   operations: ['*'],

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { ApiServerOptions } from '../../../src/apiserver/index.ts';
-import type { RequestLogEntry } from '../../../src/apiserver/http/router.ts';
+import type { RequestLogEntry } from '../../../src/apiserver/router.ts';
 import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
 
 export const fixturesDir = join(import.meta.dirname, 'fixtures');

@@ -1,7 +1,8 @@
 // Structural defaulting, pruning and OpenAPI validation of custom resources, worded like apiextensions-apiserver.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileCustomResourceSchema, formatGoValue, type JSONSchemaProps } from '../../../src/apiserver/crd/custom-resource-schema.ts';
+import { formatGoValue } from '../../../src/apimachinery/field-error.ts';
+import { compileCustomResourceSchema, type JSONSchemaProps } from '../../../src/apiserver/crd/custom-resource-schema.ts';
 
 const schema: JSONSchemaProps = {
   type: 'object',

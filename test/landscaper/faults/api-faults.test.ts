@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { withFaultInjection, type FaultInjectingClient } from '../../../src/client/fault-injection.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
-import { deployItemsResource } from '../../../src/landscaper/execution/resources.ts';
-import { dataObjectsResource, executionsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
+import { dataObjectsResource, deployItemsResource, executionsResource, installationsResource } from '../../../src/landscaper/api/resources.ts';
 import { createNamespace, dagBlueprint, dataObject, getData, installation, landscapeState, startLandscape, untilFinished, type Landscape } from './fixtures.ts';
 
 const SEED = Number(process.env['FAULT_SEED'] ?? 20261121);

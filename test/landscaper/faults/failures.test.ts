@@ -10,9 +10,7 @@ import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
-import { contextsResource, targetsResource } from '../../../src/landscaper/deployers/contract/resources.ts';
-import { deployItemsResource } from '../../../src/landscaper/execution/resources.ts';
-import { dataObjectsResource, executionsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
+import { contextsResource, dataObjectsResource, deployItemsResource, executionsResource, installationsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
 import { createNamespace, dataObject, getOrUndefined, installation, MOCK, RECONCILE, startLandscape, until, untilFinished, type Landscape } from './fixtures.ts';
 
 let ls: Landscape;

@@ -14,8 +14,7 @@ import type { KubeClient } from '../../../src/client/client.ts';
 import { createKubeClient } from '../../../src/client/create-client.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
-import { deployItemsResource } from '../../../src/landscaper/execution/resources.ts';
-import { dataObjectsResource, installationsResource } from '../../../src/landscaper/installation/resources.ts';
+import { dataObjectsResource, deployItemsResource, installationsResource } from '../../../src/landscaper/api/resources.ts';
 import { createNamespace, dagBlueprint, dataObject, getOrUndefined, installation, jobDone, landscapeState, RECONCILE, until, untilFinished } from './fixtures.ts';
 
 const LAYERS = 3;

@@ -2,13 +2,12 @@
 // when they are Bosun's (and, if asked, still point at this server), and stale ones pruned.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { mutatingWebhookConfigurationsResource, validatingWebhookConfigurationsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import {
   applyWebhookConfiguration,
   buildWebhookConfiguration,
   deleteWebhookConfiguration,
   pruneWebhookConfigurations,
-  validatingWebhookConfigurations,
-  mutatingWebhookConfigurations,
   WebhookConfigurationUnsupportedError,
   type WebhookConfigurationObject,
   type WebhookConfigurationSpec,
@@ -77,7 +76,7 @@ test('delete removes only Bosun\'s configuration, and with onlyIfEndpoint only o
   assert.equal(await deleteWebhookConfiguration(client, 'Validating', 'demo-validation', { onlyIfEndpoint: { ...endpoint, caBundle: 'other' } }), false);
   assert.equal(await deleteWebhookConfiguration(client, 'Validating', 'demo-validation', { onlyIfEndpoint: endpoint }), true);
   assert.equal(await deleteWebhookConfiguration(client, 'Validating', 'demo-validation'), false, 'already gone');
-  await client.create(validatingWebhookConfigurations, { metadata: { name: 'someone-elses' }, webhooks: [] });
+  await client.create(validatingWebhookConfigurationsResource, { metadata: { name: 'someone-elses' }, webhooks: [] });
   assert.equal(await deleteWebhookConfiguration(client, 'Validating', 'someone-elses'), false);
   assert.equal(await deleteWebhookConfiguration(client, 'Validating', 'someone-elses', { onlyIfManagedByBosun: false }), true);
 });
@@ -87,7 +86,7 @@ test('prune deletes Bosun\'s configurations that are not kept, within the given 
   await applyWebhookConfiguration(client, spec, endpoint);
   await applyWebhookConfiguration(client, { ...spec, name: 'chaos-validation', component: 'chaos' }, endpoint);
   await applyWebhookConfiguration(client, { ...spec, type: 'Mutating', name: 'chaos-mutation', component: 'chaos' }, endpoint);
-  await client.create(mutatingWebhookConfigurations, { metadata: { name: 'istio-sidecar-injector' }, webhooks: [] });
+  await client.create(mutatingWebhookConfigurationsResource, { metadata: { name: 'istio-sidecar-injector' }, webhooks: [] });
   assert.deepEqual(await pruneWebhookConfigurations(client, { components: ['demo'], keep: [{ type: 'Validating', name: 'demo-validation' }] }), []);
   assert.deepEqual(await pruneWebhookConfigurations(client, { components: ['chaos'] }), ['ValidatingWebhookConfiguration/chaos-validation', 'MutatingWebhookConfiguration/chaos-mutation']);
   assert.deepEqual(await pruneWebhookConfigurations(client), ['ValidatingWebhookConfiguration/demo-validation']);

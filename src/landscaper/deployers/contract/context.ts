@@ -5,7 +5,7 @@ import type { Context } from '../../api/context.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { DeployerError } from './errors.ts';
 import type { Library } from './library.ts';
-import { contextsResource } from './resources.ts';
+import { contextsResource } from '../../api/resources.ts';
 
 /** The item's Context; undefined when it is missing and the library does not require one. */
 export async function getContext(lib: Library, item: DeployItem, signal?: AbortSignal): Promise<Context | undefined> {

@@ -21,7 +21,7 @@ import { jobStatusWriter } from './job-writer.ts';
 import type { Library, Run } from './library.ts';
 import { deployerMachine, type DeployerMachine } from './phase-machine.ts';
 import { deployItemTypeIs, jobRelevantChange } from './predicates.ts';
-import { contextsResource, deployItemsResource } from './resources.ts';
+import { contextsResource, deployItemsResource } from '../../api/resources.ts';
 import { untilDeadlineMs } from './timeout.ts';
 
 export interface DeployerOptions {

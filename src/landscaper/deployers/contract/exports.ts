@@ -6,7 +6,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, LANDSCAPER_API_VERSION } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { ObjectReference } from '../../api/shared.ts';
-import { secretsResource } from './resources.ts';
+import { secretsResource } from '../../../apimachinery/builtin-resources.ts';
 
 export interface WriteExportOptions {
   /** The raw bytes for key "config" (upstream: JSON of the values; the mock writes its export as-is). */

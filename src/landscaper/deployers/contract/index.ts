@@ -5,7 +5,6 @@ export { DeployerError, InterruptedError, errorCodes, isInterrupted, isUnrecover
 export { checkInterrupted, jobTakenAway } from './interruption.ts';
 export { recordError } from './lserror.ts';
 export { deployItemTypeIs, jobRelevantChange } from './predicates.ts';
-export { contextsResource, deployItemsResource, secretsResource, targetsResource } from './resources.ts';
 export { NO_TARGET_FOUND_REASON, getTarget, resolveTargetContent, targetKubeconfig } from './target.ts';
 export { PROGRESSING_TIMEOUT_REASON, checkProgressingTimeout, parseTimeoutMs } from './timeout.ts';
 export { deleteExportSecret, writeExportSecret } from './exports.ts';

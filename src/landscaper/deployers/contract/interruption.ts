@@ -5,7 +5,7 @@ import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { InterruptedError } from './errors.ts';
-import { deployItemsResource } from './resources.ts';
+import { deployItemsResource } from '../../api/resources.ts';
 
 /** True when `current` no longer runs job `jobID`. */
 export function jobTakenAway(current: DeployItem, jobID: string): boolean {

@@ -7,7 +7,7 @@ import { statusWriter, type StatusWriter } from '../../../runtime/status.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { InterruptedError } from './errors.ts';
 import { jobTakenAway } from './interruption.ts';
-import { deployItemsResource } from './resources.ts';
+import { deployItemsResource } from '../../api/resources.ts';
 
 export function jobStatusWriter(client: KubeClient): StatusWriter<DeployItem> {
   const writer = statusWriter<DeployItem>(client, deployItemsResource);

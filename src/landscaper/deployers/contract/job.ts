@@ -12,7 +12,7 @@ import type { DeployerContext, DeployerResult } from './deployer.ts';
 import { isInterrupted } from './errors.ts';
 import { checkInterrupted } from './interruption.ts';
 import type { DeployerPhaseResult, Run } from './library.ts';
-import { deployItemsResource } from './resources.ts';
+import { deployItemsResource } from '../../api/resources.ts';
 import { checkProgressingTimeout, untilDeadlineMs } from './timeout.ts';
 
 /** The wait reason that names what the deployer waits for (the Waiting condition shows it). */

@@ -9,7 +9,8 @@ import type { AnyJSON } from '../../api/shared.ts';
 import type { Target } from '../../api/target.ts';
 import { parseYaml } from '../../yaml.ts';
 import { DeployerError } from './errors.ts';
-import { secretsResource, targetsResource } from './resources.ts';
+import { secretsResource } from '../../../apimachinery/builtin-resources.ts';
+import { targetsResource } from '../../api/resources.ts';
 
 export const NO_TARGET_FOUND_REASON = 'NoTargetFound';
 const DEFAULT_KUBECONFIG_KEY = 'kubeconfig';

@@ -3,10 +3,10 @@
 // Job (Complete; Failed is not ready). Custom: objects selected by reference or labels must satisfy every
 // requirement {jsonPath, operator, values:[{value}]} (operators of k8s selection: =, ==, !=, in, notin, exists, !).
 import { isDeepStrictEqual } from 'node:util';
+import { findResults, parseJsonPath } from '../../../apimachinery/jsonpath.ts';
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
-import { findResults, parseJsonPath } from '../../../apiserver/table/jsonpath.ts';
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { CustomReadinessCheckConfiguration, ReadinessCheckConfiguration } from '../../api/manifest-deployer.ts';

@@ -1,4 +1,5 @@
 // Managed resource references (upstream managedresource.ManagedResourceStatus with a corev1.ObjectReference).
+import { groupOf } from '../../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient, ResourceRef } from '../../../client/client.ts';
 import type { ManifestPolicy } from '../../api/manifest-deployer.ts';
@@ -29,11 +30,6 @@ export function refOf(obj: KubeObject): ResourceReference {
     ...(obj.metadata.uid ? { uid: obj.metadata.uid } : {}),
     ...(obj.metadata.resourceVersion ? { resourceVersion: obj.metadata.resourceVersion } : {}),
   };
-}
-
-export function groupOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? '' : apiVersion.slice(0, i);
 }
 
 /** Same object: equal UIDs when both are known, else same group, kind, namespace and name. */

@@ -7,7 +7,7 @@ import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { LANDSCAPER_FINALIZER, PHASE_DELETING } from '../../api/constants.ts';
 import { driveDeletion } from '../deletion.ts';
 import { cachedManagedDeployItems, listManagedDeployItems } from '../env.ts';
-import { executionsResource } from '../resources.ts';
+import { executionsResource } from '../../api/resources.ts';
 import type { PhaseHandler } from './types.ts';
 import { waitForItems } from './waiting.ts';
 

@@ -12,7 +12,7 @@ import { deleteDeployItem } from '../deploy-item-writes.ts';
 import { listManagedDeployItems, type ExecutionEnv } from '../env.ts';
 import { ExecutionFatalError, ExecutionStepError } from '../errors.ts';
 import { deployItemChanged, desiredDeployItem } from '../materialize.ts';
-import { deployItemsResource } from '../resources.ts';
+import { deployItemsResource } from '../../api/resources.ts';
 import { templatesOf } from '../templates.ts';
 import { validateTemplates } from '../validation.ts';
 import { lsTime } from '../../status-helpers.ts';

@@ -6,7 +6,7 @@ import { finishedJob, subinstallations } from '../children.ts';
 import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import { passJobID } from '../job.ts';
-import { installationsResource } from '../resources.ts';
+import { installationsResource } from '../../api/resources.ts';
 import type { PhaseHandler } from './types.ts';
 
 export const cleanupOrphaned: PhaseHandler = async (inst, deps) => {

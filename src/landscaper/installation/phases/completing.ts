@@ -22,7 +22,7 @@ import { deleteManaged, writeDataObject, writeTarget } from '../data-objects.ts'
 import { fatalError } from '../errors.ts';
 import { childContext, getOrUndefined, nameOf, namespaceOf, scopeContext, statusOf } from '../helpers.ts';
 import { loadImports, targetValue } from '../imports.ts';
-import { dataObjectsResource, targetsResource } from '../resources.ts';
+import { dataObjectsResource, targetsResource } from '../../api/resources.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';

@@ -7,7 +7,7 @@ import { LANDSCAPER_FINALIZER } from '../../api/constants.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
 import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
-import { installationsResource } from '../resources.ts';
+import { installationsResource } from '../../api/resources.ts';
 import type { PhaseHandler } from './types.ts';
 
 export const deleting: PhaseHandler = async (inst, deps) => {

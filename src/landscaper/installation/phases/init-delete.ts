@@ -7,7 +7,7 @@ import type { ResourceRef } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { execution, subinstallations } from '../children.ts';
 import { annotation, nameOf, namespaceOf } from '../helpers.ts';
-import { executionsResource, installationsResource } from '../resources.ts';
+import { executionsResource, installationsResource } from '../../api/resources.ts';
 import { siblings, successorsBlockingDelete, successors } from '../siblings.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';

@@ -4,7 +4,7 @@ import { PHASE_PROGRESSING } from '../../api/constants.ts';
 import { execution, subinstallations } from '../children.ts';
 import { statusOf } from '../helpers.ts';
 import { passJobID } from '../job.ts';
-import { executionsResource, installationsResource } from '../resources.ts';
+import { executionsResource, installationsResource } from '../../api/resources.ts';
 import { lsTime } from '../../status-helpers.ts';
 import type { PhaseHandler } from './types.ts';
 

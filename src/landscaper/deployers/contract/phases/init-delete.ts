@@ -11,7 +11,7 @@ import type { Target } from '../../../api/target.ts';
 import { getContext } from '../context.ts';
 import { DeployerError } from '../errors.ts';
 import type { DeployerPhaseResult, Run } from '../library.ts';
-import { deployItemsResource } from '../resources.ts';
+import { deployItemsResource } from '../../../api/resources.ts';
 import { getTarget } from '../target.ts';
 import { checkProgressingTimeout } from '../timeout.ts';
 

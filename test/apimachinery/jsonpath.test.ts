@@ -1,7 +1,7 @@
 // The client-go JSONPath subset: fields, indices, slices, wildcards, filters, recursion and Go-style printing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evaluateJsonPath, formatGoNumber, formatJsonPathValue, JsonPathError, parseJsonPath, printJsonPath } from '../../../src/apiserver/table/jsonpath.ts';
+import { evaluateJsonPath, formatGoNumber, formatJsonPathValue, JsonPathError, parseJsonPath, printJsonPath } from '../../src/apimachinery/jsonpath.ts';
 
 const pod = {
   metadata: { name: 'p1', labels: { app: 'web', 'app.kubernetes.io/name': 'demo' } },

@@ -1,16 +1,16 @@
 // Routes one request: health probes, auth, discovery, OpenAPI, then resource verbs.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { errors, StatusError } from '../../apimachinery/status-error.ts';
-import type { WarningCarrier } from '../admission/webhook-dispatcher.ts';
-import { checkBearer } from '../auth/bearer-token.ts';
-import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from '../discovery/aggregated-discovery.ts';
-import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from '../discovery/legacy-discovery.ts';
-import { openApiV3Document, openApiV3Root } from '../discovery/openapi.ts';
-import { serverVersion } from '../discovery/version.ts';
-import type { HandlerContext } from '../handlers/context.ts';
-import { handleResource } from '../handlers/resource-handler.ts';
-import { sendJson, sendStatusError, sendText } from './respond.ts';
-import { parseRequestPath } from './request-info.ts';
+import { errors, StatusError } from '../apimachinery/status-error.ts';
+import type { WarningCarrier } from './admission/webhook-dispatcher.ts';
+import { checkBearer } from './auth/bearer-token.ts';
+import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from './discovery/aggregated-discovery.ts';
+import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery/legacy-discovery.ts';
+import { openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
+import { serverVersion } from './discovery/version.ts';
+import type { HandlerContext } from './handlers/context.ts';
+import { handleResource } from './handlers/resource-handler.ts';
+import { parseRequestPath } from './http/request-info.ts';
+import { sendJson, sendStatusError, sendText } from './http/respond.ts';
 
 export interface RouterOptions {
   token: string | undefined;

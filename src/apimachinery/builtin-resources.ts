@@ -1,0 +1,37 @@
+// The built-in Kubernetes resources Bosun reads and writes, resolved up front so no request needs discovery.
+import type { ResourceRef } from './resource-ref.ts';
+import {
+  ADMISSION_REGISTRATION_GROUP,
+  ADMISSION_REGISTRATION_VERSION,
+  MUTATING_WEBHOOK_CONFIGURATION_KIND,
+  MUTATING_WEBHOOK_CONFIGURATIONS,
+  VALIDATING_WEBHOOK_CONFIGURATION_KIND,
+  VALIDATING_WEBHOOK_CONFIGURATIONS,
+} from './webhook-configuration.ts';
+
+export const podsResource: ResourceRef = { group: '', version: 'v1', resource: 'pods', namespaced: true, kind: 'Pod' };
+export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' };
+export const secretsResource: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true, kind: 'Secret' };
+export const configMapsResource: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
+export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true, kind: 'Lease' };
+export const jobsResource: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' };
+export const deploymentsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' };
+export const replicaSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true, kind: 'ReplicaSet' };
+export const validatingWebhookConfigurationsResource: ResourceRef = {
+  group: ADMISSION_REGISTRATION_GROUP,
+  version: ADMISSION_REGISTRATION_VERSION,
+  resource: VALIDATING_WEBHOOK_CONFIGURATIONS,
+  namespaced: false,
+  kind: VALIDATING_WEBHOOK_CONFIGURATION_KIND,
+};
+export const mutatingWebhookConfigurationsResource: ResourceRef = {
+  group: ADMISSION_REGISTRATION_GROUP,
+  version: ADMISSION_REGISTRATION_VERSION,
+  resource: MUTATING_WEBHOOK_CONFIGURATIONS,
+  namespaced: false,
+  kind: MUTATING_WEBHOOK_CONFIGURATION_KIND,
+};
+
+/** Where kubelets keep their heartbeat Leases, one per node, named after it (corev1.NamespaceNodeLease). */
+export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
