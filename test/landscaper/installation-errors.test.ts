@@ -77,8 +77,9 @@ test('a normal error is recorded, counted, retried with a growing backoff, and t
   assert.ok((await mgr.metrics.value('workqueue_retries_total', { name: INSTALLATION_CONTROLLER_NAME })) >= attempts, 'retried through the work queue');
 
   failExecutionCreates = false;
-  const progressing = await until('Progressing once the server takes the Execution', () => getInst({ client }, 'default', 'flaky'), (i) => i?.status?.phase === 'Progressing', 30_000);
-  // lastError now says what Progressing waits for (upstream's wait codes), no longer the server error.
+  // Progressing, whose lastError (written just after the transition) says what it waits for with upstream's
+  // wait codes: the server error is gone.
+  const progressing = await until('Progressing once the server takes the Execution', () => getInst({ client }, 'default', 'flaky'), (i) => i?.status?.phase === 'Progressing' && i.status.lastError?.operation === 'Progressing', 30_000);
   assert.equal(progressing?.status?.lastError?.operation, 'Progressing');
   assert.deepEqual(progressing?.status?.lastError?.codes, ['ERR_UNFINISHED', 'ERR_FOR_INFO_ONLY', 'ERR_NO_RETRY']);
   await client.get(executionsResource, 'flaky', { namespace: 'default' });
