@@ -1,22 +1,21 @@
 // PATCH in its four media types: JSON patch, merge patch, strategic merge (built-ins only; 415 for custom
 // resources, as a real server answers) and server-side apply (which may create the object).
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
-import { sendJson, sendJsonText } from '../http/respond.ts';
+import { sendJson } from '../http/respond.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyServerSide } from '../patch/server-side-apply.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
 import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
 import { fieldSchemaOf, ignoredFieldsOf } from '../registry/field-manager.ts';
-import { groupResource, type ResourceType } from '../registry/resource-type.ts';
+import { groupResource } from '../registry/resource-type.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
-import type { HandlerContext } from './context.ts';
-import { writeOptions } from './write-options.ts';
+import { respondWhenDurable } from './durable-response.ts';
+import { updateOptions, type ResourceCall } from './resource-call.ts';
 
 const patchTypes = new Set([
   'application/json-patch+json',
@@ -25,16 +24,8 @@ const patchTypes = new Set([
   'application/apply-patch+yaml',
 ]);
 
-export async function handlePatch(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string,
-  name: string,
-  subresource: 'status' | undefined,
-  query: URLSearchParams,
-): Promise<void> {
+export async function handlePatch(call: ResourceCall, subresource: 'status' | undefined): Promise<void> {
+  const { ctx, req, type, namespace, name } = call;
   const media = mediaType(req.headers['content-type']);
   const accepted = type.strategicMerge
     ? 'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json'
@@ -43,7 +34,7 @@ export async function handlePatch(
     throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);
   }
   const patch = decodeBody(await readBody(req), media === 'application/apply-patch+yaml' ? 'application/yaml' : 'application/json');
-  const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
+  const options = updateOptions(call);
   const current = ctx.objects.find(type, namespace, name);
 
   if (media === 'application/apply-patch+yaml') {
@@ -57,7 +48,7 @@ export async function handlePatch(
       throw errors.badRequest(`the name of the object (${String(applied.metadata.name)}) does not match the name on the URL (${name})`);
     }
     applied.metadata.name = name;
-    const force = query.get('force') === 'true';
+    const force = call.query.get('force') === 'true';
     const manager = options.fieldManager;
     const apply = (stored: StoredObject | undefined) => {
       const live = stored ? ctx.objects.view(type, stored) : undefined;
@@ -76,14 +67,13 @@ export async function handlePatch(
     };
     const first = apply(current);
     if (current && !first.changed) {
-      sendJson(res, 200, first.live);
+      sendJson(call.res, 200, first.live);
       return;
     }
     if (!current) {
       if (subresource) throw errors.notFound(groupResource(type), name);
       const created = await ctx.writes.create(type, namespace, first.object, { ...options, keepManagedFields: true }, options.userAgent);
-      await ctx.store.durable();
-      sendJsonText(res, 201, created.json, created.warnings);
+      await respondWhenDurable(call, 201, created.json, created.warnings);
       return;
     }
     const updated = await ctx.writes.update(type, subresource, { ...options, skipManagedFields: true }, () => {
@@ -92,8 +82,7 @@ export async function handlePatch(
       const result = stored === current ? first.object : apply(stored).object;
       return { current: stored, next: restrictToEndpoint(type, stored.object, result, subresource) };
     });
-    await ctx.store.durable();
-    sendJsonText(res, 200, updated.json, updated.warnings);
+    await respondWhenDurable(call, 200, updated.json, updated.warnings);
     return;
   }
 
@@ -112,6 +101,5 @@ export async function handlePatch(
     if (rv !== undefined && rv !== stored.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
     return { current: stored, next: restrictToEndpoint(type, stored.object, result, subresource) };
   });
-  await ctx.store.durable();
-  sendJsonText(res, 200, updated.json, updated.warnings);
+  await respondWhenDurable(call, 200, updated.json, updated.warnings);
 }

@@ -1,16 +1,12 @@
 // POST pods/<name>/binding (core/v1 Binding): what a scheduler calls to put a pod on a node. As kube-apiserver's
 // BindingREST: set spec.nodeName once, merge the binding's annotations, mark PodScheduled True; a pod that is
 // already bound or being deleted is a Conflict on pods/binding.
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
-import { sendJson } from '../http/respond.ts';
-import type { ResourceType } from '../registry/resource-type.ts';
-import type { HandlerContext } from './context.ts';
-import { createdStatus } from './created-status.ts';
-import { readObjectBody } from './write.ts';
-import { writeOptions } from './write-options.ts';
+import { createdStatusJson } from './created-status.ts';
+import { respondWhenDurable } from './durable-response.ts';
+import { readObjectBody, updateOptions, type ResourceCall } from './resource-call.ts';
 
 const bindingResource = { group: '', resource: 'pods/binding' };
 
@@ -56,18 +52,10 @@ function markScheduled(pod: KubeObject): void {
   else conditions.push(condition);
 }
 
-export async function handleBinding(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string,
-  name: string,
-  query: URLSearchParams,
-): Promise<void> {
-  const binding = parseBinding(await readObjectBody(req), name);
-  const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
-  await ctx.writes.update(type, undefined, options, () => {
+export async function handleBinding(call: ResourceCall): Promise<void> {
+  const { ctx, type, namespace, name } = call;
+  const binding = parseBinding(await readObjectBody(call.req), name);
+  await ctx.writes.update(type, undefined, updateOptions(call), () => {
     const current = ctx.objects.get(type, namespace, name);
     const pod = ctx.objects.view(type, current);
     const meta = pod.metadata;
@@ -91,6 +79,5 @@ export async function handleBinding(
     markScheduled(pod);
     return { current, next: pod };
   });
-  await ctx.store.durable();
-  sendJson(res, 201, createdStatus());
+  await respondWhenDurable(call, 201, createdStatusJson);
 }

@@ -1,17 +1,17 @@
 // GET of one object and LIST of a collection, with selectors, limit/continue and Table output.
-import type { ServerResponse } from 'node:http';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
-import type { ResourceType } from '../registry/resource-type.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { renderJson, renderObject } from './render.ts';
+import { collectionNamespace, type ResourceCall } from './resource-call.ts';
 import { selectionFor } from './selection.ts';
 
-export function handleGet(ctx: HandlerContext, res: ServerResponse, type: ResourceType, namespace: string, name: string, rep: Representation): void {
-  const stored = ctx.objects.get(type, namespace, name);
+export function handleGet(call: ResourceCall, rep: Representation): void {
+  const { ctx, res, type } = call;
+  const stored = ctx.objects.get(type, call.namespace, call.name);
   if (rep.table) {
     sendJson(res, 200, ctx.tables.toTable(type, [renderObject(type, stored)], rep, { resourceVersion: String(stored.revision) }, true));
     return;
@@ -34,14 +34,9 @@ function decodeContinue(token: string): ContinueToken {
   }
 }
 
-export function handleList(
-  ctx: HandlerContext,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string | undefined,
-  query: URLSearchParams,
-  rep: Representation,
-): void {
+export function handleList(call: ResourceCall, rep: Representation): void {
+  const { ctx, res, type, query } = call;
+  const namespace = collectionNamespace(call);
   const select = selectionFor(type, namespace, query);
   const revision = ctx.store.currentRevision;
   if (query.get('resourceVersionMatch') === 'Exact' && query.get('resourceVersion') !== String(revision)) {

@@ -6,6 +6,7 @@ import type { ResourceRequest } from '../http/request-info.ts';
 import type { HandlerContext } from './context.ts';
 import { handlePatch } from './patch.ts';
 import { handleGet, handleList } from './read.ts';
+import type { ResourceCall } from './resource-call.ts';
 import { handleSubresource } from './subresources.ts';
 import { handleWatch } from './watch.ts';
 import { handleCreate, handleDelete, handleDeleteCollection, handleUpdate } from './write.ts';
@@ -20,41 +21,39 @@ export async function handleResource(
   const type = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!type) throw errors.pathNotFound();
   if (!type.namespaced && info.namespace !== undefined) throw errors.pathNotFound();
+  const call: ResourceCall = { ctx, req, res, type, namespace: info.namespace ?? '', name: info.name ?? '', query };
   const connect = type.subresources?.find((s) => s.name === info.subresource);
-  if (connect && info.name !== undefined) return handleSubresource(ctx, req, res, type, connect, info.namespace ?? '', info.name, info.verb, query);
+  if (connect && info.name !== undefined) return handleSubresource(call, connect, info.verb);
   if (!type.verbs.includes(info.verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-  const namespace = info.namespace ?? '';
   const rep = negotiate(req.headers['accept'], query);
   const sub = info.subresource;
   if (sub !== undefined) {
     const allowed = (sub === 'status' && type.statusSubresource) || (sub === 'finalize' && type.kind === 'Namespace' && !type.custom);
     if (!allowed || info.name === undefined) throw errors.pathNotFound();
   }
-  const name = info.name ?? '';
-  const subresource = sub === 'status' || sub === 'finalize' ? sub : undefined;
   switch (info.verb) {
     case 'get':
-      return handleGet(ctx, res, type, namespace, name, rep);
+      return handleGet(call, rep);
     case 'list':
-      return handleList(ctx, res, type, info.namespace, query, rep);
+      return handleList(call, rep);
     case 'watch':
       if (info.name !== undefined) {
         query.set('fieldSelector', [query.get('fieldSelector'), `metadata.name=${info.name}`].filter(Boolean).join(','));
       }
-      return handleWatch(ctx, res, type, info.namespace, query, rep);
+      return handleWatch(call, rep);
     case 'create':
       if (type.namespaced && info.namespace === undefined) throw errors.pathNotFound();
       if (info.name !== undefined) throw errors.methodNotAllowed(`the server does not allow this method on the requested resource`);
-      return handleCreate(ctx, req, res, type, namespace, query);
+      return handleCreate(call);
     case 'update':
-      return handleUpdate(ctx, req, res, type, namespace, name, subresource, query);
+      return handleUpdate(call, sub === 'status' || sub === 'finalize' ? sub : undefined);
     case 'patch':
       if (sub === 'finalize') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-      return handlePatch(ctx, req, res, type, namespace, name, sub === 'status' ? 'status' : undefined, query);
+      return handlePatch(call, sub === 'status' ? 'status' : undefined);
     case 'delete':
       if (sub !== undefined) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-      return handleDelete(ctx, req, res, type, namespace, name, query);
+      return handleDelete(call);
     case 'deletecollection':
-      return handleDeleteCollection(ctx, req, res, type, info.namespace, query);
+      return handleDeleteCollection(call);
   }
 }

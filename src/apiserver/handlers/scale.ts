@@ -1,7 +1,7 @@
 // GET/PUT/PATCH <resource>/<name>/scale: the autoscaling/v1 Scale view of a workload's spec.replicas, as
 // `kubectl scale` and autoscalers use it. A write changes only spec.replicas, through the normal update path
 // (admission, validation, generation bump); a resourceVersion in the Scale is a precondition.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { fromLabelSelectorObject, formatLabelSelector, type LabelSelectorObject } from '../../apimachinery/label-selector.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
@@ -10,10 +10,9 @@ import type { Verb } from '../http/request-info.ts';
 import { sendJson } from '../http/respond.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
-import { groupResource, type ResourceType } from '../registry/resource-type.ts';
-import type { HandlerContext } from './context.ts';
-import { readObjectBody } from './write.ts';
-import { writeOptions } from './write-options.ts';
+import { groupResource } from '../registry/resource-type.ts';
+import { respondWhenDurable } from './durable-response.ts';
+import { readObjectBody, updateOptions, type ResourceCall } from './resource-call.ts';
 
 function record(value: unknown): Record<string, unknown> {
   return isPlainObject(value) ? value : {};
@@ -67,28 +66,18 @@ async function patchedScale(req: IncomingMessage, current: KubeObject): Promise<
   );
 }
 
-export async function handleScale(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string,
-  name: string,
-  verb: Verb,
-  query: URLSearchParams,
-): Promise<void> {
+export async function handleScale(call: ResourceCall, verb: Verb): Promise<void> {
+  const { ctx, req, type, namespace, name } = call;
   const stored = ctx.objects.get(type, namespace, name);
-  if (verb === 'get') return sendJson(res, 200, scaleOf(stored.object));
+  if (verb === 'get') return sendJson(call.res, 200, scaleOf(stored.object));
   const body = verb === 'patch' ? await patchedScale(req, scaleOf(stored.object)) : await readObjectBody(req);
   const wanted = wantedReplicas(body, name);
-  const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
-  const result = await ctx.writes.update(type, undefined, options, () => {
+  const result = await ctx.writes.update(type, undefined, updateOptions(call), () => {
     const current = ctx.objects.get(type, namespace, name);
     if (wanted.resourceVersion && wanted.resourceVersion !== current.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
     const next = ctx.objects.view(type, current);
     next['spec'] = { ...record(next['spec']), replicas: wanted.replicas };
     return { current, next };
   });
-  await ctx.store.durable();
-  sendJson(res, 200, scaleOf(JSON.parse(result.json) as KubeObject), result.warnings);
+  await respondWhenDurable(call, 200, JSON.stringify(scaleOf(JSON.parse(result.json) as KubeObject)), result.warnings);
 }

@@ -1,28 +1,22 @@
 // Watch: a chunked stream of JSON lines. Headers go out at once; RV unset/0 starts with synthetic ADDED
 // events; RV=N replays the event log after N; too old gets an ERROR event with a 410 Expired Status.
 // Objects moving into or out of the selection show up as ADDED or DELETED, as on a real server.
-import type { ServerResponse } from 'node:http';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
-import { storageKey, type ResourceType } from '../registry/resource-type.ts';
+import { storageKey } from '../registry/resource-type.ts';
 import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
-import type { HandlerContext } from './context.ts';
 import { renderJson, renderObject } from './render.ts';
+import { collectionNamespace, type ResourceCall } from './resource-call.ts';
 import { selectionFor } from './selection.ts';
 
 /** A watcher that falls this far behind is cut off; it re-watches from its last resourceVersion. */
 const maxBufferedBytes = 32 * 1024 * 1024;
 
-export function handleWatch(
-  ctx: HandlerContext,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string | undefined,
-  query: URLSearchParams,
-  rep: Representation,
-): void {
+export function handleWatch(call: ResourceCall, rep: Representation): void {
+  const { ctx, res, type, query } = call;
+  const namespace = collectionNamespace(call);
   // Committed writes only: pending events dispatch now, before this watcher subscribes.
   ctx.store.flush();
   const select = selectionFor(type, namespace, query);

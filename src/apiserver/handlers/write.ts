@@ -1,51 +1,33 @@
 // POST (create), PUT (update, main resource or /status), DELETE and DELETE on a collection.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { StatusError } from '../../apimachinery/status-error.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
-import { sendJson, sendJsonText } from '../http/respond.ts';
+import { sendJson } from '../http/respond.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
-import type { HandlerContext } from './context.ts';
+import { respondWhenDurable } from './durable-response.ts';
+import { collectionNamespace, readObjectBody, updateOptions, type ResourceCall } from './resource-call.ts';
 import { selectionFor } from './selection.ts';
 import { deleteOptions, writeOptions } from './write-options.ts';
 
-export async function readObjectBody(req: IncomingMessage, type?: ResourceType): Promise<unknown> {
-  return decodeBody(await readBody(req), mediaType(req.headers['content-type']), type);
-}
-
-export async function handleCreate(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string,
-  query: URLSearchParams,
-): Promise<void> {
+export async function handleCreate(call: ResourceCall): Promise<void> {
+  const { ctx, req, type } = call;
   const body = await readObjectBody(req, type);
   if (type.review) {
-    sendJson(res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never));
+    sendJson(call.res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never));
     return;
   }
-  const { json, warnings } = await ctx.writes.create(type, namespace, body, writeOptions(query), req.headers['user-agent']);
-  await ctx.store.durable();
-  sendJsonText(res, 201, json, warnings);
+  const { json, warnings } = await ctx.writes.create(type, call.namespace, body, writeOptions(call.query), req.headers['user-agent']);
+  await respondWhenDurable(call, 201, json, warnings);
 }
 
-export async function handleUpdate(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string,
-  name: string,
-  subresource: 'status' | 'finalize' | undefined,
-  query: URLSearchParams,
-): Promise<void> {
-  const body = await readObjectBody(req, type);
-  const options = { ...writeOptions(query), userAgent: req.headers['user-agent'] ?? '' };
-  const { json, warnings } = await ctx.writes.update(type, subresource, options, () => ctx.objects.updateCandidate(type, namespace, name, body, subresource));
-  await ctx.store.durable();
-  sendJsonText(res, 200, json, warnings);
+export async function handleUpdate(call: ResourceCall, subresource: 'status' | 'finalize' | undefined): Promise<void> {
+  const { ctx, type } = call;
+  const body = await readObjectBody(call.req, type);
+  const { json, warnings } = await ctx.writes.update(type, subresource, updateOptions(call), () =>
+    ctx.objects.updateCandidate(type, call.namespace, call.name, body, subresource),
+  );
+  await respondWhenDurable(call, 200, json, warnings);
 }
 
 async function optionalBody(req: IncomingMessage, type: ResourceType): Promise<unknown> {
@@ -54,31 +36,17 @@ async function optionalBody(req: IncomingMessage, type: ResourceType): Promise<u
   return decodeBody(raw, mediaType(req.headers['content-type']), type);
 }
 
-export async function handleDelete(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string,
-  name: string,
-  query: URLSearchParams,
-): Promise<void> {
-  const options = deleteOptions(query, await optionalBody(req, type));
-  const { json, warnings } = await ctx.writes.delete(type, namespace, name, options);
-  await ctx.store.durable();
-  sendJsonText(res, 200, json, warnings);
+export async function handleDelete(call: ResourceCall): Promise<void> {
+  const options = deleteOptions(call.query, await optionalBody(call.req, call.type));
+  const { json, warnings } = await call.ctx.writes.delete(call.type, call.namespace, call.name, options);
+  await respondWhenDurable(call, 200, json, warnings);
 }
 
-export async function handleDeleteCollection(
-  ctx: HandlerContext,
-  req: IncomingMessage,
-  res: ServerResponse,
-  type: ResourceType,
-  namespace: string | undefined,
-  query: URLSearchParams,
-): Promise<void> {
-  const options = deleteOptions(query, await optionalBody(req, type));
-  const select = selectionFor(type, namespace, query);
+export async function handleDeleteCollection(call: ResourceCall): Promise<void> {
+  const { ctx, type } = call;
+  const namespace = collectionNamespace(call);
+  const options = deleteOptions(call.query, await optionalBody(call.req, type));
+  const select = selectionFor(type, namespace, call.query);
   const deleted: string[] = [];
   const warnings: string[] = [];
   for (const stored of ctx.store.list(`${type.group}/${type.plural}`, namespace)) {
@@ -95,6 +63,5 @@ export async function handleDeleteCollection(
     for (const w of result.warnings) if (!warnings.includes(w)) warnings.push(w);
   }
   const head = JSON.stringify({ kind: type.listKind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) } });
-  await ctx.store.durable();
-  sendJsonText(res, 200, `${head.slice(0, -1)},"items":[${deleted.join(',')}]}`, warnings);
+  await respondWhenDurable(call, 200, `${head.slice(0, -1)},"items":[${deleted.join(',')}]}`, warnings);
 }

@@ -69,6 +69,14 @@ message Preconditions
   2 resourceVersion *string
 `;
 
+/** PodCondition and JobCondition carry the same fields under the same numbers in k8s.io/api. */
+const probedConditionFields = `  1 type !string
+  2 status !string
+  3 lastProbeTime Time
+  4 lastTransitionTime Time
+  5 reason string
+  6 message string`;
+
 const coreV1 = `
 message ConfigMap
   1 metadata ObjectMeta
@@ -459,12 +467,7 @@ message PodStatus
   9 qosClass string
   13 ephemeralContainerStatuses []ContainerStatus
 message PodCondition
-  1 type !string
-  2 status !string
-  3 lastProbeTime Time
-  4 lastTransitionTime Time
-  5 reason string
-  6 message string
+${probedConditionFields}
 message HostIP
   1 ip !string
 message PodIP
@@ -590,12 +593,7 @@ message JobStatus
   8 uncountedTerminatedPods *UncountedTerminatedPods
   9 ready *int32
 message JobCondition
-  1 type !string
-  2 status !string
-  3 lastProbeTime Time
-  4 lastTransitionTime Time
-  5 reason string
-  6 message string
+${probedConditionFields}
 message UncountedTerminatedPods
   1 succeeded []string
   2 failed []string

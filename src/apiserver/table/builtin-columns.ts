@@ -230,20 +230,40 @@ function hasCondition(conditions: unknown, type: string): boolean {
   return arr(conditions).some((c) => rec(c).type === type && rec(c).status === 'True');
 }
 
-const jobPrinter = printer(
+const CONTAINERS = col('Containers', 'Names of each container in the template.', 1);
+const IMAGES = col('Images', 'Images referenced by each container in the template.', 1);
+
+/**
+ * Job, Deployment and ReplicaSet: Name, the kind's own columns, Age, then the wide columns every workload
+ * prints from its pod template (containers, images) and its selector.
+ */
+function workloadPrinter(
+  columns: TableColumnDefinition[],
+  selectorDescription: string,
+  cells: (o: KubeObject, spec: Json, status: Json, now: Date) => unknown[],
+): RowPrinter {
+  return printer([NAME, ...columns, AGE, CONTAINERS, IMAGES, col('Selector', selectorDescription, 1)], (o, now) => {
+    const spec = rec(o['spec']);
+    const containers = arr(rec(rec(spec.template).spec).containers).map(rec);
+    return [
+      o.metadata.name ?? '',
+      ...cells(o, spec, rec(o['status']), now),
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(spec.selector),
+    ];
+  });
+}
+
+const jobPrinter = workloadPrinter(
   [
-    NAME,
     col('Status', 'Status of the job.'),
     col('Completions', 'The number of pods which reached phase Succeeded.'),
     col('Duration', 'Time required to complete the job.'),
-    AGE,
-    col('Containers', 'Names of each container in the template.', 1),
-    col('Images', 'Images referenced by each container in the template.', 1),
-    col('Selector', 'A label query over pods that should match the pod count.', 1),
   ],
-  (o, now) => {
-    const spec = rec(o['spec']);
-    const status = rec(o['status']);
+  'A label query over pods that should match the pod count.',
+  (o, spec, status, now) => {
     const succeeded = num(status.succeeded);
     let completions: string;
     if (typeof spec.completions === 'number') completions = `${succeeded}/${spec.completions}`;
@@ -264,81 +284,24 @@ const jobPrinter = printer(
     else if (hasCondition(status.conditions, 'FailureTarget')) phase = 'FailureTarget';
     else if (hasCondition(status.conditions, 'SuccessCriteriaMet')) phase = 'SuccessCriteriaMet';
     else phase = 'Running';
-    const containers = arr(rec(rec(spec.template).spec).containers).map(rec);
-    return [
-      o.metadata.name ?? '',
-      phase,
-      completions,
-      duration,
-      age(o.metadata.creationTimestamp, now),
-      containers.map((c) => str(c.name)).join(','),
-      containers.map((c) => str(c.image)).join(','),
-      formatLabelSelector(spec.selector),
-    ];
+    return [phase, completions, duration];
   },
 );
 
-const CONTAINERS = col('Containers', 'Names of each container in the template.', 1);
-const IMAGES = col('Images', 'Images referenced by each container in the template.', 1);
-
-function templateContainers(spec: Json): Json[] {
-  return arr(rec(rec(spec.template).spec).containers).map(rec);
-}
-
-const deploymentPrinter = printer(
+const deploymentPrinter = workloadPrinter(
   [
-    NAME,
     col('Ready', 'Number of the pod with ready state'),
     col('Up-to-date', 'Total number of non-terminated pods targeted by this deployment that have the desired template spec.'),
     col('Available', 'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.'),
-    AGE,
-    CONTAINERS,
-    IMAGES,
-    col('Selector', 'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.', 1),
   ],
-  (o, now) => {
-    const spec = rec(o['spec']);
-    const status = rec(o['status']);
-    const containers = templateContainers(spec);
-    return [
-      o.metadata.name ?? '',
-      `${num(status.readyReplicas)}/${num(spec.replicas)}`,
-      num(status.updatedReplicas),
-      num(status.availableReplicas),
-      age(o.metadata.creationTimestamp, now),
-      containers.map((c) => str(c.name)).join(','),
-      containers.map((c) => str(c.image)).join(','),
-      formatLabelSelector(spec.selector),
-    ];
-  },
+  'Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.',
+  (_o, spec, status) => [`${num(status.readyReplicas)}/${num(spec.replicas)}`, num(status.updatedReplicas), num(status.availableReplicas)],
 );
 
-const replicaSetPrinter = printer(
-  [
-    NAME,
-    col('Desired', 'Number of desired pods.'),
-    col('Current', 'Number of actually running pods.'),
-    col('Ready', 'Number of ready pods.'),
-    AGE,
-    CONTAINERS,
-    IMAGES,
-    col('Selector', 'Label query over pods that should match the replica count. If selector is empty, it is defaulted to the labels present on the pod template.', 1),
-  ],
-  (o, now) => {
-    const spec = rec(o['spec']);
-    const status = rec(o['status']);
-    const containers = templateContainers(spec);
-    return [
-      o.metadata.name ?? '',
-      num(spec.replicas),
-      num(status.replicas),
-      num(status.readyReplicas),
-      age(o.metadata.creationTimestamp, now),
-      containers.map((c) => str(c.name)).join(','),
-      containers.map((c) => str(c.image)).join(','),
-      formatLabelSelector(spec.selector),
-    ];
-  },
+const replicaSetPrinter = workloadPrinter(
+  [col('Desired', 'Number of desired pods.'), col('Current', 'Number of actually running pods.'), col('Ready', 'Number of ready pods.')],
+  'Label query over pods that should match the replica count. If selector is empty, it is defaulted to the labels present on the pod template.',
+  (_o, spec, status) => [num(spec.replicas), num(status.replicas), num(status.readyReplicas)],
 );
 
 function formatEventSource(o: KubeObject): string {
