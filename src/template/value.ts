@@ -193,28 +193,26 @@ export function isNil(v: GoValue): v is null | undefined {
   return v === null || v === undefined;
 }
 
+/** The Go type of a bool, string, float64 or integer value, which is also its reflect.Kind; undefined for others. */
+export function basicTypeName(v: GoValue): string | undefined {
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'float64';
+  if (v instanceof GoInt) return v.kind;
+  return undefined;
+}
+
 /** Go's %T name of a value (also used in error messages). */
 export function goTypeName(v: GoValue): string {
-  switch (typeof v) {
-    case 'undefined':
-      return '<nil>';
-    case 'boolean':
-      return 'bool';
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'float64';
-    case 'function':
-      return v.goSignature ? signatureTypeName(v.goSignature) : 'func(...interface {}) interface {}';
-    default:
-      break;
-  }
-  if (v === null) return '<nil>';
-  if (v instanceof GoInt) return v.kind;
+  const basic = basicTypeName(v);
+  if (basic !== undefined) return basic;
+  if (v === null || v === undefined) return '<nil>';
+  if (typeof v === 'function') return v.goSignature ? signatureTypeName(v.goSignature) : 'func(...interface {}) interface {}';
   if (Array.isArray(v)) return '[]' + elemType(v);
   if (v instanceof Uint8Array) return '[]uint8';
   if (v instanceof GoObject) return v.goType();
-  return 'map[string]' + elemType(v);
+  // Scalars and integers were named by basicTypeName: what is left is a map.
+  return 'map[string]' + elemType(v as GoMap);
 }
 
 function signatureTypeName(sig: GoSignature): string {

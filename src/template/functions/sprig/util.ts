@@ -1,6 +1,6 @@
 // Conversions sprig builds on: its strval, spf13/cast's ToInt64/ToFloat64, reflect kinds and deep equality.
 import {
-  GoFuncError, GoInt, GoObject, elemType, formatFloatShortest, int64, isMap, mapHas, newMap, toGoString, truth,
+  GoFuncError, GoInt, GoObject, basicTypeName, elemType, formatFloatShortest, int64, isMap, mapHas, newMap, toGoString, truth,
   type GoMap, type GoValue,
 } from '../../value.ts';
 
@@ -15,22 +15,10 @@ export function strval(v: GoValue): string {
 
 /** Go's reflect.Kind name of a value ("invalid" for nil). */
 export function kindOf(v: GoValue): string {
-  switch (typeof v) {
-    case 'undefined':
-      return 'invalid';
-    case 'boolean':
-      return 'bool';
-    case 'string':
-      return 'string';
-    case 'number':
-      return 'float64';
-    case 'function':
-      return 'func';
-    default:
-      break;
-  }
-  if (v === null) return 'invalid';
-  if (v instanceof GoInt) return v.kind;
+  const basic = basicTypeName(v);
+  if (basic !== undefined) return basic;
+  if (v === null || v === undefined) return 'invalid';
+  if (typeof v === 'function') return 'func';
   if (Array.isArray(v) || v instanceof Uint8Array) return 'slice';
   if (v instanceof GoObject) return v.kind() === 'pointer' ? 'ptr' : 'struct';
   return 'map';
