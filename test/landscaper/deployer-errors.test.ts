@@ -70,7 +70,9 @@ test('a recoverable error is recorded, counted, retried with a growing backoff, 
   const deadline = Date.parse(di.status?.transitionTimes?.initTime ?? '') + 5000;
   const uncapped = attempts.at(-1)! + 2 * gaps.at(-1)!;
   assert.ok(uncapped > deadline + 500, `the backoff alone would retry only after the deadline (${uncapped - deadline} ms after it)`);
-  assert.ok(ended >= deadline && ended < deadline + 500, `the job failed at its deadline (${ended - deadline} ms after it), not at the next backoff`);
+  // Seen through polling on a possibly loaded machine: within a second of the deadline, and before the backoff
+  // alone would have run the item again.
+  assert.ok(ended >= deadline && ended < Math.min(deadline + 1000, uncapped), `the job failed at its deadline (${ended - deadline} ms after it), not at the next backoff (${uncapped - deadline} ms after it)`);
 
   // The final reconcile wrote Failed, then ended with the TerminalError the controller counts.
   await eventually(async () => (await mgr.metrics.value('controller_runtime_terminal_reconcile_errors_total', { controller: DEPLOYER })) === 1, 'the timeout counted as a terminal error');
