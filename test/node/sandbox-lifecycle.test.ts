@@ -97,8 +97,10 @@ test('exec runs in the container\'s namespaces, cgroup and user', async () => {
   const request = h.request('exec', { name: 'main', argv: ['sleep', '30'], securityContext: { runAsUser: 1000 }, workingDir: '/tmp' });
   const handle = await h.sandbox.start(request);
   const proc = await handle.exec(['sh', '-c', 'cat /proc/1/cmdline | tr "\\0" " "; echo; hostname; id -u; pwd; cat /proc/self/cgroup | grep memory']);
-  const [output, result] = await Promise.all([text(proc.stdout), proc.exited]);
+  const [output, errors, result] = await Promise.all([text(proc.stdout), text(proc.stderr), proc.exited]);
   assert.equal(result.exitCode, 0);
+  // Nothing of the host's shell start-up files (a root ~/.bashrc) runs in the exec helper.
+  assert.equal(errors, '');
   const [cmdline, hostname, uid, cwd, cgroup] = output.trim().split('\n');
   assert.deepEqual([cmdline, hostname, uid, cwd], ['sleep 30 ', 'exec', '1000', '/tmp']);
   // The container's cgroup namespace: its own memory cgroup is the root it sees.

@@ -247,7 +247,7 @@ export class ContainerHandle {
     await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
     const { tools } = context;
     const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, argv)];
-    const child = spawn(tools.bash, ['-c', JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
+    const child = spawn(tools.bash, [...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: HELPER_ENV,
       detached: true,
