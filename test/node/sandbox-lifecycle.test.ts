@@ -2,12 +2,13 @@
 // dies and finds its pods again through their cgroups. Real processes.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, watch } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { text } from 'node:stream/consumers';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
-import type { ContainerSpec } from '../../src/node/sandbox/types.ts';
+import type { ContainerSpec, StartRequest } from '../../src/node/sandbox/types.ts';
 import { isAlive, logContents, openSandboxHarness, readLog, waitForLog, type SandboxHarness } from './harness.ts';
 
 let h: SandboxHarness;
@@ -20,6 +21,18 @@ after(async () => {
 
 function sh(script: string, extra: Partial<ContainerSpec> = {}): ContainerSpec {
   return { name: 'main', argv: ['sh', '-c', script], ...extra };
+}
+
+/**
+ * Stalls this process (the agent) for stallMs just after the start spawns the setup, as a loaded machine
+ * does: the handle opens the log right before the spawn, so the log's creation is the moment.
+ */
+async function stallAgentAtSpawn(request: StartRequest, stallMs: number): Promise<void> {
+  await mkdir(dirname(request.logPath), { recursive: true });
+  const watcher = watch(dirname(request.logPath), () => {
+    watcher.close();
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, stallMs);
+  });
 }
 
 function cgroupDir(controller: string, podUid: string, container: string): string {
@@ -84,8 +97,10 @@ test('exec runs in the container\'s namespaces, cgroup and user', async () => {
   const request = h.request('exec', { name: 'main', argv: ['sleep', '30'], securityContext: { runAsUser: 1000 }, workingDir: '/tmp' });
   const handle = await h.sandbox.start(request);
   const proc = await handle.exec(['sh', '-c', 'cat /proc/1/cmdline | tr "\\0" " "; echo; hostname; id -u; pwd; cat /proc/self/cgroup | grep memory']);
-  const [output, result] = await Promise.all([text(proc.stdout), proc.exited]);
+  const [output, errors, result] = await Promise.all([text(proc.stdout), text(proc.stderr), proc.exited]);
   assert.equal(result.exitCode, 0);
+  // Nothing of the host's shell start-up files (a root ~/.bashrc) runs in the exec helper.
+  assert.equal(errors, '');
   const [cmdline, hostname, uid, cwd, cgroup] = output.trim().split('\n');
   assert.deepEqual([cmdline, hostname, uid, cwd], ['sleep 30 ', 'exec', '1000', '/tmp']);
   // The container's cgroup namespace: its own memory cgroup is the root it sees.
@@ -157,6 +172,39 @@ test('an unknown command is a StartError with runc\'s message, and leaves nothin
   const absolute = await (await h.sandbox.start(h.request('unknown-path', { name: 'main', argv: ['/no/such/binary'] }))).exited;
   assert.equal(absolute.message, 'exec: "/no/such/binary": stat /no/such/binary: no such file or directory');
   const pod = (await h.sandbox.listPods()).find((p) => p.podUid === request.pod.uid);
+  assert.deepEqual(pod?.containers ?? [], []);
+  assert.equal(existsSync(join(request.pod.podDir, 'containers', 'main')), false);
+});
+
+// Old code: the agent opened the FIFOs only when it read the pid line, after the container and its waiter
+// were gone, so the output was lost and the copy waited for an end-of-file Linux never reports; exited hung.
+test('an agent stalled while a short container runs loses no output and sees the exit', { timeout: 30_000 }, async () => {
+  const request = h.request('stalled', sh('echo hello; echo oops >&2'));
+  await stallAgentAtSpawn(request, 2000);
+  const exit = await (await h.sandbox.start(request)).exited;
+  assert.equal(exit.reason, 'Completed');
+  assert.deepEqual(await logContents(request.logPath), ['hello', 'oops']);
+});
+
+test('a setup that fails while the agent is stalled is a StartError, not a hang', { timeout: 30_000 }, async () => {
+  // cd fails after the setup reported its pid, so the agent opens the FIFOs after every writer is gone.
+  const request = h.request('stalled-fail', { name: 'main', argv: ['true'], workingDir: '/etc/passwd' });
+  await stallAgentAtSpawn(request, 2000);
+  const exit = await (await h.sandbox.start(request)).exited;
+  assert.equal(exit.reason, 'StartError');
+  assert.match(exit.message ?? '', /can't cd to \/etc\/passwd/);
+  assert.equal(exit.cleanupError, undefined);
+});
+
+test('a setup that blocks fails start with SandboxStartTimeoutError and leaves nothing behind', { timeout: 30_000 }, async () => {
+  // nsenter's open of a "namespace" that is a FIFO blocks until a writer comes, which never does.
+  const fifo = join(h.dir, 'not-a-netns');
+  assert.equal(spawnSync('mkfifo', [fifo]).status, 0);
+  const impatient = await h.reopen({ startTimeoutMs: 300 });
+  const request = h.request('blocked', sh('true'), { network: { kind: 'namespace', path: fifo } });
+  await assert.rejects(impatient.start(request), { name: 'SandboxStartTimeoutError', message: 'the sandbox setup did not start the command within 300 ms' });
+  const pod = (await impatient.listPods()).find((p) => p.podUid === request.pod.uid);
+  assert.deepEqual(pod?.pids ?? [], []);
   assert.deepEqual(pod?.containers ?? [], []);
   assert.equal(existsSync(join(request.pod.podDir, 'containers', 'main')), false);
 });

@@ -2,17 +2,16 @@
 // processes inside its namespaces and cgroup. The handle owns the run's output: it copies the FIFOs into
 // the CRI log and, at exit, reads the OOM counter, kills leftovers and removes the run's cgroups and files.
 import { spawn } from 'node:child_process';
-import { constants as fsConstants, openSync } from 'node:fs';
 import { once } from 'node:events';
-import { Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { ContainerCgroup } from './cgroup-tree.ts';
 import type { ContainerView } from './container-view.ts';
 import { CriLogWriter, type LogStream } from './cri-log.ts';
 import { DEFAULT_PATH } from './environment.ts';
-import { ContainerNotRunningError, ExecStartError } from './errors.ts';
+import { ContainerNotRunningError, ExecStartError, SandboxStartTimeoutError } from './errors.ts';
 import type { HostTools } from './host-tools.ts';
+import { OutputCopy } from './output-copy.ts';
 import { removeRunDir, type RunDir } from './run-dir.ts';
 import { CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
 import { SetupReport } from './setup-report.ts';
@@ -62,6 +61,8 @@ export interface LaunchRequest extends ExecContext {
   stage0Args: string[];
   run: RunDir;
   logPath: string;
+  /** How long the setup may take to start the command before it is killed and launch rejects. */
+  startTimeoutMs: number;
 }
 
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
@@ -78,6 +79,19 @@ export function finalCommand(tools: HostTools, setprivOptions: string[], env: Re
 
 // The helpers run with a fixed environment, whatever the container's.
 const HELPER_ENV = { PATH: DEFAULT_PATH };
+// bash sources ~/.bashrc when its stdin is a socket ("run by rshd"), as Node's stdio pipes are: no host rc
+// file may run in a root helper.
+const HELPER_BASH = ['--norc', '-c'];
+
+const OUTPUT_STREAMS: LogStream[] = ['stdout', 'stderr'];
+
+function killProcessGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
 
 export class ContainerHandle {
   /** The container's main process on the host (pid 1 in its PID namespace); undefined if it never started. */
@@ -95,7 +109,10 @@ export class ContainerHandle {
     return handle;
   }
 
-  /** Spawns the container and resolves once its command runs or its setup failed. */
+  /**
+   * Spawns the container and resolves once its command runs or its setup failed; rejects with
+   * SandboxStartTimeoutError when the setup did not get that far within startTimeoutMs.
+   */
   static async launch(request: LaunchRequest): Promise<ContainerHandle> {
     const handle = new ContainerHandle(request);
     await handle.run(request);
@@ -108,32 +125,37 @@ export class ContainerHandle {
 
   private run(request: LaunchRequest): Promise<void> {
     const log = new CriLogWriter(request.logPath);
-    const outputs: Promise<void>[] = [];
+    const outputs: OutputCopy[] = [];
     let startedAt: Date | undefined;
     let outputError: string | undefined;
-    let setupDone!: () => void;
-    const setup = new Promise<void>((resolve) => (setupDone = resolve));
+    let timedOut = false;
+    let reported!: () => void;
+    const setup = new Promise<void>((resolve) => (reported = resolve));
+    const child = spawn(request.tools.bash, [...HELPER_BASH, CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args], {
+      // stdin carries the go-ahead to the setup, stderr the setup's report.
+      stdio: ['pipe', 'ignore', 'pipe'],
+      env: HELPER_ENV,
+      // Its own session: the agent's terminal signals (Ctrl-C) are not the container's.
+      detached: true,
+    });
+    // A setup that died before reading its go-ahead makes this write fail (EPIPE); its exit says why.
+    child.stdin.on('error', () => undefined);
     const report = new SetupReport({
       pid: (pid) => {
         this.pid = pid;
         try {
-          outputs.push(this.copyOutput('stdout', request.run.stdoutFifo, log), this.copyOutput('stderr', request.run.stderrFifo, log));
+          for (const stream of OUTPUT_STREAMS) outputs.push(new OutputCopy(stream, stream === 'stdout' ? request.run.stdoutFifo : request.run.stderrFifo, log));
+          child.stdin.end('\n');
         } catch (error) {
-          // Without its output the container must not run; the setup dies before it execs.
+          // Without its output the container must not run: end-of-file instead of the go-ahead stops the setup.
           outputError = `cannot read the container's output: ${(error as Error).message}`;
-          this.signal('SIGKILL');
+          child.stdin.end();
         }
       },
       exec: () => {
         startedAt = new Date();
-        setupDone();
+        reported();
       },
-    });
-    const child = spawn(request.tools.bash, ['-c', CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: HELPER_ENV,
-      // Its own session: the agent's terminal signals (Ctrl-C) are not the container's.
-      detached: true,
     });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => report.write(chunk));
@@ -142,22 +164,35 @@ export class ContainerHandle {
       child.once('exit', (code, signal) => resolve([code, signal]));
       child.once('error', (error) => resolve([null, null, error.message]));
     });
+    // A setup step that blocks (a mount, a namespace file that is a FIFO) must not block start for ever. The
+    // helper leads its own process group, which holds the setup's steps and, through the waiter, the setup.
+    const startTimer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) killProcessGroup(child.pid);
+    }, request.startTimeoutMs);
+    void setup.then(() => clearTimeout(startTimer));
     this.exit = exited.then(async ([code, signal, spawnError]) => {
       this.running = false;
       const finishedAt = new Date();
-      await reportClosed.catch(() => undefined);
-      report.end();
-      setupDone();
       let oomKills = 0;
       let cleanupError: Error | undefined;
       try {
         oomKills = await request.cgroup.oomKills();
-        // Leftovers (a hostPID container's daemons) hold the FIFOs open: kill them before draining.
+        // Leftovers (a hostPID container's daemons, the setup of a killed waiter) would hold the setup channel
+        // and the FIFOs open: kill them first.
         await request.cgroup.destroy();
       } catch (error) {
         cleanupError = error as Error;
+        // A survivor may hold the setup channel open for ever.
+        child.stderr.destroy();
       }
-      await Promise.all(outputs);
+      child.stdin.destroy();
+      await reportClosed.catch(() => undefined);
+      report.end();
+      reported();
+      // Every copy exists by now (the pid line came before the channel closed), and nothing in the container
+      // writes any more: what is in the FIFOs is all there is.
+      await Promise.all(outputs.map((output) => output.finish()));
       await log.close().catch((error: Error) => (cleanupError ??= error));
       await removeRunDir(request.run).catch((error: Error) => (cleanupError ??= error));
       const cleanup = cleanupError ? { cleanupError } : {};
@@ -169,20 +204,13 @@ export class ContainerHandle {
       const reason = oomKills > 0 ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
       return { exitCode, signal, reason, startedAt, finishedAt, ...cleanup };
     });
-    return setup;
-  }
-
-  /** Copies one FIFO into the log; resolves at EOF, when the last writer (the waiter) is gone. */
-  private copyOutput(stream: LogStream, fifo: string, log: CriLogWriter): Promise<void> {
-    // The waiter holds the FIFO open read-write, so this open does not block and reads see no early EOF.
-    const socket = new Socket({ fd: openSync(fifo, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK), readable: true, writable: false });
-    socket.on('data', (chunk: Buffer) => log.write(stream, chunk));
-    return new Promise((resolve) => {
-      socket.once('close', () => {
-        log.endStream(stream);
-        resolve();
-      });
-      socket.once('error', () => socket.destroy());
+    return setup.then(async () => {
+      // The timer fires only before the setup reported (reporting clears it first), so it killed the setup.
+      if (!timedOut) return;
+      // The kill ends the waiter, whose exit cleans up; start reports the failure once nothing is left.
+      await this.exit;
+      const said = report.message === '' ? '' : `; it said: ${report.message}`;
+      throw new SandboxStartTimeoutError(`the sandbox setup did not start the command within ${request.startTimeoutMs} ms${said}`);
     });
   }
 
@@ -219,7 +247,7 @@ export class ContainerHandle {
     await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
     const { tools } = context;
     const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, argv)];
-    const child = spawn(tools.bash, ['-c', JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
+    const child = spawn(tools.bash, [...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: HELPER_ENV,
       detached: true,

@@ -27,3 +27,11 @@ export class ContainerNotRunningError extends Error {
 export class ExecStartError extends Error {
   override readonly name = 'ExecStartError' as const;
 }
+
+/**
+ * The setup did not report within the start timeout (a mount or a namespace file that blocks); its processes
+ * were killed and its cgroups and files removed before this was thrown.
+ */
+export class SandboxStartTimeoutError extends Error {
+  override readonly name = 'SandboxStartTimeoutError' as const;
+}

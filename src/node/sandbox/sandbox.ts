@@ -28,10 +28,16 @@ export interface SandboxOptions {
   defaultUser?: { uid: number; gid: number };
   /** pids.max of each pod (kubelet's podPidsLimit). */
   podPidsLimit?: number;
+  /**
+   * How long a container's setup may take to start its command; a setup still blocked then is killed and
+   * start rejects with SandboxStartTimeoutError. Default: 2 minutes, kubelet's runtime request timeout.
+   */
+  startTimeoutMs?: number;
 }
 
 const DEFAULT_USER = { uid: 65534, gid: 65534 };
 const DEFAULT_POD_PIDS_LIMIT = 4096;
+const DEFAULT_START_TIMEOUT_MS = 2 * 60_000;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const POD_UID = /^[A-Za-z0-9-]{1,64}$/;
 const HOSTNAME = /^[A-Za-z0-9]([-A-Za-z0-9.]{0,62})$/;
@@ -60,6 +66,7 @@ export class Sandbox {
     private readonly protectedPaths: ProtectedPaths,
     private readonly lastCap: number,
     private readonly identity: IdentityPolicy,
+    private readonly startTimeoutMs: number,
   ) {}
 
   /** Checks the host (tools, cgroups) and creates the root cgroup. */
@@ -68,7 +75,7 @@ export class Sandbox {
     const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT);
     await cgroups.ensureRoot();
     const identity = { allowRootByDefault: options.allowRootByDefault ?? false, defaultUser: options.defaultUser ?? DEFAULT_USER };
-    return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity);
+    return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
   }
 
   get cgroupLayout(): CgroupLayout {
@@ -77,7 +84,8 @@ export class Sandbox {
 
   /**
    * Starts a container. Resolves once its command runs, or with a handle whose exit is a StartError when the
-   * command cannot start; rejects with SandboxSpecError for a spec that cannot be run as given.
+   * command cannot start; rejects with SandboxSpecError for a spec that cannot be run as given, and with
+   * SandboxStartTimeoutError when the setup blocks for longer than startTimeoutMs.
    */
   async start(request: StartRequest): Promise<ContainerHandle> {
     validate(request);
@@ -118,6 +126,7 @@ export class Sandbox {
         stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, options, env),
         run,
         logPath,
+        startTimeoutMs: this.startTimeoutMs,
         cgroup: created,
         view: plan.view,
         namespaces: ['-m', '-u', '-i', '-C', ...(pidNamespace ? ['-p'] : []), ...(pod.network.kind === 'namespace' ? ['-n'] : [])],

@@ -15,6 +15,11 @@
 // The stage-0 shell opens both FIFOs read-write before anything else, so the waiter keeps them open for the
 // container's lifetime: while no agent reads them (between an agent's death and its restart) the container
 // blocks on a full pipe instead of dying of SIGPIPE.
+//
+// The agent opens the FIFOs' read ends when the setup reports its pid, and answers with a go-ahead line on the
+// setup's stdin; the setup waits for it before the container runs. Without that handshake a slow agent (a
+// loaded machine) could open the FIFOs after a short-lived container and its waiter had exited: the output
+// would be gone, and Linux would never report end-of-file to that reader (output-copy.ts).
 
 /**
  * Run by bash (dash cannot name descriptors above 9): closes every inherited descriptor but 0-2, since an
@@ -57,8 +62,9 @@ export const EXEC_MARKER = 'bosun-sandbox:exec';
 
 /**
  * Runs as pid 1 of the new namespaces: reports its host pid, sets the hostname, fills the skeleton tmpfs,
- * performs the fstab, pivots into the new root, then becomes the container's process with fd 1 and 2 on the
- * FIFOs. Arguments: hostname skeleton skeleton-dirs skeleton-files fstab staging-root working-dir mount umount
+ * performs the fstab, pivots into the new root, waits for the agent's go-ahead on stdin (end-of-file instead
+ * means the agent cannot read the output, so the container must not run), then becomes the container's
+ * process with stdin on /dev/null and fd 1 and 2 on the FIFOs. Arguments: hostname skeleton skeleton-dirs skeleton-files fstab staging-root working-dir mount umount
  * pivot_root mkdir, then the setpriv command line. Lists are newline-separated.
  */
 export const CONTAINER_SETUP = `
@@ -79,6 +85,8 @@ set +f
 "$mount" -a -c -T "$fstab" || exit 1
 cd "$root" && "$pivot_root" . . && "$umount" -l . || exit 1
 cd "$workdir" || exit 1
+read -r go_ahead || exit 1
+exec 0</dev/null
 printf '${EXEC_MARKER}\\n' >&2
 exec 1>&3 2>&4 3>&- 4>&-
 exec "$@"
