@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
+import { updateStatus } from '../../runtime/status.ts';
 import { lsTime } from '../status-helpers.ts';
 import type { Deps } from './types.ts';
 
@@ -13,13 +14,16 @@ interface JobStatus {
 }
 
 export async function passJobID(deps: Deps, resource: ResourceRef, child: KubeObject, jobID: string): Promise<void> {
-  const status = (child['status'] ?? {}) as JobStatus;
-  if (status.jobID === jobID) return;
-  const next: JobStatus = { ...status, jobID, transitionTimes: { triggerTime: lsTime(deps.now()) } };
-  // Installation status requires observedGeneration.
-  if (resource.kind === 'Installation' && next.observedGeneration === undefined) next.observedGeneration = 0;
+  if (((child['status'] ?? {}) as JobStatus).jobID === jobID) return;
+  const triggerTime = lsTime(deps.now());
   try {
-    await deps.client.updateStatus(resource, { ...child, status: next });
+    await updateStatus(deps.client, resource, child, (draft) => {
+      const status = (draft['status'] ?? {}) as JobStatus;
+      // A retry on a fresh read may find the job passed already.
+      if (status.jobID === jobID) return;
+      // Installation status requires observedGeneration.
+      draft['status'] = { ...status, jobID, transitionTimes: { triggerTime }, ...(resource.kind === 'Installation' ? { observedGeneration: status.observedGeneration ?? 0 } : {}) };
+    });
   } catch (err) {
     // Gone meanwhile: nothing to trigger.
     if (!(err instanceof NotFoundError)) throw err;
