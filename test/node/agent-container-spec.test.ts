@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { imageBaseName, resolveArgv } from '../../src/node/agent/container-argv.ts';
 import { resolveEnv } from '../../src/node/agent/container-env.ts';
+import { containerLogPath } from '../../src/node/agent/log-paths.ts';
+import { restartDelayMs } from '../../src/node/agent/restart-backoff.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
 
 const pod = { name: 'web', namespace: 'shop', nodeName: 'n1', podIP: '127.0.0.1', hostIP: '127.0.0.1' };
@@ -49,4 +51,14 @@ test('env resolves literals, fieldRefs, and references to earlier variables', ()
     { name: 'ADDR', value: 'web.shop@127.0.0.1' },
   ]);
   assert.throws(() => resolveEnv([{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } }], pod), SandboxSpecError);
+});
+
+test('log paths follow kubelet layout, one file per restart', () => {
+  const run = { namespace: 'shop', podName: 'web', podUid: 'u-1', container: 'app', restartCount: 2 };
+  assert.equal(containerLogPath('/data', run), '/data/logs/pods/shop_web_u-1/app/2.log');
+});
+
+test('restart back-off doubles from 10 s and is capped at 5 min', () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((n) => restartDelayMs(n)), [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+  assert.equal(restartDelayMs(3, { initialMs: 10, maxMs: 50 }), 50);
 });
