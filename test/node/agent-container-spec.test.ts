@@ -1,0 +1,64 @@
+// How the agent turns a core/v1 Container into the sandbox's argv and environment.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { imageBaseName, resolveArgv } from '../../src/node/agent/container-argv.ts';
+import { resolveEnv } from '../../src/node/agent/container-env.ts';
+import { containerLogPath } from '../../src/node/agent/log-paths.ts';
+import { restartDelayMs } from '../../src/node/agent/restart-backoff.ts';
+import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
+
+const pod = { name: 'web', namespace: 'shop', nodeName: 'n1', podIP: '127.0.0.1', hostIP: '127.0.0.1' };
+
+test('image names reduce to their base name', () => {
+  assert.equal(imageBaseName('docker.io/library/busybox:1.36@sha256:abc'), 'busybox');
+  assert.equal(imageBaseName('alpine'), 'alpine');
+  assert.equal(imageBaseName('registry:5000/team/node:20'), 'node');
+});
+
+test('command and args form argv, with $(VAR) expanded and $$ escaped', () => {
+  const env = new Map([['WHO', 'world']]);
+  assert.deepEqual(resolveArgv({ name: 'c', image: 'anything', command: ['sh', '-c'], args: ['echo $(WHO) $$(WHO) $(NONE)'] }, env), ['sh', '-c', 'echo world $(WHO) $(NONE)']);
+});
+
+test('a known image without command runs its default; args replace the default cmd', () => {
+  assert.deepEqual(resolveArgv({ name: 'c', image: 'busybox:1.36' }, new Map()), ['sh']);
+  assert.deepEqual(resolveArgv({ name: 'c', image: 'python:3.12', args: ['-c', 'print(1)'] }, new Map()), ['-c', 'print(1)']);
+});
+
+test('an unknown image without command is a CreateContainerError saying to set command', () => {
+  assert.throws(
+    () => resolveArgv({ name: 'app', image: 'example.com/app:1' }, new Map()),
+    (error: unknown) => error instanceof SandboxSpecError && error.reason === 'CreateContainerError' && /set command/.test(error.message) && /app:1/.test(error.message),
+  );
+});
+
+test('env resolves literals, fieldRefs, and references to earlier variables', () => {
+  const env = resolveEnv(
+    [
+      { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
+      { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+      { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
+      { name: 'IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
+      { name: 'ADDR', value: '$(POD).$(NS)@$(IP)' },
+    ],
+    pod,
+  );
+  assert.deepEqual(env, [
+    { name: 'POD', value: 'web' },
+    { name: 'NS', value: 'shop' },
+    { name: 'NODE', value: 'n1' },
+    { name: 'IP', value: '127.0.0.1' },
+    { name: 'ADDR', value: 'web.shop@127.0.0.1' },
+  ]);
+  assert.throws(() => resolveEnv([{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } }], pod), SandboxSpecError);
+});
+
+test('log paths follow kubelet layout, one file per restart', () => {
+  const run = { namespace: 'shop', podName: 'web', podUid: 'u-1', container: 'app', restartCount: 2 };
+  assert.equal(containerLogPath('/data', run), '/data/logs/pods/shop_web_u-1/app/2.log');
+});
+
+test('restart back-off doubles from 10 s and is capped at 5 min', () => {
+  assert.deepEqual([0, 1, 2, 3, 4, 5, 6].map((n) => restartDelayMs(n)), [10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000]);
+  assert.equal(restartDelayMs(3, { initialMs: 10, maxMs: 50 }), 50);
+});
