@@ -63,6 +63,11 @@ export interface ResourceType {
   readonly specFinalizers?: boolean;
   /** Type-specific changes when deletion starts (Namespace: phase Terminating). */
   prepareForDelete?(object: KubeObject): void;
+  /**
+   * Kinds deleted gracefully (pods: CheckGracefulDelete): the seconds the object stays, marked, before it may be
+   * removed, given the grace period the request asked for; 0 removes it at once.
+   */
+  gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
   /** Review-style resources (SelfSubjectAccessReview…): answered on create, never stored. */
   review?(object: KubeObject): KubeObject;
   /** Type-specific defaults on update. */
