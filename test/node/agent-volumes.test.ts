@@ -43,6 +43,7 @@ test('emptyDir volumes get a directory in the pod and bind at their mount paths'
   await assert.rejects(volumeBindings('app', [{ name: 'missing', mountPath: '/m' }], paths, new Map()), configError(/^cannot find volume "missing" to mount into container "app"$/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'host' }]), configError(/volume host: no volume source is not supported/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'nfs', nfs: {} } as PodVolume]), configError(/volume type nfs is not supported/));
+  await assert.rejects(materialiseVolumes(context, [{ name: '../../escape', emptyDir: {} }]), configError(/a volume name must be a lowercase RFC 1123 label/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'huge', emptyDir: { medium: 'HugePages' } }]), configError(/MountVolume.SetUp failed for volume "huge" : emptyDir medium "HugePages"/));
 });
 

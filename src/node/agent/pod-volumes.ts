@@ -17,8 +17,14 @@ import { podVolumesDir } from './volumes/volume-dir.ts';
 export type { MaterialisedVolume, PodVolume, VolumeContext } from './volumes/types.ts';
 export { volumeBindings, type VolumeMount } from './volumes/volume-mounts.ts';
 
+/** API validation's rule for volume names (a DNS-1123 label); the name becomes a path on the node. */
+const VOLUME_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
 function materialise(context: VolumeContext, volume: PodVolume): Promise<MaterialisedVolume> {
   const { name } = volume;
+  if (!VOLUME_NAME.test(name)) {
+    throw new SandboxSpecError('CreateContainerConfigError', `volume ${JSON.stringify(name)}: a volume name must be a lowercase RFC 1123 label (a-z, 0-9 and '-', at most 63 characters)`);
+  }
   if (volume.emptyDir !== undefined) return emptyDirVolume(context, name, volume.emptyDir);
   if (volume.configMap !== undefined) return configMapVolume(context, name, volume.configMap);
   if (volume.secret !== undefined) return secretVolume(context, name, volume.secret);
