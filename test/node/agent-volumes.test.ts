@@ -47,18 +47,22 @@ test('emptyDir volumes get a directory in the pod and bind at their mount paths'
   await assert.rejects(materialiseVolumes(context, [{ name: 'huge', emptyDir: { medium: 'HugePages' } }]), configError(/MountVolume.SetUp failed for volume "huge" : emptyDir medium "HugePages"/));
 });
 
-test('emptyDir medium Memory is a tmpfs of sizeLimit, unmounted by cleanup', async () => {
-  const context = fixture.context();
+test('emptyDir medium Memory is a tmpfs of sizeLimit, unmounted by cleanup, also through a symlinked pod dir', async () => {
+  const real = fixture.context();
+  await mkdir(real.podDir, { recursive: true });
+  const linked = join(fixture.dir, 'linked-pod');
+  await symlink(real.podDir, linked);
+  const context = { ...real, podDir: linked };
   const volume = await one(context, { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '8Mi' } });
   const mounts = await readFile('/proc/self/mountinfo', 'utf8');
-  const line = mounts.split('\n').find((l) => l.split(' ')[4] === volume.hostPath);
+  const line = mounts.split('\n').find((l) => l.split(' ')[4] === join(real.podDir, 'volumes', 'kubernetes.io~empty-dir', 'scratch'));
   assert.ok(line, 'tmpfs mounted');
   assert.match(line, / - tmpfs tmpfs \S*size=8192k/);
   // Idempotent: a second materialisation (agent restart) does not stack another tmpfs.
   await materialiseVolumes(context, [{ name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '8Mi' } }]);
-  assert.deepEqual(await mountsUnder(volume.hostPath), [volume.hostPath]);
+  assert.equal((await mountsUnder(volume.hostPath)).length, 1);
   await removePodVolumes(context.podDir);
-  assert.deepEqual(await mountsUnder(context.podDir), []);
+  assert.deepEqual(await mountsUnder(real.podDir), []);
   await assert.rejects(stat(join(context.podDir, 'volumes')), { code: 'ENOENT' });
 });
 
