@@ -41,8 +41,9 @@ test('emptyDir volumes get a directory in the pod and bind at their mount paths'
   assert.equal(await mode(hostPath), 0o777);
   assert.deepEqual(await volumeBindings('app', [{ name: 'cache', mountPath: '/cache', readOnly: true }], paths, new Map()), [{ hostPath, mountPath: '/cache', readOnly: true }]);
   await assert.rejects(volumeBindings('app', [{ name: 'missing', mountPath: '/m' }], paths, new Map()), configError(/^cannot find volume "missing" to mount into container "app"$/));
-  await assert.rejects(materialiseVolumes(context, [{ name: 'host' }]), configError(/volume host: no volume source is not supported/));
-  await assert.rejects(materialiseVolumes(context, [{ name: 'nfs', nfs: {} } as PodVolume]), configError(/volume type nfs is not supported/));
+  await assert.rejects(materialiseVolumes(context, [{ name: 'host' }]), configError(/^volume host: no volume source is set/));
+  await assert.rejects(materialiseVolumes(context, [{ name: 'nfs', nfs: {} } as PodVolume]), configError(/^volume nfs: nfs volumes are not supported on this node/));
+  await assert.rejects(materialiseVolumes(context, [{ name: 'tiny', emptyDir: { medium: 'Memory', sizeLimit: '-1Mi' } }]), configError(/volume tiny sizeLimit: Invalid value: "-1Mi"/));
   await assert.rejects(materialiseVolumes(context, [{ name: '../../escape', emptyDir: {} }]), configError(/a volume name must be a lowercase RFC 1123 label/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'huge', emptyDir: { medium: 'HugePages' } }]), configError(/MountVolume.SetUp failed for volume "huge" : emptyDir medium "HugePages"/));
 });
@@ -235,6 +236,7 @@ test('hostPath volumes pass or fail kubelet type checks, creating only for *OrCr
     await fails(base, 'Socket', /is not a socket file$/);
     await fails(base, 'CharDevice', /is not a character device$/);
     await fails('/dev/null', 'BlockDevice', /is not a block device$/);
+    await fails(join(base, 'no-parent/file'), 'FileOrCreate', /^MountVolume.SetUp failed for volume "h" : ENOENT/);
     await fails(base, 'Weird', /Weird is an invalid volume type$/);
     await assert.rejects(one(context, { name: 'h', hostPath: { path: 'relative' } }), configError(/must be an absolute path/));
   } finally {

@@ -33,9 +33,10 @@ function materialise(context: VolumeContext, volume: PodVolume): Promise<Materia
   if (volume.hostPath !== undefined) return hostPathVolume(name, volume.hostPath);
   if (volume.persistentVolumeClaim !== undefined) return persistentVolumeClaimVolume(context, name, volume.persistentVolumeClaim);
   const kinds = Object.keys(volume).filter((key) => key !== 'name');
+  const supported = 'emptyDir, configMap, secret, downwardAPI, projected, hostPath and persistentVolumeClaim are';
   throw new SandboxSpecError(
     'CreateContainerConfigError',
-    `volume ${name}: ${kinds.length === 0 ? 'no volume source' : `volume type ${kinds.join(', ')}`} is not supported on this node (emptyDir, configMap, secret, downwardAPI, projected, hostPath, persistentVolumeClaim are)`,
+    kinds.length === 0 ? `volume ${name}: no volume source is set (${supported} supported)` : `volume ${name}: ${kinds.join(', ')} volumes are not supported on this node (${supported})`,
   );
 }
 
