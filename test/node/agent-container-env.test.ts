@@ -167,3 +167,27 @@ test('envFrom adds every key with its prefix, skips invalid names with a warning
   assert.deepEqual(unprefixed.warnings, ['Keys [9lives] from the EnvFrom secret default/creds were skipped since they are considered invalid environment variable names.']);
   assert.ok(!unprefixed.warnings.join('').includes('hunter2'));
 });
+
+test('a pod start reads each object once, however many variables name it', async () => {
+  const context = webPod();
+  const mark = fixture.server.mark();
+  await env(
+    {
+      envFrom: [{ configMapRef: { name: 'settings' } }],
+      env: [
+        { name: 'A', valueFrom: { configMapKeyRef: { name: 'settings', key: 'LEVEL' } } },
+        { name: 'B', valueFrom: { configMapKeyRef: { name: 'settings', key: 'port' } } },
+        { name: 'C', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
+        { name: 'D', valueFrom: { secretKeyRef: { name: 'absent', key: 'k', optional: true } } },
+        { name: 'E', valueFrom: { secretKeyRef: { name: 'absent', key: 'k', optional: true } } },
+      ],
+    },
+    context,
+  );
+  const gets = fixture.server.since(mark).map((entry) => `${entry.method} ${entry.url.split('?')[0]} ${entry.status}`);
+  assert.deepEqual(gets.sort(), [
+    'GET /api/v1/namespaces/default/configmaps/settings 200',
+    'GET /api/v1/namespaces/default/secrets/absent 404',
+    'GET /api/v1/namespaces/default/secrets/creds 200',
+  ]);
+});
