@@ -84,7 +84,9 @@ test('configMap volumes are projected atomically: ..data, a timestamped dir, a l
   assert.equal(await mode(join(dir, stamped, 'app.yaml')), 0o644);
   assert.equal(await mode(join(dir, stamped)), 0o755);
 
-  // Items choose keys, paths (nested) and modes; a rewrite swaps ..data and drops what the new payload lacks.
+  // Items choose keys, paths (nested) and modes; a rewrite swaps ..data and drops what the new payload lacks,
+  // and what an interrupted write left behind.
+  await mkdir(join(dir, '..2020_01_01_00_00_00.stray'));
   await materialiseVolumes(context, [{ name: 'config', configMap: { name: 'app-config', defaultMode: 0o600, items: [{ key: 'app.yaml', path: 'conf/app.yaml', mode: 0o640 }, { key: 'extra.txt', path: 'extra' }] } }]);
   const after = (await readdir(dir)).sort();
   const restamped = after.find((n) => n.startsWith('..2'));

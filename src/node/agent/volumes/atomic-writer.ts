@@ -3,7 +3,7 @@
 // therefore sees either the old or the new set of files, never a mix, and a rewrite (an agent restart)
 // replaces the content in one step.
 import { chmod, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 
 export interface ProjectedFile {
@@ -16,7 +16,7 @@ export type Payload = Map<string, ProjectedFile>;
 
 const DATA_LINK = '..data';
 const DATA_LINK_TMP = '..data_tmp';
-/** Only a directory this writer made is ever removed through the old `..data` link. */
+/** The data directories this writer makes; only these are ever removed. */
 const TIMESTAMPED_DIR = /^\.\.\d{4}_\d{2}_\d{2}_\d{2}_\d{2}_\d{2}\.[^/]+$/;
 
 /** kubelet's validatePath: relative, no `..` element, not starting with `..` (kubelet's own names). */
@@ -31,14 +31,9 @@ function timestampPrefix(now: Date): string {
   return `..${now.getUTCFullYear()}_${pad(now.getUTCMonth() + 1)}_${pad(now.getUTCDate())}_${pad(now.getUTCHours())}_${pad(now.getUTCMinutes())}_${pad(now.getUTCSeconds())}.`;
 }
 
-async function existingDataDir(targetDir: string): Promise<string | undefined> {
-  return readlink(join(targetDir, DATA_LINK)).catch(() => undefined);
-}
-
 /** Writes payload into targetDir (which must exist) as kubelet's AtomicWriter lays it out. */
 export async function writeAtomically(targetDir: string, payload: Payload): Promise<void> {
   for (const path of payload.keys()) validatePayloadPath(path);
-  const previous = await existingDataDir(targetDir);
   const dataDir = await mkdtemp(join(targetDir, timestampPrefix(new Date())));
   await chmod(dataDir, 0o755);
   for (const [path, file] of payload) {
@@ -50,7 +45,7 @@ export async function writeAtomically(targetDir: string, payload: Payload): Prom
   }
   const tmpLink = join(targetDir, DATA_LINK_TMP);
   await rm(tmpLink, { force: true });
-  await symlink(dataDir.slice(targetDir.length + 1), tmpLink);
+  await symlink(basename(dataDir), tmpLink);
   await rename(tmpLink, join(targetDir, DATA_LINK));
 
   const visible = new Set([...payload.keys()].map((path) => path.split('/')[0] ?? path));
@@ -58,11 +53,12 @@ export async function writeAtomically(targetDir: string, payload: Payload): Prom
     const link = join(targetDir, name);
     if (!(await lstat(link).then(() => true, () => false))) await symlink(join(DATA_LINK, name), link);
   }
-  // Names of the previous payload that the new one lacks, then the previous data itself.
+  // Names of the previous payload that the new one lacks, then the previous data (and any a failed write left).
+  const current = basename(dataDir);
   for (const name of await readdir(targetDir)) {
+    if (TIMESTAMPED_DIR.test(name) && name !== current) await rm(join(targetDir, name), { recursive: true, force: true });
     if (name.startsWith('..') || visible.has(name)) continue;
     const target = await readlink(join(targetDir, name)).catch(() => undefined);
     if (target?.startsWith(`${DATA_LINK}/`)) await rm(join(targetDir, name));
   }
-  if (previous !== undefined && TIMESTAMPED_DIR.test(previous)) await rm(join(targetDir, previous), { recursive: true, force: true });
 }
