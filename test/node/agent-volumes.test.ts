@@ -87,13 +87,21 @@ test('configMap volumes are projected atomically: ..data, a timestamped dir, a l
   // Items choose keys, paths (nested) and modes; a rewrite swaps ..data and drops what the new payload lacks,
   // and what an interrupted write left behind.
   await mkdir(join(dir, '..2020_01_01_00_00_00.stray'));
-  await materialiseVolumes(context, [{ name: 'config', configMap: { name: 'app-config', defaultMode: 0o600, items: [{ key: 'app.yaml', path: 'conf/app.yaml', mode: 0o640 }, { key: 'extra.txt', path: 'extra' }] } }]);
+  // A strict agent umask must not make nested directories untraversable for container users.
+  const umask = process.umask(0o077);
+  try {
+    await materialiseVolumes(context, [{ name: 'config', configMap: { name: 'app-config', defaultMode: 0o600, items: [{ key: 'app.yaml', path: 'conf/app.yaml', mode: 0o640 }, { key: 'extra.txt', path: 'extra' }] } }]);
+  } finally {
+    process.umask(umask);
+  }
   const after = (await readdir(dir)).sort();
   const restamped = after.find((n) => n.startsWith('..2'));
   assert.ok(restamped && restamped !== stamped);
   assert.deepEqual(after, [restamped, '..data', 'conf', 'extra'].sort());
   assert.equal(await readFile(join(dir, 'conf', 'app.yaml'), 'utf8'), 'level: debug\n');
   assert.equal(await mode(join(dir, restamped, 'conf', 'app.yaml')), 0o640);
+  assert.equal(await mode(join(dir, restamped, 'conf')), 0o755);
+  assert.equal(await mode(join(dir, restamped)), 0o755);
   assert.equal(await mode(join(dir, restamped, 'extra')), 0o600);
 });
 

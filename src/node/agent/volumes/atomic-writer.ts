@@ -31,6 +31,15 @@ function timestampPrefix(now: Date): string {
   return `..${now.getUTCFullYear()}_${pad(now.getUTCMonth() + 1)}_${pad(now.getUTCDate())}_${pad(now.getUTCHours())}_${pad(now.getUTCMinutes())}_${pad(now.getUTCSeconds())}.`;
 }
 
+/** Creates dir/sub's missing directories 0755 whatever the agent's umask, so any container user can traverse them. */
+async function makeDirs(dir: string, sub: string): Promise<void> {
+  let current = dir;
+  for (const part of sub === '.' ? [] : sub.split('/')) {
+    current = join(current, part);
+    if ((await mkdir(current).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? null : Promise.reject(error)))) !== null) await chmod(current, 0o755);
+  }
+}
+
 /** Writes payload into targetDir (which must exist) as kubelet's AtomicWriter lays it out. */
 export async function writeAtomically(targetDir: string, payload: Payload): Promise<void> {
   for (const path of payload.keys()) validatePayloadPath(path);
@@ -38,7 +47,7 @@ export async function writeAtomically(targetDir: string, payload: Payload): Prom
   await chmod(dataDir, 0o755);
   for (const [path, file] of payload) {
     const target = join(dataDir, path);
-    await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+    await makeDirs(dataDir, dirname(path));
     await writeFile(target, file.content, { mode: file.mode });
     // writeFile's mode is narrowed by the umask; the volume's mode is not.
     await chmod(target, file.mode);
