@@ -1,13 +1,9 @@
 // Shared setup for the agent's volume and env tests: a real embedded API server holding the pod's ConfigMaps,
 // Secrets and claims, a client to it, a scratch directory for pods and claims, and pod contexts.
-// The embedded server does not serve PersistentVolumeClaims yet; the fixture registers the type the way the
-// server registers its built-ins (a copy of ConfigMap's definition under the PVC names), so claims are real
-// objects read over HTTP.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
-import { builtinResources } from '../../src/apiserver/registry/builtin-resources.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { PodApiObjects } from '../../src/node/agent/pod-api-objects.ts';
@@ -31,9 +27,6 @@ let counter = 0;
 
 export async function openPodFixture(): Promise<PodFixture> {
   const server = await startTestServer();
-  const configMapType = builtinResources.find((type) => type.kind === 'ConfigMap');
-  if (configMapType === undefined) throw new Error('the server has no ConfigMap type');
-  server.registry.add({ ...configMapType, kind: 'PersistentVolumeClaim', listKind: 'PersistentVolumeClaimList', plural: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', shortNames: ['pvc'] });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   const dir = await mkdtemp(join(tmpdir(), 'bosun-agent-pod-'));
   const podDirs: string[] = [];
