@@ -1,0 +1,95 @@
+// One `kubectl exec` over a WebSocket with the Kubernetes channel protocol (v4/v5.channel.k8s.io): every
+// binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 error; 4 resize is ignored: the sandbox's exec has no terminal); the error
+// channel carries a metav1.Status when the process ends, and v5 adds the close signal (255, channel) with
+// which the client half-closes stdin.
+import type { Readable } from 'node:stream';
+import type { WebSocket } from 'ws';
+import type { ContainerHandle, ExecProcess } from '../sandbox/container-handle.ts';
+import type { ExecOptions } from './exec-options.ts';
+
+export const CHANNEL_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
+
+const STDIN = 0;
+const STDOUT = 1;
+const STDERR = 2;
+const ERROR = 3;
+const CLOSE_SIGNAL = 255;
+
+function status(body: Record<string, unknown>): Buffer {
+  return Buffer.from(JSON.stringify({ metadata: {}, ...body }));
+}
+
+/** kubelet's answers on the error channel: Success, or a non-zero exit with its code as the cause. */
+export function exitStatus(exitCode: number): Buffer {
+  if (exitCode === 0) return status({ status: 'Success' });
+  return status({
+    status: 'Failure',
+    message: `command terminated with non-zero exit code: exit status ${exitCode}`,
+    reason: 'NonZeroExitCode',
+    details: { causes: [{ reason: 'ExitCode', message: String(exitCode) }] },
+  });
+}
+
+function failureStatus(message: string): Buffer {
+  return status({ status: 'Failure', message, reason: 'InternalError', code: 500 });
+}
+
+function send(socket: WebSocket, channel: number, data: Buffer): void {
+  if (socket.readyState === socket.OPEN) socket.send(Buffer.concat([Buffer.of(channel), data]), { binary: true });
+}
+
+/** Sends a stream's output on its channel until it closes; a stream the client did not ask for is drained. */
+function forward(stream: Readable, socket: WebSocket, channel: number | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    stream.on('data', (chunk: Buffer) => {
+      if (channel !== undefined) send(socket, channel, chunk);
+    });
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+export async function runExecSession(socket: WebSocket, handle: ContainerHandle, options: ExecOptions): Promise<void> {
+  const closeSignal = socket.protocol === 'v5.channel.k8s.io';
+  // The client waits for a first message on the lowest channel it reads before it starts its streams.
+  send(socket, options.stdout ? STDOUT : options.stderr ? STDERR : ERROR, Buffer.alloc(0));
+  // Input may arrive while the process starts: it is held until there is a stdin to give it to.
+  const early: Buffer[] = [];
+  let deliver = (data: Buffer) => void early.push(data);
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    if (isBinary && data.length > 0) deliver(data);
+  });
+  let exec: ExecProcess;
+  try {
+    exec = await handle.exec(options.command, { stdin: options.stdin });
+  } catch (error) {
+    send(socket, ERROR, failureStatus((error as Error).message));
+    socket.close(1000);
+    return;
+  }
+  const stdin = exec.stdin;
+  stdin?.on('error', () => undefined);
+  deliver = (data) => {
+    const channel = data[0];
+    if (channel === STDIN) stdin?.write(data.subarray(1));
+    else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) stdin?.end();
+  };
+  for (const data of early.splice(0)) deliver(data);
+  // The client went away: nothing reads the process any more.
+  socket.once('close', () => {
+    stdin?.destroy();
+    killGroup(exec.pid);
+  });
+  const [result] = await Promise.all([exec.exited, forward(exec.stdout, socket, options.stdout ? STDOUT : undefined), forward(exec.stderr, socket, options.stderr ? STDERR : undefined)]);
+  send(socket, ERROR, exitStatus(result.exitCode));
+  socket.close(1000);
+}
