@@ -84,12 +84,13 @@ test('logs: previous serves the run before', async () => {
 });
 
 /** A WebSocket exec; resolves with what each channel carried once the server closes. */
-function exec(path: string, protocols: string[], stdin?: string): Promise<{ protocol: string; stdout: string; stderr: string; error: string }> {
+function exec(path: string, protocols: string[], stdin?: string, size?: { Width: number; Height: number }): Promise<{ protocol: string; stdout: string; stderr: string; error: string }> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${api.url.replace('http', 'ws')}${path}`, protocols, { headers: auth });
     const out = { protocol: '', stdout: '', stderr: '', error: '' };
     ws.on('open', () => {
       out.protocol = ws.protocol;
+      if (size) ws.send(Buffer.concat([Buffer.of(4), Buffer.from(JSON.stringify(size))]));
       if (stdin === undefined) return;
       ws.send(Buffer.concat([Buffer.of(0), Buffer.from(stdin)]));
       ws.send(Buffer.of(255, 0));
@@ -133,6 +134,14 @@ test('exec: a non-zero exit is a NonZeroExitCode status, v4 works, a missing com
   assert.deepEqual(status.details.causes, [{ reason: 'ExitCode', message: '3' }]);
   const missing = await exec('/exec/default/sleeper/main?command=nosuchcommand&stdout=1', ['v5.channel.k8s.io']);
   assert.match(missing.error, /executable file not found/);
+});
+
+test('exec with a terminal: the command runs on a pseudo-terminal that takes the size the client sends', async () => {
+  // The trap fires on the SIGWINCH the resize sends; the loop only keeps the shell alive until then.
+  const script = encodeURIComponent('trap "stty size; tty; exit 0" WINCH; echo ready; while :; do sleep 0.1; done');
+  const result = await exec(`/exec/default/sleeper/main?command=sh&command=-c&command=${script}&stdin=1&stdout=1&tty=1`, ['v5.channel.k8s.io'], undefined, { Width: 123, Height: 45 });
+  assert.match(result.stdout, /^ready\r\n45 123\r\n\/dev\/pts\/\d+\r\n$/);
+  assert.equal(result.error, '{"metadata":{},"status":"Success"}');
 });
 
 function rawUpgrade(path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string }> {

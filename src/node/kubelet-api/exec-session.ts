@@ -1,5 +1,5 @@
 // One `kubectl exec` over a WebSocket with the Kubernetes channel protocol (v4/v5.channel.k8s.io): every
-// binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 error; 4 resize is ignored: the sandbox's exec has no terminal); the error
+// binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 error, 4 resize: `{"Width":W,"Height":H}` for a terminal); the error
 // channel carries a metav1.Status when the process ends, and v5 adds the close signal (255, channel) with
 // which the client half-closes stdin.
 import type { Readable } from 'node:stream';
@@ -13,6 +13,7 @@ const STDIN = 0;
 const STDOUT = 1;
 const STDERR = 2;
 const ERROR = 3;
+const RESIZE = 4;
 const CLOSE_SIGNAL = 255;
 
 function status(body: Record<string, unknown>): Buffer {
@@ -49,6 +50,15 @@ function forward(stream: Readable, socket: WebSocket, channel: number | undefine
   });
 }
 
+function resize(exec: ExecProcess, message: Buffer): void {
+  try {
+    const size = JSON.parse(message.toString('utf8')) as { Width?: unknown; Height?: unknown };
+    if (typeof size.Width === 'number' && typeof size.Height === 'number') exec.resize?.(size.Width, size.Height);
+  } catch {
+    // A malformed size changes nothing, as in kubelet.
+  }
+}
+
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
@@ -70,7 +80,7 @@ export async function runExecSession(socket: WebSocket, handle: ContainerHandle,
   });
   let exec: ExecProcess;
   try {
-    exec = await handle.exec(options.command, { stdin: options.stdin });
+    exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty });
   } catch (error) {
     send(socket, ERROR, failureStatus((error as Error).message));
     socket.close(1000);
@@ -81,6 +91,7 @@ export async function runExecSession(socket: WebSocket, handle: ContainerHandle,
   deliver = (data) => {
     const channel = data[0];
     if (channel === STDIN) stdin?.write(data.subarray(1));
+    else if (channel === RESIZE) resize(exec, data.subarray(1));
     else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) stdin?.end();
   };
   for (const data of early.splice(0)) deliver(data);
