@@ -108,6 +108,21 @@ test('kubectl exec: the pod name as hostname, stdin, exit codes', async () => {
   assert.match(missing.stderr, /executable file not found/);
 });
 
+test('kubectl exec -it: a terminal in the container, the exit code passed on', async () => {
+  // kubectl wants a terminal of its own for -t: script(1) gives it one.
+  const command = ['kubectl', '--kubeconfig', server.kubeconfigFile, '--cache-dir', kubectl.cacheDir, 'exec', '-it', 'talker', '-c', 'side', '--', 'sh', '-c', "tty; stty size; exit 4"];
+  const quoted = command.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+  const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+    const child = spawn('script', ['-q', '-e', '-c', `stty rows 33 cols 77; exec ${quoted}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+  assert.equal(result.code, 4, result.stdout);
+  assert.match(result.stdout, /\/dev\/pts\/\d+\r\n/);
+});
+
 test('kubectl logs -f streams until the container exits', async () => {
   const follow = kubectl.stream(['logs', '-f', 'talker', '-c', 'main']);
   await follow.waitForLines(2);
