@@ -132,6 +132,10 @@ test('kubectl logs -f streams until the container exits', async () => {
   await talker['main']!.handle.exited;
   await follow.stop();
   assert.deepEqual(follow.lines, ['hello-main', 'second-main', 'bye go']);
+  // Its status still says running (nothing updates it here): the kubelet's refusal reaches kubectl.
+  const gone = await kubectl(['exec', 'talker', '-c', 'main', '--', 'true']);
+  assert.notEqual(gone.code, 0);
+  assert.match(gone.stderr, /container not found \("main"\)/);
 });
 
 test('kubectl logs --previous shows the run before', async () => {
