@@ -147,16 +147,30 @@ test('kubectl logs --previous shows the run before', async () => {
   assert.equal((await kubectl(['logs', 'restarter'])).stdout, 'run-two\n');
 });
 
-test('kubectl 1.29 (SPDY only) gets a clear refusal and does not hang', { timeout: 60_000 }, async () => {
-  const old = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-    const child = spawn('/usr/lib/google-cloud-sdk/bin/kubectl.1.29', ['--kubeconfig', server.kubeconfigFile, '--cache-dir', kubectl.cacheDir, 'exec', 'talker', '-c', 'side', '--', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** A kubectl of a given minor version, bypassing the dispatcher's choice (which follows the server's 1.32). */
+function kubectlVersion(minor: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(`/usr/lib/google-cloud-sdk/bin/kubectl.1.${minor}`, ['--kubeconfig', server.kubeconfigFile, '--cache-dir', kubectl.cacheDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
     let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+test('kubectl 1.29 (SPDY only) gets a clear refusal and does not hang', { timeout: 60_000 }, async () => {
+  const old = await kubectlVersion(29, ['exec', 'talker', '-c', 'side', '--', 'true']);
   assert.notEqual(old.code, 0);
   assert.ok(old.stderr.includes(SPDY_REFUSAL), old.stderr);
+});
+
+test('kubectl 1.30, the first to speak WebSocket by default, and 1.33 exec', { timeout: 60_000 }, async () => {
+  for (const minor of [30, 33]) {
+    const result = await kubectlVersion(minor, ['exec', 'talker', '-c', 'side', '--', 'cat', '/etc/hostname']);
+    assert.deepEqual([result.code, result.stdout], [0, 'talker\n'], `kubectl 1.${minor}: ${result.stderr}`);
+  }
 });
 
 async function status(path: string): Promise<{ code: number; reason: string; message: string }> {
