@@ -132,6 +132,8 @@ test('exec: a non-zero exit is a NonZeroExitCode status, v4 works, a missing com
   assert.equal(status.status, 'Failure');
   assert.equal(status.reason, 'NonZeroExitCode');
   assert.deepEqual(status.details.causes, [{ reason: 'ExitCode', message: '3' }]);
+  const large = await exec(`/exec/default/sleeper/main?command=sh&command=-c&command=${encodeURIComponent('head -c 3000000 /dev/zero | tr "\\0" x')}&stdout=1`, ['v5.channel.k8s.io']);
+  assert.equal(large.stdout, 'x'.repeat(3_000_000));
   const missing = await exec('/exec/default/sleeper/main?command=nosuchcommand&stdout=1', ['v5.channel.k8s.io']);
   assert.match(missing.error, /executable file not found/);
 });

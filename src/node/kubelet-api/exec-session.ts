@@ -35,15 +35,23 @@ function failureStatus(message: string): Buffer {
   return status({ status: 'Failure', message, reason: 'InternalError', code: 500 });
 }
 
-function send(socket: WebSocket, channel: number, data: Buffer): void {
-  if (socket.readyState === socket.OPEN) socket.send(Buffer.concat([Buffer.of(channel), data]), { binary: true });
+/** How much unsent output a session holds before it stops reading the process (which then blocks writing). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+function send(socket: WebSocket, channel: number, data: Buffer, sent?: () => void): void {
+  if (socket.readyState === socket.OPEN) socket.send(Buffer.concat([Buffer.of(channel), data]), { binary: true }, sent);
 }
 
 /** Sends a stream's output on its channel until it closes; a stream the client did not ask for is drained. */
 function forward(stream: Readable, socket: WebSocket, channel: number | undefined): Promise<void> {
   return new Promise((resolve) => {
+    const resume = () => {
+      if (stream.isPaused() && socket.bufferedAmount < MAX_BUFFERED_BYTES) stream.resume();
+    };
     stream.on('data', (chunk: Buffer) => {
-      if (channel !== undefined) send(socket, channel, chunk);
+      if (channel === undefined) return;
+      send(socket, channel, chunk, resume);
+      if (socket.bufferedAmount >= MAX_BUFFERED_BYTES) stream.pause();
     });
     stream.once('close', resolve);
     stream.once('error', () => resolve());
@@ -95,12 +103,20 @@ export async function runExecSession(socket: WebSocket, handle: ContainerHandle,
     else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) stdin?.end();
   };
   for (const data of early.splice(0)) deliver(data);
-  // The client went away: nothing reads the process any more.
-  socket.once('close', () => {
+  let finished = false;
+  // The client went away (maybe while the process started): nothing reads the process any more.
+  const abandon = () => {
     stdin?.destroy();
-    killGroup(exec.pid);
-  });
+    // A paused output would never end.
+    exec.stdout.destroy();
+    exec.stderr.destroy();
+    if (!finished) killGroup(exec.pid);
+  };
+  if (socket.readyState !== socket.OPEN) abandon();
+  else socket.once('close', abandon);
   const [result] = await Promise.all([exec.exited, forward(exec.stdout, socket, options.stdout ? STDOUT : undefined), forward(exec.stderr, socket, options.stderr ? STDERR : undefined)]);
+  // Its process group is gone: a later kill could hit a reused id.
+  finished = true;
   send(socket, ERROR, exitStatus(result.exitCode));
   socket.close(1000);
 }
