@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { podsResource } from '../../src/apimachinery/builtin-resources.ts';
+import { nodesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
@@ -69,6 +69,8 @@ before(async () => {
   kubelet = await startKubeletApi({ containers, token: kubeletToken });
   await registerNode(client, { nodeName: 'node-a', kubeletPort: kubelet.port });
   kubectl = kubectlFor(server.kubeconfigFile);
+  const node = await client.get<KubeObject>(nodesResource, 'node-a');
+  assert.deepEqual((node['status'] as { daemonEndpoints?: unknown }).daemonEndpoints, { kubeletEndpoint: { Port: kubelet.port } });
 });
 after(async () => {
   for (const run of runs.values()) if (run.live) await run.handle.stop(0);
@@ -202,8 +204,8 @@ test('pending, waiting and off-machine pods are refused with clear errors', asyn
   await client.updateStatus<KubeObject>(podsResource, { ...waiting, status: { phase: 'Pending', containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] } });
   const waitingLog = await kubectl(['logs', 'waiting']);
   assert.match(waitingLog.stderr, /container "c" in pod "waiting" is waiting to start: ContainerCreating/);
-  const remoteNode = await client.create<KubeObject>({ group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' }, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'far' } });
-  await client.updateStatus<KubeObject>({ group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' }, { ...remoteNode, status: { addresses: [{ type: 'InternalIP', address: '10.1.2.3' }], daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } } });
+  const remoteNode = await client.create<KubeObject>(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'far' } });
+  await client.updateStatus<KubeObject>(nodesResource, { ...remoteNode, status: { addresses: [{ type: 'InternalIP', address: '10.1.2.3' }], daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } } });
   await runPod('faraway', { c: 'exec sleep 600' }, { nodeName: 'far' });
   assert.deepEqual(await status('/api/v1/namespaces/default/pods/faraway/log'), {
     code: 403,
