@@ -167,6 +167,8 @@ export const builtinResources: readonly ResourceType[] = [
     subresources: [
       { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+      { name: 'exec', group: '', version: 'v1', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+      { name: 'log', group: '', version: 'v1', kind: 'Pod', verbs: ['get'] },
     ],
     fieldSelectors: fields(
       'spec.nodeName',

@@ -13,9 +13,9 @@ export interface CustomResourceSchema {
 
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
-/** A subresource besides status and finalize (pods/binding, deployments/scale…), as discovery lists it. */
+/** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
 export interface SubresourceInfo {
-  readonly name: 'binding' | 'eviction' | 'scale';
+  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec';
   /** The group, version and kind of what the subresource takes and answers (Binding, policy/v1 Eviction, autoscaling/v1 Scale). */
   readonly group: string;
   readonly version: string;
