@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { stringify } from 'yaml';
+import type { KubeObject } from '../../../src/apimachinery/object.ts';
+import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
-import { installationsResource } from '../../../src/landscaper/api/resources.ts';
+import { deployItemsResource, installationsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
 import { createNamespace, getOrUndefined, installation, startLandscape, until, untilFinished, type Landscape } from './fixtures.ts';
 
 let ls: Landscape;
@@ -88,3 +90,61 @@ test('one installation of a cycle can be deleted alone', { timeout: 60_000 }, as
   await untilGone(ns, ['cyc-x']);
   assert.equal((await getOrUndefined<Installation>(ls.client, installationsResource, 'cyc-y', ns))?.status?.phase, 'Failed');
 });
+
+const manifestBlueprint = stringify({
+  apiVersion: 'landscaper.gardener.cloud/v1alpha1',
+  kind: 'Blueprint',
+  imports: [{ name: 'cluster', type: 'target', targetType: 'landscaper.gardener.cloud/kubernetes-cluster' }],
+  deployExecutions: [
+    {
+      name: 'main',
+      type: 'GoTemplate',
+      template: stringify({
+        deployItems: [
+          {
+            name: 'cm',
+            type: 'landscaper.gardener.cloud/kubernetes-manifest',
+            target: { import: 'cluster' },
+            config: {
+              apiVersion: 'manifest.deployer.landscaper.gardener.cloud/v1alpha2',
+              kind: 'ProviderConfiguration',
+              updateStrategy: 'update',
+              manifests: [{ policy: 'manage', manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { a: 'b' } } }],
+            },
+          },
+        ],
+      }),
+    },
+  ],
+});
+
+const garbageKubeconfigs: { case: string; kubeconfig: string; problem: RegExp }[] = [
+  { case: 'a YAML syntax error', kubeconfig: 'apiVersion: v1\nclusters: [{name: a, cluster: {server: https://x}\ncontexts: []\n', problem: /its kubeconfig is not valid YAML \(yaml: line \d+/ },
+  { case: 'valid YAML that is not a kubeconfig', kubeconfig: 'hello: world\nlist: [1, 2]\n', problem: /its kubeconfig is not a kubeconfig: it has no clusters and no contexts/ },
+  {
+    case: 'a context naming no cluster it has',
+    kubeconfig: stringify({ apiVersion: 'v1', kind: 'Config', 'current-context': 'c', contexts: [{ name: 'c', context: { cluster: 'elsewhere', user: 'u' } }], clusters: [{ name: 'here', cluster: { server: 'https://127.0.0.1:1' } }], users: [{ name: 'u', user: { token: 'secret-token' } }] }),
+    problem: /its kubeconfig has a context "c" that names cluster "elsewhere", which is not among its clusters/,
+  },
+];
+
+for (const garbage of garbageKubeconfigs) {
+  test(`a Target whose kubeconfig has ${garbage.case} fails the deploy item at once, naming the Target`, { timeout: 60_000 }, async () => {
+    const ns = await namespace('kubeconfig');
+    await ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'broken', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig: garbage.kubeconfig } } } as KubeObject);
+    const started = Date.now();
+    await ls.client.create(installationsResource, installation('inst', ns, manifestBlueprint, { imports: { targets: [{ name: 'cluster', target: 'broken' }] } }));
+    const inst = await untilFinished(ls.client, ns, 'inst', 10_000);
+    const elapsed = Date.now() - started;
+    assert.equal(inst.status?.phase, 'Failed');
+    assert.ok(elapsed < 5000, `failed within seconds (${elapsed} ms), not at the progressing timeout`);
+    const [item] = (await ls.client.list<DeployItem>(deployItemsResource, { namespace: ns })).items;
+    assert.equal(item?.status?.phase, 'Failed');
+    assert.equal(item?.status?.lastError?.reason, 'InvalidKubeconfig');
+    assert.deepEqual(item?.status?.lastError?.codes, ['ERR_CONFIGURATION_PROBLEM']);
+    const message = item?.status?.lastError?.message ?? '';
+    assert.ok(message.startsWith(`target ${ns}/broken: `), message);
+    assert.match(message, garbage.problem);
+    assert.doesNotMatch(message, /secret-token|https:\/\/x/, 'the kubeconfig itself is never quoted');
+  });
+}
