@@ -32,9 +32,9 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   if (options.webhooks) registerLandscaperWebhook(options.webhooks);
   registerInstallationController(mgr, options.installation);
   registerExecutionController(mgr, options.execution);
-  registerDeployItemController(mgr, options.deployItem);
-  registerMockDeployer(mgr, options.mock);
+  const mock = registerMockDeployer(mgr, options.mock);
   const manifest = registerManifestDeployer(mgr, options.manifest);
+  registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type], ...options.deployItem });
   // Target-cluster clients live as long as the manager.
   void mgr.done.finally(() => manifest.close()).catch(() => {});
 }

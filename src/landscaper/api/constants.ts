@@ -189,6 +189,11 @@ export const CONDITION_RECONCILE_DEPLOY_ITEMS = 'ReconcileDeployItems';
 export const CONDITION_DEPLOY_ITEM_VALIDATION = 'DeployItemValidation';
 /** A deploy item's deployer waits for something outside (True, with what for), or no longer does (False). */
 export const CONDITION_WAITING = 'Waiting';
+/**
+ * Bosun's own: False while no deployer running in this Bosun handles the deploy item's type and none picked it
+ * up (an external deployer still may, until the pickup timeout); True once one did.
+ */
+export const CONDITION_DEPLOYER_KNOWN = 'DeployerKnown';
 
 export const ERR_UNAUTHORIZED = 'ERR_UNAUTHORIZED';
 export const ERR_CLEANUP = 'ERR_CLEANUP';

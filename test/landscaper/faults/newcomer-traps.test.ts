@@ -6,8 +6,12 @@ import { after, before, test } from 'node:test';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
+import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
-import { deployItemsResource, installationsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
+import { deployItemsResource, executionsResource, installationsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
+import { buildTree } from '../../../src/landscaper/tree/build.ts';
+import { renderTree } from '../../../src/landscaper/tree/render.ts';
+import { updateStatus } from '../../../src/runtime/status.ts';
 import { createNamespace, getOrUndefined, installation, startLandscape, until, untilFinished, type Landscape } from './fixtures.ts';
 
 let ls: Landscape;
@@ -148,3 +152,50 @@ for (const garbage of garbageKubeconfigs) {
     assert.doesNotMatch(message, /secret-token|https:\/\/x/, 'the kubeconfig itself is never quoted');
   });
 }
+
+test('an item of a type no deployer here handles says so at once, in a condition and in the tree; an external deployer may still take it', { timeout: 60_000 }, async () => {
+  const ns = await namespace('unknown-type');
+  const started = Date.now();
+  const bp = stringify({ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Blueprint', deployExecutions: [{ name: 'main', type: 'GoTemplate', template: stringify({ deployItems: [{ name: 'nobody', type: 'example.com/nobody-deploys-this', config: { apiVersion: 'example.com/v1', kind: 'ProviderConfiguration' } }] }) }] });
+  await ls.client.create(installationsResource, installation('inst', ns, bp));
+  const item = await until(
+    'the DeployerKnown condition',
+    async () => (await ls.client.list<DeployItem>(deployItemsResource, { namespace: ns })).items[0],
+    (d) => d?.status?.conditions?.some((c) => c.type === 'DeployerKnown') === true,
+    10_000,
+    5,
+  );
+  assert.ok(Date.now() - started < PICKUP_MS, `said before the pickup timeout (${Date.now() - started} ms)`);
+  assert.notEqual(item?.status?.phase, 'Failed', 'informative, not a failure');
+  const condition = item?.status?.conditions?.find((c) => c.type === 'DeployerKnown');
+  assert.equal(condition?.status, 'False');
+  assert.equal(condition?.reason, 'NoDeployerForType');
+  assert.equal(
+    condition?.message,
+    'no deployer of this Bosun handles deploy item type "example.com/nobody-deploys-this" (this Bosun runs deployers for landscaper.gardener.cloud/kubernetes-manifest, landscaper.gardener.cloud/mock); a deployer running elsewhere may still pick it up: the item fails if none picks it up within the pickup timeout (1.5s)',
+  );
+
+  const [installations, executions, deployItems] = await Promise.all([
+    ls.client.list<Installation>(installationsResource, { namespace: ns }),
+    ls.client.list<Execution>(executionsResource, { namespace: ns }),
+    ls.client.list<DeployItem>(deployItemsResource, { namespace: ns }),
+  ]);
+  const tree = renderTree(buildTree(ns, 'inst', { installations: installations.items, executions: executions.items, deployItems: deployItems.items }), { color: false, now: new Date(), maxErrorLength: 1000 });
+  assert.match(tree, /Waiting: no deployer of this Bosun handles deploy item type "example\.com\/nobody-deploys-this"/, tree);
+
+  // An external deployer picks the item up (upstream's contract: lastReconcileTime at or after the job's
+  // generation time): the condition says so, and the pickup timeout does not fire.
+  await updateStatus(ls.client, deployItemsResource, item!, (d) => {
+    const s = (d.status ??= { observedGeneration: 0 });
+    s.phase = 'Progressing';
+    s.lastReconcileTime = new Date(Date.now() + 1000).toISOString().replace(/\.\d+Z$/, 'Z');
+  });
+  const picked = await until(
+    'the DeployerKnown condition to turn True',
+    async () => getOrUndefined<DeployItem>(ls.client, deployItemsResource, item!.metadata.name!, ns),
+    (d) => d?.status?.conditions?.find((c) => c.type === 'DeployerKnown')?.status === 'True',
+  );
+  assert.equal(picked?.status?.conditions?.find((c) => c.type === 'DeployerKnown')?.reason, 'PickedUp');
+  await new Promise((r) => setTimeout(r, PICKUP_MS + 500));
+  assert.equal((await getOrUndefined<DeployItem>(ls.client, deployItemsResource, item!.metadata.name!, ns))?.status?.phase, 'Progressing', 'the pickup timeout did not fire');
+});
