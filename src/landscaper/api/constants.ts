@@ -17,6 +17,11 @@ export const KIND_INSTALLATION_TEMPLATE = 'InstallationTemplate';
 
 /** The one finalizer on Installations, Executions and DeployItems. */
 export const LANDSCAPER_FINALIZER = 'finalizer.landscaper.gardener.cloud';
+/**
+ * Bosun's own (upstream has none): on Targets and Contexts that deploy items still need for their uninstall,
+ * as kubernetes.io/pvc-protection keeps a PersistentVolumeClaim that a pod uses.
+ */
+export const IN_USE_FINALIZER = 'landscaper.gardener.cloud/in-use';
 
 // --- annotations ---------------------------------------------------------------------------------
 
