@@ -242,3 +242,20 @@ describe('bridge pod network', { concurrency: false }, () => {
     assert.equal(bridge?.ports.length, 20);
   });
 });
+
+test('without CAP_NET_ADMIN, open rejects with PodNetworkUnavailableError saying what to do', async () => {
+  const stateDir = await mkdtemp(join(tmpdir(), 'bosun-network-'));
+  const name = bridgeName();
+  cleanups.push(() => rm(stateDir, { recursive: true, force: true }));
+  const module = new URL('../../src/node/network/bridge-network.ts', import.meta.url).href;
+  const script = `
+    const { BridgeNetwork } = await import(${JSON.stringify(module)});
+    try { await BridgeNetwork.open({ stateDir: process.argv[1], bridgeName: process.argv[2] }); console.log('{"name":"opened"}'); }
+    catch (error) { console.log(JSON.stringify({ name: error.name, message: error.message })); }`;
+  // Root without CAP_NET_ADMIN in its bounding set: what an agent run without the capability meets.
+  const output = await runHostCommand(['setpriv', '--bounding-set', '-net_admin', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, stateDir, name]);
+  const result = JSON.parse(output) as { name: string; message: string };
+  assert.equal(result.name, 'PodNetworkUnavailableError');
+  assert.match(result.message, new RegExp(`cannot set up the pod bridge ${name} \\(.*Operation not permitted\\): run the node agent as root`));
+  assert.equal(await linkExists(name), false);
+});
