@@ -8,6 +8,7 @@ import { claimGateway, ensureBridge, releaseGateway, removeBridgeIfUnused, type 
 import { PodNetworkConfigError, PodNetworkError, PodNetworkUnavailableError } from './errors.ts';
 import { HostCommandError } from './host-command.ts';
 import { containsAddress, containsCidr, formatAddress, formatCidr, gatewayOf, parseAddress, parseCidr, subnets, type Ipv4Cidr } from './ipv4.ts';
+import { IpBatcher } from './ip-batcher.ts';
 import { PerPodQueue } from './per-pod-queue.ts';
 import { createPodNamespace, isSafeUid, mountedNamespaces, namespacePath, removePodNamespace, vethName } from './pod-namespace.ts';
 import { StateFile, readNetworkState, type NetworkState } from './state-file.ts';
@@ -96,6 +97,7 @@ export class BridgeNetwork implements PodNetworkProvider {
   /** The pods whose plumbing is complete. */
   private readonly ready = new Set<string>();
   private readonly queue = new PerPodQueue();
+  private readonly hostIp = new IpBatcher();
   private tornDown = false;
 
   private constructor(
@@ -163,20 +165,27 @@ export class BridgeNetwork implements PodNetworkProvider {
       if (held !== undefined && this.ready.has(uid)) return this.attachment(uid, held);
       const address = this.pool.allocate(uid);
       this.pods.set(uid, `${pod.namespace}/${pod.name}`);
-      // Saved before the namespace exists: a crash leaves an address the next open frees, never a namespace
-      // whose address could be handed out again.
-      await this.stateFile.save();
+      const plumbing = {
+        path: this.namespacePath(uid),
+        veth: vethName(uid),
+        addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
+        gateway: this.gateway,
+        mtu: this.settings.mtu,
+        bridge: this.bridgeName,
+      };
       try {
-        // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
-        if (held !== undefined) await removePodNamespace(this.namespacePath(uid), vethName(uid));
-        await createPodNamespace({
-          path: this.namespacePath(uid),
-          veth: vethName(uid),
-          addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
-          gateway: this.gateway,
-          mtu: this.settings.mtu,
-          bridge: this.bridgeName,
-        });
+        // The allocation is saved while the namespace is made, and both are done before attach returns: a
+        // crash in between leaves a namespace or an address that the next open removes, never a pod whose
+        // address could be handed out again.
+        const steps = await Promise.allSettled([
+          this.stateFile.save(),
+          (async () => {
+            // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
+            if (held !== undefined) await removePodNamespace(plumbing.path, plumbing.veth, this.hostIp);
+            await createPodNamespace(plumbing, this.hostIp);
+          })(),
+        ]);
+        for (const step of steps) if (step.status === 'rejected') throw step.reason;
       } catch (error) {
         await this.release(uid).catch(() => undefined);
         throw new PodNetworkError(`cannot attach pod ${pod.namespace}/${pod.name} to ${this.bridgeName}: ${(error as Error).message}`);
@@ -213,7 +222,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     const results = await Promise.allSettled(
       [...uids].map((uid) =>
         this.queue.run(uid, async () => {
-          await removePodNamespace(this.namespacePath(uid), vethName(uid));
+          await removePodNamespace(this.namespacePath(uid), vethName(uid), this.hostIp);
           this.pool.release(uid);
           this.ready.delete(uid);
         }),
@@ -238,7 +247,7 @@ export class BridgeNetwork implements PodNetworkProvider {
   /** Removes a pod's plumbing, then frees its address; an error keeps the address reserved. */
   private async release(uid: string): Promise<void> {
     this.ready.delete(uid);
-    await removePodNamespace(this.namespacePath(uid), vethName(uid));
+    await removePodNamespace(this.namespacePath(uid), vethName(uid), this.hostIp);
     this.pool.release(uid);
     this.pods.delete(uid);
     await this.stateFile.save();
@@ -264,7 +273,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     for (const name of mounted) if (!this.ready.has(name) && !name.includes('/')) leftovers.add(name);
     // Files whose bind mount never happened.
     for (const name of await readdir(this.namespaceDir)) if (!mounted.has(name)) leftovers.add(name);
-    await Promise.all([...leftovers].map((name) => removePodNamespace(this.namespacePath(name), vethName(name))));
+    await Promise.all([...leftovers].map((name) => removePodNamespace(this.namespacePath(name), vethName(name), this.hostIp)));
     await this.stateFile.save();
   }
 

@@ -1,14 +1,15 @@
 // A pod's network plumbing: a network namespace kept alive by a bind mount of its nsfs file under the state
 // directory (found again after an agent restart in /proc/self/mountinfo), and a veth pair whose pod end is eth0
-// in the namespace and whose host end is a port of the bridge. Two processes per pod: `unshare --net=FILE`
+// in the namespace and whose host end is a port of the bridge. One process per pod: `unshare --net=FILE`
 // makes and binds the namespace and runs `ip -batch` inside it, which creates the veth pair, sending the host
-// end to the agent's namespace, and configures the pod's side; one `ip` in the agent's namespace then puts the
-// host end on the bridge.
+// end to the agent's namespace, and configures the pod's side; the agent's batched `ip` then puts the host end
+// on the bridge (a veth's peer cannot be given a master in another namespace).
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMountInfo } from '../sandbox/mountinfo.ts';
 import { ipBatchScript, isAlreadyGone, runHostCommand } from './host-command.ts';
+import type { IpBatcher } from './ip-batcher.ts';
 
 export interface PodPlumbing {
   /** The namespace's file. */
@@ -38,7 +39,7 @@ export function vethName(uid: string): string {
   return `bsn${createHash('sha256').update(uid).digest('hex').slice(0, 12)}`;
 }
 
-export async function createPodNamespace(plumbing: PodPlumbing): Promise<void> {
+export async function createPodNamespace(plumbing: PodPlumbing, hostIp: IpBatcher): Promise<void> {
   const mtu = String(plumbing.mtu);
   // unshare binds the new namespace onto an existing file.
   await writeFile(plumbing.path, '', { mode: 0o600 });
@@ -50,14 +51,14 @@ export async function createPodNamespace(plumbing: PodPlumbing): Promise<void> {
     ['route', 'add', 'default', 'via', plumbing.gateway, 'dev', 'eth0'],
   ]);
   await runHostCommand(['unshare', `--net=${plumbing.path}`, 'ip', '-batch', '-'], podSide);
-  await runHostCommand(['ip', 'link', 'set', plumbing.veth, 'master', plumbing.bridge, 'up']);
+  await hostIp.run(['link', 'set', plumbing.veth, 'master', plumbing.bridge, 'up']);
 }
 
 /** Removes what exists of a pod's plumbing; each step tolerates that its part is gone already. */
-export async function removePodNamespace(path: string, veth: string): Promise<void> {
+export async function removePodNamespace(path: string, veth: string, hostIp: IpBatcher): Promise<void> {
   // Deleting one end deletes the pair, even while a stray process still holds the namespace.
   try {
-    await runHostCommand(['ip', 'link', 'del', veth]);
+    await hostIp.run(['link', 'del', veth]);
   } catch (error) {
     if (!isAlreadyGone(error)) throw error;
   }
