@@ -259,3 +259,29 @@ test('without CAP_NET_ADMIN, open rejects with PodNetworkUnavailableError saying
   assert.match(result.message, new RegExp(`cannot set up the pod bridge ${name} \\(.*Operation not permitted\\): run the node agent as root`));
   assert.equal(await linkExists(name), false);
 });
+
+test('pod traffic is not routed off the machine even where the host forwards IP', async () => {
+  const stateDir = await mkdtemp(join(tmpdir(), 'bosun-network-'));
+  cleanups.push(() => rm(stateDir, { recursive: true, force: true }));
+  const module = new URL('../../src/node/network/bridge-network.ts', import.meta.url).href;
+  const commands = new URL('../../src/node/network/host-command.ts', import.meta.url).href;
+  // A private network namespace stands in for a router host: ip_forward on, an uplink with a default route.
+  const script = `
+    const { BridgeNetwork } = await import(${JSON.stringify(module)});
+    const { runHostCommand: run } = await import(${JSON.stringify(commands)});
+    const routeGet = (to, from) => run(['ip', 'route', 'get', to, 'from', from, 'iif', 'bosun0']).then((out) => out.trim().split('\\n')[0], (error) => error.stderr.trim());
+    await run(['sh', '-c', 'echo 1 > /proc/sys/net/ipv4/ip_forward']);
+    for (const words of [['link', 'set', 'lo', 'up'], ['link', 'add', 'up0', 'type', 'veth', 'peer', 'name', 'up1'], ['link', 'set', 'up0', 'up'],
+      ['link', 'set', 'up1', 'up'], ['addr', 'add', '198.51.100.1/24', 'dev', 'up0'], ['route', 'add', 'default', 'via', '198.51.100.254']]) await run(['ip', ...words]);
+    const network = await BridgeNetwork.open({ stateDir: process.argv[1] });
+    try {
+      const { podIP } = await network.attach({ uid: 'forwarding-check', name: 'p', namespace: 'default' });
+      console.log(JSON.stringify({ outside: await routeGet('203.0.113.5', podIP), host: await routeGet('198.51.100.1', podIP) }));
+    } finally {
+      await network.teardown();
+    }`;
+  const output = await runHostCommand(['unshare', '--net', process.execPath, '--import', 'tsx', '--input-type=module', '-e', script, stateDir]);
+  const result = JSON.parse(output) as { outside: string; host: string };
+  assert.equal(result.outside, 'RTNETLINK answers: No route to host');
+  assert.match(result.host, /^local 198\.51\.100\.1 from 10\.244\.0\.2 /);
+});
