@@ -209,6 +209,27 @@ describe('bridge pod network', { concurrency: false }, () => {
     assert.equal(await exists(join(namespacePath(atB), '..')), false, 'no namespace directory left');
   });
 
+  test('a pod that cannot be attached fails alone in its batch, and leaves nothing behind', async () => {
+    const name = bridgeName();
+    const network = await openNetwork({ bridgeName: name });
+    const pods = Array.from({ length: 6 }, (_, i) => pod(`p${i}`));
+    const doomed = pods[3];
+    assert.ok(doomed);
+    // A device that already has the name of the doomed pod's host end makes its veth pair fail.
+    await runHostCommand(['ip', 'link', 'add', vethName(doomed.uid), 'type', 'veth', 'peer', 'name', `${vethName(doomed.uid).slice(0, 13)}p`]);
+    cleanups.push(() => runHostCommand(['ip', 'link', 'del', vethName(doomed.uid)]).then(() => undefined));
+    const results = await Promise.allSettled(pods.map((p) => network.attach(p)));
+    results.forEach((result, i) => assert.equal(result.status, i === 3 ? 'rejected' : 'fulfilled', `pod ${i}`));
+    const failure = results[3];
+    assert.ok(failure?.status === 'rejected');
+    assert.equal((failure.reason as Error).name, 'PodNetworkError');
+    assert.match((failure.reason as Error).message, new RegExp(`cannot attach pod default/p3 to ${name}: unshare --net=.*File exists`));
+    assert.deepEqual((await network.attached()).sort(), pods.filter((p) => p !== doomed).map((p) => p.uid).sort());
+    const stateDir = join(namespacePath((results[0] as PromiseFulfilledResult<{ network: { kind: string; path?: string } }>).value), '..', '..');
+    assert.equal(await exists(join(stateDir, 'netns', doomed.uid)), false);
+    assert.equal((await inspectBridge(name))?.ports.length, 5);
+  });
+
   test('20 pods attach at once: distinct addresses, and the attach latency', async (t) => {
     const name = bridgeName();
     const network = await openNetwork({ bridgeName: name });

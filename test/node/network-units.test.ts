@@ -6,6 +6,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AddressPool } from '../../src/node/network/address-pool.ts';
+import { BatchQueue } from '../../src/node/network/batch-queue.ts';
 import { BridgeNetwork } from '../../src/node/network/bridge-network.ts';
 import { ipBatchScript } from '../../src/node/network/host-command.ts';
 import { containsCidr, formatAddress, formatCidr, parseAddress, parseCidr, subnets } from '../../src/node/network/ipv4.ts';
@@ -100,4 +101,18 @@ test('bad options are refused before anything is made', async () => {
   await assert.rejects(open({ nodeCIDR: '10.245.0.0/24' }), { name: 'PodNetworkConfigError', message: /inside the cluster CIDR 10\.244\.0\.0\/16/ });
   await assert.rejects(open({ nodeCIDRMaskSize: 8 }), { name: 'PodNetworkConfigError', message: /mask size/ });
   await assert.rejects(open({ mtu: 100 }), { name: 'PodNetworkConfigError', message: /MTU/ });
+});
+
+test('batch queue: the first item runs at once, items arriving meanwhile share the next batch, failures stay per item', async () => {
+  const batches: number[][] = [];
+  const queue = new BatchQueue<number>(async (items) => {
+    batches.push([...items]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return items.map((item) => (item % 5 === 4 ? new Error(`item ${item} failed`) : undefined));
+  });
+  const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => queue.run(i)));
+  assert.deepEqual(batches, [[0], [1, 2, 3, 4, 5, 6, 7, 8, 9]]);
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+  await queue.run(10);
+  assert.deepEqual(batches.at(-1), [10], 'an idle queue runs the next item at once');
 });

@@ -8,9 +8,8 @@ import { claimGateway, ensureBridge, releaseGateway, removeBridgeIfUnused, type 
 import { PodNetworkConfigError, PodNetworkError, PodNetworkUnavailableError } from './errors.ts';
 import { HostCommandError } from './host-command.ts';
 import { containsAddress, containsCidr, formatAddress, formatCidr, gatewayOf, parseAddress, parseCidr, subnets, type Ipv4Cidr } from './ipv4.ts';
-import { IpBatcher } from './ip-batcher.ts';
 import { PerPodQueue } from './per-pod-queue.ts';
-import { createPodNamespace, isSafeUid, mountedNamespaces, namespacePath, removePodNamespace, vethName } from './pod-namespace.ts';
+import { isSafeUid, mountedNamespaces, namespacePath, PodPlumber, vethName } from './pod-namespace.ts';
 import { StateFile, readNetworkState, type NetworkState } from './state-file.ts';
 
 export interface BridgeNetworkOptions {
@@ -97,7 +96,7 @@ export class BridgeNetwork implements PodNetworkProvider {
   /** The pods whose plumbing is complete. */
   private readonly ready = new Set<string>();
   private readonly queue = new PerPodQueue();
-  private readonly hostIp = new IpBatcher();
+  private readonly plumber = new PodPlumber();
   private tornDown = false;
 
   private constructor(
@@ -181,8 +180,8 @@ export class BridgeNetwork implements PodNetworkProvider {
           this.stateFile.save(),
           (async () => {
             // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
-            if (held !== undefined) await removePodNamespace(plumbing.path, plumbing.veth, this.hostIp);
-            await createPodNamespace(plumbing, this.hostIp);
+            if (held !== undefined) await this.plumber.remove(plumbing.path, plumbing.veth);
+            await this.plumber.create(plumbing);
           })(),
         ]);
         for (const step of steps) if (step.status === 'rejected') throw step.reason;
@@ -222,7 +221,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     const results = await Promise.allSettled(
       [...uids].map((uid) =>
         this.queue.run(uid, async () => {
-          await removePodNamespace(this.namespacePath(uid), vethName(uid), this.hostIp);
+          await this.plumber.remove(this.namespacePath(uid), vethName(uid));
           this.pool.release(uid);
           this.ready.delete(uid);
         }),
@@ -247,7 +246,7 @@ export class BridgeNetwork implements PodNetworkProvider {
   /** Removes a pod's plumbing, then frees its address; an error keeps the address reserved. */
   private async release(uid: string): Promise<void> {
     this.ready.delete(uid);
-    await removePodNamespace(this.namespacePath(uid), vethName(uid), this.hostIp);
+    await this.plumber.remove(this.namespacePath(uid), vethName(uid));
     this.pool.release(uid);
     this.pods.delete(uid);
     await this.stateFile.save();
@@ -273,7 +272,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     for (const name of mounted) if (!this.ready.has(name) && !name.includes('/')) leftovers.add(name);
     // Files whose bind mount never happened.
     for (const name of await readdir(this.namespaceDir)) if (!mounted.has(name)) leftovers.add(name);
-    await Promise.all([...leftovers].map((name) => removePodNamespace(this.namespacePath(name), vethName(name), this.hostIp)));
+    await Promise.all([...leftovers].map((name) => this.plumber.remove(this.namespacePath(name), vethName(name))));
     await this.stateFile.save();
   }
 

@@ -57,7 +57,7 @@ export function ipBatchScript(commands: readonly (readonly string[])[]): string 
 export function isAlreadyGone(error: unknown): boolean {
   return (
     error instanceof HostCommandError &&
-    /Cannot find device|does not exist|Cannot assign requested address|not mounted|no mount point specified|No such file or directory/.test(error.stderr)
+    /Cannot find device|No such device|does not exist|Cannot assign requested address|not mounted|no mount point specified|No such file or directory/.test(error.stderr)
   );
 }
 
