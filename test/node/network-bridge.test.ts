@@ -13,6 +13,7 @@ import { inspectBridge } from '../../src/node/network/bridge.ts';
 import { runHostCommand } from '../../src/node/network/host-command.ts';
 import { vethName } from '../../src/node/network/pod-namespace.ts';
 import { readMountInfo } from '../../src/node/sandbox/mountinfo.ts';
+import { logContents, openSandboxHarness } from './harness.ts';
 
 const CLUSTER = '10.251.0.0/16';
 let bridges = 0;
@@ -156,6 +157,8 @@ describe('bridge pod network', { concurrency: false }, () => {
     const state = JSON.parse(await readFile(join(namespacePath(atA), '..', '..', 'network.json'), 'utf8')) as { pods: Record<string, { address: string }> };
     assert.deepEqual(Object.values(state.pods).map((p) => p.address).sort(), [atB.podIP, atC.podIP].sort());
     await second.detach(a.uid);
+    await second.detach('never-attached');
+    await assert.rejects(second.attach({ ...pod('x'), uid: '../escape' }), { name: 'PodNetworkError', message: /cannot name a network namespace file/ });
 
     // Next-fit: the address just freed is not the next one handed out.
     const atD = await second.attach(pod('d'));
@@ -207,6 +210,20 @@ describe('bridge pod network', { concurrency: false }, () => {
     await two.teardown();
     assert.equal(await inspectBridge(name), undefined, 'the last node removes the bridge');
     assert.equal(await exists(join(namespacePath(atB), '..')), false, 'no namespace directory left');
+  });
+
+  test('a sandboxed container joins its pod\'s namespace and sees the pod\'s address and route', async () => {
+    const network = await openNetwork({ bridgeName: bridgeName() });
+    const sandbox = await openSandboxHarness();
+    cleanups.push(() => sandbox.close());
+    const p = pod('sandboxed');
+    const attachment = await network.attach(p);
+    const request = sandbox.request('sandboxed', { name: 'main', argv: ['sh', '-c', 'ip -4 -o addr show dev eth0; ip route show default'] }, { network: attachment.network });
+    const exit = await (await sandbox.sandbox.start(request)).exited;
+    assert.equal(exit.reason, 'Completed');
+    const [address, route] = await logContents(request.logPath);
+    assert.match(address ?? '', new RegExp(`eth0\\s+inet ${attachment.podIP.replace(/\./g, '\\.')}/16 `));
+    assert.match(route ?? '', new RegExp(`^default via ${network.gateway} dev eth0`));
   });
 
   test('a pod that cannot be attached fails alone in its batch, and leaves nothing behind', async () => {

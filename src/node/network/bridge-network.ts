@@ -81,6 +81,15 @@ async function claimFreeBlock(settings: Settings, bridge: BridgeState): Promise<
   );
 }
 
+/** An address from the state file, or undefined when a hand-edited file holds something else. */
+function parseRememberedAddress(text: unknown): number | undefined {
+  try {
+    return typeof text === 'string' ? parseAddress(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class BridgeNetwork implements PodNetworkProvider {
   readonly bridgeName: string;
   readonly clusterCIDR: string;
@@ -149,7 +158,7 @@ export class BridgeNetwork implements PodNetworkProvider {
       if (error instanceof PodNetworkUnavailableError || error instanceof PodNetworkConfigError) throw error;
       throw unavailable(settings.bridgeName, error);
     }
-    const lastAllocated = sameNetwork && remembered.lastAllocated !== undefined ? parseAddress(remembered.lastAllocated) : undefined;
+    const lastAllocated = sameNetwork ? parseRememberedAddress(remembered.lastAllocated) : undefined;
     const network = new BridgeNetwork(stateDir, settings, block, lastAllocated);
     await network.recover(sameNetwork ? remembered : undefined, new Set(bridge.ports));
     return network;
@@ -260,7 +269,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     const mounted = await mountedNamespaces(this.namespaceDir);
     const leftovers = new Set<string>();
     for (const [uid, record] of Object.entries(remembered?.pods ?? {})) {
-      const address = /^[\d.]+$/.test(record.address) ? parseAddress(record.address) : undefined;
+      const address = parseRememberedAddress(record.address);
       const complete = isSafeUid(uid) && mounted.has(uid) && ports.has(vethName(uid));
       if (complete && address !== undefined && this.pool.restore(uid, address)) {
         this.pods.set(uid, record.pod);
