@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BridgeNetwork, type BridgeNetworkOptions } from '../../src/node/network/bridge-network.ts';
 import { inspectBridge } from '../../src/node/network/bridge.ts';
-import { runHostCommand } from '../../src/node/network/host-command.ts';
+import { isAlreadyGone, runHostCommand } from '../../src/node/network/host-command.ts';
+import { runIpBatch } from '../../src/node/network/ip-batcher.ts';
 import { vethName } from '../../src/node/network/pod-namespace.ts';
 import { readMountInfo } from '../../src/node/sandbox/mountinfo.ts';
 import { logContents, openSandboxHarness } from './harness.ts';
@@ -322,4 +323,13 @@ test('pod traffic is not routed off the machine even where the host forwards IP'
   const result = JSON.parse(output) as { outside: string; host: string };
   assert.equal(result.outside, 'RTNETLINK answers: No route to host');
   assert.match(result.host, /^local 198\.51\.100\.1 from 10\.244\.0\.2 /);
+});
+
+test('a batch of ip commands reports each failing line to its own command', async () => {
+  const results = await runIpBatch([['link', 'show', 'dev', 'lo'], ['link', 'show', 'dev', 'bsnnotthere'], ['link', 'show', 'dev', 'lo']]);
+  assert.equal(results[0], undefined);
+  assert.equal(results[2], undefined);
+  assert.equal(results[1]?.name, 'HostCommandError');
+  assert.equal(results[1]?.message, 'ip link show dev bsnnotthere: Device "bsnnotthere" does not exist.');
+  assert.equal(isAlreadyGone(results[1]), true);
 });
