@@ -1,0 +1,92 @@
+// Issue 10's "Must show" for single pods, with real kubectl against `bosun up`: the security context, a
+// configMap volume, memory and CPU limits, readiness and liveness probes, graceful deletion and exec.
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
+import { kubectlFor, type Kubectl } from '../../helpers/kubectl.ts';
+
+function pod(name: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}): string {
+  return JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', ...container }], ...spec },
+  });
+}
+
+describe('pods on bosun up with real kubectl', () => {
+  let dataDir: string;
+  let bosun: ChildProcess;
+  let kubectl: Kubectl;
+  const ok = async (args: string[], input?: string): Promise<string> => {
+    const result = await kubectl(args, input);
+    assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  };
+  const field = (name: string, path: string) => ok(['get', 'pod', name, '-o', `jsonpath=${path}`]);
+  const finished = (name: string) => ok(['wait', '--for=jsonpath={.status.phase}=Succeeded', `pod/${name}`, '--timeout=60s']);
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
+    bosun = await startBosun(dataDir, await freePort());
+    kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    await ok(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+  });
+  after(async () => {
+    bosun.kill('SIGTERM');
+    await exited(bosun);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('runAsUser 1000 really runs as uid 1000; a configMap volume is readable at its mountPath', async () => {
+    await ok(['create', 'configmap', 'settings', '--from-literal=greeting=hello from a configmap']);
+    await ok(['apply', '-f', '-'], pod('whoami', { command: ['sh', '-c', 'id -u; cat /etc/settings/greeting'], securityContext: { runAsUser: 1000 }, volumeMounts: [{ name: 'cfg', mountPath: '/etc/settings' }] }, { volumes: [{ name: 'cfg', configMap: { name: 'settings' } }] }));
+    await finished('whoami');
+    assert.equal(await ok(['logs', 'whoami']), '1000\nhello from a configmap');
+  });
+
+  test('a memory limit makes a hungry process OOMKilled; a CPU limit is a cgroup quota', async () => {
+    await ok(['apply', '-f', '-'], pod('hungry', { command: ['sh', '-c', 'x=$(head -c 300000000 /dev/zero | tr "\\0" a); echo survived ${#x}'], resources: { limits: { memory: '64Mi' } } }));
+    await ok(['wait', '--for=jsonpath={.status.phase}=Failed', 'pod/hungry', '--timeout=60s']);
+    assert.equal(await field('hungry', '{.status.containerStatuses[0].state.terminated.reason}'), 'OOMKilled');
+    await ok(['apply', '-f', '-'], pod('quota', { command: ['sh', '-c', 'cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cat /sys/fs/cgroup/cpu.max'], resources: { limits: { cpu: '250m' } } }));
+    await finished('quota');
+    assert.match(await ok(['logs', 'quota']), /^(25000\n100000|25000 100000)\n$/);
+  });
+
+  test('a readiness exec probe flips Ready when its file appears; a liveness failure restarts the container', async () => {
+    const probe = (command: string[]) => ({ exec: { command }, periodSeconds: 1, failureThreshold: 1 });
+    await ok(['apply', '-f', '-'], pod('becomes-ready', { command: ['sh', '-c', 'sleep 2; touch /tmp/ready; exec sleep 3600'], readinessProbe: probe(['test', '-f', '/tmp/ready']) }));
+    await ok(['wait', '--for=condition=Ready=false', 'pod/becomes-ready', '--timeout=30s']);
+    await ok(['wait', '--for=condition=Ready', 'pod/becomes-ready', '--timeout=60s']);
+    await ok(['apply', '-f', '-'], pod('dies-inside', { command: ['sh', '-c', 'touch /tmp/alive; sleep 2; rm /tmp/alive; exec sleep 3600'], livenessProbe: probe(['test', '-f', '/tmp/alive']) }, { restartPolicy: 'Always' }));
+    await ok(['wait', '--for=jsonpath={.status.containerStatuses[0].restartCount}=1', 'pod/dies-inside', '--timeout=60s']);
+    const events = await ok(['get', 'events', '--field-selector', 'involvedObject.name=dies-inside', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}']);
+    assert.match(events, /Unhealthy: Liveness probe failed/);
+    assert.match(events, /Killing: Container c failed liveness probe, will be restarted/);
+    await ok(['delete', 'pod', 'becomes-ready', 'dies-inside', '--wait=true', '--timeout=60s']);
+  });
+
+  test('kubectl exec runs in the pod (its hostname); kubectl delete sends SIGTERM and waits for the grace period', async () => {
+    const marks = mkdtempSync(join(tmpdir(), 'bosun-e2e-marks-'));
+    chmodSync(marks, 0o777); // the containers run as an unprivileged user
+    const volume = { volumes: [{ name: 'marks', hostPath: { path: marks } }], terminationGracePeriodSeconds: 30 };
+    await ok(['apply', '-f', '-'], pod('polite', { command: ['sh', '-c', 'trap "echo TERM > /marks/polite; exit 0" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'marks', mountPath: '/marks' }] }, volume));
+    await ok(['wait', '--for=condition=Ready', 'pod/polite', '--timeout=60s']);
+    assert.equal(await ok(['exec', 'polite', '--', 'cat', '/etc/hostname']), 'polite\n');
+    await ok(['delete', 'pod', 'polite', '--timeout=60s']);
+    assert.equal(readFileSync(join(marks, 'polite'), 'utf8'), 'TERM\n');
+
+    await ok(['apply', '-f', '-'], pod('stubborn', { command: ['sh', '-c', 'trap "echo ignored > /marks/stubborn" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'marks', mountPath: '/marks' }] }, { ...volume, terminationGracePeriodSeconds: 3 }));
+    await ok(['wait', '--for=condition=Ready', 'pod/stubborn', '--timeout=60s']);
+    const started = Date.now();
+    await ok(['delete', 'pod', 'stubborn', '--timeout=60s']);
+    assert.ok(Date.now() - started >= 3000, 'the pod stayed for its grace period before SIGKILL');
+    assert.ok(existsSync(join(marks, 'stubborn')), 'it got SIGTERM first');
+    rmSync(marks, { recursive: true, force: true });
+  });
+});
