@@ -28,7 +28,8 @@ interface Resolved {
 
 const MAX_SYMLINKS = 40;
 
-function isWithin(path: string, ancestor: string): boolean {
+/** Whether path is ancestor or lies below it (both canonical). */
+export function isWithin(path: string, ancestor: string): boolean {
   return path === ancestor || ancestor === '/' || path.startsWith(`${ancestor}/`);
 }
 

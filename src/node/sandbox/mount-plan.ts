@@ -1,7 +1,10 @@
 // The container's mounts, in order:
 //   1. an overlay of a small skeleton tmpfs (mount points the host lacks) over the host's root, read-only;
 //   2. the host's other mounts, bound read-only, except the trees the sandbox replaces (privileged
-//      containers keep the host's /sys, writable, and /dev);
+//      containers keep the host's /sys, writable, and /dev) and the private directories: every host mount at
+//      or below one is left out and the directory itself is covered by an empty read-only tmpfs, so no
+//      container sees the node's per-pod state (other pods' volumes, logs) and the number of mounts per start
+//      does not grow with the number of pods;
 //   3. a fresh /proc with runc's read-only and masked paths; a fresh read-only /sys whose /sys/fs/cgroup holds
 //      only the container's own cgroups; /dev as a few device nodes, devpts, shm and mqueue;
 //   4. writable /tmp, /var/tmp and /run from the container's scratch directory: the host's /run (the Docker,
@@ -12,7 +15,7 @@
 // container's CAP_MKNOD must not yield usable device nodes.
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, posix } from 'node:path';
-import { ContainerView } from './container-view.ts';
+import { ContainerView, isWithin } from './container-view.ts';
 import { SandboxSpecError } from './errors.ts';
 import type { MountSpec } from './fstab.ts';
 import type { MountEntry } from './mountinfo.ts';
@@ -55,6 +58,8 @@ export interface MountPlanInput {
   /** The container's cgroup directory in each hierarchy (by the hierarchy's mount point). */
   cgroups: { version: 1 | 2; dirs: { mountPoint: string; dir: string }[] };
   volumes: VolumeBinding[];
+  /** Canonical host directories no container may see, none inside another (private-dirs.ts). */
+  privateDirs: string[];
   workingDir: string;
   privileged: boolean;
   readOnlyRootFilesystem: boolean;
@@ -67,16 +72,14 @@ export interface MountPlan {
   workingDir: string;
 }
 
-function isWithin(path: string, ancestor: string): boolean {
-  return path === ancestor || path.startsWith(`${ancestor}/`);
-}
-
-/** The host's mounts other than its root, as the host sees them: the last mount on a path hides earlier ones. */
-function hostSubmounts(mounts: MountEntry[], privileged: boolean): MountEntry[] {
+/**
+ * The host's mounts other than its root, as the host sees them (the last mount on a path hides earlier ones),
+ * without those the container does not get: the replaced trees and everything at or below a private directory.
+ */
+function hostSubmounts(mounts: MountEntry[], hidden: string[]): MountEntry[] {
   const last = new Map<string, number>();
   mounts.forEach((m, i) => last.set(m.mountPoint, i));
-  const replaced = privileged ? REPLACED_TREES.filter((tree) => !PRIVILEGED_HOST_TREES.includes(tree)) : REPLACED_TREES;
-  return mounts.filter((m, i) => last.get(m.mountPoint) === i && m.mountPoint !== '/' && !replaced.some((tree) => isWithin(m.mountPoint, tree)));
+  return mounts.filter((m, i) => last.get(m.mountPoint) === i && m.mountPoint !== '/' && !hidden.some((tree) => isWithin(m.mountPoint, tree)));
 }
 
 export async function planMounts(input: MountPlanInput): Promise<MountPlan> {
@@ -84,11 +87,18 @@ export async function planMounts(input: MountPlanInput): Promise<MountPlan> {
   const view = new ContainerView({ containerPath: '/', source: '/', create: 'skeleton', description: "the host's root filesystem" });
   const mounts: MountSpec[] = [{ source: 'bosun-root', target: '/', fsType: 'overlay', options: ['ro', `lowerdir=${input.skeletonDir}:/`] }];
   const writableOptions = privileged ? [] : ['nodev'];
+  const replaced = privileged ? REPLACED_TREES.filter((tree) => !PRIVILEGED_HOST_TREES.includes(tree)) : REPLACED_TREES;
 
-  for (const m of hostSubmounts(input.hostMounts, privileged)) {
+  for (const m of hostSubmounts(input.hostMounts, [...replaced, ...input.privateDirs])) {
     const writable = privileged && isWithin(m.mountPoint, '/sys');
     mounts.push({ source: m.mountPoint, target: m.mountPoint, fsType: 'none', options: ['bind', ...(writable ? [] : ['ro']), ...m.mountOptions.filter((o) => MOUNT_FLAGS.has(o))] });
     view.addLayer({ containerPath: m.mountPoint, source: m.mountPoint, create: 'never', description: `the host mount ${m.mountPoint}` });
+  }
+  // The files a private directory holds on its parent's filesystem are hidden by the cover; one inside a
+  // replaced tree is hidden already. Volume sources under it are bound by host path, before pivot_root.
+  for (const dir of input.privateDirs.filter((d) => !replaced.some((tree) => isWithin(d, tree)))) {
+    mounts.push({ source: 'bosun-private', target: dir, fsType: 'tmpfs', options: ['ro', 'nosuid', 'nodev', 'noexec', 'mode=755', 'size=4k'] });
+    view.addLayer({ containerPath: dir, source: undefined, create: 'never', description: `the node's private directory ${dir}` });
   }
 
   mounts.push({ source: 'proc', target: '/proc', fsType: 'proc', options: ['nosuid', 'nodev', 'noexec'] });

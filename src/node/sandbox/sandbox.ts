@@ -14,6 +14,7 @@ import { findHostTools, type HostTools } from './host-tools.ts';
 import { planMounts, probeProtectedPaths, type MountPlan, type ProtectedPaths } from './mount-plan.ts';
 import { readMountInfo } from './mountinfo.ts';
 import { readPasswd } from './passwd.ts';
+import { resolvePrivateDirs } from './private-dirs.ts';
 import { limitsFor } from './resource-limits.ts';
 import { prepareRunDir, removeRunDir, writePodFiles, type RunDir } from './run-dir.ts';
 import { CONTAINER_SETUP } from './scripts.ts';
@@ -33,6 +34,13 @@ export interface SandboxOptions {
    * start rejects with SandboxStartTimeoutError. Default: 2 minutes, kubelet's runtime request timeout.
    */
   startTimeoutMs?: number;
+  /**
+   * Host directories no container sees: each is an empty read-only directory in the container, and no host
+   * mount at or below it is shown. A node agent names its data directory, so that no pod reads another's
+   * volumes or logs. A container's own volumes may live inside one: they are bound by host path. Each must
+   * exist; / is refused.
+   */
+  privateDirs?: string[];
 }
 
 const DEFAULT_USER = { uid: 65534, gid: 65534 };
@@ -67,15 +75,22 @@ export class Sandbox {
     private readonly lastCap: number,
     private readonly identity: IdentityPolicy,
     private readonly startTimeoutMs: number,
+    private readonly privateDirs: string[],
   ) {}
 
   /** Checks the host (tools, cgroups) and creates the root cgroup. */
   static async open(options: SandboxOptions): Promise<Sandbox> {
-    const [tools, mounts, protectedPaths, lastCapText] = await Promise.all([findHostTools(), readMountInfo(), probeProtectedPaths(), readFile('/proc/sys/kernel/cap_last_cap', 'utf8')]);
+    const [tools, mounts, protectedPaths, lastCapText, privateDirs] = await Promise.all([
+      findHostTools(),
+      readMountInfo(),
+      probeProtectedPaths(),
+      readFile('/proc/sys/kernel/cap_last_cap', 'utf8'),
+      resolvePrivateDirs(options.privateDirs ?? []),
+    ]);
     const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT);
     await cgroups.ensureRoot();
     const identity = { allowRootByDefault: options.allowRootByDefault ?? false, defaultUser: options.defaultUser ?? DEFAULT_USER };
-    return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, privateDirs);
   }
 
   get cgroupLayout(): CgroupLayout {
@@ -106,6 +121,7 @@ export class Sandbox {
         podFiles,
         cgroups: { version: this.cgroups.layout.version, dirs: created.placements },
         volumes: container.volumeMounts ?? [],
+        privateDirs: this.privateDirs,
         workingDir: container.workingDir ?? '/',
         privileged,
         readOnlyRootFilesystem: container.securityContext?.readOnlyRootFilesystem === true,
