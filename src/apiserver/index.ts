@@ -37,7 +37,7 @@ export interface ApiServerOptions {
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
   token?: string;
   retention?: RetentionPolicy;
-  /** The bearer token the API server presents to node agents' kubelet APIs (pods/log, pods/exec). */
+  /** The bearer token the API server presents to node agents' kubelet APIs (pods/log, pods/exec); default its own. */
   kubeletToken?: string;
   bookmarkIntervalMs?: number;
   /** CRDs to install (created, or updated when they differ) before the server answers. */
@@ -114,7 +114,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     watches,
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
-    ...(options.kubeletToken === undefined ? {} : { kubeletToken: options.kubeletToken }),
+    // Node agents started with this server's kubeconfig check its own token.
+    kubeletToken: options.kubeletToken ?? token,
   };
   const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';

@@ -22,5 +22,5 @@ export interface HandlerContext {
   readonly tables: TableConverter;
   readonly bookmarkIntervalMs: number;
   /** The bearer token presented to kubelets (pods/log, pods/exec); without one they are not proxied to. */
-  readonly kubeletToken?: string;
+  readonly kubeletToken: string;
 }

@@ -84,7 +84,6 @@ export function kubeletTarget(ctx: HandlerContext, namespace: string, name: stri
     throw new StatusError(503, 'ServiceUnavailable', `node "${nodeName}" does not report its kubelet: status.addresses InternalIP and status.daemonEndpoints.kubeletEndpoint.Port are required`);
   }
   if (!isLoopback(host)) throw errors.forbidden(`Bosun proxies to kubelets on loopback addresses only; node "${nodeName}" has InternalIP ${host}`);
-  if (ctx.kubeletToken === undefined) throw new StatusError(503, 'ServiceUnavailable', 'the API server has no kubelet token configured');
   return { host, port, path, container, unscheduled: false };
 }
 

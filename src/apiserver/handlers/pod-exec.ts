@@ -59,7 +59,7 @@ export function createUpgradeHandler(ctx: HandlerContext, options: UpgradeOption
       for (const key of FORWARDED_QUERY) for (const value of url.searchParams.getAll(key)) query.append(key, value);
       const kubelet = connect({ host: target.host, port: target.port });
       kubelet.once('connect', () => {
-        kubelet.write(requestHead(req, `${target.path('exec')}?${query.toString()}`, `${target.host}:${target.port}`, ctx.kubeletToken ?? ''));
+        kubelet.write(requestHead(req, `${target.path('exec')}?${query.toString()}`, `${target.host}:${target.port}`, ctx.kubeletToken));
         if (head.length > 0) kubelet.write(head);
         kubelet.pipe(socket);
         socket.pipe(kubelet);

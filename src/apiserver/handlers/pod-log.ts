@@ -21,7 +21,7 @@ export async function handleLog(call: ResourceCall): Promise<void> {
   for (const key of FORWARDED) for (const value of query.getAll(key)) forwarded.append(key, value);
   const search = forwarded.size > 0 ? `?${forwarded.toString()}` : '';
   await new Promise<void>((resolve, reject) => {
-    const upstream = request({ host: target.host, port: target.port, path: `${target.path('containerLogs')}${search}`, headers: { authorization: `Bearer ${ctx.kubeletToken ?? ''}` } });
+    const upstream = request({ host: target.host, port: target.port, path: `${target.path('containerLogs')}${search}`, headers: { authorization: `Bearer ${ctx.kubeletToken}` } });
     // The client went away (kubectl logs -f interrupted): stop reading the kubelet.
     res.once('close', () => upstream.destroy());
     upstream.once('error', (error) => {
