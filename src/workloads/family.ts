@@ -49,12 +49,17 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
-/** The family as the CLI runs it: built-in kinds only, so no API groups or CRDs of its own. */
-export const workloadsFamily: Family = {
-  name: 'workloads',
-  groups: [],
-  crds: [],
-  rbac,
-  embeddedOnly: true,
-  register: (mgr) => registerWorkloads(mgr),
-};
+/** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */
+export function workloadsFamilyWith(options: WorkloadsOptions): Family {
+  return {
+    name: 'workloads',
+    groups: [],
+    crds: [],
+    rbac,
+    embeddedOnly: true,
+    register: (mgr) => registerWorkloads(mgr, options),
+  };
+}
+
+/** The family as the CLI runs it by default. */
+export const workloadsFamily: Family = workloadsFamilyWith({});

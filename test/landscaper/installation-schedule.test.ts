@@ -1,7 +1,8 @@
 // Pure parts of the installation controller: Go durations, cron specs, the lastError update rule, sibling edges.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dueTime, nextCronTime, parseGoDuration } from '../../src/landscaper/installation/schedule.ts';
+import { parseGoDuration } from '../../src/apimachinery/duration.ts';
+import { dueTime, nextCronTime } from '../../src/landscaper/installation/schedule.ts';
 import { installationMachine } from '../../src/landscaper/installation/phase-machine.ts';
 import type { Deps } from '../../src/landscaper/installation/types.ts';
 import { updatedLsError } from '../../src/landscaper/status-helpers.ts';
@@ -14,7 +15,8 @@ test('Go durations', () => {
   assert.equal(parseGoDuration('24h'), 86_400_000);
   assert.equal(parseGoDuration('1h30m'), 5_400_000);
   assert.equal(parseGoDuration('1.5s'), 1500);
-  assert.throws(() => parseGoDuration('5 minutes'), { name: 'ScheduleError' });
+  assert.throws(() => parseGoDuration('5 minutes'), { name: 'DurationError' });
+  assert.throws(() => dueTime(new Date(0), '5 minutes', undefined, '1h'), { name: 'ScheduleError' });
 });
 
 test('cron specs: 5 fields, descriptors, @every; interval fallback', () => {
