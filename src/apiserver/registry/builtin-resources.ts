@@ -13,6 +13,7 @@ import { validateWebhookConfiguration } from '../admissionregistration/webhook-v
 import { serverUser } from '../auth/server-user.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { podStrategy } from './pod-strategy.ts';
+import { secretStrategy } from './secret-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
@@ -114,20 +115,7 @@ export const builtinResources: readonly ResourceType[] = [
     kind: 'Secret',
     plural: 'secrets',
     fieldSelectors: fields('type'),
-    prepareForCreate(object) {
-      object['type'] ??= 'Opaque';
-    },
-    validate(object) {
-      const data = object['data'];
-      if (typeof data !== 'object' || data === null) return [];
-      const causes = [];
-      for (const [key, value] of Object.entries(data)) {
-        if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) {
-          causes.push({ reason: 'FieldValueInvalid', field: `data[${key}]`, message: `Invalid value: illegal base64 data` });
-        }
-      }
-      return causes;
-    },
+    ...secretStrategy,
   }),
   builtin({
     group: '',

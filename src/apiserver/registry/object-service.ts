@@ -220,6 +220,7 @@ export class ObjectService {
     } else delete meta.namespace;
     object.apiVersion = apiVersionOf(type);
     object.kind = type.kind;
+    type.decode?.(object);
     return object;
   }
 
@@ -255,6 +256,7 @@ export class ObjectService {
    * Ignore, so fields a webhook adds are pruned silently.
    */
   decodeForAdmission(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): void {
+    type.decode?.(object);
     const schema = type.customSchema;
     if (!schema) return;
     const validation = options.fieldValidation ?? 'Warn';
@@ -384,6 +386,7 @@ export class ObjectService {
     const meta = next.metadata;
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
+    type.decode?.(next);
     meta.name = old.metadata.name;
     if (type.namespaced) meta.namespace = old.metadata.namespace;
     else delete meta.namespace;
