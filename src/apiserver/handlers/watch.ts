@@ -5,6 +5,7 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
+import { boolParam, int64Param } from '../http/query-params.ts';
 import { storageKey } from '../registry/resource-type.ts';
 import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
 import { renderJson, renderObject } from './render.ts';
@@ -23,8 +24,8 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
   const rvParam = query.get('resourceVersion') ?? '';
   const fromRevision = rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);
   if (fromRevision !== undefined && !Number.isInteger(fromRevision)) throw errors.badRequest(`invalid resource version: ${rvParam}`);
-  const bookmarks = query.get('allowWatchBookmarks') === 'true';
-  const timeoutSeconds = Number(query.get('timeoutSeconds') ?? 0);
+  const bookmarks = boolParam(query, 'allowWatchBookmarks');
+  const timeoutSeconds = int64Param(query, 'timeoutSeconds') ?? 0;
   const key = storageKey(type);
   let tableHeadersSent = false;
 
