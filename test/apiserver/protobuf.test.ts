@@ -292,7 +292,7 @@ describe('kubectl create sends protobuf', () => {
   test('create namespace and serviceaccount', async () => {
     await create(['create', 'namespace', 'ns1']);
     const ns = await stored('/api/v1/namespaces/ns1');
-    assert.deepEqual(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    assert.deepEqual(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1', labels: { 'kubernetes.io/metadata.name': 'ns1' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
     await create(['create', 'serviceaccount', 'sa1', '-n', 'ns1']);
     assert.deepEqual(await stored('/api/v1/namespaces/ns1/serviceaccounts/sa1'), {
       apiVersion: 'v1',

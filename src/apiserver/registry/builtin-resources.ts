@@ -55,6 +55,11 @@ function builtin(spec: Partial<ResourceType> & Pick<ResourceType, 'group' | 'ver
   };
 }
 
+/** kube-apiserver's namespace strategy keeps this label equal to the name on every write; selectors rely on it. */
+function labelNamespaceName(object: KubeObject): void {
+  object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name ?? '' };
+}
+
 /** Bosun has no RBAC yet: whoever holds the bearer token may do everything, and reviews say so. */
 function review(spec: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'>, answer: (object: KubeObject) => Record<string, unknown>): ResourceType {
   return builtin({ ...spec, namespaced: false, verbs: ['create'], strategicMerge: false, review: (object) => ({ ...object, status: answer(object) }) });
@@ -106,7 +111,9 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForCreate(object) {
       object['spec'] = { finalizers: ['kubernetes'] };
       object['status'] = { phase: 'Active' };
+      labelNamespaceName(object);
     },
+    prepareForUpdate: labelNamespaceName,
   }),
   builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
   builtin({

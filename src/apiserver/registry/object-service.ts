@@ -8,6 +8,7 @@ import { isPlainObject, type KubeObject, type OwnerReference, type StatusCause }
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
+import { admitBuiltinFields } from './builtin-field-validation.ts';
 import { validateName, validateObjectMeta } from './object-meta-validation.ts';
 import { groupResource, storageKey, type ResourceType } from './resource-type.ts';
 import { StaleWriteError } from './stale-write-error.ts';
@@ -175,7 +176,10 @@ export class ObjectService {
   /** Custom resources: drop or reject unknown fields, apply defaults, validate against the CRD schema. */
   private admitSchema(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
     const schema = type.customSchema;
-    if (!schema) return [];
+    if (!schema) {
+      admitBuiltinFields(type, object, options.fieldValidation ?? 'Warn', warnings);
+      return [];
+    }
     const validation = options.fieldValidation ?? 'Warn';
     if (validation === 'Strict') {
       const unknown = schema.unknownFields(object);
@@ -258,7 +262,7 @@ export class ObjectService {
   decodeForAdmission(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): void {
     type.decode?.(object);
     const schema = type.customSchema;
-    if (!schema) return;
+    if (!schema) return admitBuiltinFields(type, object, options.fieldValidation ?? 'Warn', warnings);
     const validation = options.fieldValidation ?? 'Warn';
     if (validation === 'Strict') {
       const unknown = schema.unknownFields(object);
