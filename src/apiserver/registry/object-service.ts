@@ -109,6 +109,11 @@ function typeFirst(object: KubeObject): KubeObject {
   return { apiVersion, kind, metadata, ...rest } as KubeObject;
 }
 
+/** A generated name is at most 63 characters: the prefix is cut to leave room for the suffix, as names.SimpleNameGenerator does. */
+const maxGeneratedPrefixLength = 63 - 5;
+/** KEP-4420 (RetryGenerateName, on by default since 1.32): 8 attempts in all before AlreadyExists. */
+export const maxNameGenerationAttempts = 8;
+
 export function randomSuffix(): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let out = '';
@@ -228,13 +233,23 @@ export class ObjectService {
     return object;
   }
 
+  /** A name from `prefix` that is free now; after too many taken ones, the last (the create then answers AlreadyExists). */
+  private generatedName(type: ResourceType, namespace: string, prefix: string): string {
+    let name = '';
+    for (let attempt = 0; attempt < maxNameGenerationAttempts; attempt++) {
+      name = `${prefix.slice(0, maxGeneratedPrefixLength)}${randomSuffix()}`;
+      if (!this.find(type, namespace, name)) break;
+    }
+    return name;
+  }
+
   /** Everything a create does short of storing: name generation, server-owned fields, defaults, validation. */
   prepareCreate(type: ResourceType, namespace: string, body: unknown, options: WriteOptions & { keepManagedFields?: boolean }, userAgent?: string): PreparedCreate {
     const object = this.normalizeCreate(type, namespace, body);
     const meta = object.metadata;
     if (!meta.name) {
       if (!meta.generateName) throw errors.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
-      meta.name = `${meta.generateName}${randomSuffix()}`;
+      meta.name = this.generatedName(type, namespace, meta.generateName);
     }
     this.checkNamespace(type, namespace, meta.name);
     const warnings: string[] = [];
