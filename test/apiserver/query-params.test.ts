@@ -106,3 +106,21 @@ test('timeoutSeconds ends a watch; orphanDependents=True in the query orphans', 
   const deleted = await server.json<{ metadata: { finalizers?: string[] } }>(`${cms}/owner?orphanDependents=True`, { method: 'DELETE' });
   assert.deepEqual(deleted.metadata.finalizers, ['orphan']);
 });
+
+test('sendInitialEvents=True streams the current state and ends it with a bookmark; it needs NotOlderThan', async () => {
+  const from = server.store.currentRevision;
+  const res = await server.api(`${cms}?watch=1&sendInitialEvents=True&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${from}`);
+  const count = (await server.json<{ items: unknown[] }>(cms)).items.length;
+  const events = await firstEvents(res, count + 1);
+  assert.deepEqual(
+    events.map((e) => e.type),
+    [...Array<string>(count).fill('ADDED'), 'BOOKMARK'],
+  );
+  const end = events[count]!.object.metadata as { resourceVersion?: string; annotations?: Record<string, string> };
+  assert.deepEqual(end.annotations, { 'k8s.io/initial-events-end': 'true' });
+  assert.equal(end.resourceVersion, String(server.store.currentRevision));
+  const refused = await server.api(`${cms}?watch=1&sendInitialEvents=true&allowWatchBookmarks=true`);
+  const status = (await refused.json()) as { reason: string; message: string };
+  assert.equal(refused.status, 422);
+  assert.equal(status.message, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+});
