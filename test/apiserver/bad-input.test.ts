@@ -95,9 +95,19 @@ test('a merge patch that is not an object and a patch of an unknown media type a
 });
 
 // Random requests: whatever arrives, the answer is a well-formed Status for errors, never a 5xx, and the server lives.
+// Paths of existing objects send PUT, PATCH and apply bodies (deeply nested ones too) down the update paths.
 test('property: random bodies, paths and content types never crash the server or yield 5xx', async () => {
+  await server.json('/apis/example.com/v1/namespaces/default/widgets', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w0' } }),
+    expect: 201,
+  });
   const segment = fc.constantFrom('api', 'apis', 'v1', 'namespaces', 'default', 'configmaps', 'example.com', 'widgets', 'status', 'x', '..', '%2F', 'pods', 'finalize');
-  const path = fc.array(segment, { minLength: 0, maxLength: 7 }).map((parts) => `/${parts.join('/')}`);
+  const path = fc.oneof(
+    fc.array(segment, { minLength: 0, maxLength: 7 }).map((parts) => `/${parts.join('/')}`),
+    fc.constantFrom(`${cms}/p1`, '/apis/example.com/v1/namespaces/default/widgets/w0', '/apis/example.com/v1/namespaces/default/widgets/w0/status'),
+  );
   const contentType = fc.constantFrom(
     'application/json',
     'application/yaml',
@@ -108,11 +118,15 @@ test('property: random bodies, paths and content types never crash the server or
     'text/plain',
     'application/x-www-form-urlencoded',
   );
+  const depth = fc.integer({ min: 1, max: 20_000 });
   const body = fc.oneof(
     fc.string(),
     fc.json(),
     fc.jsonValue().map((v) => JSON.stringify(v)),
     fc.record({ metadata: fc.record({ name: fc.string() }), data: fc.dictionary(fc.string(), fc.string()) }).map((v) => JSON.stringify(v)),
+    depth.map((n) => `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"w0"},"spec":${'{"a":'.repeat(n)}1${'}'.repeat(n)}}`),
+    depth.map((n) => `[{"op":"add","path":"/spec","value":${'['.repeat(n)}${']'.repeat(n)}}]`),
+    depth.map((n) => `metadata:\n  name: p1\ndata:\n${'- '.repeat(n)}x\n`),
   );
   const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE');
   const query = fc.constantFrom('', '?fieldValidation=Strict', '?dryRun=All', '?labelSelector=a%3D%3D', '?fieldSelector=spec.x%3D1', '?limit=-1', '?watch=true&resourceVersion=abc', '?fieldManager=t&force=true');

@@ -292,7 +292,7 @@ describe('kubectl create sends protobuf', () => {
   test('create namespace and serviceaccount', async () => {
     await create(['create', 'namespace', 'ns1']);
     const ns = await stored('/api/v1/namespaces/ns1');
-    assert.deepEqual(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+    assert.deepEqual(ns, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'ns1', labels: { 'kubernetes.io/metadata.name': 'ns1' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
     await create(['create', 'serviceaccount', 'sa1', '-n', 'ns1']);
     assert.deepEqual(await stored('/api/v1/namespaces/ns1/serviceaccounts/sa1'), {
       apiVersion: 'v1',
@@ -390,5 +390,39 @@ describe('kubectl create sends protobuf', () => {
     assert.equal(del.status, 200, text);
     // dryRun=All in the body: still there.
     assert.equal((await server.api('/api/v1/namespaces/default/configmaps/gone')).status, 200);
+  });
+
+  // kubectl 1.32 sends the review kinds as protobuf; the bearer token may do everything, and the answers say so.
+  test('kubectl auth whoami and can-i: protobuf reviews, answered for the admin token', async () => {
+    const run = async (args: string[]) => {
+      const mark = server.mark();
+      const result = await kubectl(args);
+      assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
+      const posts = server.since(mark).filter((r) => r.method === 'POST');
+      assert.ok(posts.length > 0 && posts.every((r) => r.contentType === protobufMediaType && r.status === 201), JSON.stringify(posts));
+      return result.stdout;
+    };
+    assert.match(await run(['auth', 'whoami']), /^ATTRIBUTE\s+VALUE\nUsername\s+bosun-admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
+    assert.equal(await run(['auth', 'can-i', 'delete', 'secrets', '-n', 'kube-system']), 'yes\n');
+    assert.equal(await run(['auth', 'can-i', 'get', '/healthz']), 'yes\n');
+    assert.match(await run(['auth', 'can-i', '--list', '-n', 'default']), /^Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs\n\*\.\*\s+\[\]\s+\[\]\s+\[\*\]\n\s+\[\*\]\s+\[\]\s+\[\*\]\n$/);
+  });
+
+  test('a protobuf SelfSubjectAccessReview is answered with its spec and allowed, saying why', async () => {
+    const resourceAttributes = msg(1, bytes(1, 'default'), bytes(2, 'list'), bytes(5, 'pods'), msg(8, bytes(1, 'spec.nodeName=n1')));
+    const body = envelope('authorization.k8s.io/v1', 'SelfSubjectAccessReview', msg(1), msg(2, resourceAttributes));
+    const res = await server.api('/apis/authorization.k8s.io/v1/selfsubjectaccessreviews', { method: 'POST', headers: { 'content-type': protobufMediaType }, body });
+    const review = (await res.json()) as Record<string, any>;
+    assert.equal(res.status, 201, JSON.stringify(review));
+    assert.equal(review['kind'], 'SelfSubjectAccessReview');
+    assert.deepEqual(review['spec'], { resourceAttributes: { namespace: 'default', verb: 'list', resource: 'pods', fieldSelector: { rawSelector: 'spec.nodeName=n1' } } });
+    assert.equal(review['status']['allowed'], true);
+    assert.match(review['status']['reason'], /bearer token grants full access/);
+    const rules = envelope('authorization.k8s.io/v1', 'SelfSubjectRulesReview', msg(1), msg(2, bytes(1, 'default')));
+    const rulesRes = await server.api('/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { method: 'POST', headers: { 'content-type': protobufMediaType }, body: rules });
+    const rulesReview = (await rulesRes.json()) as Record<string, any>;
+    assert.equal(rulesRes.status, 201, JSON.stringify(rulesReview));
+    assert.deepEqual(rulesReview['spec'], { namespace: 'default' });
+    assert.deepEqual(rulesReview['status']['resourceRules'], [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }]);
   });
 });

@@ -7,7 +7,7 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
-import type { DeleteOptions, ObjectService, WriteOptions, WriteResult } from '../registry/object-service.ts';
+import { maxNameGenerationAttempts, type DeleteOptions, type ObjectService, type WriteOptions, type WriteResult } from '../registry/object-service.ts';
 import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import { StaleWriteError } from '../registry/stale-write-error.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
@@ -112,10 +112,19 @@ export class AdmittedWrites {
       warnings.push(...mutation.warnings);
       const mutated = mutation.object ?? object;
       assertSameIdentity(type, before, mutated);
-      const prepared = this.objects.prepareCreate(type, namespace, mutated, { ...options, fieldValidation: 'Ignore' }, userAgent);
-      warnings.push(...(await this.dispatcher.validate({ ...attrs, object: prepared.object })));
-      const result = this.objects.commit(prepared);
-      return { json: result.json, warnings: merged(warnings, result.warnings) };
+      const generated = !mutated.metadata.name;
+      for (let attempt = 1; ; attempt++) {
+        const prepared = this.objects.prepareCreate(type, namespace, mutated, { ...options, fieldValidation: 'Ignore' }, userAgent);
+        warnings.push(...(await this.dispatcher.validate({ ...attrs, object: prepared.object })));
+        try {
+          const result = this.objects.commit(prepared);
+          return { json: result.json, warnings: merged(warnings, result.warnings) };
+        } catch (error) {
+          // A generated name taken while the webhooks were awaited is generated again, as kube-apiserver retries (KEP-4420).
+          const taken = error instanceof StatusError && error.reason === 'AlreadyExists';
+          if (!generated || !taken || attempt >= maxNameGenerationAttempts) throw error;
+        }
+      }
     } catch (error) {
       throw carrying(error, warnings);
     }

@@ -5,6 +5,7 @@ import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
+import { boolParam } from '../http/query-params.ts';
 import { sendJson } from '../http/respond.ts';
 import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
@@ -48,7 +49,7 @@ export async function handlePatch(call: ResourceCall, subresource: 'status' | un
       throw errors.badRequest(`the name of the object (${String(applied.metadata.name)}) does not match the name on the URL (${name})`);
     }
     applied.metadata.name = name;
-    const force = call.query.get('force') === 'true';
+    const force = boolParam(call.query, 'force');
     const manager = options.fieldManager;
     const apply = (stored: StoredObject | undefined) => {
       const live = stored ? ctx.objects.view(type, stored) : undefined;

@@ -2,6 +2,7 @@
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
+import { int64Param } from '../http/query-params.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
@@ -42,9 +43,8 @@ export function handleList(call: ResourceCall, rep: Representation): void {
   if (query.get('resourceVersionMatch') === 'Exact' && query.get('resourceVersion') !== String(revision)) {
     throw errors.expired(`too old resource version: ${query.get('resourceVersion') ?? ''} (${revision})`);
   }
-  const limitParam = query.get('limit');
-  const limit = limitParam ? Number(limitParam) : 0;
-  if (limitParam && (!Number.isInteger(limit) || limit < 0)) throw errors.badRequest(`invalid limit: ${limitParam}`);
+  // Zero or negative means no limit, as in kube-apiserver.
+  const limit = Math.max(int64Param(query, 'limit') ?? 0, 0);
   const token = query.get('continue');
   const start = token ? decodeContinue(token) : undefined;
   if (start && start.rv < ctx.store.oldestWatchableRevision) {

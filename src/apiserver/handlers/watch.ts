@@ -2,9 +2,10 @@
 // events; RV=N replays the event log after N; too old gets an ERROR event with a 410 Expired Status.
 // Objects moving into or out of the selection show up as ADDED or DELETED, as on a real server.
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
-import type { KubeObject } from '../../apimachinery/object.ts';
+import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
+import { boolParam, int64Param } from '../http/query-params.ts';
 import { storageKey } from '../registry/resource-type.ts';
 import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
 import { renderJson, renderObject } from './render.ts';
@@ -23,8 +24,9 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
   const rvParam = query.get('resourceVersion') ?? '';
   const fromRevision = rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);
   if (fromRevision !== undefined && !Number.isInteger(fromRevision)) throw errors.badRequest(`invalid resource version: ${rvParam}`);
-  const bookmarks = query.get('allowWatchBookmarks') === 'true';
-  const timeoutSeconds = Number(query.get('timeoutSeconds') ?? 0);
+  const bookmarks = boolParam(query, 'allowWatchBookmarks');
+  const timeoutSeconds = int64Param(query, 'timeoutSeconds') ?? 0;
+  const initialEvents = initialEventsOf(query);
   const key = storageKey(type);
   let tableHeadersSent = false;
 
@@ -54,25 +56,33 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
     else if (before) send('DELETED', event.current);
   };
 
-  if (fromRevision !== undefined && fromRevision < ctx.store.oldestWatchableRevision) {
+  const bookmark = (annotations?: Record<string, string>): void => {
+    // Every event up to the current revision has been delivered synchronously, so it is a safe resume point.
+    const metadata = { resourceVersion: String(ctx.store.currentRevision), ...(annotations ? { annotations } : {}) };
+    const marker: KubeObject = { kind: type.kind, apiVersion: apiVersionOf(type), metadata };
+    res.write(`{"type":"BOOKMARK","object":${JSON.stringify(marker)}}\n`);
+  };
+
+  if (initialEvents !== true && fromRevision !== undefined && fromRevision < ctx.store.oldestWatchableRevision) {
     const status = errors.expired(`too old resource version: ${fromRevision} (${ctx.store.oldestWatchableRevision})`).toStatus();
     res.end(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
     return;
   }
   // Replay or synthesise, then subscribe, in one synchronous step: no event can fall in between.
-  if (fromRevision === undefined) {
+  if (initialEvents === true) {
+    // A streaming list (resourceVersionMatch=NotOlderThan): the current state, then (for clients that take
+    // bookmarks) a bookmark that marks its end.
     for (const stored of ctx.store.list(key, namespace)) if (select(stored.object)) send('ADDED', stored);
+    if (bookmarks) bookmark({ 'k8s.io/initial-events-end': 'true' });
+  } else if (fromRevision === undefined) {
+    if (initialEvents === undefined) for (const stored of ctx.store.list(key, namespace)) if (select(stored.object)) send('ADDED', stored);
   } else {
     for (const event of ctx.store.eventsAfter(key, fromRevision)) deliver(event);
   }
   const unsubscribe = ctx.store.subscribe(deliver);
   let bookmarkTimer: NodeJS.Timeout | undefined;
   if (bookmarks) {
-    bookmarkTimer = setInterval(() => {
-      // Every event up to the current revision has been delivered synchronously, so it is a safe resume point.
-      const marker: KubeObject = { kind: type.kind, apiVersion: apiVersionOf(type), metadata: { resourceVersion: String(ctx.store.currentRevision) } };
-      res.write(`{"type":"BOOKMARK","object":${JSON.stringify(marker)}}\n`);
-    }, ctx.bookmarkIntervalMs);
+    bookmarkTimer = setInterval(() => bookmark(), ctx.bookmarkIntervalMs);
     bookmarkTimer.unref();
   }
   const timeout = timeoutSeconds > 0 ? setTimeout(() => res.end(), timeoutSeconds * 1000) : undefined;
@@ -82,4 +92,22 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
     if (bookmarkTimer) clearInterval(bookmarkTimer);
     if (timeout) clearTimeout(timeout);
   });
+}
+
+/**
+ * `sendInitialEvents` (streaming lists), validated as kube-apiserver's validateWatchOptions does: it needs
+ * resourceVersionMatch=NotOlderThan. Undefined when not sent.
+ */
+function initialEventsOf(query: URLSearchParams): boolean | undefined {
+  if (!query.has('sendInitialEvents')) return undefined;
+  const causes: StatusCause[] = [];
+  const match = query.get('resourceVersionMatch') ?? '';
+  if (match !== 'NotOlderThan') {
+    causes.push({ reason: 'FieldValueForbidden', field: 'resourceVersionMatch', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+  }
+  if (match !== '' && match !== 'NotOlderThan') {
+    causes.push({ reason: 'FieldValueNotSupported', field: 'resourceVersionMatch', message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"` });
+  }
+  if (causes.length > 0) throw errors.invalid('ListOptions', 'meta.k8s.io', '', causes);
+  return boolParam(query, 'sendInitialEvents');
 }

@@ -1,6 +1,7 @@
 // Query parameters and DeleteOptions bodies that shape a write.
 import { isPlainObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
+import { boolParam, int64Param } from '../http/query-params.ts';
 import type { DeleteOptions, FieldValidation, PropagationPolicy, WriteOptions } from '../registry/object-service.ts';
 
 function dryRunOf(values: unknown): boolean {
@@ -34,7 +35,8 @@ function gracePeriodOf(value: unknown): number {
 export function deleteOptions(query: URLSearchParams, body: unknown): DeleteOptions {
   const options: DeleteOptions = { dryRun: dryRunOf(query.getAll('dryRun')) };
   let policy = query.get('propagationPolicy') ?? undefined;
-  let grace: unknown = query.has('gracePeriodSeconds') ? query.get('gracePeriodSeconds') : undefined;
+  if (policy === undefined && query.has('orphanDependents')) policy = boolParam(query, 'orphanDependents') ? 'Orphan' : 'Background';
+  let grace: unknown = int64Param(query, 'gracePeriodSeconds');
   if (body !== undefined) {
     if (!isPlainObject(body)) throw errors.badRequest('the body of a delete request must be a DeleteOptions object');
     if (body['kind'] !== undefined && body['kind'] !== 'DeleteOptions') throw errors.badRequest(`expected DeleteOptions, got ${String(body['kind'])}`);

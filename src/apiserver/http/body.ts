@@ -5,6 +5,7 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { decodeKubernetesProtobuf, ProtobufDecodeError, protobufKind, protobufMediaType, ProtobufUnknownKindError } from '../protobuf/decode.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
+import { checkJsonTextDepth, checkValueDepth, checkYamlTextDepth } from './nesting-depth.ts';
 
 export const maxBodyBytes = 3 * 1024 * 1024;
 
@@ -49,10 +50,15 @@ export function mediaType(contentType: string | undefined): string {
  */
 export function decodeBody(raw: Buffer, type: string, resource?: ResourceType): unknown {
   const protobuf = resource !== undefined && !resource.custom && protobufKind(apiVersionOf(resource), resource.kind);
-  if (type === protobufMediaType && protobuf) return decodeProtobufBody(raw, resource);
+  if (type === protobufMediaType && protobuf) {
+    const decoded = decodeProtobufBody(raw, resource);
+    checkValueDepth(decoded, 'protobuf');
+    return decoded;
+  }
   const text = raw.toString('utf8');
   if (text.trim() === '') throw errors.badRequest('the request body is empty');
   if (type === 'application/json' || type.endsWith('+json')) {
+    checkJsonTextDepth(text);
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
@@ -60,11 +66,16 @@ export function decodeBody(raw: Buffer, type: string, resource?: ResourceType): 
     }
   }
   if (type === 'application/yaml' || type.endsWith('+yaml')) {
+    checkYamlTextDepth(text);
+    let decoded: unknown;
     try {
-      return parseYaml(text, { maxAliasCount: 100 }) as unknown;
+      decoded = parseYaml(text, { maxAliasCount: 100 }) as unknown;
     } catch (error) {
       throw errors.badRequest(`the body of the request could not be decoded as YAML: ${(error as Error).message.split('\n')[0] ?? ''}`);
     }
+    // Aliases can nest deeper than the text shows.
+    checkValueDepth(decoded, 'YAML');
+    return decoded;
   }
   const accepted = protobuf ? `application/json, application/yaml, ${protobufMediaType}` : 'application/json, application/yaml';
   throw errors.unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);

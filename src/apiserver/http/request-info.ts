@@ -1,4 +1,5 @@
 // Parses a request path the way kube-apiserver's RequestInfoFactory does.
+import { boolParam } from './query-params.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -69,7 +70,7 @@ export function parseRequestPath(method: string, pathname: string, query: URLSea
     namespace = undefined;
   }
   if (rest.length > 3) return undefined;
-  const watch = query.get('watch') === 'true' || query.get('watch') === '1';
+  const watch = boolParam(query, 'watch');
   const verb = verbFor(method, name !== undefined, watch);
   if (!verb) return undefined;
   return { kind: 'resource', group, version, namespace, resource, name, subresource, verb };

@@ -673,6 +673,49 @@ message LeaseSpec
   7 preferredHolder *string
 `;
 
+// The review kinds kubectl auth whoami / can-i send; their status is the server's to fill, so it is not decoded.
+const authenticationV1 = `
+message SelfSubjectReview
+  1 metadata ObjectMeta
+`;
+
+const authorizationV1 = `
+message SelfSubjectAccessReview
+  1 metadata ObjectMeta
+  2 spec !SelfSubjectAccessReviewSpec
+message SelfSubjectAccessReviewSpec
+  1 resourceAttributes *ResourceAttributes
+  2 nonResourceAttributes *NonResourceAttributes
+message ResourceAttributes
+  1 namespace string
+  2 verb string
+  3 group string
+  4 version string
+  5 resource string
+  6 subresource string
+  7 name string
+  8 fieldSelector *FieldSelectorAttributes
+  9 labelSelector *LabelSelectorAttributes
+message FieldSelectorAttributes
+  1 rawSelector string
+  2 requirements []FieldSelectorRequirement
+message FieldSelectorRequirement
+  1 key !string
+  2 operator !string
+  3 values []string
+message LabelSelectorAttributes
+  1 rawSelector string
+  2 requirements []LabelSelectorRequirement
+message NonResourceAttributes
+  1 path string
+  2 verb string
+message SelfSubjectRulesReview
+  1 metadata ObjectMeta
+  2 spec !SelfSubjectRulesReviewSpec
+message SelfSubjectRulesReviewSpec
+  1 namespace string
+`;
+
 export type ScalarType = 'string' | 'bool' | 'int32' | 'int64' | 'bytes';
 /** Message types with a JSON form of their own. */
 export type SpecialType = 'Time' | 'MicroTime' | 'Quantity' | 'IntOrString' | 'FieldsV1';
@@ -765,7 +808,7 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + batchV1 + appsV1 + coordinationV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + batchV1 + appsV1 + coordinationV1 + authenticationV1 + authorizationV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
@@ -780,4 +823,7 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['apps/v1/Deployment', 'Deployment'],
   ['apps/v1/ReplicaSet', 'ReplicaSet'],
   ['coordination.k8s.io/v1/Lease', 'Lease'],
+  ['authentication.k8s.io/v1/SelfSubjectReview', 'SelfSubjectReview'],
+  ['authorization.k8s.io/v1/SelfSubjectAccessReview', 'SelfSubjectAccessReview'],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', 'SelfSubjectRulesReview'],
 ]);

@@ -13,6 +13,7 @@ import { validateWebhookConfiguration } from '../admissionregistration/webhook-v
 import { serverUser } from '../auth/server-user.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { podStrategy } from './pod-strategy.ts';
+import { secretStrategy } from './secret-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
@@ -52,6 +53,11 @@ function builtin(spec: Partial<ResourceType> & Pick<ResourceType, 'group' | 'ver
     custom: false,
     ...spec,
   };
+}
+
+/** kube-apiserver's namespace strategy keeps this label equal to the name on every write; selectors rely on it. */
+function labelNamespaceName(object: KubeObject): void {
+  object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name ?? '' };
 }
 
 /** Bosun has no RBAC yet: whoever holds the bearer token may do everything, and reviews say so. */
@@ -105,7 +111,9 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForCreate(object) {
       object['spec'] = { finalizers: ['kubernetes'] };
       object['status'] = { phase: 'Active' };
+      labelNamespaceName(object);
     },
+    prepareForUpdate: labelNamespaceName,
   }),
   builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
   builtin({
@@ -114,20 +122,7 @@ export const builtinResources: readonly ResourceType[] = [
     kind: 'Secret',
     plural: 'secrets',
     fieldSelectors: fields('type'),
-    prepareForCreate(object) {
-      object['type'] ??= 'Opaque';
-    },
-    validate(object) {
-      const data = object['data'];
-      if (typeof data !== 'object' || data === null) return [];
-      const causes = [];
-      for (const [key, value] of Object.entries(data)) {
-        if (typeof value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value) || value.length % 4 !== 0) {
-          causes.push({ reason: 'FieldValueInvalid', field: `data[${key}]`, message: `Invalid value: illegal base64 data` });
-        }
-      }
-      return causes;
-    },
+    ...secretStrategy,
   }),
   builtin({
     group: '',

@@ -8,6 +8,7 @@ import { isPlainObject, type KubeObject, type OwnerReference, type StatusCause }
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
+import { admitBuiltinFields } from './builtin-field-validation.ts';
 import { validateName, validateObjectMeta } from './object-meta-validation.ts';
 import { groupResource, storageKey, type ResourceType } from './resource-type.ts';
 import { StaleWriteError } from './stale-write-error.ts';
@@ -108,6 +109,11 @@ function typeFirst(object: KubeObject): KubeObject {
   return { apiVersion, kind, metadata, ...rest } as KubeObject;
 }
 
+/** A generated name is at most 63 characters: the prefix is cut to leave room for the suffix, as names.SimpleNameGenerator does. */
+const maxGeneratedPrefixLength = 63 - 5;
+/** KEP-4420 (RetryGenerateName, on by default since 1.32): 8 attempts in all before AlreadyExists. */
+export const maxNameGenerationAttempts = 8;
+
 export function randomSuffix(): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let out = '';
@@ -175,7 +181,10 @@ export class ObjectService {
   /** Custom resources: drop or reject unknown fields, apply defaults, validate against the CRD schema. */
   private admitSchema(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
     const schema = type.customSchema;
-    if (!schema) return [];
+    if (!schema) {
+      admitBuiltinFields(type, object, options.fieldValidation ?? 'Warn', warnings);
+      return [];
+    }
     const validation = options.fieldValidation ?? 'Warn';
     if (validation === 'Strict') {
       const unknown = schema.unknownFields(object);
@@ -220,7 +229,18 @@ export class ObjectService {
     } else delete meta.namespace;
     object.apiVersion = apiVersionOf(type);
     object.kind = type.kind;
+    type.decode?.(object);
     return object;
+  }
+
+  /** A name from `prefix` that is free now; after too many taken ones, the last (the create then answers AlreadyExists). */
+  private generatedName(type: ResourceType, namespace: string, prefix: string): string {
+    let name = '';
+    for (let attempt = 0; attempt < maxNameGenerationAttempts; attempt++) {
+      name = `${prefix.slice(0, maxGeneratedPrefixLength)}${randomSuffix()}`;
+      if (!this.find(type, namespace, name)) break;
+    }
+    return name;
   }
 
   /** Everything a create does short of storing: name generation, server-owned fields, defaults, validation. */
@@ -229,7 +249,7 @@ export class ObjectService {
     const meta = object.metadata;
     if (!meta.name) {
       if (!meta.generateName) throw errors.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
-      meta.name = `${meta.generateName}${randomSuffix()}`;
+      meta.name = this.generatedName(type, namespace, meta.generateName);
     }
     this.checkNamespace(type, namespace, meta.name);
     const warnings: string[] = [];
@@ -255,8 +275,9 @@ export class ObjectService {
    * Ignore, so fields a webhook adds are pruned silently.
    */
   decodeForAdmission(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): void {
+    type.decode?.(object);
     const schema = type.customSchema;
-    if (!schema) return;
+    if (!schema) return admitBuiltinFields(type, object, options.fieldValidation ?? 'Warn', warnings);
     const validation = options.fieldValidation ?? 'Warn';
     if (validation === 'Strict') {
       const unknown = schema.unknownFields(object);
@@ -384,6 +405,7 @@ export class ObjectService {
     const meta = next.metadata;
     next.apiVersion = apiVersionOf(type);
     next.kind = type.kind;
+    type.decode?.(next);
     meta.name = old.metadata.name;
     if (type.namespaced) meta.namespace = old.metadata.namespace;
     else delete meta.namespace;

@@ -57,6 +57,11 @@ export interface ResourceType {
   readonly printerColumns?: readonly PrinterColumn[];
   /** For custom resources: the raw openAPIV3Schema, served in OpenAPI v3 documents. */
   readonly openApiSchema?: Record<string, unknown>;
+  /**
+   * Type-specific conversion of a written object into the form the server keeps, as kube-apiserver's conversion
+   * to the internal version does (Secret: stringData merged into data). Runs before admission; may throw BadRequest.
+   */
+  decode?(object: KubeObject): void;
   /** Type-specific checks on create/update; the generic metadata checks run first. */
   validate?(object: KubeObject, old: KubeObject | undefined): StatusCause[];
   /** Namespaces: `spec.finalizers` also hold deletion back. */

@@ -169,8 +169,9 @@ const podTemplateSpec = struct({ metadata: OBJECT_META_SCHEMA, spec: podSpec });
 
 const objectReference = struct(scalars('kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'), { mapType: 'atomic' });
 
+/** A kind's root: its top-level fields are all transcribed, so it is closed (strict field validation relies on it). */
 function top(properties: Record<string, FieldSchema>): ObjectFieldSchema {
-  return withObjectMeta(struct(properties));
+  return withObjectMeta({ kind: 'object', properties });
 }
 
 const namespace = top({
