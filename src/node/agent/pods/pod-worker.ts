@@ -50,6 +50,8 @@ interface ContainerRecord extends ContainerView {
 }
 
 const DEFAULT_GRACE_SECONDS = 30;
+/** kubelet's minimumGracePeriodInSeconds: even a forced deletion gets this long between SIGTERM and SIGKILL. */
+const MINIMUM_GRACE_MS = 2000;
 /** What kubelet reports for a container it had to kill when the agent restarted (SIGKILL). */
 const LOST_EXIT_CODE = 137;
 const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
@@ -195,14 +197,21 @@ export class PodWorker {
     this.pod = pod;
     if (!pod.metadata.deletionTimestamp || this.deleting) return;
     this.deleting = true;
-    const grace = pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
-    void this.finishDeletion(grace * 1000, true);
+    void this.finishDeletion(this.deletionGraceMs(), true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
   }
 
-  /** The pod object is gone (deleted without waiting for this node): stop at once and clean up. */
+  private deletionGraceMs(): number {
+    const seconds = this.pod.metadata.deletionGracePeriodSeconds ?? this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+    return Math.max(MINIMUM_GRACE_MS, seconds * 1000);
+  }
+
+  /**
+   * The pod object is gone (deleted without waiting for this node): stop its containers now, with the grace
+   * period kubelet gives a pod removed from the API, and clean up.
+   */
   vanished(): Promise<void> {
     this.deleting = true;
-    return this.finishDeletion(0, false);
+    return this.finishDeletion(this.deletionGraceMs(), false);
   }
 
   /**
@@ -453,7 +462,7 @@ export class PodWorker {
   }
 
   private graceMs(): number {
-    return (this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    return Math.max(MINIMUM_GRACE_MS, (this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000);
   }
 
   private async stopContainer(rec: ContainerRecord, graceMs: number, announce: boolean): Promise<void> {
@@ -492,7 +501,7 @@ export class PodWorker {
       void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
       this.halt(this.graceMs());
       this.requestStatus();
-      void this.finished?.then(() => this.releaseResources());
+      void this.finished?.then(() => this.releaseResources()).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'releasing the pod failed'));
     }, Math.max(0, remainingMs));
   }
 
