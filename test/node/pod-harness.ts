@@ -10,6 +10,7 @@ import { createKubeClient } from '../../src/client/create-client.ts';
 import { startNodeAgent, type NodeAgent, type NodeAgentOptions } from '../../src/node/agent/node-agent.ts';
 import type { Container, ContainerStatus, Pod, PodSpec } from '../../src/node/agent/pods/pod-types.ts';
 import { Informer } from '../../src/runtime/informer/informer.ts';
+import { createLogger } from '../../src/runtime/logger.ts';
 import { Changes } from '../client/wait.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 
@@ -47,7 +48,8 @@ export async function startPodHarness(options: Partial<NodeAgentOptions> = {}): 
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   const dataDir = await mkdtemp(join(tmpdir(), 'bosun-agent-'));
   const cgroup = { placement: 'agent' as const, name: `bosun-pods-${process.pid}-${Date.now().toString(36)}` };
-  const agentOptions: NodeAgentOptions = { client, nodeName: NODE, dataDir, cgroup, restartBackoff: { initialMs: 300, maxMs: 1200 }, ...options };
+  const logger = createLogger({ level: (process.env['POD_TEST_LOG'] as 'debug' | undefined) ?? 'silent' });
+  const agentOptions: NodeAgentOptions = { client, nodeName: NODE, dataDir, cgroup, logger, restartBackoff: { initialMs: 300, maxMs: 1200 }, ...options };
   const changes = new Changes();
   const pods = new Informer<Pod>({ client, resource: podsResource, onError: () => undefined });
   const events = new Informer<KubeEvent>({ client, resource: eventsResource, onError: () => undefined });

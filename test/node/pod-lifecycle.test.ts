@@ -1,8 +1,9 @@
 // The pod lifecycle on a real node agent: pods bound to the node run as sandboxed processes, and their
 // status, logs and Events are what kubelet would write.
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
+import { podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { logContents } from './harness.ts';
 import { busybox, startPodHarness, type PodHarness } from './pod-harness.ts';
 
@@ -184,3 +185,55 @@ test('the pod gets kubelet\'s /etc/hosts with its address and hostname', { timeo
   assert.equal(lines.at(-1), 'box');
   assert.ok((await readFile(h.agent.containers.logPath({ namespace: 'default', pod: 'hosts', container: 'main' }, false) ?? '', 'utf8')).length > 0);
 });
+
+test('bad input gets kubelet\'s reasons and the agent keeps going', { timeout: 20_000 }, async () => {
+  await h.create('no-such-command', { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['no-such-command'] }] });
+  await h.create('bad-mount', { containers: [busybox('main', 'true', { volumeMounts: [{ name: 'missing', mountPath: '/data' }] })] });
+  await h.create('negative-limit', { containers: [busybox('main', 'true', { resources: { limits: { memory: '-1Mi' } } })] });
+  const waitingReason = (name: string) => {
+    const state = h.container(name, 'main')?.state;
+    return state !== undefined && 'waiting' in state ? state.waiting.reason : undefined;
+  };
+  await h.until(
+    () => phase('no-such-command') === 'Failed' && waitingReason('bad-mount') === 'CreateContainerConfigError' && waitingReason('negative-limit') === 'CreateContainerConfigError',
+    'each bad pod reported',
+  );
+  const missing = h.container('no-such-command', 'main');
+  assert.ok(missing && 'terminated' in missing.state);
+  assert.equal(missing.state.terminated.reason, 'StartError');
+  assert.equal(missing.state.terminated.exitCode, 128);
+  assert.match(missing.state.terminated.message ?? '', /executable file not found/);
+  const badMount = h.container('bad-mount', 'main');
+  assert.ok(badMount && 'waiting' in badMount.state);
+  assert.match(badMount.state.waiting.message ?? '', /volumeMount missing: no volume of that name/);
+  assert.ok(h.events('bad-mount').some((e) => e.reason === 'Failed' && e.type === 'Warning'));
+  // The agent still runs pods.
+  await h.create('after-bad-input', { restartPolicy: 'Never', containers: [busybox('main', 'true')] });
+  await h.until(() => phase('after-bad-input') === 'Succeeded', 'after-bad-input Succeeded');
+});
+
+test('a finished pod keeps its status, and deleting it removes it and its logs', { timeout: 20_000 }, async () => {
+  const mark = h.server.mark();
+  const pod = await h.create('finished', { restartPolicy: 'Never', containers: [busybox('main', 'echo done')] });
+  await h.until(() => phase('finished') === 'Succeeded', 'finished Succeeded');
+  // Coalesced: a handful of status writes for the whole life of a one-shot pod, not one per change.
+  const writes = h.server.since(mark).filter((r) => r.method === 'PUT' && r.url.includes('/pods/finished/status'));
+  assert.ok(writes.length <= 4, `${writes.length} status writes`);
+  // Its processes are cleaned up; its status stays.
+  await retryUntil(async () => !(await h.agent.sandbox.listPods()).some((p) => p.podUid === pod.metadata.uid), 'the pod cgroups removed');
+  assert.equal(phase('finished'), 'Succeeded');
+  const logPath = h.agent.containers.logPath({ namespace: 'default', pod: 'finished', container: 'main' }, false) ?? '';
+  assert.deepEqual(await logContents(logPath), ['done']);
+  await h.client.delete(podsResource, 'finished', { namespace: 'default' });
+  await h.until(() => h.pod('finished') === undefined, 'finished gone');
+  await retryUntil(() => access(logPath).then(() => false, () => true), 'the log removed');
+});
+
+/** Re-checks with backoff, for what has no event to wait on (cgroups, files). */
+async function retryUntil(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (let delay = 10; !(await check()); delay = Math.min(delay * 2, 500)) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}

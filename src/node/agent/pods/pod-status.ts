@@ -5,15 +5,15 @@ import { nowTime } from '../../../apimachinery/time.ts';
 import type { ContainerStatus, PodCondition, PodPhase, PodStatus } from './pod-types.ts';
 
 /** What the pod worker knows of one container, beyond its API status. */
-export interface ContainerView {
+export interface ContainerProgress {
   status: ContainerStatus;
   /** Terminated and not to be restarted. */
   done: boolean;
 }
 
 export interface PodFactsForStatus {
-  init: readonly ContainerView[];
-  containers: readonly ContainerView[];
+  init: readonly ContainerProgress[];
+  containers: readonly ContainerProgress[];
   initialized: boolean;
   /** The pod sandbox (directory, network) is set up and not yet torn down. */
   sandboxReady: boolean;
@@ -32,7 +32,7 @@ export function podPhase(facts: PodFactsForStatus): PodPhase {
   return hasRun ? 'Running' : 'Pending';
 }
 
-function unfinished(views: readonly ContainerView[], test: (v: ContainerView) => boolean): string[] {
+function unfinished(views: readonly ContainerProgress[], test: (v: ContainerProgress) => boolean): string[] {
   return views.filter((v) => !test(v)).map((v) => v.status.name);
 }
 

@@ -21,7 +21,7 @@ import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { containerSpec, preparePod, type PreparedPod } from './container-spec.ts';
-import type { ContainerView } from './pod-status.ts';
+import type { ContainerProgress } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
 import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
 
@@ -38,13 +38,11 @@ export interface PodWorkerContext {
   restartBackoff: RestartBackoffOptions;
 }
 
-interface ContainerRecord extends ContainerView {
+interface ContainerRecord extends ContainerProgress {
   spec: Container;
   init: boolean;
   handle?: ContainerHandle | undefined;
   probes: ProbeWorker[];
-  /** Set by a failed liveness probe: the run is being stopped to be restarted. */
-  livenessFailed: boolean;
   /** The next run's restartCount: the number of runs before it, including a previous agent's. */
   nextRun: number;
 }
@@ -116,7 +114,6 @@ export class PodWorker {
         init,
         done: false,
         probes: [],
-        livenessFailed: false,
         nextRun: before?.restartCount ?? 0,
         status: {
           name: spec.name,
@@ -251,8 +248,9 @@ export class PodWorker {
 
   private async run(): Promise<void> {
     try {
-      if (!(await this.prepare())) return;
+      // The deadline counts from startTime, setup included.
       this.startDeadline();
+      if (!(await this.prepare())) return;
       if (!this.initialized) {
         for (const rec of this.init) {
           if (rec.done) continue;
@@ -377,13 +375,13 @@ export class PodWorker {
       const restart = !this.halting && (policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0));
       if (!restart) {
         rec.done = true;
+        // A completed init container reports ready, as kubelet's do.
+        rec.status.ready = rec.init && exit.exitCode === 0;
         this.requestStatus();
         return exit.exitCode === 0;
       }
-      // kubelet restarts a container the first time at once, then backs off from the initial delay; a
-      // container killed by its liveness probe restarts at once.
-      const delayMs = rec.livenessFailed || restartCount === 0 ? 0 : restartDelayMs(restartCount - 1, this.ctx.restartBackoff);
-      rec.livenessFailed = false;
+      // kubelet restarts a container the first time at once, then backs off from the initial delay.
+      const delayMs = restartCount === 0 ? 0 : restartDelayMs(restartCount - 1, this.ctx.restartBackoff);
       if (delayMs > 0) {
         rec.status.lastState = rec.status.state;
         rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${Math.round(delayMs / 1000)}s restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
@@ -423,7 +421,6 @@ export class PodWorker {
             onFailure: unhealthy('Liveness'),
             onResult: (success) => {
               if (success) return;
-              rec.livenessFailed = true;
               void this.ctx.recorder.normal(this.pod, 'Killing', `Container ${rec.spec.name} failed liveness probe, will be restarted`);
               void this.stopContainer(rec, this.graceMs(), false);
             },
@@ -447,7 +444,6 @@ export class PodWorker {
           startOthers();
           return;
         }
-        rec.livenessFailed = true;
         void this.ctx.recorder.normal(this.pod, 'Killing', `Container ${rec.spec.name} failed startup probe, will be restarted`);
         void this.stopContainer(rec, this.graceMs(), false);
       },
