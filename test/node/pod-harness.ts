@@ -33,6 +33,7 @@ export interface PodHarness {
   restartAgent(): Promise<NodeAgent>;
   create(name: string, spec: Omit<PodSpec, 'nodeName'>, namespace?: string): Promise<Pod>;
   pod(name: string, namespace?: string): Pod | undefined;
+  pods(): Pod[];
   container(name: string, container: string, init?: boolean): ContainerStatus | undefined;
   events(name: string): KubeEvent[];
   until(check: () => boolean, what: string, timeoutMs?: number): Promise<void>;
@@ -70,6 +71,7 @@ export async function startPodHarness(options: Partial<NodeAgentOptions> = {}): 
     },
     create: (name, spec, namespace = 'default') =>
       client.create<Pod>(podsResource, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { ...spec, nodeName: NODE } }, { namespace }),
+    pods: () => pods.list(),
     pod: (name, namespace = 'default') => pods.list().find((p) => p.metadata.name === name && p.metadata.namespace === namespace),
     container(name, container, init = false) {
       const status = h.pod(name)?.status;

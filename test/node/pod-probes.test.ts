@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { waitForLog } from './harness.ts';
-import { busybox, startPodHarness, type PodHarness } from './pod-harness.ts';
+import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
+import { busybox, NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
 
 let h: PodHarness;
 before(async () => {
@@ -81,6 +82,26 @@ test('deleting a pod sends SIGTERM, waits, and removes the pod', { timeout: 30_0
   assert.ok(Date.now() - began < 8000);
   const uid = pod?.metadata.uid ?? '';
   await waitFor(async () => !(await h.agent.sandbox.listPods()).some((p) => p.podUid === uid));
+});
+
+test('a pod marked for deletion is stopped, then deleted by the agent with grace 0', { timeout: 30_000 }, async () => {
+  // A finalizer keeps the object after DELETE, as kube-apiserver keeps a bound pod for its kubelet.
+  const pod = await h.client.create<Pod>(
+    podsResource,
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'held', namespace: 'default', finalizers: ['test.bosun.dev/hold'] }, spec: { nodeName: NODE, containers: [busybox('main', "trap 'exit 0' TERM; while true; do sleep 0.1; done")] } },
+    { namespace: 'default' },
+  );
+  await h.until(() => phase('held') === 'Running', 'held Running');
+  const mark = h.server.mark();
+  await h.client.delete(podsResource, 'held', { namespace: 'default' });
+  await h.until(() => h.server.since(mark).filter((r) => r.method === 'DELETE' && r.url.includes('/pods/held')).length === 2, 'the agent deletes the pod', 20_000);
+  const main = h.container('held', 'main');
+  assert.ok(main && 'terminated' in main.state);
+  assert.equal(main.state.terminated.exitCode, 0);
+  assert.ok(h.events('held').some((e) => e.reason === 'Killing' && e.message === 'Stopping container main'));
+  assert.ok(!(await h.agent.sandbox.listPods()).some((p) => p.podUid === pod.metadata.uid));
+  await h.client.patch(podsResource, 'held', { metadata: { finalizers: null } }, { type: 'merge', namespace: 'default' });
+  await h.until(() => h.pod('held') === undefined, 'held gone');
 });
 
 test('activeDeadlineSeconds fails the pod with DeadlineExceeded', { timeout: 20_000 }, async () => {
