@@ -9,7 +9,7 @@ import { busybox, startPodHarness, type PodHarness } from './pod-harness.ts';
 
 let h: PodHarness;
 before(async () => {
-  h = await startPodHarness();
+  h = await startPodHarness({ imageMap: { myapp: { entrypoint: ['sh', '-c'], cmd: ['echo mapped image'] } } });
 });
 after(async () => {
   await h.close();
@@ -152,6 +152,12 @@ test('an image the node cannot map waits with CreateContainerError while another
   assert.ok(main && 'waiting' in main.state);
   assert.match(main.state.waiting.message ?? '', /has no known entrypoint on this node; set command/);
   assert.equal(phase('unknown-image'), 'Pending');
+});
+
+test('the agent\'s image map gives an image its entrypoint', { timeout: 20_000 }, async () => {
+  await h.create('mapped', { restartPolicy: 'Never', containers: [{ name: 'main', image: 'registry.example.com/team/myapp:2' }] });
+  await h.until(() => phase('mapped') === 'Succeeded', 'mapped Succeeded');
+  assert.deepEqual(await logContents(h.agent.containers.logPath({ namespace: 'default', pod: 'mapped', container: 'main' }, false) ?? ''), ['mapped image']);
 });
 
 test('privileged pods outside trusted namespaces are refused with a clear reason', { timeout: 20_000 }, async () => {

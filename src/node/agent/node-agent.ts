@@ -9,6 +9,7 @@ import { EventRecorder } from '../../runtime/event-recorder.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
+import type { ImageDefaults } from './container-argv.ts';
 import { NodeLease } from './node-lease.ts';
 import { registerNode } from './node-registration.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
@@ -30,6 +31,8 @@ export interface NodeAgentOptions {
   /** Namespaces whose pods may be privileged or use hostPID. */
   trustedNamespaces?: string[];
   allowRootByDefault?: boolean;
+  /** Entrypoints of images beyond the built-in table (busybox, alpine, …), by base name: `bosun node --image-map`. */
+  imageMap?: Record<string, ImageDefaults>;
   restartBackoff?: RestartBackoffOptions;
   /** Where the pods' cgroups go; default /bosun at the top of each hierarchy, where a restarted agent finds them. */
   cgroup?: CgroupPlacement;
@@ -67,7 +70,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     nodeName: options.nodeName,
     hostIP,
     dataDir: options.dataDir,
-    trustedNamespaces: options.trustedNamespaces ?? DEFAULT_TRUSTED_NAMESPACES,
+    policy: { trustedNamespaces: options.trustedNamespaces ?? DEFAULT_TRUSTED_NAMESPACES, imageMap: options.imageMap ?? {} },
     restartBackoff: options.restartBackoff ?? {},
   });
   try {

@@ -3,7 +3,7 @@
 // here, so that a change to their signatures is met in one place.
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { ContainerSpec, PodFacts, PodNetwork, SecurityContext } from '../../sandbox/types.ts';
-import { resolveArgv } from '../container-argv.ts';
+import { resolveArgv, type ImageDefaults } from '../container-argv.ts';
 import { resolveEnv } from '../container-env.ts';
 import { materialiseVolumes, volumeBindings } from '../pod-volumes.ts';
 import { etcHosts, podHostname, resolvConf } from './pod-etc-files.ts';
@@ -79,11 +79,18 @@ export function checkHostAccess(pod: Pod, container: Container, trustedNamespace
   );
 }
 
-export function containerSpec(pod: Pod, container: Container, prepared: PreparedPod, trustedNamespaces: readonly string[]): ContainerSpec {
-  checkHostAccess(pod, container, trustedNamespaces);
+export interface NodePolicy {
+  /** Namespaces whose pods may be privileged or use hostPID. */
+  trustedNamespaces: readonly string[];
+  /** Entrypoints of images beyond the built-in table, by base name. */
+  imageMap: Readonly<Record<string, ImageDefaults>>;
+}
+
+export function containerSpec(pod: Pod, container: Container, prepared: PreparedPod, policy: NodePolicy): ContainerSpec {
+  checkHostAccess(pod, container, policy.trustedNamespaces);
   const { placement } = prepared;
   const env = resolveEnv(container.env ?? [], { name: prepared.facts.name, namespace: prepared.facts.namespace, nodeName: placement.nodeName, podIP: placement.podIP, hostIP: placement.hostIP });
-  const argv = resolveArgv(container, new Map(env.map((v) => [v.name, v.value])));
+  const argv = resolveArgv(container, new Map(env.map((v) => [v.name, v.value])), policy.imageMap);
   const spec: ContainerSpec = {
     name: container.name,
     argv,

@@ -20,7 +20,7 @@ import { containerLogPath, podLogDir } from '../log-paths.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
-import { containerSpec, preparePod, type PreparedPod } from './container-spec.ts';
+import { containerSpec, preparePod, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerProgress } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
 import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
@@ -34,7 +34,7 @@ export interface PodWorkerContext {
   nodeName: string;
   hostIP: string;
   dataDir: string;
-  trustedNamespaces: readonly string[];
+  policy: NodePolicy;
   restartBackoff: RestartBackoffOptions;
 }
 
@@ -329,7 +329,7 @@ export class PodWorker {
       let exit: ContainerExit;
       let containerID: string | undefined;
       try {
-        const spec = containerSpec(this.pod, rec.spec, prepared, this.ctx.trustedNamespaces);
+        const spec = containerSpec(this.pod, rec.spec, prepared, this.ctx.policy);
         const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
         void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
         const handle = await this.ctx.sandbox.start({ pod: prepared.facts, container: spec, logPath });
