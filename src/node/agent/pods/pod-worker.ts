@@ -95,7 +95,8 @@ export class PodWorker {
   private statusRetryTimer: NodeJS.Timeout | undefined;
   private statusFailures = 0;
   private finished: Promise<void> | undefined;
-  private deleting = false;
+  /** The one deletion in progress, however many times the watch reports it. */
+  private deletion: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: PodWorkerContext,
@@ -147,6 +148,8 @@ export class PodWorker {
                 },
               }
             : undefined;
+      // A container waiting to restart has run before: its next run counts one more.
+      if ('terminated' in before.lastState) rec.nextRun = before.restartCount + 1;
       if (last === undefined) return rec;
       rec.nextRun = before.restartCount + 1;
       const policy = init && restartPolicy === 'Always' ? 'OnFailure' : restartPolicy;
@@ -192,9 +195,8 @@ export class PodWorker {
   /** A newer version of the pod from the watch. */
   update(pod: Pod): void {
     this.pod = pod;
-    if (!pod.metadata.deletionTimestamp || this.deleting) return;
-    this.deleting = true;
-    void this.finishDeletion(this.deletionGraceMs(), true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
+    if (!pod.metadata.deletionTimestamp || this.deletion) return;
+    this.beginDeletion(true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
   }
 
   private deletionGraceMs(): number {
@@ -207,8 +209,7 @@ export class PodWorker {
    * period kubelet gives a pod removed from the API, and clean up.
    */
   vanished(): Promise<void> {
-    this.deleting = true;
-    return this.finishDeletion(this.deletionGraceMs(), false);
+    return this.beginDeletion(false);
   }
 
   /**
@@ -218,11 +219,12 @@ export class PodWorker {
   async detach(killPods: boolean): Promise<void> {
     this.detached = true;
     this.stopTimers();
+    // Wakes the restart and setup back-offs, which then see the worker detached and end.
+    this.halted.abort();
     if (killPods) {
       this.halt(0);
       await this.finished;
-      await this.ctx.sandbox.destroyPod(this.uid);
-      if (this.pod.spec.hostNetwork !== true) await this.ctx.network.detach(this.uid);
+      await this.releaseResources();
     }
     await this.statusWrite;
   }
@@ -461,13 +463,19 @@ export class PodWorker {
     return Math.max(MINIMUM_GRACE_MS, (this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000);
   }
 
+  /** Stops a run with the grace period; never rejects (its exit reaches runContainer through the handle). */
   private async stopContainer(rec: ContainerRecord, graceMs: number, announce: boolean): Promise<void> {
     const handle = rec.handle;
     if (handle === undefined) return;
     this.stopProbes(rec);
     if (announce) void this.ctx.recorder.normal(this.pod, 'Killing', `Stopping container ${rec.spec.name}`);
-    await handle.stop(graceMs);
+    try {
+      await handle.stop(graceMs);
+    } catch (err) {
+      this.ctx.logger.warn({ err, pod: formatPod(this.pod), container: rec.spec.name }, 'stopping a container failed');
+    }
   }
+
 
   /** Read through a method: the awaits in runContainer change it behind the compiler's narrowing. */
   private currentHalt(): { graceMs: number } | undefined {
@@ -497,12 +505,18 @@ export class PodWorker {
       void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
       this.halt(this.graceMs());
       this.requestStatus();
-      void this.finished?.then(() => this.releaseResources()).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'releasing the pod failed'));
+      void this.finished?.then(() => this.releaseResources());
     }, Math.max(0, remainingMs));
   }
 
-  private async finishDeletion(graceMs: number, deleteObject: boolean): Promise<void> {
-    this.halt(graceMs);
+  /** Stops the containers (a later call may shorten the grace period) and cleans up once. */
+  private beginDeletion(deleteObject: boolean): Promise<void> {
+    this.halt(this.deletionGraceMs());
+    this.deletion ??= this.finishDeletion(deleteObject);
+    return this.deletion;
+  }
+
+  private async finishDeletion(deleteObject: boolean): Promise<void> {
     await this.finished;
     await this.statusWrite;
     if (this.detached) return;
@@ -521,10 +535,17 @@ export class PodWorker {
     await rm(this.logDir, { recursive: true, force: true });
   }
 
-  /** Kills whatever is left of the pod's processes and releases its address; status and logs stay. */
+  /**
+   * Kills whatever is left of the pod's processes and releases its address; status and logs stay. Never
+   * rejects: a failure is logged, and the next agent start kills what is left.
+   */
   private async releaseResources(): Promise<void> {
-    await this.ctx.sandbox.destroyPod(this.uid);
-    if (this.pod.spec.hostNetwork !== true) await this.ctx.network.detach(this.uid);
+    try {
+      await this.ctx.sandbox.destroyPod(this.uid);
+      if (this.pod.spec.hostNetwork !== true) await this.ctx.network.detach(this.uid);
+    } catch (err) {
+      this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'releasing the pod failed');
+    }
     if (this.prepared) {
       this.prepared = undefined;
       this.requestStatus();
