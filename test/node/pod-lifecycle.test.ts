@@ -118,7 +118,7 @@ test('a container that keeps failing goes into CrashLoopBackOff', { timeout: 20_
   }, 'CrashLoopBackOff');
   const main = h.container('crashes', 'main');
   assert.ok(main && 'waiting' in main.state);
-  assert.match(main.state.waiting.message ?? '', /^back-off \d+s restarting failed container=main pod=crashes_default\([0-9a-f-]+\)$/);
+  assert.match(main.state.waiting.message ?? '', /^back-off \d+(ms|s) restarting failed container=main pod=crashes_default\([0-9a-f-]+\)$/);
   assert.ok('terminated' in main.lastState);
   assert.equal(phase('crashes'), 'Running');
   assert.equal(condition('crashes', 'Ready'), 'False');

@@ -20,6 +20,7 @@ import { containerLogPath, podLogDir } from '../log-paths.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
+import { goDuration } from './go-duration.ts';
 import { containerSpec, preparePod, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerProgress } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
@@ -386,7 +387,7 @@ export class PodWorker {
       const delayMs = restartCount === 0 ? 0 : restartDelayMs(restartCount - 1, this.ctx.restartBackoff);
       if (delayMs > 0) {
         rec.status.lastState = rec.status.state;
-        rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${Math.round(delayMs / 1000)}s restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
+        rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(delayMs)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
         void this.ctx.recorder.warning(this.pod, 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod)}`);
         this.requestStatus();
         await this.pause(delayMs);
