@@ -34,7 +34,10 @@ export interface NodeAgentOptions {
   /** Entrypoints of images beyond the built-in table (busybox, alpine, …), by base name: `bosun node --image-map`. */
   imageMap?: Record<string, ImageDefaults>;
   restartBackoff?: RestartBackoffOptions;
-  /** Where the pods' cgroups go; default /bosun at the top of each hierarchy, where a restarted agent finds them. */
+  /**
+   * Where the pods' cgroups go; default bosun-<nodeName> at the top of each hierarchy, where a restarted agent
+   * finds them, and apart from other nodes' agents on the same machine (each kills what it finds at start).
+   */
   cgroup?: CgroupPlacement;
   leaseDurationSeconds?: number;
   leaseRenewIntervalMs?: number;
@@ -52,7 +55,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const hostIP = options.hostIP ?? '127.0.0.1';
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const sandbox = await Sandbox.open({ cgroup: options.cgroup ?? { placement: 'top', name: 'bosun' }, ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}) });
+  const sandbox = await Sandbox.open({ cgroup: options.cgroup ?? { placement: 'top', name: `bosun-${options.nodeName}` }, ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}) });
   await registerNode(options.client, { nodeName: options.nodeName });
   const lease = new NodeLease(options.client, {
     nodeName: options.nodeName,
