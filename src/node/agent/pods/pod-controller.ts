@@ -59,9 +59,9 @@ export class PodController implements RunningContainers {
     return this.worker(ref)?.logPath(ref.container, previous);
   }
 
+  /** The newest pod of that name: a pod deleted and created again may still have its old worker cleaning up. */
   private worker(ref: ContainerRef): PodWorker | undefined {
-    for (const worker of this.workers.values()) if (worker.namespace === ref.namespace && worker.name === ref.pod) return worker;
-    return undefined;
+    return [...this.workers.values()].findLast((worker) => worker.namespace === ref.namespace && worker.name === ref.pod);
   }
 
   private onPod(pod: Pod): void {
