@@ -13,6 +13,7 @@ export const podsResource: ResourceRef = { group: '', version: 'v1', resource: '
 export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' };
 export const secretsResource: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true, kind: 'Secret' };
 export const configMapsResource: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+export const persistentVolumeClaimsResource: ResourceRef = { group: '', version: 'v1', resource: 'persistentvolumeclaims', namespaced: true, kind: 'PersistentVolumeClaim' };
 export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
 export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true, kind: 'Lease' };
 export const jobsResource: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' };

@@ -10,6 +10,7 @@ import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
 import type { HandlerContext } from './handlers/context.ts';
+import { createUpgradeHandler } from './handlers/pod-exec.ts';
 import { tableConverter } from './handlers/table-view.ts';
 import { WatchRegistry } from './storage/watch-registry.ts';
 import { createRouter, type RequestLogEntry } from './router.ts';
@@ -36,6 +37,8 @@ export interface ApiServerOptions {
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
   token?: string;
   retention?: RetentionPolicy;
+  /** The bearer token the API server presents to node agents' kubelet APIs (pods/log, pods/exec). */
+  kubeletToken?: string;
   bookmarkIntervalMs?: number;
   /** CRDs to install (created, or updated when they differ) before the server answers. */
   crds?: KubeObject[];
@@ -111,6 +114,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     watches,
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
+    ...(options.kubeletToken === undefined ? {} : { kubeletToken: options.kubeletToken }),
   };
   const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';
@@ -119,6 +123,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
       ? { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') }
       : await loadOrCreateServingCert(dataDir, bind);
   const server: Server = createHttpsServer(tls, handler);
+  server.on('upgrade', createUpgradeHandler(ctx, { token, onError }));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   const stopControllers = () => {

@@ -1,6 +1,7 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
-// (pickup timeout) and the mock and manifest deployers, each a separate controller as upstream runs them,
-// and, when the process serves admission webhooks, the validating webhook.
+// (pickup timeout), the mock and manifest deployers and the in-use protection of Targets and Contexts, each a
+// separate controller as upstream runs them, and, when the process serves admission webhooks, the validating
+// webhook.
 import type { Family, PolicyRule } from '../runtime/family.ts';
 import type { Manager } from '../runtime/manager.ts';
 import type { AdmissionWebhooks } from '../runtime/webhook/index.ts';
@@ -10,6 +11,7 @@ import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
 import { registerExecutionController, type ExecutionControllerOptions } from './execution/index.ts';
 import { registerInstallationController, type InstallationControllerOptions } from './installation/index.ts';
+import { registerProtection } from './protection/index.ts';
 import { registerLandscaperWebhook } from './webhook/index.ts';
 
 /** Per-controller options of the family; everything defaults to what `bosun up` runs. */
@@ -32,9 +34,10 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   if (options.webhooks) registerLandscaperWebhook(options.webhooks);
   registerInstallationController(mgr, options.installation);
   registerExecutionController(mgr, options.execution);
-  registerDeployItemController(mgr, options.deployItem);
-  registerMockDeployer(mgr, options.mock);
+  const mock = registerMockDeployer(mgr, options.mock);
   const manifest = registerManifestDeployer(mgr, options.manifest);
+  registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type], ...options.deployItem });
+  registerProtection(mgr);
   // Target-cluster clients live as long as the manager.
   void mgr.done.finally(() => manifest.close()).catch(() => {});
 }
@@ -44,14 +47,15 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
  * item controllers and the deployers watch and write their kinds and status; installations create
  * subinstallations, executions and Contexts, write exports as DataObjects and Targets (deleting stale ones)
  * and keep template state in Secrets; imports come from DataObjects, Targets, Secrets and ConfigMaps; the
- * deployers read their Target and its kubeconfig Secret and write exports to a Secret; each controller records
- * Events.
+ * deployers read their Target and its kubeconfig Secret and write exports to a Secret; the in-use protection
+ * watches Targets and Contexts and patches its finalizer onto them; each controller records Events.
  */
 const rbac: readonly PolicyRule[] = [
   { apiGroups: [LANDSCAPER_GROUP], resources: ['installations', 'executions', 'deployitems'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: [LANDSCAPER_GROUP], resources: ['installations/status', 'executions/status', 'deployitems/status'], verbs: ['update'] },
-  { apiGroups: [LANDSCAPER_GROUP], resources: ['dataobjects', 'targets'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
-  { apiGroups: [LANDSCAPER_GROUP], resources: ['contexts'], verbs: ['get', 'list', 'watch', 'create'] },
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['dataobjects'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['targets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: [LANDSCAPER_GROUP], resources: ['contexts'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'update', 'delete'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },

@@ -314,7 +314,8 @@ describe('kubectl create sends protobuf', () => {
     const labels = await generatedLabels('j');
     assert.deepEqual(job['spec']['template'], {
       metadata: { creationTimestamp: null, labels },
-      spec: { containers: [{ name: 'j', image: 'busybox', command: ['echo', 'hi'], resources: {} }], restartPolicy: 'Never' },
+      // The pod spec defaults (SetDefaults_PodSpec) apply to templates too.
+      spec: { containers: [{ name: 'j', image: 'busybox', command: ['echo', 'hi'], resources: {}, imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], restartPolicy: 'Never', dnsPolicy: 'ClusterFirst', enableServiceLinks: true, schedulerName: 'default-scheduler', securityContext: {}, terminationGracePeriodSeconds: 30 },
     });
     const json = await viaJson(['create', 'job', 'j-json', '--image=busybox', '--', 'echo', 'hi'], '/apis/batch/v1/namespaces/default/jobs', '/apis/batch/v1/namespaces/default/jobs/j-json');
     assert.deepEqual(json['spec']['template']['metadata']['labels'], await generatedLabels('j-json'));
@@ -332,7 +333,10 @@ describe('kubectl create sends protobuf', () => {
     assert.deepEqual(deployment['spec'], {
       replicas: 2,
       selector: { matchLabels: { app: 'web' } },
-      template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
+      template: {
+        metadata: { creationTimestamp: null, labels: { app: 'web' } },
+        spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {}, imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }], restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', enableServiceLinks: true, schedulerName: 'default-scheduler', securityContext: {}, terminationGracePeriodSeconds: 30 },
+      },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
       revisionHistoryLimit: 10,
       progressDeadlineSeconds: 600,

@@ -155,7 +155,7 @@ describe('workload resources: Job defaulting, Deployment and ReplicaSet, the sca
     const set = await kubectl(['set', 'image', 'deployment/web', 'busybox=busybox:2']);
     assert.equal(set.code, 0, set.stderr);
     const web = await server.json<Record<string, any>>(`${deployments}/web`);
-    assert.deepEqual(web['spec']['template']['spec']['containers'], [{ name: 'busybox', image: 'busybox:2', resources: {} }]);
+    assert.deepEqual(web['spec']['template']['spec']['containers'], [{ name: 'busybox', image: 'busybox:2', resources: {}, imagePullPolicy: 'IfNotPresent', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }]);
     const table = await kubectl(['get', 'deployment', 'web']);
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+0\/2\s+0\s+0\s+\S+\n$/);

@@ -37,7 +37,12 @@ export async function startTestServer(options: ApiServerOptions = {}): Promise<T
     new Promise((resolve, reject) => {
       const req = request(
         `${server.url}${path}`,
-        { method: init.method ?? 'GET', agent, headers: { authorization: `Bearer ${server.token}`, ...init.headers } },
+        {
+          method: init.method ?? 'GET',
+          agent,
+          // Node sends a DELETE or GET body unframed unless its length is given.
+          headers: { authorization: `Bearer ${server.token}`, ...(init.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(init.body)) }), ...init.headers },
+        },
         (res) => {
           const headers = new Headers();
           for (const [k, v] of Object.entries(res.headers)) for (const value of [v ?? []].flat()) headers.append(k, value);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
+export const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
 
 /** A loopback port that was free a moment ago (the restart tests need a fixed one). */
 export function freePort(): Promise<number> {
@@ -16,18 +16,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `bosun up` on dataDir and port; resolves once it prints its ready line (60 s at most). */
-export function startBosun(dataDir: string, port: number): Promise<ChildProcess> {
+/** Starts `bosun up` on dataDir and port (with more flags if given); resolves once it prints its ready line (60 s at most). */
+export function startBosun(dataDir: string, port: number, flags: string[] = []): Promise<ChildProcess> {
+  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...flags], 'bosun is ready');
+}
+
+/** Starts a bosun command and resolves once its stdout shows readyText (60 s at most). */
+export function startReady(args: string[], readyText: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`bosun up did not get ready within 60 s: ${out}`));
+      reject(new Error(`bosun ${args[1] ?? ''} did not get ready within 60 s: ${out}`));
     }, 60_000);
     const onData = (d: Buffer) => {
       out += d.toString();
-      if (out.includes('bosun is ready')) {
+      if (out.includes(readyText)) {
         clearTimeout(timer);
         child.stdout?.off('data', onData);
         child.stdout?.resume();
@@ -38,7 +43,7 @@ export function startBosun(dataDir: string, port: number): Promise<ChildProcess>
     child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
     child.on('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`bosun up exited with ${code}: ${out}`));
+      reject(new Error(`bosun ${args[1] ?? ''} exited with ${code}: ${out}`));
     });
   });
 }

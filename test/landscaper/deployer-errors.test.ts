@@ -57,6 +57,7 @@ test('a recoverable error is recorded, counted, retried with a growing backoff, 
   const ended = Date.now();
   assert.equal(di.status?.phase, 'Failed');
   assert.equal(di.status?.lastError?.reason, 'ProgressingTimeout');
+  assert.match(di.status?.lastError?.message ?? '', new RegExp(`timed out after 5s .*; last error \\(ApplyManifests\\): target ${ns}/dead .* is unreachable`), 'the timeout keeps the cause it retried');
 
   // 200 ms doubling: attempts about 0, 0.2, 0.6, 1.4 and 3 s after pickup, the next one due at 6.2 s; the
   // deadline (initTime, in whole seconds, + 5 s) falls 4 to 5 s after pickup.

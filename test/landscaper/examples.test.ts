@@ -14,7 +14,7 @@ import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { landscaperFamily } from '../../src/landscaper/family.ts';
-import { dataObjectsResource, deployItemsResource, executionsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
+import { dataObjectsResource, deployItemsResource, executionsResource, installationsResource, targetsResource } from '../../src/landscaper/api/resources.ts';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { eventually, startTestServer, type TestServer } from '../helpers/api-server.ts';
@@ -178,4 +178,41 @@ test('examples/landscaper/sibling-chain runs to Succeeded with the controllers, 
     await client?.close();
     await live.close();
   }
+});
+
+test('kubectl delete -f of every example folder completes, the manifest Target outliving the uninstall through it', { timeout: 240_000 }, async () => {
+  await withControllers(async (live, client) => {
+    const k = kubectlFor(live.kubeconfigFile);
+    const ok = async (args: string[]) => {
+      const r = await k(args);
+      assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stdout}\n${r.stderr}`);
+      return r.stdout;
+    };
+    await ok(['create', 'secret', 'generic', 'bosun-kubeconfig', '-n', 'default', `--from-file=kubeconfig=${live.kubeconfigFile}`]);
+    const applied = folders.filter((f) => f !== 'blueprint-render');
+    for (const folder of applied) await ok(['apply', '-f', join(ROOT, folder)]);
+    await untilSucceeded(client, ['configmaps', 'platform', 'dag', 'chain-a', 'chain-b', 'chain-c']);
+    // The stuck example ends as its README says: interrupt, then delete without uninstalling.
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/operation=interrupt']);
+    await eventually(async () => {
+      const i = await client.get<Installation>(installationsResource, 'stuck', { namespace: 'default' });
+      return i.status?.phase === 'Failed' && i.status.jobID === i.status.jobIDFinished;
+    }, 30_000, 'stuck Failed after the interrupt');
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/delete-without-uninstall=true']);
+
+    for (const folder of applied) {
+      // kubectl waits for the finalizers; the timeout turns a hang into a failure naming the folder.
+      await ok(['delete', '-f', join(ROOT, folder), '--timeout=60s']);
+    }
+    const [installations, executions, items, targets] = await Promise.all([
+      client.list(installationsResource, { namespace: 'default' }),
+      client.list(executionsResource, { namespace: 'default' }),
+      client.list(deployItemsResource, { namespace: 'default' }),
+      client.list(targetsResource, { namespace: 'default' }),
+    ]);
+    assert.deepEqual([...installations.items, ...executions.items, ...items.items, ...targets.items].map((o) => `${o.kind}/${o.metadata.name}`), []);
+    // The deploy item uninstalled through the Target before the Target went: the ConfigMaps are gone.
+    const configMaps = await client.list({ apiVersion: 'v1', kind: 'ConfigMap' }, { namespace: 'default' });
+    assert.deepEqual(configMaps.items.map((c) => c.metadata.name).filter((n) => n === 'greeting' || n === 'settings'), []);
+  });
 });

@@ -2,12 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { imageBaseName, resolveArgv } from '../../src/node/agent/container-argv.ts';
-import { resolveEnv } from '../../src/node/agent/container-env.ts';
 import { containerLogPath } from '../../src/node/agent/log-paths.ts';
 import { restartDelayMs } from '../../src/node/agent/restart-backoff.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
-
-const pod = { name: 'web', namespace: 'shop', nodeName: 'n1', podIP: '127.0.0.1', hostIP: '127.0.0.1' };
 
 test('image names reduce to their base name', () => {
   assert.equal(imageBaseName('docker.io/library/busybox:1.36@sha256:abc'), 'busybox');
@@ -30,27 +27,6 @@ test('an unknown image without command is a CreateContainerError saying to set c
     () => resolveArgv({ name: 'app', image: 'example.com/app:1' }, new Map()),
     (error: unknown) => error instanceof SandboxSpecError && error.reason === 'CreateContainerError' && /set command/.test(error.message) && /app:1/.test(error.message),
   );
-});
-
-test('env resolves literals, fieldRefs, and references to earlier variables', () => {
-  const env = resolveEnv(
-    [
-      { name: 'POD', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } },
-      { name: 'NS', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
-      { name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } },
-      { name: 'IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } },
-      { name: 'ADDR', value: '$(POD).$(NS)@$(IP)' },
-    ],
-    pod,
-  );
-  assert.deepEqual(env, [
-    { name: 'POD', value: 'web' },
-    { name: 'NS', value: 'shop' },
-    { name: 'NODE', value: 'n1' },
-    { name: 'IP', value: '127.0.0.1' },
-    { name: 'ADDR', value: 'web.shop@127.0.0.1' },
-  ]);
-  assert.throws(() => resolveEnv([{ name: 'X', valueFrom: { fieldRef: { fieldPath: 'metadata.labels' } } }], pod), SandboxSpecError);
 });
 
 test('log paths follow kubelet layout, one file per restart', () => {

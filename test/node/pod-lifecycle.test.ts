@@ -63,8 +63,6 @@ test('OnFailure restarts a failing container, counting restarts and keeping the 
   const script = 'n=$(cat /work/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /work/n; echo run $n; [ $n -ge 3 ]';
   await h.create('retries', {
     restartPolicy: 'OnFailure',
-    // Root: emptyDir directories are 0755 under the agent's umask (pod-volumes.ts), so only root writes them.
-    securityContext: { runAsUser: 0 },
     volumes: [{ name: 'work', emptyDir: {} }],
     containers: [busybox('main', script, { volumeMounts: [{ name: 'work', mountPath: '/work' }] })],
   });
@@ -83,7 +81,6 @@ test('OnFailure restarts a failing container, counting restarts and keeping the 
 test('init containers run in order before the containers', { timeout: 20_000 }, async () => {
   await h.create('inits', {
     restartPolicy: 'Never',
-    securityContext: { runAsUser: 0 },
     volumes: [{ name: 'work', emptyDir: {} }],
     initContainers: [
       busybox('first', 'echo first >> /work/order', { volumeMounts: [{ name: 'work', mountPath: '/work' }] }),
@@ -194,14 +191,15 @@ test('the pod gets kubelet\'s /etc/hosts with its address and hostname', { timeo
 
 test('bad input gets kubelet\'s reasons and the agent keeps going', { timeout: 20_000 }, async () => {
   await h.create('no-such-command', { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox', command: ['no-such-command'] }] });
-  await h.create('bad-mount', { containers: [busybox('main', 'true', { volumeMounts: [{ name: 'missing', mountPath: '/data' }] })] });
-  await h.create('negative-limit', { containers: [busybox('main', 'true', { resources: { limits: { memory: '-1Mi' } } })] });
+  await h.create('bad-mount', { volumes: [{ name: 'cfg', configMap: { name: 'absent' } }], containers: [busybox('main', 'true', { volumeMounts: [{ name: 'cfg', mountPath: '/data' }] })] });
+  // A negative limit never reaches the node: the API server refuses it, as kube-apiserver does.
+  await assert.rejects(h.create('negative-limit', { containers: [busybox('main', 'true', { resources: { limits: { memory: '-1Mi' } } })] }), /must be greater than or equal to 0/);
   const waitingReason = (name: string) => {
     const state = h.container(name, 'main')?.state;
     return state !== undefined && 'waiting' in state ? state.waiting.reason : undefined;
   };
   await h.until(
-    () => phase('no-such-command') === 'Failed' && waitingReason('bad-mount') === 'CreateContainerConfigError' && waitingReason('negative-limit') === 'CreateContainerConfigError',
+    () => phase('no-such-command') === 'Failed' && waitingReason('bad-mount') === 'CreateContainerConfigError',
     'each bad pod reported',
   );
   const missing = h.container('no-such-command', 'main');
@@ -211,7 +209,7 @@ test('bad input gets kubelet\'s reasons and the agent keeps going', { timeout: 2
   assert.match(missing.state.terminated.message ?? '', /executable file not found/);
   const badMount = h.container('bad-mount', 'main');
   assert.ok(badMount && 'waiting' in badMount.state);
-  assert.match(badMount.state.waiting.message ?? '', /volumeMount missing: no volume of that name/);
+  assert.match(badMount.state.waiting.message ?? '', /configmap "absent" not found/);
   assert.ok(h.events('bad-mount').some((e) => e.reason === 'Failed' && e.type === 'Warning'));
   // The agent still runs pods.
   await h.create('after-bad-input', { restartPolicy: 'Never', containers: [busybox('main', 'true')] });

@@ -6,7 +6,7 @@ import type { Deployment, PodTemplateSpec } from '../../src/workloads/api/types.
 import { maxSurge, maxUnavailable, resolveFenceposts } from '../../src/workloads/deployment/fenceposts.ts';
 import { computeHash, equalIgnoringHash, safeEncodeString } from '../../src/workloads/deployment/template-hash.ts';
 import { formatIndexes, parseIndexes } from '../../src/workloads/job/indexed.ts';
-import { milliCpu, integerValue } from '../../src/workloads/scheduler/quantity.ts';
+import { milliValue as milliCpu, integerValue } from '../../src/apimachinery/quantity.ts';
 
 function deployment(replicas: number, strategy: Deployment['spec']['strategy']): Deployment {
   return { metadata: { name: 'd' }, spec: { replicas, strategy, template: { spec: { containers: [] } } } };

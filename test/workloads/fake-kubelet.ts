@@ -118,9 +118,22 @@ export class FakeKubelet {
 
   private onPod(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
+    if (pod.metadata.deletionTimestamp && pod.spec?.nodeName && this.heartbeats.has(pod.spec.nodeName)) {
+      // A kubelet's last word on a gracefully deleted pod: its containers stopped, it removes the object.
+      void this.remove(pod).catch(() => undefined);
+      return;
+    }
     if (this.started.has(uid) || !pod.spec?.nodeName || !this.heartbeats.has(pod.spec.nodeName) || pod.metadata.deletionTimestamp) return;
     this.started.add(uid);
     void this.write(pod, this.decide(pod)).catch(() => undefined);
+  }
+
+  private async remove(pod: Pod): Promise<void> {
+    try {
+      await this.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '', gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid ?? '' } });
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
   }
 
   private write(pod: Pod, fate: PodFate): Promise<void> {

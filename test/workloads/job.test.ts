@@ -192,7 +192,7 @@ describe('Job controller', () => {
       assert.equal(p.spec['hostname'], `ix-${index}`);
       assert.deepEqual((p.spec.containers[0]?.['env'] as unknown[])[0], {
         name: 'JOB_COMPLETION_INDEX',
-        valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
+        valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
       });
     }
   });

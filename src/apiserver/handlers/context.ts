@@ -21,4 +21,6 @@ export interface HandlerContext {
   readonly watches: WatchRegistry;
   readonly tables: TableConverter;
   readonly bookmarkIntervalMs: number;
+  /** The bearer token presented to kubelets (pods/log, pods/exec); without one they are not proxied to. */
+  readonly kubeletToken?: string;
 }

@@ -1,9 +1,12 @@
-// Subresources with their own semantics: pods/binding and pods/eviction (POST), and */scale (GET, PUT, PATCH).
+// Subresources with their own semantics: pods/binding and pods/eviction (POST), pods/log and pods/exec (proxied to
+// the node's kubelet), and */scale (GET, PUT, PATCH).
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Verb } from '../http/request-info.ts';
 import type { SubresourceInfo } from '../registry/resource-type.ts';
 import { handleBinding } from './pod-binding.ts';
 import { handleEviction } from './pod-eviction.ts';
+import { handleExec } from './pod-exec.ts';
+import { handleLog } from './pod-log.ts';
 import type { ResourceCall } from './resource-call.ts';
 import { handleScale } from './scale.ts';
 
@@ -16,5 +19,9 @@ export async function handleSubresource(call: ResourceCall, sub: SubresourceInfo
       return handleEviction(call);
     case 'scale':
       return handleScale(call, verb);
+    case 'log':
+      return handleLog(call);
+    case 'exec':
+      return handleExec();
   }
 }

@@ -25,9 +25,16 @@ export function writeOptions(query: URLSearchParams): WriteOptions {
 
 const policies = new Set(['Background', 'Foreground', 'Orphan']);
 
+function gracePeriodOf(value: unknown): number {
+  const seconds = typeof value === 'string' && /^[+-]?\d+$/.test(value) ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds)) throw errors.badRequest(`gracePeriodSeconds: invalid value ${JSON.stringify(value)}: must be an integer`);
+  return seconds;
+}
+
 export function deleteOptions(query: URLSearchParams, body: unknown): DeleteOptions {
   const options: DeleteOptions = { dryRun: dryRunOf(query.getAll('dryRun')) };
   let policy = query.get('propagationPolicy') ?? undefined;
+  let grace: unknown = query.has('gracePeriodSeconds') ? query.get('gracePeriodSeconds') : undefined;
   if (body !== undefined) {
     if (!isPlainObject(body)) throw errors.badRequest('the body of a delete request must be a DeleteOptions object');
     if (body['kind'] !== undefined && body['kind'] !== 'DeleteOptions') throw errors.badRequest(`expected DeleteOptions, got ${String(body['kind'])}`);
@@ -36,7 +43,9 @@ export function deleteOptions(query: URLSearchParams, body: unknown): DeleteOpti
     else if (body['orphanDependents'] === false) policy = 'Background';
     if (isPlainObject(body['preconditions'])) options.preconditions = body['preconditions'] as DeleteOptions['preconditions'] & object;
     if (body['dryRun'] !== undefined) options.dryRun = options.dryRun || dryRunOf(body['dryRun']);
+    if (body['gracePeriodSeconds'] !== undefined && body['gracePeriodSeconds'] !== null) grace = body['gracePeriodSeconds'];
   }
+  if (grace !== undefined) options.gracePeriodSeconds = gracePeriodOf(grace);
   if (policy !== undefined) {
     if (!policies.has(policy)) {
       throw errors.invalid('DeleteOptions', '', '', [

@@ -12,7 +12,8 @@ import { defaultWebhookConfiguration } from '../admissionregistration/webhook-de
 import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
 import { serverUser } from '../auth/server-user.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
-import { deploymentStrategy, jobStrategy, podStrategy, replicaSetStrategy } from './workload-strategies.ts';
+import { podStrategy } from './pod-strategy.ts';
+import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -152,6 +153,8 @@ export const builtinResources: readonly ResourceType[] = [
     },
   }),
   builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
+  builtin({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], statusSubresource: true }),
+  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true }),
   builtin({
     group: '',
     version: 'v1',
@@ -164,6 +167,8 @@ export const builtinResources: readonly ResourceType[] = [
     subresources: [
       { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
+      { name: 'exec', group: '', version: 'v1', kind: 'PodExecOptions', verbs: ['create', 'get'] },
+      { name: 'log', group: '', version: 'v1', kind: 'Pod', verbs: ['get'] },
     ],
     fieldSelectors: fields(
       'spec.nodeName',

@@ -21,9 +21,13 @@ export interface WriteOptions {
   fieldValidation?: FieldValidation;
 }
 
+type GracefulDeletion = { outcome: 'none' | 'pending' } | { outcome: 'mark'; seconds: number; deletionTimestamp: string };
+
 export interface DeleteOptions {
   dryRun?: boolean;
   propagationPolicy?: PropagationPolicy;
+  /** Seconds before a gracefully deleted object (a pod) may be removed; see ResourceType.gracefulDeletePeriod. */
+  gracePeriodSeconds?: number;
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
@@ -445,9 +449,21 @@ export class ObjectService {
     const policyFinalizer = policy === 'Foreground' ? 'foregroundDeletion' : policy === 'Orphan' ? 'orphan' : undefined;
     const hasDependents = policyFinalizer !== undefined;
     const dryRun = options.dryRun === true;
-    if (finalizers.length === 0 && !hasDependents) return { type, current, outcome: 'remove', next: undefined, dryRun };
+    const grace = this.gracefulDeletion(type, old, options.gracePeriodSeconds);
+    if (grace.outcome === 'pending') return { type, current, outcome: 'unchanged', next: undefined, dryRun };
+    if (grace.outcome === 'none' && finalizers.length === 0 && !hasDependents) return { type, current, outcome: 'remove', next: undefined, dryRun };
     const next = clone(old);
     const meta = next.metadata;
+    if (grace.outcome === 'mark') {
+      if (!meta.deletionTimestamp) {
+        type.prepareForDelete?.(next);
+        if (meta.generation !== undefined) meta.generation += 1;
+      }
+      meta.deletionTimestamp = grace.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = grace.seconds;
+      if (policyFinalizer && !finalizers.includes(policyFinalizer)) meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
+      return { type, current, outcome: 'mark', next, dryRun };
+    }
     if (policyFinalizer && !finalizers.includes(policyFinalizer) && !meta.deletionTimestamp) {
       // Swap a previously requested propagation finalizer for the one asked now.
       meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
@@ -462,6 +478,27 @@ export class ObjectService {
       if (meta.generation !== undefined) meta.generation += 1;
     }
     return { type, current, outcome: 'mark', next, dryRun };
+  }
+
+  /**
+   * rest.BeforeDelete for kinds deleted gracefully: 'mark' sets (or shortens) the grace period, 'pending' leaves a
+   * grace period already running alone, 'none' deletes as any other kind (no period, or a period run out to 0).
+   */
+  private gracefulDeletion(type: ResourceType, old: KubeObject, requested: number | undefined): GracefulDeletion {
+    if (!type.gracefulDeletePeriod) return { outcome: 'none' };
+    const meta = old.metadata;
+    if (meta.deletionTimestamp) {
+      const running = meta.deletionGracePeriodSeconds ?? 0;
+      if (running === 0) return { outcome: 'none' };
+      if (requested === undefined || requested >= running) return { outcome: 'pending' };
+      const seconds = Math.max(0, requested);
+      if (seconds === 0) return { outcome: 'none' };
+      const start = Date.parse(meta.deletionTimestamp) - running * 1000;
+      return { outcome: 'mark', seconds, deletionTimestamp: nowTime(new Date(start + seconds * 1000)) };
+    }
+    const seconds = type.gracefulDeletePeriod(old, requested);
+    if (seconds === 0) return { outcome: 'none' };
+    return { outcome: 'mark', seconds, deletionTimestamp: nowTime(new Date(Date.now() + seconds * 1000)) };
   }
 
   commitDelete(prepared: PreparedDelete): { json: string; deleted: boolean } {

@@ -13,9 +13,9 @@ export interface CustomResourceSchema {
 
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
 
-/** A subresource besides status and finalize (pods/binding, deployments/scale…), as discovery lists it. */
+/** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
 export interface SubresourceInfo {
-  readonly name: 'binding' | 'eviction' | 'scale';
+  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec';
   /** The group, version and kind of what the subresource takes and answers (Binding, policy/v1 Eviction, autoscaling/v1 Scale). */
   readonly group: string;
   readonly version: string;
@@ -63,6 +63,11 @@ export interface ResourceType {
   readonly specFinalizers?: boolean;
   /** Type-specific changes when deletion starts (Namespace: phase Terminating). */
   prepareForDelete?(object: KubeObject): void;
+  /**
+   * Kinds deleted gracefully (pods: CheckGracefulDelete): the seconds the object stays, marked, before it may be
+   * removed, given the grace period the request asked for; 0 removes it at once.
+   */
+  gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
   /** Review-style resources (SelfSubjectAccessReview…): answered on create, never stored. */
   review?(object: KubeObject): KubeObject;
   /** Type-specific defaults on update. */

@@ -4,6 +4,7 @@
 // over pods (a selector that matches the template, immutable selectors).
 import { fromLabelSelectorObject, LabelSelectorError, matchesLabels, type LabelSelectorObject } from '../../apimachinery/label-selector.ts';
 import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
+import { defaultPodSpec, validatePodSpec } from './pod-spec.ts';
 import type { ResourceType } from './resource-type.ts';
 
 type Json = Record<string, unknown>;
@@ -74,15 +75,19 @@ function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause
   return [{ reason: 'FieldValueInvalid', field: 'spec.selector', message: `Invalid value: ${goLabelSelector(record(spec['selector']))}: field is immutable` }];
 }
 
-function containersRequired(spec: Json): StatusCause[] {
-  const containers = record(record(spec['template'])['spec'])['containers'];
-  return Array.isArray(containers) && containers.length > 0 ? [] : [{ reason: 'FieldValueRequired', field: 'spec.template.spec.containers', message: 'Required value' }];
+/** The pod template's spec: defaulted and validated as a pod's would be. */
+function templateSpec(spec: Json): Json {
+  return child(child(spec, 'template'), 'spec');
 }
 
-function restartPolicy(spec: Json, allowed: string[], required: boolean): StatusCause[] {
+function templateCauses(spec: Json): StatusCause[] {
+  return validatePodSpec(record(record(spec['template'])['spec']), 'spec.template.spec');
+}
+
+/** The template's restart policy (defaulted to Always) is one the workload allows. */
+function restartPolicy(spec: Json, allowed: string[]): StatusCause[] {
   const policy = record(record(spec['template'])['spec'])['restartPolicy'];
   const supported = allowed.map((p) => JSON.stringify(p)).join(', ');
-  if (policy === undefined) return required ? [{ reason: 'FieldValueRequired', field: 'spec.template.spec.restartPolicy', message: `Required value: valid values: ${supported}` }] : [];
   if (typeof policy === 'string' && allowed.includes(policy)) return [];
   return [{ reason: 'FieldValueNotSupported', field: 'spec.template.spec.restartPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
 }
@@ -90,6 +95,7 @@ function restartPolicy(spec: Json, allowed: string[], required: boolean): Status
 // batch/v1 SetDefaults_Job.
 function defaultJob(job: KubeObject): void {
   const spec = child(job, 'spec');
+  defaultPodSpec(templateSpec(spec));
   if (spec['completions'] === undefined && spec['parallelism'] === undefined) spec['completions'] = 1;
   spec['parallelism'] ??= 1;
   spec['backoffLimit'] ??= spec['backoffLimitPerIndex'] === undefined ? 6 : 2147483647;
@@ -127,8 +133,8 @@ export const jobStrategy: Strategy = {
     const spec = record(job['spec']);
     const causes: StatusCause[] = [];
     for (const field of ['parallelism', 'completions', 'backoffLimit', 'activeDeadlineSeconds', 'ttlSecondsAfterFinished']) nonNegative(spec, field, 'spec', causes);
-    causes.push(...selectorCauses(spec, 'empty selector is invalid for job'), ...immutableSelector(spec, old), ...containersRequired(spec));
-    causes.push(...restartPolicy(spec, ['OnFailure', 'Never'], true));
+    causes.push(...selectorCauses(spec, 'empty selector is invalid for job'), ...immutableSelector(spec, old), ...templateCauses(spec));
+    causes.push(...restartPolicy(spec, ['OnFailure', 'Never']));
     return causes;
   },
 };
@@ -137,6 +143,7 @@ export const jobStrategy: Strategy = {
 function defaultDeployment(deployment: KubeObject): void {
   const spec = child(deployment, 'spec');
   spec['replicas'] ??= 1;
+  defaultPodSpec(templateSpec(spec));
   const strategy = child(spec, 'strategy');
   strategy['type'] ??= 'RollingUpdate';
   if (strategy['type'] === 'RollingUpdate') {
@@ -193,8 +200,8 @@ export const deploymentStrategy: Strategy = {
     const spec = record(deployment['spec']);
     const causes: StatusCause[] = [];
     for (const field of ['replicas', 'minReadySeconds', 'revisionHistoryLimit', 'progressDeadlineSeconds']) nonNegative(spec, field, 'spec', causes);
-    causes.push(...selectorCauses(spec, 'empty selector is invalid for deployment'), ...immutableSelector(spec, old), ...containersRequired(spec));
-    causes.push(...restartPolicy(spec, ['Always'], false), ...strategyCauses(spec));
+    causes.push(...selectorCauses(spec, 'empty selector is invalid for deployment'), ...immutableSelector(spec, old), ...templateCauses(spec));
+    causes.push(...restartPolicy(spec, ['Always']), ...strategyCauses(spec));
     const deadline = spec['progressDeadlineSeconds'];
     const minReady = typeof spec['minReadySeconds'] === 'number' ? spec['minReadySeconds'] : 0;
     if (typeof deadline === 'number' && deadline <= minReady) {
@@ -205,7 +212,9 @@ export const deploymentStrategy: Strategy = {
 };
 
 function defaultReplicaSet(replicaSet: KubeObject): void {
-  child(replicaSet, 'spec')['replicas'] ??= 1;
+  const spec = child(replicaSet, 'spec');
+  spec['replicas'] ??= 1;
+  defaultPodSpec(templateSpec(spec));
 }
 
 export const replicaSetStrategy: Strategy = {
@@ -215,8 +224,8 @@ export const replicaSetStrategy: Strategy = {
     const spec = record(replicaSet['spec']);
     const causes: StatusCause[] = [];
     for (const field of ['replicas', 'minReadySeconds']) nonNegative(spec, field, 'spec', causes);
-    causes.push(...selectorCauses(spec, 'empty selector is invalid for deployment'), ...immutableSelector(spec, old), ...containersRequired(spec));
-    causes.push(...restartPolicy(spec, ['Always'], false));
+    causes.push(...selectorCauses(spec, 'empty selector is invalid for deployment'), ...immutableSelector(spec, old), ...templateCauses(spec));
+    causes.push(...restartPolicy(spec, ['Always']));
     return causes;
   },
 };
@@ -248,10 +257,3 @@ export function podQosClass(pod: KubeObject): 'Guaranteed' | 'Burstable' | 'Best
   if (!any) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';
 }
-
-/** Pods (the pod registry strategy's PrepareForCreate): a new pod's status is Pending with its QoS class, whatever was sent. */
-export const podStrategy: Strategy = {
-  prepareForCreate(pod) {
-    pod['status'] = { phase: 'Pending', qosClass: podQosClass(pod) };
-  },
-};

@@ -17,6 +17,11 @@ export const KIND_INSTALLATION_TEMPLATE = 'InstallationTemplate';
 
 /** The one finalizer on Installations, Executions and DeployItems. */
 export const LANDSCAPER_FINALIZER = 'finalizer.landscaper.gardener.cloud';
+/**
+ * Bosun's own (upstream has none): on Targets and Contexts that deploy items still need for their uninstall,
+ * as kubernetes.io/pvc-protection keeps a PersistentVolumeClaim that a pod uses.
+ */
+export const IN_USE_FINALIZER = 'landscaper.gardener.cloud/in-use';
 
 // --- annotations ---------------------------------------------------------------------------------
 
@@ -189,6 +194,11 @@ export const CONDITION_RECONCILE_DEPLOY_ITEMS = 'ReconcileDeployItems';
 export const CONDITION_DEPLOY_ITEM_VALIDATION = 'DeployItemValidation';
 /** A deploy item's deployer waits for something outside (True, with what for), or no longer does (False). */
 export const CONDITION_WAITING = 'Waiting';
+/**
+ * Bosun's own: False while no deployer running in this Bosun handles the deploy item's type and none picked it
+ * up (an external deployer still may, until the pickup timeout); True once one did.
+ */
+export const CONDITION_DEPLOYER_KNOWN = 'DeployerKnown';
 
 export const ERR_UNAUTHORIZED = 'ERR_UNAUTHORIZED';
 export const ERR_CLEANUP = 'ERR_CLEANUP';

@@ -7,6 +7,8 @@ import type { Timeout } from '../timeouts.ts';
 export const DEFAULT_PICKUP_TIMEOUT = '5m';
 export const PICKUP_TIMEOUT_OPERATION = 'WaitingForPickup';
 export const PICKUP_TIMEOUT_REASON = 'PickupTimeout';
+/** The DeployerKnown condition's reason while no deployer of this process handles the item's type. */
+export const NO_DEPLOYER_REASON = 'NoDeployerForType';
 
 /** Milliseconds of a metav1.Time string; second precision ones are taken at the end of their second. */
 function latestInstant(value: string | undefined): number | undefined {

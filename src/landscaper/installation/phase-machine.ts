@@ -29,7 +29,7 @@ import { initDelete } from './phases/init-delete.ts';
 import { objectsCreated } from './phases/objects-created.ts';
 import { progressing } from './phases/progressing.ts';
 import { triggerDelete } from './phases/trigger-delete.ts';
-import { siblings, successors } from './siblings.ts';
+import { siblings, successorsOutsideCycles } from './siblings.ts';
 import type { Deps } from './types.ts';
 
 const handlers: Partial<Record<InstallationPhase, PhaseHandler<Installation, InstallationPhase, InstallationStatus, Deps>>> = {
@@ -77,7 +77,7 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
         finishJob(s, now);
         // Successors are poked at the start of the next reconcile (gate "dependentsToTrigger").
         if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
-          const dependents = successors(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
+          const dependents = successorsOutsideCycles(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
           if (dependents.length > 0) s.dependentsToTrigger = dependents;
           else delete s.dependentsToTrigger;
         }

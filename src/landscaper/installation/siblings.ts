@@ -4,6 +4,7 @@
 // both sides of an edge on any change, so waiting never polls.
 import { ENCOMPASSED_BY_LABEL, OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_DELETE_FAILED, PHASE_SUCCEEDED } from '../api/constants.ts';
 import type { Installation } from '../api/installation.ts';
+import { findCycleThrough, reachableFrom } from '../../runtime/dependency-cycle.ts';
 import type { Waiting } from '../../runtime/phases/phase-machine.ts';
 import { fatalError } from './errors.ts';
 import { isRoot, nameOf, namespaceOf, statusOf } from './helpers.ts';
@@ -73,6 +74,39 @@ export function predecessors(inst: Installation, sibs: readonly Installation[]):
     for (const f of found) out.set(nameOf(f), f);
   }
   return [...out.values()];
+}
+
+/** Each of the group's installations → the names of those in the group exporting what it imports. */
+function importGraph(group: readonly Installation[]): Map<string, string[]> {
+  const exporters = new Map<string, string[]>();
+  for (const s of group) for (const k of exportKeys(s)) exporters.set(k, [...(exporters.get(k) ?? []), nameOf(s)]);
+  return new Map(group.map((s) => [nameOf(s), [...new Set(importKeys(s).flatMap((k) => exporters.get(k) ?? []))]]));
+}
+
+/**
+ * Siblings that import each other's exports, directly or around a longer loop, would each wait for the other
+ * to finish, forever (upstream's trap): a cycle through `inst` is fatal and named.
+ */
+export function rejectImportCycle(inst: Installation, sibs: readonly Installation[]): void {
+  const cycle = findCycleThrough(importGraph([inst, ...sibs]), nameOf(inst));
+  if (cycle === undefined) return;
+  throw fatalError('Init', 'ImportCycle', `import cycle between sibling installations: ${cycle.join(' → ')}`);
+}
+
+/** The siblings `inst` imports from, directly or through others: on an import cycle, these include its successors. */
+export function transitivePredecessors(inst: Installation, sibs: readonly Installation[]): Set<string> {
+  return reachableFrom(importGraph([inst, ...sibs]), nameOf(inst));
+}
+
+/**
+ * The successors that `inst`'s finish or deletion has to wait for or trigger: those that are also its
+ * (transitive) predecessors form an import cycle with it, and waiting for them would never end.
+ */
+export function successorsOutsideCycles(inst: Installation, sibs: readonly Installation[]): Installation[] {
+  const succs = successors(inst, sibs);
+  if (succs.length === 0) return succs;
+  const preds = transitivePredecessors(inst, sibs);
+  return succs.filter((s) => !preds.has(nameOf(s)));
 }
 
 /** The siblings importing one of `inst`'s exports (targetMap imports count too, unlike upstream). */

@@ -1,7 +1,7 @@
 // Builds the tree from plain object lists: installation → subinstallations (recursively) → execution →
 // deploy items. Children are found by label first and owner reference second, as upstream links them.
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { CONDITION_WAITING, ENCOMPASSED_BY_LABEL, EXECUTION_DEPENDS_ON_ANNOTATION, EXECUTION_MANAGED_BY_LABEL, EXECUTION_MANAGED_NAME_LABEL, KIND_EXECUTION, KIND_INSTALLATION, TARGET_TYPE_PREFIX } from '../api/constants.ts';
+import { CONDITION_DEPLOYER_KNOWN, CONDITION_WAITING, ENCOMPASSED_BY_LABEL, EXECUTION_DEPENDS_ON_ANNOTATION, EXECUTION_MANAGED_BY_LABEL, EXECUTION_MANAGED_NAME_LABEL, KIND_EXECUTION, KIND_INSTALLATION, TARGET_TYPE_PREFIX } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
@@ -40,7 +40,8 @@ function nodeOf(kind: TreeNodeKind, obj: KubeObject, status: CommonStatus | unde
     const e = status.lastError;
     node.lastError = { message: e.message, ...(e.operation ? { operation: e.operation } : {}), ...(e.reason ? { reason: e.reason } : {}) };
   }
-  const waiting = status.conditions?.find((c) => c.type === CONDITION_WAITING && c.status === 'True');
+  // What it waits for: its deployer's Waiting condition, or a deployer for its type at all.
+  const waiting = status.conditions?.find((c) => (c.type === CONDITION_WAITING && c.status === 'True') || (c.type === CONDITION_DEPLOYER_KNOWN && c.status === 'False'));
   if (waiting?.message && (status.jobID ?? '') !== (status.jobIDFinished ?? '')) node.waitingFor = waiting.message;
   if (obj.metadata.deletionTimestamp) node.deleting = true;
   return node;

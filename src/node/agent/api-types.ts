@@ -17,6 +17,7 @@ export interface NodeStatus {
   addresses?: { type: string; address: string }[];
   nodeInfo?: Record<string, string>;
   conditions?: NodeCondition[];
+  daemonEndpoints?: { kubeletEndpoint?: { Port: number } };
 }
 
 export interface Node extends KubeObject {

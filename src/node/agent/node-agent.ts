@@ -11,7 +11,7 @@ import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';
 import { NodeLease } from './node-lease.ts';
-import { registerNode } from './node-registration.ts';
+import { desiredNodeStatus, registerNode } from './node-registration.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
 import { PodController } from './pods/pod-controller.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
@@ -75,6 +75,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     dataDir: options.dataDir,
     policy: { trustedNamespaces: options.trustedNamespaces ?? DEFAULT_TRUSTED_NAMESPACES, imageMap: options.imageMap ?? {} },
     restartBackoff: options.restartBackoff ?? {},
+    nodeAllocatable: desiredNodeStatus({ nodeName: options.nodeName }).allocatable ?? {},
   });
   try {
     await pods.start();

@@ -10,6 +10,8 @@ export interface NodeRegistrationOptions {
   nodeName: string;
   /** Kubelet's default --max-pods. */
   maxPods?: number;
+  /** The port of the agent's kubelet API, written to status.daemonEndpoints for the API server to proxy to. */
+  kubeletPort?: number;
   now?: () => Date;
 }
 
@@ -23,6 +25,7 @@ export function desiredNodeStatus(options: NodeRegistrationOptions): NodeStatus 
       { type: 'InternalIP', address: '127.0.0.1' },
       { type: 'Hostname', address: hostname() },
     ],
+    ...(options.kubeletPort === undefined ? {} : { daemonEndpoints: { kubeletEndpoint: { Port: options.kubeletPort } } }),
     nodeInfo: {
       architecture: process.arch === 'x64' ? 'amd64' : process.arch,
       operatingSystem: process.platform,

@@ -3,6 +3,7 @@
 // the CRI log and, at exit, reads the OOM counter, kills leftovers and removes the run's cgroups and files.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFile, readlink } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { ContainerCgroup } from './cgroup-tree.ts';
@@ -42,6 +43,14 @@ export interface ExecProcess {
   stdout: Readable;
   stderr: Readable;
   exited: Promise<ExecResult>;
+  /** With a terminal: sets its size (kubectl's resize messages); applied once the terminal exists. */
+  resize?(columns: number, rows: number): void;
+}
+
+export interface ExecOptions {
+  stdin?: boolean;
+  /** Runs the command on a pseudo-terminal (kubectl exec -t): its output, stderr included, comes on stdout. */
+  tty?: boolean;
 }
 
 /** What exec needs to enter the container as its own process did. */
@@ -84,6 +93,46 @@ const HELPER_ENV = { PATH: DEFAULT_PATH };
 const HELPER_BASH = ['--norc', '-c'];
 
 const OUTPUT_STREAMS: LogStream[] = ['stdout', 'stderr'];
+
+/** argv as one sh command line, each word single-quoted. */
+function shellWords(argv: string[]): string {
+  return argv.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
+}
+
+/** The first process under root whose stdin is a pseudo-terminal: the command script(1) started. */
+async function terminalHolder(root: number): Promise<number | undefined> {
+  const queue = [root];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    const stdin = await readlink(`/proc/${pid}/fd/0`).catch(() => '');
+    if (stdin.startsWith('/dev/pts/')) return pid;
+    const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+    queue.push(...children.split(' ').filter((word) => word !== '').map(Number));
+  }
+  return undefined;
+}
+
+/**
+ * Sets the terminal's size with stty on the holder's stdin, opened through /proc from the host, which makes the
+ * kernel send SIGWINCH to the terminal's foreground group. A size given before the terminal exists is applied
+ * when the command first writes (by then script has made it).
+ */
+function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => void {
+  let wanted: { columns: number; rows: number } | undefined;
+  const apply = async () => {
+    const size = wanted;
+    const holder = await terminalHolder(root);
+    if (size === undefined || holder === undefined) return;
+    const stty = spawn(tools.stty, ['-F', `/proc/${holder}/fd/0`, 'rows', String(size.rows), 'cols', String(size.columns)], { stdio: 'ignore', env: HELPER_ENV });
+    // Best effort: the command may be gone already.
+    stty.on('error', () => undefined);
+  };
+  output.once('data', () => void apply());
+  return (columns, rows) => {
+    if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns <= 0 || rows <= 0 || columns > 0xffff || rows > 0xffff) return;
+    wanted = { columns, rows };
+    void apply();
+  };
+}
 
 function killProcessGroup(pgid: number): void {
   try {
@@ -238,7 +287,7 @@ export class ContainerHandle {
   }
 
   /** Runs argv in the container's namespaces and cgroup, as its user (exec probes, kubectl exec). */
-  async exec(argv: string[], options: { stdin?: boolean } = {}): Promise<ExecProcess> {
+  async exec(argv: string[], options: ExecOptions = {}): Promise<ExecProcess> {
     const context = this.context;
     if (!this.running || this.pid === undefined || context === undefined) throw new ContainerNotRunningError('the container is not running');
     const [command] = argv;
@@ -246,7 +295,9 @@ export class ContainerHandle {
     if (command.includes('=')) throw new ExecStartError(`exec: "${command}": a command name containing "=" cannot be run`);
     await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
     const { tools } = context;
-    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, argv)];
+    // script(1) gives the command a terminal on the container's own devpts; -e passes its exit status on.
+    const run = options.tty ? [tools.script, '-q', '-e', '-c', shellWords(argv), '/dev/null'] : argv;
+    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, run)];
     const child = spawn(tools.bash, [...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: HELPER_ENV,
@@ -258,6 +309,8 @@ export class ContainerHandle {
       child.once('exit', (code, signal) => resolve({ exitCode: exitCodeOf(code, signal), signal }));
       child.once('error', () => resolve({ exitCode: START_ERROR_EXIT_CODE, signal: null }));
     });
-    return { pid: child.pid, stdin: options.stdin ? child.stdin : null, stdout: child.stdout, stderr: child.stderr, exited };
+    const started: ExecProcess = { pid: child.pid, stdin: options.stdin ? child.stdin : null, stdout: child.stdout, stderr: child.stderr, exited };
+    if (options.tty && child.pid !== undefined) started.resize = terminalResizer(tools, child.pid, child.stdout);
+    return started;
   }
 }

@@ -1,5 +1,5 @@
 // The host programs the sandbox is built from, found once by absolute path. All of them are in Debian's
-// Essential set (util-linux, mount, coreutils, dash, bash), so a fresh machine has them; absolute paths keep the
+// Essential set (util-linux, mount, coreutils, bsdutils, dash, bash), so a fresh machine has them; absolute paths keep the
 // container's own PATH out of the sandbox's setup.
 import { access, constants } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,6 +20,9 @@ const TOOL_PACKAGES = {
   env: 'coreutils',
   mkdir: 'coreutils',
   mkfifo: 'coreutils',
+  stty: 'coreutils',
+  // A terminal for `kubectl exec -t`: script runs the command on a new pseudo-terminal.
+  script: 'bsdutils',
 } as const;
 
 export type HostTools = Record<keyof typeof TOOL_PACKAGES, string>;

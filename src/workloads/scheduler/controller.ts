@@ -24,7 +24,7 @@ import type { Node, Pod } from '../api/types.ts';
 import { ensureIndex, POD_NODE_INDEX, podNodeIndex } from '../pods/indexes.ts';
 import { isPodActive, isPodTerminal } from '../pods/pod-state.ts';
 import { schedule, type NodeInfo } from './algorithm.ts';
-import { QuantityError } from './quantity.ts';
+import { QuantityError } from '../../apimachinery/quantity.ts';
 import { add, podRequests, type Resources } from './resources.ts';
 
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';

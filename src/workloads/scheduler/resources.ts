@@ -1,7 +1,7 @@
 // What a pod asks of a node and what a node offers (the scheduler's NodeInfo in small): CPU in millicores,
 // memory in bytes, and a pod slot.
 import type { Node, Pod, Quantities } from '../api/types.ts';
-import { integerValue, milliCpu, QuantityError } from './quantity.ts';
+import { integerValue, milliValue, QuantityError } from '../../apimachinery/quantity.ts';
 
 export interface Resources {
   milliCpu: number;
@@ -11,7 +11,7 @@ export interface Resources {
 const zero = (): Resources => ({ milliCpu: 0, memory: 0 });
 
 function fromQuantities(q: Quantities | undefined): Resources {
-  return { milliCpu: q?.['cpu'] ? milliCpu(q['cpu']) : 0, memory: q?.['memory'] ? integerValue(q['memory']) : 0 };
+  return { milliCpu: q?.['cpu'] ? milliValue(q['cpu']) : 0, memory: q?.['memory'] ? integerValue(q['memory']) : 0 };
 }
 
 // schedutil.DefaultMilliCPURequest and DefaultMemoryRequest: what scoring assumes of a container that requests nothing.

@@ -83,16 +83,25 @@ test('a deploy item deleted by hand mid-job fails the job, naming the item', { t
   await expectFailed(ns, 'inst', new RegExp(`hold.*(deleted|missing)|(deleted|missing).*hold`));
 });
 
-test('a deleted Context fails the next job, naming the Context', { timeout: 60_000 }, async () => {
+test('a deleted Context is kept while a deploy item uses it, and fails the next job, naming the Context', { timeout: 60_000 }, async () => {
   const ns = await namespace('ctx-deleted');
   await ls.client.create(contextsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Context', metadata: { name: 'team', namespace: ns } } as KubeObject);
   await ls.client.create(installationsResource, installation('inst', ns, blueprintOf([mockItem('a')]), { context: 'team' }));
   const first = await untilFinished(ls.client, ns, 'inst');
   assert.equal(first.status?.phase, 'Succeeded', first.status?.lastError?.message);
+  // The deploy item still needs the Context for its uninstall: it stays, and no new job may use it.
   await ls.client.delete(contextsResource, 'team', { namespace: ns });
-  await until('the Context to be gone', () => getOrUndefined(ls.client, contextsResource, 'team', ns), (c) => c === undefined);
+  const kept = await until('the Context to be marked deleted', () => getOrUndefined<KubeObject>(ls.client, contextsResource, 'team', ns), (c) => c?.metadata.deletionTimestamp !== undefined);
+  assert.deepEqual(kept?.metadata.finalizers, ['landscaper.gardener.cloud/in-use']);
   await ls.client.patch(installationsResource, 'inst', { metadata: { annotations: RECONCILE } }, { type: 'merge', namespace: ns });
-  await until('a new job', () => getOrUndefined<Installation>(ls.client, installationsResource, 'inst', ns), (i) => i?.status?.jobID !== first.status?.jobID);
+  const second = await until('a new job', () => getOrUndefined<Installation>(ls.client, installationsResource, 'inst', ns), (i) => i?.status?.jobID !== first.status?.jobID);
+  await expectFailed(ns, 'inst', /[Cc]ontext "?team"?.*is being deleted/);
+  // Once the installation and its deploy item are gone, so is the Context; a new installation's job then fails.
+  await ls.client.delete(installationsResource, 'inst', { namespace: ns });
+  await until('the Context to be gone', () => getOrUndefined(ls.client, contextsResource, 'team', ns), (c) => c === undefined);
+  await until('the installation to be gone', () => getOrUndefined(ls.client, installationsResource, 'inst', ns), (i) => i === undefined);
+  await ls.client.create(installationsResource, installation('inst', ns, blueprintOf([mockItem('a')]), { context: 'team' }));
+  await until('a new job', () => getOrUndefined<Installation>(ls.client, installationsResource, 'inst', ns), (i) => i?.status?.jobID !== undefined && i.status.jobID !== second?.status?.jobID);
   await expectFailed(ns, 'inst', /[Cc]ontext "?team"?.*not found/);
 });
 

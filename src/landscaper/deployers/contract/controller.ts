@@ -41,6 +41,8 @@ export interface DeployerOptions {
 }
 
 export interface DeployerHandle {
+  /** The deploy item type it handles. */
+  readonly type: string;
   readonly controller: Controller<DeployItem, unknown>;
   readonly info: DeployerInformation;
 }
@@ -75,7 +77,7 @@ export function registerDeployer(mgr: Manager, deployer: Deployer, options: Depl
     queue: { rateLimiter: defaultControllerRateLimiter({ baseDelayMs: options.errorBackoff?.initialMs ?? 1000, maxDelayMs: options.errorBackoff?.maxMs ?? 60_000 }) },
   });
   deployer.bind?.((key) => controller.enqueue(key));
-  return { controller: controller as unknown as Controller<DeployItem, unknown>, info };
+  return { type: deployer.type, controller: controller as unknown as Controller<DeployItem, unknown>, info };
 }
 
 async function reconcileItem(machine: DeployerMachine, obj: DeployItem, ctx: ReconcileContext<Library>): Promise<Action> {

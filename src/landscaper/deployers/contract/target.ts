@@ -9,6 +9,7 @@ import type { AnyJSON } from '../../api/shared.ts';
 import type { Target } from '../../api/target.ts';
 import { parseYaml } from '../../yaml.ts';
 import { DeployerError } from './errors.ts';
+import { checkKubeconfig } from './kubeconfig.ts';
 import { secretsResource } from '../../../apimachinery/builtin-resources.ts';
 import { targetsResource } from '../../api/resources.ts';
 
@@ -64,7 +65,10 @@ export async function resolveTargetContent(client: KubeClient, target: Target): 
   return target.spec.config ?? null;
 }
 
-/** The kubeconfig text of a kubernetes-cluster Target. Never log the result: it holds credentials. */
+/**
+ * The kubeconfig text of a kubernetes-cluster Target, checked to be usable. Never log the result: it holds
+ * credentials.
+ */
 export async function targetKubeconfig(client: KubeClient, target: Target): Promise<string> {
   const namespace = target.metadata.namespace ?? '';
   const what = `target ${namespace}/${target.metadata.name}`;
@@ -72,6 +76,12 @@ export async function targetKubeconfig(client: KubeClient, target: Target): Prom
     throw new DeployerError('ResolveTarget', 'UnsupportedTargetType', `${what} has type "${target.spec.type}", expected "${TARGET_TYPE_KUBERNETES_CLUSTER}"`, [ERR_CONFIGURATION_PROBLEM]);
   }
   const content = await resolveTargetContent(client, target);
+  const text = await kubeconfigText(client, content, namespace, what);
+  checkKubeconfig(text, what);
+  return text;
+}
+
+async function kubeconfigText(client: KubeClient, content: AnyJSON, namespace: string, what: string): Promise<string> {
   const kubeconfig = typeof content === 'object' && content !== null && !Array.isArray(content) ? content['kubeconfig'] : undefined;
   if (typeof kubeconfig === 'string' && kubeconfig !== '') return kubeconfig;
   if (typeof kubeconfig === 'object' && kubeconfig !== null && !Array.isArray(kubeconfig)) {

@@ -27,16 +27,19 @@ function configured<T>(read: () => T): T {
 
 /**
  * Throws the unrecoverable ProgressingTimeout error once the deadline has passed (a checkpoint); it also says
- * what the deployer still waited for (the Waiting condition).
+ * what the deployer still waited for (the Waiting condition) and the last error the job retried.
  */
 export function checkProgressingTimeout(item: DeployItem, checkpoint: string, now = Date.now()): void {
   const deadline = configured(() => progressingDeadline(item));
   if (deadline === undefined || now < deadline) return;
   const waiting = waitingOf(item.status);
+  // The error the job kept retrying is why it timed out: the timeout must not hide it.
+  const last = item.status?.lastError;
+  const cause = last !== undefined && last.reason !== PROGRESSING_TIMEOUT_REASON ? `; last error (${last.operation}): ${last.message}` : '';
   throw new DeployerError(
     checkpoint,
     PROGRESSING_TIMEOUT_REASON,
-    `deploy item timed out after ${item.spec.timeout ?? DEFAULT_DEPLOY_ITEM_TIMEOUT} (progressing timeout, started ${item.status?.transitionTimes?.initTime ?? '?'}) at checkpoint "${checkpoint}"${waiting !== undefined ? `; still ${waiting}` : ''}`,
+    `deploy item timed out after ${item.spec.timeout ?? DEFAULT_DEPLOY_ITEM_TIMEOUT} (progressing timeout, started ${item.status?.transitionTimes?.initTime ?? '?'}) at checkpoint "${checkpoint}"${waiting !== undefined ? `; still ${waiting}` : ''}${cause}`,
     [ERR_TIMEOUT],
   );
 }

@@ -6,9 +6,10 @@ import type { KubeClient } from '../../../client/client.ts';
 import { loadKubeConfig, createKubeClient } from '../../../client/create-client.ts';
 import { NetworkError, TimeoutError } from '../../../client/errors.ts';
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
-import { ERR_TIMEOUT } from '../../api/constants.ts';
+import { ERR_CONFIGURATION_PROBLEM, ERR_TIMEOUT } from '../../api/constants.ts';
 import type { Target } from '../../api/target.ts';
 import { DeployerError } from '../contract/errors.ts';
+import { INVALID_KUBECONFIG_REASON } from '../contract/kubeconfig.ts';
 
 export const TARGET_UNREACHABLE_REASON = 'TargetUnreachable';
 
@@ -34,13 +35,22 @@ export class TargetClients {
     const key = createHash('sha256').update(kubeconfig).digest('hex');
     let entry = this.cache.get(key);
     if (!entry) {
-      const kubeConfig = loadKubeConfig({ kubeconfig });
-      const server = kubeConfig.getCurrentCluster()?.server ?? '(no server)';
-      const client = createKubeClient({ kubeConfig, defaultTimeoutMs: this.requestTimeoutMs, namespace: 'default' });
-      entry = { client, key, server, describe: '' };
+      entry = { ...this.build(target, kubeconfig), key, describe: '' };
       this.cache.set(key, entry);
     }
     return { ...entry, describe: `target ${target.metadata.namespace}/${target.metadata.name} (server ${entry.server})` };
+  }
+
+  /** A kubeconfig the checks let through that still builds no client is a configuration error too. */
+  private build(target: Target, kubeconfig: string): { client: KubeClient; server: string } {
+    try {
+      const kubeConfig = loadKubeConfig({ kubeconfig });
+      const server = kubeConfig.getCurrentCluster()?.server ?? '(no server)';
+      return { client: createKubeClient({ kubeConfig, defaultTimeoutMs: this.requestTimeoutMs, namespace: 'default' }), server };
+    } catch (err) {
+      const what = `target ${target.metadata.namespace}/${target.metadata.name}`;
+      throw new DeployerError('ResolveTarget', INVALID_KUBECONFIG_REASON, `${what}: no client can be built from its kubeconfig: ${messageOf(err).split('\n')[0]}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    }
   }
 
   async close(): Promise<void> {

@@ -1,5 +1,6 @@
 // Phase InitDelete: successors (siblings importing my exports) must go first, unless
-// delete-ignore-successors is set; then delete-without-uninstall is passed down and the children deleted.
+// delete-ignore-successors is set or they are my predecessors too (an import cycle: none of them could go
+// first); then delete-without-uninstall is passed down and the children deleted.
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { DELETE_IGNORE_SUCCESSORS_ANNOTATION, DELETE_WITHOUT_UNINSTALL_ANNOTATION, PHASE_TRIGGER_DELETE } from '../../api/constants.ts';
 import type { KubeObject } from '../../../apimachinery/object.ts';
@@ -8,7 +9,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import { execution, subinstallations } from '../children.ts';
 import { annotation, nameOf, namespaceOf } from '../helpers.ts';
 import { executionsResource, installationsResource } from '../../api/resources.ts';
-import { siblings, successorsBlockingDelete, successors } from '../siblings.ts';
+import { siblings, successorsBlockingDelete, successorsOutsideCycles } from '../siblings.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';
 
@@ -26,7 +27,7 @@ async function deleteChild(deps: Deps, resource: ResourceRef, child: KubeObject,
 
 export const initDelete: PhaseHandler = async (inst, deps) => {
   if (annotation(inst, DELETE_IGNORE_SUCCESSORS_ANNOTATION) !== 'true' && inst.spec.optimization?.hasNoSiblingExports !== true) {
-    const wait = successorsBlockingDelete(inst, successors(inst, siblings(deps, inst)));
+    const wait = successorsBlockingDelete(inst, successorsOutsideCycles(inst, siblings(deps, inst)));
     if (wait) return phaseResult.wait(wait.reason, wait.message);
   }
   const withoutUninstall = annotation(inst, DELETE_WITHOUT_UNINSTALL_ANNOTATION) === 'true';

@@ -1,27 +1,47 @@
 // What the sandbox runs for a pod: its PodFacts and each container's ContainerSpec, built from the Pod as
 // kubelet's runtime manager builds a container config. Every call to the argv, env and volume helpers is
 // here, so that a change to their signatures is met in one place.
+import type { KubeClient } from '../../../client/client.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { ContainerSpec, PodFacts, PodNetwork, SecurityContext } from '../../sandbox/types.ts';
 import { resolveArgv, type ImageDefaults } from '../container-argv.ts';
 import { resolveEnv } from '../container-env.ts';
-import { materialiseVolumes, volumeBindings } from '../pod-volumes.ts';
+import { PodApiObjects } from '../pod-api-objects.ts';
+import type { PodView } from '../pod-context.ts';
+import { materialiseVolumes, removePodVolumes, volumeBindings, type MaterialisedVolume, type VolumeContext } from '../pod-volumes.ts';
 import { etcHosts, podHostname, resolvConf } from './pod-etc-files.ts';
 import type { Container, Pod } from './pod-types.ts';
 
 export interface PodPlacement {
   nodeName: string;
   podDir: string;
+  dataDir: string;
   podIP: string;
   hostIP: string;
   network: PodNetwork;
+  /** The node's allocatable cpu and memory: what an unset limit reads as in the downward API. */
+  nodeAllocatable: Readonly<Record<string, string>>;
 }
 
-/** The pod as the sandbox sees it, plus the host paths of its volumes by name. */
+/** The pod as the sandbox sees it, plus its volumes by name and what env and volumes read of it. */
 export interface PreparedPod {
   facts: PodFacts;
-  volumePaths: ReadonlyMap<string, string>;
+  volumes: ReadonlyMap<string, MaterialisedVolume>;
   placement: PodPlacement;
+  context: VolumeContext;
+}
+
+export interface NodePolicy {
+  /** Namespaces whose pods may be privileged or use hostPID. */
+  trustedNamespaces: readonly string[];
+  /** Entrypoints of images beyond the built-in table, by base name. */
+  imageMap: Readonly<Record<string, ImageDefaults>>;
+}
+
+export interface ContainerConfig {
+  spec: ContainerSpec;
+  /** Warning Events kubelet records (InvalidEnvironmentVariableNames). */
+  warnings: string[];
 }
 
 export function supplementalGroups(pod: Pod): number[] {
@@ -29,9 +49,38 @@ export function supplementalGroups(pod: Pod): number[] {
   return [...(sc.supplementalGroups ?? []), ...(sc.fsGroup !== undefined ? [sc.fsGroup] : [])];
 }
 
-/** Writes nothing but the pod's volume directories; the sandbox writes the /etc files at each start. */
-export async function preparePod(pod: Pod, placement: PodPlacement): Promise<PreparedPod> {
-  const [hosts, resolv, volumePaths] = await Promise.all([etcHosts(pod, placement.podIP), resolvConf(pod), materialiseVolumes(placement.podDir, pod.spec.volumes ?? [])]);
+function podView(pod: Pod): PodView {
+  const { metadata } = pod;
+  return {
+    metadata: {
+      name: metadata.name ?? '',
+      namespace: metadata.namespace ?? '',
+      uid: metadata.uid ?? '',
+      ...(metadata.labels ? { labels: metadata.labels } : {}),
+      ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
+    },
+    spec: pod.spec,
+  };
+}
+
+/** Reads the pod's ConfigMaps, Secrets and claims afresh: each container start sees their current content. */
+function volumeContext(pod: Pod, placement: PodPlacement, client: KubeClient): VolumeContext {
+  return {
+    pod: podView(pod),
+    nodeName: placement.nodeName,
+    podIPs: [placement.podIP],
+    hostIPs: [placement.hostIP],
+    nodeAllocatable: placement.nodeAllocatable,
+    objects: new PodApiObjects(client, pod.metadata.namespace ?? ''),
+    podDir: placement.podDir,
+    dataDir: placement.dataDir,
+  };
+}
+
+/** Sets up the pod's volumes (idempotent) and what the sandbox needs of the pod; the sandbox writes the /etc files. */
+export async function preparePod(pod: Pod, placement: PodPlacement, client: KubeClient): Promise<PreparedPod> {
+  const context = volumeContext(pod, placement, client);
+  const [hosts, resolv, volumes] = await Promise.all([etcHosts(pod, placement.podIP), resolvConf(pod), materialiseVolumes(context, pod.spec.volumes ?? [])]);
   const groups = supplementalGroups(pod);
   const facts: PodFacts = {
     name: pod.metadata.name ?? '',
@@ -45,7 +94,12 @@ export async function preparePod(pod: Pod, placement: PodPlacement): Promise<Pre
     ...(pod.spec.hostPID === true ? { hostPID: true } : {}),
     ...(groups.length > 0 ? { supplementalGroups: groups } : {}),
   };
-  return { facts, volumePaths, placement };
+  return { facts, volumes, placement, context };
+}
+
+/** Unmounts and removes the pod's volumes (hostPath and claim data stay where they are). */
+export function removeVolumes(podDir: string): Promise<void> {
+  return removePodVolumes(podDir);
 }
 
 /** The pod-level runAsUser/runAsGroup/runAsNonRoot, overridden field by field by the container's (kubelet's merge). */
@@ -79,26 +133,19 @@ export function checkHostAccess(pod: Pod, container: Container, trustedNamespace
   );
 }
 
-export interface NodePolicy {
-  /** Namespaces whose pods may be privileged or use hostPID. */
-  trustedNamespaces: readonly string[];
-  /** Entrypoints of images beyond the built-in table, by base name. */
-  imageMap: Readonly<Record<string, ImageDefaults>>;
-}
-
-export function containerSpec(pod: Pod, container: Container, prepared: PreparedPod, policy: NodePolicy): ContainerSpec {
+export async function containerConfig(pod: Pod, container: Container, prepared: PreparedPod, policy: NodePolicy, client: KubeClient): Promise<ContainerConfig> {
   checkHostAccess(pod, container, policy.trustedNamespaces);
-  const { placement } = prepared;
-  const env = resolveEnv(container.env ?? [], { name: prepared.facts.name, namespace: prepared.facts.namespace, nodeName: placement.nodeName, podIP: placement.podIP, hostIP: placement.hostIP });
-  const argv = resolveArgv(container, new Map(env.map((v) => [v.name, v.value])), policy.imageMap);
+  const { env, warnings } = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
+  const envMap = new Map(env.map((v) => [v.name, v.value]));
+  const argv = resolveArgv(container, envMap, policy.imageMap);
   const spec: ContainerSpec = {
     name: container.name,
     argv,
     env,
-    volumeMounts: volumeBindings(container.volumeMounts ?? [], prepared.volumePaths),
+    volumeMounts: await volumeBindings(container.name, container.volumeMounts ?? [], prepared.volumes, envMap),
     securityContext: effectiveSecurityContext(pod, container),
   };
   if (container.workingDir !== undefined) spec.workingDir = container.workingDir;
   if (container.resources !== undefined) spec.resources = container.resources;
-  return spec;
+  return { spec, warnings };
 }

@@ -8,6 +8,7 @@ import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import { Informer } from '../../../runtime/informer/informer.ts';
 import type { ContainerHandle } from '../../sandbox/container-handle.ts';
 import type { ContainerRef, RunningContainers } from '../running-containers.ts';
+import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
 import type { Pod } from './pod-types.ts';
 
@@ -93,7 +94,10 @@ export class PodController implements RunningContainers {
     const known = (uid: string) => this.workers.has(uid);
     const [podDirs, logDirs, attached] = await Promise.all([entries(podsDir), entries(logsDir), this.ctx.network.attached()]);
     await Promise.all([
-      ...podDirs.filter((uid) => !known(uid)).map((uid) => rm(join(podsDir, uid), { recursive: true, force: true })),
+      ...podDirs.filter((uid) => !known(uid)).map(async (uid) => {
+        await removeVolumes(join(podsDir, uid));
+        await rm(join(podsDir, uid), { recursive: true, force: true });
+      }),
       // <namespace>_<pod>_<uid>: namespaces and names cannot hold "_", so the uid is the last part.
       ...logDirs.filter((dir) => !known(dir.split('_').pop() ?? '')).map((dir) => rm(join(logsDir, dir), { recursive: true, force: true })),
       ...attached.filter((uid) => !known(uid)).map((uid) => this.ctx.network.detach(uid)),

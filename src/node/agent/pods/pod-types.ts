@@ -1,7 +1,7 @@
 // The core/v1 Pod fields the node agent reads and writes. src/node may not import the workloads family's
 // types (layering), so it keeps its own view of the same API shape.
 import type { KubeObject } from '../../../apimachinery/object.ts';
-import type { EnvVarSource } from '../container-env.ts';
+import type { EnvFromSource, EnvVarSource } from '../container-env.ts';
 import type { PodVolume, VolumeMount } from '../pod-volumes.ts';
 
 export interface SecurityContextFields {
@@ -63,6 +63,7 @@ export interface Container {
   args?: string[];
   workingDir?: string;
   env?: EnvVarSource[];
+  envFrom?: EnvFromSource[];
   ports?: ContainerPort[];
   volumeMounts?: VolumeMount[];
   resources?: { limits?: Record<string, string>; requests?: Record<string, string> };
@@ -76,6 +77,7 @@ export interface PodSpec {
   nodeName?: string;
   hostname?: string;
   subdomain?: string;
+  serviceAccountName?: string;
   hostNetwork?: boolean;
   hostPID?: boolean;
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';

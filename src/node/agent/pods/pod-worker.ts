@@ -21,7 +21,7 @@ import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { goDuration } from './go-duration.ts';
-import { containerSpec, preparePod, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerProgress } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
 import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
@@ -37,6 +37,8 @@ export interface PodWorkerContext {
   dataDir: string;
   policy: NodePolicy;
   restartBackoff: RestartBackoffOptions;
+  /** The node's allocatable cpu and memory (the downward API's value for an unset limit). */
+  nodeAllocatable: Readonly<Record<string, string>>;
 }
 
 interface ContainerRecord extends ContainerProgress {
@@ -284,7 +286,8 @@ export class PodWorker {
       if (this.halting || this.detached) return false;
       try {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
-        this.prepared = await preparePod(this.pod, { nodeName: this.ctx.nodeName, podDir: this.podDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network });
+        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
+        this.prepared = await preparePod(this.pod, placement, this.ctx.client);
         this.requestStatus();
         return true;
       } catch (error) {
@@ -332,7 +335,8 @@ export class PodWorker {
       let exit: ContainerExit;
       let containerID: string | undefined;
       try {
-        const spec = containerSpec(this.pod, rec.spec, prepared, this.ctx.policy);
+        const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, this.ctx.policy, this.ctx.client);
+        for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
         const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
         void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
         const handle = await this.ctx.sandbox.start({ pod: prepared.facts, container: spec, logPath });
@@ -522,7 +526,13 @@ export class PodWorker {
     await this.statusWrite;
     if (this.detached) return;
     await this.releaseResources();
-    await rm(this.podDir, { recursive: true, force: true });
+    try {
+      await removeVolumes(this.podDir);
+      await rm(this.podDir, { recursive: true, force: true });
+    } catch (err) {
+      // A volume that will not unmount must not keep the pod object; the next agent start retries the removal.
+      this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'removing the pod directory failed');
+    }
     if (deleteObject) {
       try {
         await this.ctx.client.delete(podsResource, this.name, { namespace: this.namespace, gracePeriodSeconds: 0, preconditions: { uid: this.uid } });

@@ -1,0 +1,80 @@
+// GET|POST pods/<name>/exec: kube-apiserver's ExecREST. The request is an HTTP upgrade (WebSocket, or SPDY
+// from kubectl before 1.30); once the pod and container check out, the connection is handed to the node's
+// kubelet API as it is, the API server's Authorization swapped for its kubelet token, and from then on bytes
+// flow both ways untouched, the upgrade answer (subprotocol included) being the kubelet's.
+import type { IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { errors, StatusError } from '../../apimachinery/status-error.ts';
+import { checkBearer } from '../auth/bearer-token.ts';
+import { parseRequestPath } from '../http/request-info.ts';
+import type { HandlerContext } from './context.ts';
+import { kubeletTarget } from './kubelet-proxy.ts';
+
+/** What a plain (not upgrading) request to pods/exec gets, as from kube-apiserver. */
+export function handleExec(): never {
+  throw errors.badRequest('Upgrade request required');
+}
+
+/** Request headers that carry the upgrade; everything else (the caller's credentials) stays here. */
+const UPGRADE_HEADERS = ['upgrade', 'connection', 'sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol', 'sec-websocket-extensions', 'x-stream-protocol-version', 'user-agent'];
+const FORWARDED_QUERY = ['command', 'stdin', 'stdout', 'stderr', 'tty'];
+const REASON_PHRASES: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed' };
+
+function answerWithStatus(socket: Duplex, error: StatusError): void {
+  const body = JSON.stringify(error.toStatus());
+  const phrase = REASON_PHRASES[error.code] ?? 'Error';
+  socket.end(`HTTP/1.1 ${error.code} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+function requestHead(req: IncomingMessage, path: string, host: string, token: string): string {
+  const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: Bearer ${token}`];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (UPGRADE_HEADERS.includes(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1]!}`);
+  }
+  return `${lines.join('\r\n')}\r\n\r\n`;
+}
+
+export interface UpgradeOptions {
+  token: string | undefined;
+  onError: (error: unknown) => void;
+}
+
+/** The server's 'upgrade' listener: pods/exec is the one path that upgrades. */
+export function createUpgradeHandler(ctx: HandlerContext, options: UpgradeOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    socket.on('error', () => undefined);
+    try {
+      if (options.token !== undefined && !checkBearer(req.headers.authorization, options.token)) throw errors.unauthorized();
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const info = parseRequestPath(req.method ?? 'GET', url.pathname.replace(/\/+$/, ''), url.searchParams);
+      if (!info || info.kind === 'nonresource' || info.group !== '' || info.resource !== 'pods' || info.subresource !== 'exec' || info.name === undefined || info.namespace === undefined) {
+        throw errors.badRequest(`the path ${url.pathname} does not support an upgrade`);
+      }
+      if (info.verb !== 'get' && info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+      const target = kubeletTarget(ctx, info.namespace, info.name, url.searchParams.get('container'));
+      if (target.unscheduled) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
+      const query = new URLSearchParams();
+      for (const key of FORWARDED_QUERY) for (const value of url.searchParams.getAll(key)) query.append(key, value);
+      const kubelet = connect({ host: target.host, port: target.port });
+      kubelet.once('connect', () => {
+        kubelet.write(requestHead(req, `${target.path('exec')}?${query.toString()}`, `${target.host}:${target.port}`, ctx.kubeletToken ?? ''));
+        if (head.length > 0) kubelet.write(head);
+        kubelet.pipe(socket);
+        socket.pipe(kubelet);
+      });
+      kubelet.once('error', (error) => {
+        if (kubelet.bytesRead === 0 && !socket.destroyed) answerWithStatus(socket, new StatusError(503, 'ServiceUnavailable', `error trying to reach the kubelet of pod ${info.name}: ${error.message}`));
+        else socket.destroy();
+      });
+      socket.once('close', () => kubelet.destroy());
+    } catch (error) {
+      if (error instanceof StatusError) answerWithStatus(socket, error);
+      else {
+        options.onError(error);
+        answerWithStatus(socket, errors.internal(error instanceof Error ? error.message : String(error)));
+      }
+    }
+  };
+}

@@ -1,0 +1,92 @@
+// The ConfigMaps, Secrets and PersistentVolumeClaims a pod's volumes and environment name, read from the API
+// server once per pod start (volumes and env often name the same object) and reported missing in kubelet's
+// words. Other API failures propagate unchanged: they are transient, not the pod's fault.
+import { configMapsResource, persistentVolumeClaimsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
+import type { KubeObject } from '../../apimachinery/object.ts';
+import type { ResourceRef } from '../../apimachinery/resource-ref.ts';
+import type { KubeClient } from '../../client/client.ts';
+import { NotFoundError } from '../../client/errors.ts';
+import { SandboxSpecError } from '../sandbox/errors.ts';
+
+export interface ConfigMap extends KubeObject {
+  data?: Record<string, string>;
+  /** base64 on the wire. */
+  binaryData?: Record<string, string>;
+}
+
+export interface Secret extends KubeObject {
+  /** base64 on the wire. */
+  data?: Record<string, string>;
+}
+
+export type PersistentVolumeClaim = KubeObject;
+
+/** kubelet's lower-case kind names in "… not found" messages. */
+type ObjectKind = 'configmap' | 'secret' | 'persistentvolumeclaim';
+
+const RESOURCES: Record<ObjectKind, ResourceRef> = {
+  configmap: configMapsResource,
+  secret: secretsResource,
+  persistentvolumeclaim: persistentVolumeClaimsResource,
+};
+
+export function notFoundMessage(kind: ObjectKind, name: string): string {
+  return `${kind} "${name}" not found`;
+}
+
+export function notFoundError(kind: ObjectKind, name: string): SandboxSpecError {
+  return new SandboxSpecError('CreateContainerConfigError', notFoundMessage(kind, name));
+}
+
+export class PodApiObjects {
+  private readonly cache = new Map<string, Promise<KubeObject | undefined>>();
+
+  constructor(
+    private readonly client: KubeClient,
+    readonly namespace: string,
+  ) {}
+
+  /** undefined when the ConfigMap does not exist. */
+  configMap(name: string): Promise<ConfigMap | undefined> {
+    return this.fetch('configmap', name);
+  }
+
+  /** undefined when the Secret does not exist. Its values are secret: never log them or put them in errors. */
+  secret(name: string): Promise<Secret | undefined> {
+    return this.fetch('secret', name);
+  }
+
+  persistentVolumeClaim(name: string): Promise<PersistentVolumeClaim | undefined> {
+    return this.fetch('persistentvolumeclaim', name);
+  }
+
+  private fetch<T extends KubeObject>(kind: ObjectKind, name: string): Promise<T | undefined> {
+    const key = `${kind}/${name}`;
+    let pending = this.cache.get(key);
+    if (pending === undefined) {
+      pending = this.client.get(RESOURCES[kind], name, { namespace: this.namespace }).then(
+        (object) => object,
+        (error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          this.cache.delete(key);
+          throw error;
+        },
+      );
+      this.cache.set(key, pending);
+    }
+    return pending as Promise<T | undefined>;
+  }
+}
+
+/** A ConfigMap's keys as bytes: data (UTF-8) and binaryData (base64), which the API server keeps disjoint. */
+export function configMapEntries(configMap: ConfigMap): Map<string, Buffer> {
+  const entries = new Map<string, Buffer>();
+  for (const [key, value] of Object.entries(configMap.data ?? {})) entries.set(key, Buffer.from(value, 'utf8'));
+  for (const [key, value] of Object.entries(configMap.binaryData ?? {})) entries.set(key, Buffer.from(value, 'base64'));
+  return entries;
+}
+
+/** A Secret's keys, base64-decoded. */
+export function secretEntries(secret: Secret): Map<string, Buffer> {
+  return new Map(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]));
+}

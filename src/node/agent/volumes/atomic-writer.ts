@@ -1,0 +1,73 @@
+// kubelet's AtomicWriter: a volume's files are written into a fresh timestamped directory, `..data` is switched
+// to it by renaming a symlink (atomic), and each top-level name is a symlink through `..data`. A container
+// therefore sees either the old or the new set of files, never a mix, and a rewrite (an agent restart)
+// replaces the content in one step.
+import { chmod, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SandboxSpecError } from '../../sandbox/errors.ts';
+
+export interface ProjectedFile {
+  content: Buffer;
+  mode: number;
+}
+
+/** path relative to the volume → file. */
+export type Payload = Map<string, ProjectedFile>;
+
+const DATA_LINK = '..data';
+const DATA_LINK_TMP = '..data_tmp';
+/** The data directories this writer makes; only these are ever removed. */
+const TIMESTAMPED_DIR = /^\.\.\d{4}_\d{2}_\d{2}_\d{2}_\d{2}_\d{2}\.[^/]+$/;
+
+/** kubelet's validatePath: relative, no `..` element, not starting with `..` (kubelet's own names). */
+export function validatePayloadPath(path: string): void {
+  const invalid =
+    path === '' || path.startsWith('/') || path.startsWith('..') || path.split('/').some((part) => part === '..' || part.length > 255) || path.length > 4096;
+  if (invalid) throw new SandboxSpecError('CreateContainerConfigError', `invalid path ${JSON.stringify(path)}: must be relative, must not contain '..' and must not start with '..'`);
+}
+
+function timestampPrefix(now: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `..${now.getUTCFullYear()}_${pad(now.getUTCMonth() + 1)}_${pad(now.getUTCDate())}_${pad(now.getUTCHours())}_${pad(now.getUTCMinutes())}_${pad(now.getUTCSeconds())}.`;
+}
+
+/** Creates dir/sub's missing directories 0755 whatever the agent's umask, so any container user can traverse them. */
+async function makeDirs(dir: string, sub: string): Promise<void> {
+  let current = dir;
+  for (const part of sub === '.' ? [] : sub.split('/')) {
+    current = join(current, part);
+    if ((await mkdir(current).catch((error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? null : Promise.reject(error)))) !== null) await chmod(current, 0o755);
+  }
+}
+
+/** Writes payload into targetDir (which must exist) as kubelet's AtomicWriter lays it out. */
+export async function writeAtomically(targetDir: string, payload: Payload): Promise<void> {
+  for (const path of payload.keys()) validatePayloadPath(path);
+  const dataDir = await mkdtemp(join(targetDir, timestampPrefix(new Date())));
+  await chmod(dataDir, 0o755);
+  for (const [path, file] of payload) {
+    const target = join(dataDir, path);
+    await makeDirs(dataDir, dirname(path));
+    await writeFile(target, file.content, { mode: file.mode });
+    // writeFile's mode is narrowed by the umask; the volume's mode is not.
+    await chmod(target, file.mode);
+  }
+  const tmpLink = join(targetDir, DATA_LINK_TMP);
+  await rm(tmpLink, { force: true });
+  await symlink(basename(dataDir), tmpLink);
+  await rename(tmpLink, join(targetDir, DATA_LINK));
+
+  const visible = new Set([...payload.keys()].map((path) => path.split('/')[0] ?? path));
+  for (const name of visible) {
+    const link = join(targetDir, name);
+    if (!(await lstat(link).then(() => true, () => false))) await symlink(join(DATA_LINK, name), link);
+  }
+  // Names of the previous payload that the new one lacks, then the previous data (and any a failed write left).
+  const current = basename(dataDir);
+  for (const name of await readdir(targetDir)) {
+    if (TIMESTAMPED_DIR.test(name) && name !== current) await rm(join(targetDir, name), { recursive: true, force: true });
+    if (name.startsWith('..') || visible.has(name)) continue;
+    const target = await readlink(join(targetDir, name)).catch(() => undefined);
+    if (target?.startsWith(`${DATA_LINK}/`)) await rm(join(targetDir, name));
+  }
+}

@@ -1,0 +1,122 @@
+// One `kubectl exec` over a WebSocket with the Kubernetes channel protocol (v4/v5.channel.k8s.io): every
+// binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 error, 4 resize: `{"Width":W,"Height":H}` for a terminal); the error
+// channel carries a metav1.Status when the process ends, and v5 adds the close signal (255, channel) with
+// which the client half-closes stdin.
+import type { Readable } from 'node:stream';
+import type { WebSocket } from 'ws';
+import type { ContainerHandle, ExecProcess } from '../sandbox/container-handle.ts';
+import type { ExecOptions } from './exec-options.ts';
+
+export const CHANNEL_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
+
+const STDIN = 0;
+const STDOUT = 1;
+const STDERR = 2;
+const ERROR = 3;
+const RESIZE = 4;
+const CLOSE_SIGNAL = 255;
+
+function status(body: Record<string, unknown>): Buffer {
+  return Buffer.from(JSON.stringify({ metadata: {}, ...body }));
+}
+
+/** kubelet's answers on the error channel: Success, or a non-zero exit with its code as the cause. */
+export function exitStatus(exitCode: number): Buffer {
+  if (exitCode === 0) return status({ status: 'Success' });
+  return status({
+    status: 'Failure',
+    message: `command terminated with non-zero exit code: exit status ${exitCode}`,
+    reason: 'NonZeroExitCode',
+    details: { causes: [{ reason: 'ExitCode', message: String(exitCode) }] },
+  });
+}
+
+function failureStatus(message: string): Buffer {
+  return status({ status: 'Failure', message, reason: 'InternalError', code: 500 });
+}
+
+/** How much unsent output a session holds before it stops reading the process (which then blocks writing). */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+function send(socket: WebSocket, channel: number, data: Buffer, sent?: () => void): void {
+  if (socket.readyState === socket.OPEN) socket.send(Buffer.concat([Buffer.of(channel), data]), { binary: true }, sent);
+}
+
+/** Sends a stream's output on its channel until it closes; a stream the client did not ask for is drained. */
+function forward(stream: Readable, socket: WebSocket, channel: number | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const resume = () => {
+      if (stream.isPaused() && socket.bufferedAmount < MAX_BUFFERED_BYTES) stream.resume();
+    };
+    stream.on('data', (chunk: Buffer) => {
+      if (channel === undefined) return;
+      send(socket, channel, chunk, resume);
+      if (socket.bufferedAmount >= MAX_BUFFERED_BYTES) stream.pause();
+    });
+    stream.once('close', resolve);
+    stream.once('error', () => resolve());
+  });
+}
+
+function resize(exec: ExecProcess, message: Buffer): void {
+  try {
+    const size = JSON.parse(message.toString('utf8')) as { Width?: unknown; Height?: unknown };
+    if (typeof size.Width === 'number' && typeof size.Height === 'number') exec.resize?.(size.Width, size.Height);
+  } catch {
+    // A malformed size changes nothing, as in kubelet.
+  }
+}
+
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+export async function runExecSession(socket: WebSocket, handle: ContainerHandle, options: ExecOptions): Promise<void> {
+  const closeSignal = socket.protocol === 'v5.channel.k8s.io';
+  // The client waits for a first message on the lowest channel it reads before it starts its streams.
+  send(socket, options.stdout ? STDOUT : options.stderr ? STDERR : ERROR, Buffer.alloc(0));
+  // Input may arrive while the process starts: it is held until there is a stdin to give it to.
+  const early: Buffer[] = [];
+  let deliver = (data: Buffer) => void early.push(data);
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    if (isBinary && data.length > 0) deliver(data);
+  });
+  let exec: ExecProcess;
+  try {
+    exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty });
+  } catch (error) {
+    send(socket, ERROR, failureStatus((error as Error).message));
+    socket.close(1000);
+    return;
+  }
+  const stdin = exec.stdin;
+  stdin?.on('error', () => undefined);
+  deliver = (data) => {
+    const channel = data[0];
+    if (channel === STDIN) stdin?.write(data.subarray(1));
+    else if (channel === RESIZE) resize(exec, data.subarray(1));
+    else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) stdin?.end();
+  };
+  for (const data of early.splice(0)) deliver(data);
+  let finished = false;
+  // The client went away (maybe while the process started): nothing reads the process any more.
+  const abandon = () => {
+    stdin?.destroy();
+    // A paused output would never end.
+    exec.stdout.destroy();
+    exec.stderr.destroy();
+    if (!finished) killGroup(exec.pid);
+  };
+  if (socket.readyState !== socket.OPEN) abandon();
+  else socket.once('close', abandon);
+  const [result] = await Promise.all([exec.exited, forward(exec.stdout, socket, options.stdout ? STDOUT : undefined), forward(exec.stderr, socket, options.stderr ? STDERR : undefined)]);
+  // Its process group is gone: a later kill could hit a reused id.
+  finished = true;
+  send(socket, ERROR, exitStatus(result.exitCode));
+  socket.close(1000);
+}
