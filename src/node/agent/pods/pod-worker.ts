@@ -533,7 +533,8 @@ export class PodWorker {
       // A volume that will not unmount must not keep the pod object; the next agent start retries the removal.
       this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'removing the pod directory failed');
     }
-    if (deleteObject) {
+    // An agent stopped meanwhile leaves the object to the next one, which finds deletionTimestamp and finishes.
+    if (deleteObject && !this.detached) {
       try {
         await this.ctx.client.delete(podsResource, this.name, { namespace: this.namespace, gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
       } catch (error) {
