@@ -3,7 +3,7 @@
 // well-known images come from a small table; any other image must say its command.
 import { SandboxSpecError } from '../sandbox/errors.ts';
 
-interface ImageDefaults {
+export interface ImageDefaults {
   entrypoint: string[];
   cmd: string[];
 }
@@ -37,8 +37,10 @@ export function expandReferences(text: string, env: ReadonlyMap<string, string>)
   return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (match, name: string | undefined) => (name === undefined ? '$' : (env.get(name) ?? match)));
 }
 
-export function resolveArgv(container: ContainerCommand, env: ReadonlyMap<string, string>): string[] {
-  const defaults = IMAGE_DEFAULTS[imageBaseName(container.image ?? '')];
+/** imageMap: more images (an agent's --image-map), by base name, taking precedence over the built-in table. */
+export function resolveArgv(container: ContainerCommand, env: ReadonlyMap<string, string>, imageMap: Readonly<Record<string, ImageDefaults>> = {}): string[] {
+  const base = imageBaseName(container.image ?? '');
+  const defaults = Object.hasOwn(imageMap, base) ? imageMap[base] : IMAGE_DEFAULTS[base];
   if (container.command === undefined && defaults === undefined) {
     throw new SandboxSpecError(
       'CreateContainerError',

@@ -1,0 +1,607 @@
+// One pod on this node, driven as kubelet's pod worker drives it: set the pod up (directory, network,
+// volumes), run its init containers in order and then its containers, restart them per restartPolicy with
+// CrashLoopBackOff, probe them, enforce activeDeadlineSeconds, and on deletion stop them gracefully, clean
+// up and remove the pod object. Everything it learns becomes one coalesced status write and kubelet's Events.
+// Nothing here polls: pod changes come from the controller's watch, exits from the handles.
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { podsResource } from '../../../apimachinery/builtin-resources.ts';
+import { nowTime } from '../../../apimachinery/time.ts';
+import type { KubeClient } from '../../../client/client.ts';
+import { ConflictError, NotFoundError } from '../../../client/errors.ts';
+import type { EventRecorder } from '../../../runtime/event-recorder.ts';
+import { updateStatus } from '../../../runtime/status.ts';
+import type { ContainerExit, ContainerHandle } from '../../sandbox/container-handle.ts';
+import { SandboxSpecError } from '../../sandbox/errors.ts';
+import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { containerLogPath, podLogDir } from '../log-paths.ts';
+import type { PodNetworkProvider } from '../pod-network.ts';
+import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
+import { ProbeWorker } from '../probes/probe-worker.ts';
+import { goDuration } from './go-duration.ts';
+import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import type { ContainerProgress } from './pod-status.ts';
+import { podPhase, renderStatus } from './pod-status.ts';
+import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
+
+export interface PodWorkerContext {
+  client: KubeClient;
+  sandbox: Sandbox;
+  network: PodNetworkProvider;
+  recorder: EventRecorder;
+  logger: Logger;
+  nodeName: string;
+  hostIP: string;
+  dataDir: string;
+  policy: NodePolicy;
+  restartBackoff: RestartBackoffOptions;
+  /** The node's allocatable cpu and memory (the downward API's value for an unset limit). */
+  nodeAllocatable: Readonly<Record<string, string>>;
+}
+
+interface ContainerRecord extends ContainerProgress {
+  spec: Container;
+  init: boolean;
+  handle?: ContainerHandle | undefined;
+  probes: ProbeWorker[];
+  /** The next run's restartCount: the number of runs before it, including a previous agent's. */
+  nextRun: number;
+}
+
+const DEFAULT_GRACE_SECONDS = 30;
+/** kubelet's minimumGracePeriodInSeconds: even a forced deletion gets this long between SIGTERM and SIGKILL. */
+const MINIMUM_GRACE_MS = 2000;
+/** What kubelet reports for a container it had to kill when the agent restarted (SIGKILL). */
+const LOST_EXIT_CODE = 137;
+const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
+
+function isTerminalPhase(pod: Pod): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+function terminatedState(exit: ContainerExit, containerID: string | undefined): ContainerState {
+  return {
+    terminated: {
+      exitCode: exit.exitCode,
+      ...(exit.signal ? { signal: exit.exitCode - 128 } : {}),
+      reason: exit.reason,
+      ...(exit.message ? { message: exit.message } : {}),
+      ...(exit.startedAt ? { startedAt: nowTime(exit.startedAt) } : {}),
+      finishedAt: nowTime(exit.finishedAt),
+      ...(containerID ? { containerID } : {}),
+    },
+  };
+}
+
+function exitCodeOf(state: ContainerState): number | undefined {
+  return 'terminated' in state ? state.terminated.exitCode : undefined;
+}
+
+export class PodWorker {
+  private pod: Pod;
+  private readonly init: ContainerRecord[];
+  private readonly containers: ContainerRecord[];
+  private initialized: boolean;
+  private prepared: PreparedPod | undefined;
+  private failure: { reason?: string; message?: string } | undefined;
+  private readonly startTime: string;
+  /** Set once the containers are to stop (deletion, deadline, vanished pod, agent stop). */
+  private halting: { graceMs: number } | undefined;
+  private readonly halted = new AbortController();
+  /** The agent stopped driving this pod: no more writes, Events or restarts. */
+  private detached = false;
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  private statusDirty = false;
+  private statusWrite: Promise<void> | undefined;
+  private statusRetryTimer: NodeJS.Timeout | undefined;
+  private statusFailures = 0;
+  private finished: Promise<void> | undefined;
+  /** The one deletion in progress, however many times the watch reports it. */
+  private deletion: Promise<void> | undefined;
+
+  constructor(
+    private readonly ctx: PodWorkerContext,
+    pod: Pod,
+  ) {
+    this.pod = pod;
+    const previous = pod.status ?? {};
+    this.initialized = (previous.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True') || (pod.spec.initContainers ?? []).length === 0;
+    this.startTime = previous.startTime ?? nowTime();
+    const restartPolicy = pod.spec.restartPolicy ?? 'Always';
+    const record = (spec: Container, init: boolean): ContainerRecord => {
+      const before = (init ? previous.initContainerStatuses : previous.containerStatuses)?.find((s) => s.name === spec.name);
+      const waiting = init || this.initialized ? 'ContainerCreating' : 'PodInitializing';
+      const rec: ContainerRecord = {
+        spec,
+        init,
+        done: false,
+        probes: [],
+        nextRun: before?.restartCount ?? 0,
+        status: {
+          name: spec.name,
+          image: spec.image ?? '',
+          imageID: '',
+          state: { waiting: { reason: init ? 'PodInitializing' : waiting } },
+          lastState: {},
+          ready: false,
+          started: false,
+          restartCount: before?.restartCount ?? 0,
+        },
+      };
+      if (before === undefined) return rec;
+      if (before.containerID) rec.status.containerID = before.containerID;
+      rec.status.imageID = before.imageID;
+      rec.status.lastState = before.lastState;
+      // A run the previous agent left: a terminated one stands; a running one was killed when this agent
+      // started (it can no longer read its output or learn its exit), so it counts as an exit.
+      const last: ContainerState | undefined =
+        'terminated' in before.state
+          ? before.state
+          : 'running' in before.state
+            ? {
+                terminated: {
+                  exitCode: LOST_EXIT_CODE,
+                  reason: 'Error',
+                  message: 'The node agent restarted and could not adopt the running container, so it was killed',
+                  startedAt: before.state.running.startedAt,
+                  finishedAt: nowTime(),
+                  ...(before.containerID ? { containerID: before.containerID } : {}),
+                },
+              }
+            : undefined;
+      // A container waiting to restart has run before: its next run counts one more.
+      if ('terminated' in before.lastState) rec.nextRun = before.restartCount + 1;
+      if (last === undefined) return rec;
+      rec.nextRun = before.restartCount + 1;
+      const policy = init && restartPolicy === 'Always' ? 'OnFailure' : restartPolicy;
+      const restarts = policy === 'Always' || (policy === 'OnFailure' && exitCodeOf(last) !== 0);
+      if (restarts) rec.status.lastState = last;
+      else {
+        rec.status.state = last;
+        rec.done = true;
+      }
+      return rec;
+    };
+    this.init = (pod.spec.initContainers ?? []).map((c) => record(c, true));
+    this.containers = pod.spec.containers.map((c) => record(c, false));
+    if (this.init.some((r) => r.done && exitCodeOf(r.status.state) !== 0)) this.failure = {};
+  }
+
+  get uid(): string {
+    return this.pod.metadata.uid ?? '';
+  }
+
+  get name(): string {
+    return this.pod.metadata.name ?? '';
+  }
+
+  get namespace(): string {
+    return this.pod.metadata.namespace ?? '';
+  }
+
+  private get podDir(): string {
+    return join(this.ctx.dataDir, 'pods', this.uid);
+  }
+
+  private get logDir(): string {
+    return podLogDir(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid });
+  }
+
+  /** Runs the pod (or, for a pod already finished, just releases what it held). */
+  start(): void {
+    this.finished = isTerminalPhase(this.pod) ? this.releaseResources() : this.run();
+    if (this.pod.metadata.deletionTimestamp) this.update(this.pod);
+  }
+
+  /** A newer version of the pod from the watch. */
+  update(pod: Pod): void {
+    this.pod = pod;
+    if (!pod.metadata.deletionTimestamp || this.deletion) return;
+    this.beginDeletion(true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
+  }
+
+  private deletionGraceMs(): number {
+    const seconds = this.pod.metadata.deletionGracePeriodSeconds ?? this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS;
+    return Math.max(MINIMUM_GRACE_MS, seconds * 1000);
+  }
+
+  /**
+   * The pod object is gone (deleted without waiting for this node): stop its containers now, with the grace
+   * period kubelet gives a pod removed from the API, and clean up.
+   */
+  vanished(): Promise<void> {
+    return this.beginDeletion(false);
+  }
+
+  /**
+   * The agent stops. With killPods the containers are killed and the pod's processes removed; without,
+   * they are left running for the next agent to find. Either way this worker writes nothing more.
+   */
+  async detach(killPods: boolean): Promise<void> {
+    this.detached = true;
+    this.stopTimers();
+    // Wakes the restart and setup back-offs, which then see the worker detached and end.
+    this.halted.abort();
+    if (killPods) {
+      this.halt(0);
+      await this.finished;
+      await this.releaseResources();
+    }
+    await this.statusWrite;
+  }
+
+  /** The container's live handle, for exec and logs. */
+  runningHandle(container: string): ContainerHandle | undefined {
+    const rec = this.record(container);
+    return rec && 'running' in rec.status.state ? rec.handle : undefined;
+  }
+
+  /** The CRI log of the current (or last) run, or of the run before it. */
+  logPath(container: string, previous: boolean): string | undefined {
+    const rec = this.record(container);
+    if (rec === undefined) return undefined;
+    const run = rec.nextRun - (previous ? 2 : 1);
+    if (run < 0) return undefined;
+    return containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container, restartCount: run });
+  }
+
+  private record(name: string): ContainerRecord | undefined {
+    return [...this.containers, ...this.init].find((r) => r.spec.name === name);
+  }
+
+  private async run(): Promise<void> {
+    try {
+      // The deadline counts from startTime, setup included.
+      this.startDeadline();
+      if (!(await this.prepare())) return;
+      if (!this.initialized) {
+        for (const rec of this.init) {
+          if (rec.done) continue;
+          const succeeded = await this.runContainer(rec);
+          if (this.halting) return;
+          if (!succeeded) {
+            this.failure = {};
+            this.requestStatus();
+            return;
+          }
+        }
+        this.initialized = true;
+        for (const rec of this.containers) if ('waiting' in rec.status.state) rec.status.state = { waiting: { reason: 'ContainerCreating' } };
+        this.requestStatus();
+      }
+      await Promise.all(this.containers.filter((r) => !r.done).map((r) => this.runContainer(r)));
+    } catch (error) {
+      this.ctx.logger.error({ err: error, pod: formatPod(this.pod) }, 'pod worker failed');
+    } finally {
+      clearTimeout(this.deadlineTimer);
+      if (!this.detached && !this.halting) await this.releaseResources();
+    }
+  }
+
+  /** Sets the pod's directory, network and volumes up; retried with back-off until it works or the pod goes. */
+  private async prepare(): Promise<boolean> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.halting || this.detached) return false;
+      try {
+        const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
+        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
+        this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        this.requestStatus();
+        return true;
+      } catch (error) {
+        const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
+        const message = (error as Error).message;
+        for (const rec of [...this.init, ...this.containers]) if (!rec.done) rec.status.state = { waiting: { reason, message } };
+        void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
+        this.requestStatus();
+        await this.pause(restartDelayMs(attempt, this.ctx.restartBackoff));
+      }
+    }
+  }
+
+  /** Resolves after ms, or at once when the pod halts. */
+  private pause(ms: number): Promise<void> {
+    if (this.halted.signal.aborted) return Promise.resolve();
+    const signal = this.halted.signal;
+    return new Promise((resolve) => {
+      const onAbort = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private restartPolicy(rec: ContainerRecord): 'Always' | 'OnFailure' | 'Never' {
+    const policy = this.pod.spec.restartPolicy ?? 'Always';
+    // Init containers must finish: under Always they are retried on failure only.
+    return rec.init && policy === 'Always' ? 'OnFailure' : policy;
+  }
+
+  /** Runs a container until it is done for good or the pod halts; true when its last run succeeded. */
+  private async runContainer(rec: ContainerRecord): Promise<boolean> {
+    let configFailures = 0;
+    for (;;) {
+      if (this.halting || this.detached) return false;
+      const prepared = this.prepared;
+      if (prepared === undefined) return false;
+      const restartCount = rec.nextRun;
+      let exit: ContainerExit;
+      let containerID: string | undefined;
+      try {
+        const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, this.ctx.policy, this.ctx.client);
+        for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
+        const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
+        void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
+        const handle = await this.ctx.sandbox.start({ pod: prepared.facts, container: spec, logPath });
+        containerID = `bosun://${randomBytes(32).toString('hex')}`;
+        if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
+        rec.status.restartCount = restartCount;
+        rec.nextRun = restartCount + 1;
+        rec.status.containerID = containerID;
+        rec.status.imageID = `bosun://host/${rec.spec.image ?? ''}`;
+        rec.handle = handle;
+        configFailures = 0;
+        void this.ctx.recorder.normal(this.pod, 'Created', `Created container: ${rec.spec.name}`);
+        if (handle.pid !== undefined) {
+          rec.status.state = { running: { startedAt: nowTime() } };
+          rec.status.started = rec.spec.startupProbe === undefined;
+          rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
+          void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
+          this.requestStatus();
+          // A halt that came while the container started: stop it now.
+          const halting = this.currentHalt();
+          if (halting) void this.stopContainer(rec, halting.graceMs, false);
+          else this.startProbes(rec, handle, prepared);
+        }
+        exit = await handle.exited;
+      } catch (error) {
+        if (this.detached) return false;
+        const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
+        const message = (error as Error).message;
+        rec.status.state = { waiting: { reason, message } };
+        void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
+        this.requestStatus();
+        await this.pause(restartDelayMs(configFailures++, this.ctx.restartBackoff));
+        continue;
+      }
+      this.stopProbes(rec);
+      rec.handle = undefined;
+      if (this.detached) return false;
+      rec.status.state = terminatedState(exit, containerID);
+      rec.status.ready = false;
+      rec.status.started = false;
+      if (exit.reason === 'StartError') void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${exit.message ?? 'the container could not start'}`);
+      const policy = this.restartPolicy(rec);
+      const restart = !this.halting && (policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0));
+      if (!restart) {
+        rec.done = true;
+        // A completed init container reports ready, as kubelet's do.
+        rec.status.ready = rec.init && exit.exitCode === 0;
+        this.requestStatus();
+        return exit.exitCode === 0;
+      }
+      // kubelet restarts a container the first time at once, then backs off from the initial delay.
+      const delayMs = restartCount === 0 ? 0 : restartDelayMs(restartCount - 1, this.ctx.restartBackoff);
+      if (delayMs > 0) {
+        rec.status.lastState = rec.status.state;
+        rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(delayMs)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
+        void this.ctx.recorder.warning(this.pod, 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod)}`);
+        this.requestStatus();
+        await this.pause(delayMs);
+      } else this.requestStatus();
+    }
+  }
+
+  private startProbes(rec: ContainerRecord, handle: ContainerHandle, prepared: PreparedPod): void {
+    const target = { handle, host: prepared.placement.network.kind === 'host' ? '127.0.0.1' : prepared.placement.podIP, ports: rec.spec.ports ?? [] };
+    const unhealthy = (kind: string) => (outcome: { output: string }) => void this.ctx.recorder.warning(this.pod, 'Unhealthy', `${kind} probe failed: ${outcome.output}`);
+    const readiness = rec.spec.readinessProbe;
+    const liveness = rec.spec.livenessProbe;
+    const startOthers = () => {
+      if (readiness) {
+        rec.probes.push(
+          new ProbeWorker({
+            kind: 'readiness',
+            probe: readiness,
+            target,
+            onFailure: unhealthy('Readiness'),
+            onResult: (success) => {
+              rec.status.ready = success && !rec.init;
+              this.requestStatus();
+            },
+          }),
+        );
+      }
+      if (liveness) {
+        rec.probes.push(
+          new ProbeWorker({
+            kind: 'liveness',
+            probe: liveness,
+            target,
+            onFailure: unhealthy('Liveness'),
+            onResult: (success) => {
+              if (success) return;
+              void this.ctx.recorder.normal(this.pod, 'Killing', `Container ${rec.spec.name} failed liveness probe, will be restarted`);
+              void this.stopContainer(rec, this.graceMs(), false);
+            },
+          }),
+        );
+      }
+      for (const probe of rec.probes) probe.start();
+    };
+    const startup = rec.spec.startupProbe;
+    if (startup === undefined) return startOthers();
+    const worker = new ProbeWorker({
+      kind: 'startup',
+      probe: startup,
+      target,
+      onFailure: unhealthy('Startup'),
+      onResult: (success) => {
+        if (success) {
+          rec.status.started = true;
+          if (readiness === undefined && !rec.init) rec.status.ready = true;
+          this.requestStatus();
+          startOthers();
+          return;
+        }
+        void this.ctx.recorder.normal(this.pod, 'Killing', `Container ${rec.spec.name} failed startup probe, will be restarted`);
+        void this.stopContainer(rec, this.graceMs(), false);
+      },
+    });
+    rec.probes.push(worker);
+    worker.start();
+  }
+
+  private stopProbes(rec: ContainerRecord): void {
+    for (const probe of rec.probes) probe.stop();
+    rec.probes = [];
+  }
+
+  private graceMs(): number {
+    return Math.max(MINIMUM_GRACE_MS, (this.pod.spec.terminationGracePeriodSeconds ?? DEFAULT_GRACE_SECONDS) * 1000);
+  }
+
+  /** Stops a run with the grace period; never rejects (its exit reaches runContainer through the handle). */
+  private async stopContainer(rec: ContainerRecord, graceMs: number, announce: boolean): Promise<void> {
+    const handle = rec.handle;
+    if (handle === undefined) return;
+    this.stopProbes(rec);
+    if (announce) void this.ctx.recorder.normal(this.pod, 'Killing', `Stopping container ${rec.spec.name}`);
+    try {
+      await handle.stop(graceMs);
+    } catch (err) {
+      this.ctx.logger.warn({ err, pod: formatPod(this.pod), container: rec.spec.name }, 'stopping a container failed');
+    }
+  }
+
+
+  /** Read through a method: the awaits in runContainer change it behind the compiler's narrowing. */
+  private currentHalt(): { graceMs: number } | undefined {
+    return this.halting;
+  }
+
+  /** Stops every container with the grace period and lets no container start again. */
+  private halt(graceMs: number): void {
+    if (this.halting) {
+      // A shorter grace (a second DELETE, a vanished pod) still applies to what is running.
+      if (graceMs >= this.halting.graceMs) return;
+    }
+    this.halting = { graceMs };
+    this.halted.abort();
+    clearTimeout(this.deadlineTimer);
+    for (const rec of [...this.init, ...this.containers]) void this.stopContainer(rec, graceMs, !this.detached);
+  }
+
+  private startDeadline(): void {
+    const seconds = this.pod.spec.activeDeadlineSeconds;
+    if (seconds === undefined) return;
+    const remainingMs = Date.parse(this.startTime) + seconds * 1000 - Date.now();
+    this.deadlineTimer = setTimeout(() => {
+      const phase = podPhase(this.view());
+      if (this.halting || this.detached || phase === 'Succeeded' || phase === 'Failed') return;
+      this.failure = { reason: 'DeadlineExceeded', message: DEADLINE_MESSAGE };
+      void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
+      this.halt(this.graceMs());
+      this.requestStatus();
+      void this.finished?.then(() => this.releaseResources());
+    }, Math.max(0, remainingMs));
+  }
+
+  /** Stops the containers (a later call may shorten the grace period) and cleans up once. */
+  private beginDeletion(deleteObject: boolean): Promise<void> {
+    this.halt(this.deletionGraceMs());
+    this.deletion ??= this.finishDeletion(deleteObject);
+    return this.deletion;
+  }
+
+  private async finishDeletion(deleteObject: boolean): Promise<void> {
+    await this.finished;
+    await this.statusWrite;
+    if (this.detached) return;
+    await this.releaseResources();
+    try {
+      await removeVolumes(this.podDir);
+      await rm(this.podDir, { recursive: true, force: true });
+    } catch (err) {
+      // A volume that will not unmount must not keep the pod object; the next agent start retries the removal.
+      this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'removing the pod directory failed');
+    }
+    // An agent stopped meanwhile leaves the object to the next one, which finds deletionTimestamp and finishes.
+    if (deleteObject && !this.detached) {
+      try {
+        await this.ctx.client.delete(podsResource, this.name, { namespace: this.namespace, gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
+      } catch (error) {
+        if (!(error instanceof NotFoundError) && !(error instanceof ConflictError)) throw error;
+      }
+    }
+    this.detached = true;
+    this.stopTimers();
+    // The logs go with the pod object (kubectl logs works until then).
+    await rm(this.logDir, { recursive: true, force: true });
+  }
+
+  /**
+   * Kills whatever is left of the pod's processes and releases its address; status and logs stay. Never
+   * rejects: a failure is logged, and the next agent start kills what is left.
+   */
+  private async releaseResources(): Promise<void> {
+    try {
+      await this.ctx.sandbox.destroyPod(this.uid);
+      if (this.pod.spec.hostNetwork !== true) await this.ctx.network.detach(this.uid);
+    } catch (err) {
+      this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'releasing the pod failed');
+    }
+    if (this.prepared) {
+      this.prepared = undefined;
+      this.requestStatus();
+    }
+  }
+
+  private view() {
+    return { init: this.init, containers: this.containers, initialized: this.initialized, sandboxReady: this.prepared !== undefined, failure: this.failure };
+  }
+
+  private stopTimers(): void {
+    clearTimeout(this.deadlineTimer);
+    clearTimeout(this.statusRetryTimer);
+    for (const rec of [...this.init, ...this.containers]) this.stopProbes(rec);
+  }
+
+  /** Marks the status stale; one write runs at a time and carries every change made before it began. */
+  private requestStatus(): void {
+    if (this.detached) return;
+    this.statusDirty = true;
+    if (this.statusWrite !== undefined || this.statusRetryTimer !== undefined) return;
+    this.statusWrite = this.flushStatus().finally(() => (this.statusWrite = undefined));
+  }
+
+  private async flushStatus(): Promise<void> {
+    while (this.statusDirty && !this.detached) {
+      this.statusDirty = false;
+      const podIP = this.prepared?.placement.podIP ?? this.pod.status?.podIP;
+      try {
+        this.pod = await updateStatus(this.ctx.client, podsResource, this.pod, (draft) => {
+          draft.status = renderStatus(draft.status, this.view(), { hostIP: this.ctx.hostIP, podIP, startTime: this.startTime });
+        });
+        this.statusFailures = 0;
+      } catch (error) {
+        if (error instanceof NotFoundError) return;
+        this.ctx.logger.warn({ err: error, pod: formatPod(this.pod) }, 'could not write pod status');
+        this.statusDirty = true;
+        const delayMs = Math.min(30_000, 100 * 2 ** this.statusFailures++);
+        this.statusRetryTimer = setTimeout(() => {
+          this.statusRetryTimer = undefined;
+          this.requestStatus();
+        }, delayMs);
+        return;
+      }
+    }
+  }
+}
