@@ -9,7 +9,7 @@ import type { Family } from '../runtime/family.ts';
 export const bosunFamilies: readonly Family[] = [landscaperFamily, workloadsFamily];
 
 /** Families planned but not built yet: selecting one says so rather than calling the name unknown. */
-const NOT_BUILT_YET: readonly string[] = ['workflows', 'chaos', 'node'];
+const NOT_BUILT_YET: readonly string[] = ['workflows', 'chaos'];
 
 export class UnknownFamilyError extends Error {
   override readonly name = 'UnknownFamilyError' as const;

@@ -50,7 +50,7 @@ test('an unknown family and one not built yet are refused, naming the available 
     assert.throws(() => selectFamilies(names), (e: unknown) => e instanceof UnknownFamilyError && e.message === message);
   };
   refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper, workloads)');
-  for (const name of ['workflows', 'chaos', 'node']) refused([name], `controller family "${name}" is not built yet (available: landscaper, workloads)`);
+  for (const name of ['workflows', 'chaos']) refused([name], `controller family "${name}" is not built yet (available: landscaper, workloads)`);
   assert.throws(() => selectFamilies(['a'], []), { message: 'unknown controller family "a" (available: none)' });
 });
 

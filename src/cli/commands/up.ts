@@ -1,12 +1,29 @@
-// `bosun up`: the embedded control plane on this machine. Controllers and the node agent join it later.
+// `bosun up`: the embedded control plane on this machine: the API server, the controller families and a node
+// agent that runs the pods.
 import { Command, InvalidArgumentError } from 'commander';
-import { resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
 import { startApiServer } from '../../apiserver/index.ts';
 import { DataDirError } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
+import { createKubeClient } from '../../client/create-client.ts';
+import type { RunningNode } from '../../node/start-node.ts';
+import { createLogger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
+import { workloadsFamilyWith } from '../../workloads/family.ts';
 import { bosunFamilies, familyCrds, selectFamilies } from '../families.ts';
 import { runControllers } from './controllers.ts';
+import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
+
+function duration(value: string): number {
+  try {
+    return parseGoDuration(value);
+  } catch (error) {
+    if (error instanceof DurationError) throw new InvalidArgumentError('not a duration such as 40s or 1m');
+    throw error;
+  }
+}
 
 function port(value: string): number {
   const n = Number(value);
@@ -24,7 +41,7 @@ function explain(error: unknown, options: { port: number; bind: string; dataDir:
   return error instanceof Error ? error.message : String(error);
 }
 
-interface UpOptions {
+interface UpOptions extends NodeFlags {
   dataDir: string;
   port: number;
   bind: string;
@@ -37,11 +54,15 @@ interface UpOptions {
   webhookPort: number;
   metricsPort: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** false with --no-node. */
+  node: boolean;
+  nodeName: string;
+  nodeMonitorGracePeriod?: number;
 }
 
 export function upCommand(): Command {
-  return new Command('up')
-    .description('start the embedded Kubernetes-compatible API server (and the controllers)')
+  return withNodeFlags(new Command('up'))
+    .description('start the embedded Kubernetes-compatible API server, the controllers and a node agent')
     .option('--data-dir <dir>', 'where state, token and kubeconfig live', '.bosun')
     .option('--port <port>', 'port to listen on', port, 6443)
     .option('--bind <address>', 'address to listen on', '127.0.0.1')
@@ -53,6 +74,9 @@ export function upCommand(): Command {
     .option('--webhook-port <port>', 'loopback port of the controllers\' admission webhooks (0 picks one)', port, 0)
     .option('--no-webhook', 'serve no admission webhooks (writes are not validated beyond the CRD schemas)')
     .option('--log-level <level>', 'controllers\' log level: trace, debug, info, warn, error or silent', 'info')
+    .option('--no-node', 'run no node agent (pods stay Pending unless another agent joins with bosun node)')
+    .option('--node-name <name>', 'the node agent\'s Node', hostname().toLowerCase())
+    .option('--node-monitor-grace-period <duration>', 'how long a node may stay silent before it is NotReady (kube-controller-manager\'s flag)', duration)
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
         console.error('bosun up: --tls-cert and --tls-key go together');
@@ -100,22 +124,42 @@ export function upCommand(): Command {
             // not selected this time) is stale and would block writes: it is removed at start.
             webhook: options.webhook ? { serve: { bind: '127.0.0.1', port: options.webhookPort }, prune: 'all' } : { prune: 'all' },
           },
-          bosunFamilies,
+          options.nodeMonitorGracePeriod === undefined
+            ? bosunFamilies
+            : bosunFamilies.map((f) => (f.name === 'workloads' ? workloadsFamilyWith({ nodeLifecycle: { gracePeriodMs: options.nodeMonitorGracePeriod } }) : f)),
         );
       } catch (error) {
         console.error(`bosun up: controllers: ${error instanceof Error ? error.message : String(error)}`);
         await running.close();
         process.exit(1);
       }
+      let node: RunningNode | undefined;
+      if (options.node) {
+        try {
+          node = await startNodeFromFlags(options, {
+            client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-node' }),
+            nodeName: options.nodeName,
+            dataDir: join(dataDir, 'nodes', options.nodeName),
+            kubeletToken: running.token,
+            logger: createLogger({ level: options.logLevel, name: 'bosun-node' }),
+          });
+        } catch (error) {
+          // The control plane is still useful without a node (Landscaper, another agent joining with bosun node).
+          console.error(`bosun up: node agent not started: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
-      console.log(`bosun is ready: API server listening on ${running.url}`);
+      const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
+      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}`);
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
         stopping = true;
         console.log(`bosun: ${signal} received, shutting down`);
-        (manager ? manager.stop() : Promise.resolve())
+        // The node's pods stop first (as a node's graceful shutdown does), then the controllers, then the server.
+        (node ? node.stop({ killPods: true }) : Promise.resolve())
+          .then(() => (manager ? manager.stop() : undefined))
           .then(() => running.close())
           .then(
           () => process.exit(0),

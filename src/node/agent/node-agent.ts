@@ -41,6 +41,10 @@ export interface NodeAgentOptions {
   cgroup?: CgroupPlacement;
   leaseDurationSeconds?: number;
   leaseRenewIntervalMs?: number;
+  /** The kubelet API's port, written to the Node's daemonEndpoints for the API server's logs and exec. */
+  kubeletPort?: number;
+  /** Host directories no container may see: the agent's own state (other pods' volumes and logs). */
+  privateDirs?: string[];
   logger?: Logger;
 }
 
@@ -55,8 +59,12 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const hostIP = options.hostIP ?? '127.0.0.1';
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-  const sandbox = await Sandbox.open({ cgroup: options.cgroup ?? { placement: 'top', name: `bosun-${options.nodeName}` }, ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}) });
-  await registerNode(options.client, { nodeName: options.nodeName });
+  const sandbox = await Sandbox.open({
+    cgroup: options.cgroup ?? { placement: 'top', name: `bosun-${options.nodeName}` },
+    ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),
+    ...(options.privateDirs !== undefined ? { privateDirs: options.privateDirs } : {}),
+  });
+  await registerNode(options.client, { nodeName: options.nodeName, ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}) });
   const lease = new NodeLease(options.client, {
     nodeName: options.nodeName,
     ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),

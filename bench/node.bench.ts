@@ -1,0 +1,178 @@
+// `npm run bench:node`: pods as sandboxed processes, end to end. An embedded API server with the workloads
+// controllers (the scheduler) runs in this process; the node agent runs as `bosun node` in a child process, so
+// its memory is its own. Measured:
+// 1. kubectl create of 100 one-shot pods (`true`) until all are Succeeded;
+// 2. pod start latency, create → Running, p50/p99, over 100 long-running pods;
+// 3. the agent's memory per running pod: its RSS with those 100 pods against its RSS with none;
+// and, in the same run, the ceiling: the same sandboxed process started 100 times without the API (one after
+// another for latency, all at once for throughput).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { podsResource } from '../src/apimachinery/builtin-resources.ts';
+import type { KubeObject } from '../src/apimachinery/object.ts';
+import { startApiServer } from '../src/apiserver/index.ts';
+import type { KubeClient } from '../src/client/client.ts';
+import { createKubeClient } from '../src/client/create-client.ts';
+import { Sandbox } from '../src/node/sandbox/sandbox.ts';
+import { Manager } from '../src/runtime/manager.ts';
+import { registerWorkloads } from '../src/workloads/family.ts';
+
+const PODS = Number(process.env['BENCH_PODS'] ?? 100);
+const NS = 'default';
+const bin = join(import.meta.dirname, '..', 'bin', 'bosun.js');
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+function summary(values: number[]): { p50: number; p99: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN };
+}
+
+const ms = (n: number) => `${n.toFixed(0)} ms`;
+
+function podList(prefix: string, command: string[]): string {
+  const items = Array.from({ length: PODS }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: `${prefix}-${i}`, labels: { bench: prefix } },
+    spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', command }] },
+  }));
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items });
+}
+
+function kubectl(kubeconfig: string, cacheDir: string, args: string[], input?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', cacheDir, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`kubectl ${args.join(' ')}: ${stderr}`))));
+    child.stdin.end(input);
+  });
+}
+
+interface PodTimes {
+  seen: number;
+  started?: number;
+  done?: number;
+}
+
+/** Watches the pods of one label; resolves when `until` holds for all PODS of them, with each pod's times. */
+async function watchPods(client: KubeClient, label: string, until: 'Succeeded' | 'Running'): Promise<{ times: Map<string, PodTimes>; finished: Promise<number> }> {
+  const times = new Map<string, PodTimes>();
+  const stream = await client.watch<KubeObject>(podsResource, { namespace: NS, labelSelector: `bench=${label}` });
+  let resolveFinished!: (at: number) => void;
+  const finished = new Promise<number>((resolve) => (resolveFinished = resolve));
+  let count = 0;
+  void (async () => {
+    for await (const event of stream) {
+      const now = performance.now();
+      const pod = event.object;
+      const name = pod.metadata.name ?? '';
+      const entry = times.get(name) ?? { seen: now };
+      times.set(name, entry);
+      const status = (pod['status'] ?? {}) as { phase?: string; containerStatuses?: { state?: Record<string, unknown> }[] };
+      const state = status.containerStatuses?.[0]?.state ?? {};
+      if (entry.started === undefined && ('running' in state || 'terminated' in state)) entry.started = now;
+      if (entry.done === undefined && status.phase === until) {
+        entry.done = now;
+        if (++count === PODS) resolveFinished(now);
+      }
+    }
+  })();
+  return { times, finished: finished.finally(() => stream.close()) };
+}
+
+function rssKiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.replace(/\D+/g, '') ?? NaN);
+}
+
+async function startAgent(kubeconfig: string, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, 'node', '--kubeconfig', kubeconfig, '--name', 'bench-node', '--data-dir', dataDir, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('bosun node is ready')) resolve();
+    });
+    child.on('exit', (code) => reject(new Error(`bosun node exited with ${code}: ${out}`)));
+  });
+  return child;
+}
+
+async function ceiling(): Promise<{ sequential: ReturnType<typeof summary>; parallelMs: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-sandbox-'));
+  const sandbox = await Sandbox.open({ cgroup: { placement: 'top', name: 'bosun-bench-ceiling' }, privateDirs: [dir] });
+  const pod = (i: number) => ({ name: `p${i}`, namespace: NS, uid: `bench-ceiling-${i}`, hostname: `p${i}`, etcHosts: '127.0.0.1 localhost\n', resolvConf: '', podDir: join(dir, `p${i}`), network: { kind: 'host' as const } });
+  const run = async (i: number) => {
+    const handle = await sandbox.start({ pod: pod(i), container: { name: 'c', argv: ['true'] }, logPath: join(dir, `p${i}`, 'log') });
+    await handle.exited;
+  };
+  const latencies: number[] = [];
+  for (let i = 0; i < PODS; i++) {
+    const started = performance.now();
+    await run(i);
+    latencies.push(performance.now() - started);
+  }
+  const parallelStart = performance.now();
+  await Promise.all(Array.from({ length: PODS }, (_, i) => run(PODS + i)));
+  const parallelMs = performance.now() - parallelStart;
+  for (let i = 0; i < 2 * PODS; i++) await sandbox.destroyPod(`bench-ceiling-${i}`);
+  rmSync(dir, { recursive: true, force: true });
+  return { sequential: summary(latencies), parallelMs };
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'bosun-bench-node-'));
+  const server = await startApiServer({ inMemory: true, port: 0 });
+  const kubeconfig = join(work, 'kubeconfig');
+  writeFileSync(kubeconfig, server.kubeconfig, { mode: 0o600 });
+  const client = createKubeClient({ kubeconfig: server.kubeconfig });
+  const mgr = new Manager({ client, logger: pino({ enabled: false }) });
+  registerWorkloads(mgr, { job: false, replicaSet: false, deployment: false });
+  await mgr.start();
+  const agent = await startAgent(kubeconfig, join(work, 'node'));
+  const cacheDir = mkdtempSync(join(tmpdir(), 'bosun-bench-kubectl-'));
+  try {
+    // 1. One-shot pods until all Succeeded.
+    const oneShot = await watchPods(client, 'oneshot', 'Succeeded');
+    const createdAt = performance.now();
+    await kubectl(kubeconfig, cacheDir, ['create', '-f', '-'], podList('oneshot', ['true']));
+    const allDoneMs = (await oneShot.finished) - createdAt;
+    const oneShotStarts = [...oneShot.times.values()].map((t) => (t.started ?? NaN) - t.seen);
+    await kubectl(kubeconfig, cacheDir, ['delete', 'pods', '-l', 'bench=oneshot', '--wait=true', '--timeout=120s']);
+
+    // 2. and 3. Long-running pods: start latency to Running, and the agent's memory per running pod.
+    const idleKiB = rssKiB(agent.pid ?? 0);
+    const running = await watchPods(client, 'running', 'Running');
+    await kubectl(kubeconfig, cacheDir, ['create', '-f', '-'], podList('running', ['sleep', '3600']));
+    await running.finished;
+    await new Promise((r) => setTimeout(r, 2000));
+    const busyKiB = rssKiB(agent.pid ?? 0);
+    const toRunning = summary([...running.times.values()].map((t) => (t.done ?? NaN) - t.seen));
+    await kubectl(kubeconfig, cacheDir, ['delete', 'pods', '-l', 'bench=running', '--wait=true', '--timeout=120s']);
+
+    const limit = await ceiling();
+    const perPodMiB = (busyKiB - idleKiB) / 1024 / PODS;
+    console.log(`node agent, ${PODS} pods (the ceiling: the same sandboxed process without the API, measured in this run)`);
+    console.log(`  ${PODS} one-shot pods, kubectl create → all Succeeded: ${ms(allDoneMs)} (target < 10000 ms; ceiling, ${PODS} sandboxed \`true\` at once: ${ms(limit.parallelMs)}, ratio ${(allDoneMs / limit.parallelMs).toFixed(1)}x)`);
+    console.log(`  one-shot pods, create → container started: p50 ${ms(summary(oneShotStarts).p50)}, p99 ${ms(summary(oneShotStarts).p99)}`);
+    console.log(`  ${PODS} long-running pods, create → Running: p50 ${ms(toRunning.p50)}, p99 ${ms(toRunning.p99)} (target p99 < 500 ms; ceiling, one sandboxed start → exit at a time: p50 ${ms(limit.sequential.p50)}, p99 ${ms(limit.sequential.p99)})`);
+    console.log(`  agent RSS: ${(idleKiB / 1024).toFixed(1)} MiB idle, ${(busyKiB / 1024).toFixed(1)} MiB with ${PODS} running pods: ${perPodMiB.toFixed(2)} MiB per pod (target ≤ 2 MiB)`);
+  } finally {
+    agent.kill('SIGTERM');
+    await new Promise((r) => agent.once('exit', r));
+    await mgr.stop();
+    await client.close();
+    await server.close();
+    rmSync(work, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+await main();

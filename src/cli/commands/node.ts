@@ -1,0 +1,138 @@
+// `bosun node`: one more node agent against any API server a kubeconfig reaches, so that several nodes can
+// be simulated on one machine. `bosun up` runs one itself (startNodeFromFlags); the flags are shared.
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Logger } from 'pino';
+import { parse } from 'yaml';
+import { createKubeClient, loadKubeConfig } from '../../client/create-client.ts';
+import type { KubeClient } from '../../client/client.ts';
+import type { ImageDefaults } from '../../node/agent/container-argv.ts';
+import { startNode, type RunningNode } from '../../node/start-node.ts';
+import { createLogger } from '../../runtime/logger.ts';
+
+/** The node flags `bosun up` and `bosun node` share. */
+export interface NodeFlags {
+  nodeNetwork: 'bridge' | 'host';
+  bridge?: string;
+  clusterCidr?: string;
+  trustedNamespaces?: string[];
+  allowRoot: boolean;
+  imageMap?: string;
+  nodeLeaseDurationSeconds?: number;
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('not a positive integer');
+  return n;
+}
+
+/** Adds the shared node flags to a command. */
+export function withNodeFlags(command: Command): Command {
+  return command
+    .addOption(new Option('--node-network <kind>', 'pod network: a namespace and address per pod on a bridge, or the host\'s network').choices(['bridge', 'host']).default('bridge'))
+    .option('--bridge <name>', 'the bridge pods attach to (shared by the node agents of this machine)', 'bosun0')
+    .option('--cluster-cidr <cidr>', 'the pods\' addresses; each node takes a /24 of it', '10.244.0.0/16')
+    .option('--trusted-namespaces <list>', 'namespaces whose pods may be privileged or share the host\'s PIDs (default: kube-system,chaos-engineering)', list)
+    .option('--allow-root', 'containers that set no runAsUser run as root (default: as nobody)', false)
+    .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
+    .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger);
+}
+
+export class ImageMapError extends Error {
+  override readonly name = 'ImageMapError' as const;
+}
+
+/** Reads --image-map: a map from image base name (busybox, myorg/tool) to its entrypoint and default args. */
+export function readImageMap(file: string): Record<string, ImageDefaults> {
+  let parsed: unknown;
+  try {
+    parsed = parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ImageMapError(`--image-map ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ImageMapError(`--image-map ${file}: expected a map of image name to { entrypoint, cmd }`);
+  const strings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string');
+  const map: Record<string, ImageDefaults> = {};
+  for (const [image, entry] of Object.entries(parsed)) {
+    const { entrypoint = [], cmd = [] } = (entry ?? {}) as Record<string, unknown>;
+    if (!strings(entrypoint) || !strings(cmd)) throw new ImageMapError(`--image-map ${file}: ${image}: entrypoint and cmd must be lists of strings`);
+    map[image] = { entrypoint: entrypoint as string[], cmd: cmd as string[] };
+  }
+  return map;
+}
+
+/** Starts a node agent with the shared flags. */
+export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; kubeletToken: string; logger: Logger }): Promise<RunningNode> {
+  return startNode({
+    ...node,
+    network: flags.nodeNetwork,
+    allowRootByDefault: flags.allowRoot,
+    ...(flags.bridge !== undefined ? { bridgeName: flags.bridge } : {}),
+    ...(flags.clusterCidr !== undefined ? { clusterCIDR: flags.clusterCidr } : {}),
+    ...(flags.trustedNamespaces !== undefined ? { trustedNamespaces: flags.trustedNamespaces } : {}),
+    ...(flags.imageMap !== undefined ? { imageMap: readImageMap(flags.imageMap) } : {}),
+    ...(flags.nodeLeaseDurationSeconds !== undefined ? { leaseDurationSeconds: flags.nodeLeaseDurationSeconds } : {}),
+  });
+}
+
+interface NodeCommandOptions extends NodeFlags {
+  kubeconfig?: string;
+  context?: string;
+  name: string;
+  dataDir?: string;
+  kubeletTokenFile?: string;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
+}
+
+export function nodeCommand(): Command {
+  return withNodeFlags(
+    new Command('node')
+      .description('run a node agent: register a Node and run the pods bound to it as sandboxed processes')
+      .option('--kubeconfig <file>', 'kubeconfig of the API server (default: $KUBECONFIG, ~/.kube/config)')
+      .option('--context <name>', 'kubeconfig context to use')
+      .option('--name <name>', 'the Node\'s name', hostname().toLowerCase())
+      .option('--data-dir <dir>', 'the node\'s pods, logs and network state (default: .bosun/nodes/<name>)')
+      .option('--kubelet-token-file <file>', 'the bearer token the API server presents to this node (default: the kubeconfig user\'s token)')
+      .option('--log-level <level>', 'trace, debug, info, warn, error or silent', 'info'),
+  ).action(async (options: NodeCommandOptions) => {
+    const logger = createLogger({ level: options.logLevel, name: 'bosun-node' });
+    const fail = (message: string): never => {
+      console.error(`bosun node: ${message}`);
+      process.exit(1);
+    };
+    let running: RunningNode | undefined;
+    try {
+      const source = { ...(options.kubeconfig !== undefined ? { kubeconfigPath: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) };
+      const kubeletToken = options.kubeletTokenFile !== undefined ? readFileSync(options.kubeletTokenFile, 'utf8').trim() : loadKubeConfig(source).getCurrentUser()?.token;
+      if (!kubeletToken) fail('the kubeconfig user has no bearer token: give the token the API server presents to kubelets with --kubelet-token-file');
+      const client = createKubeClient({ ...source, userAgent: 'bosun-node' });
+      running = await startNodeFromFlags(options, { client, nodeName: options.name, dataDir: resolve(options.dataDir ?? `.bosun/nodes/${options.name}`), kubeletToken: kubeletToken ?? '', logger });
+    } catch (error) {
+      fail(error instanceof Error ? error.message : String(error));
+    }
+    const node = running!;
+    console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      console.log(`bosun node: ${signal} received, stopping its pods`);
+      node.stop({ killPods: true }).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error('bosun node: shutdown failed:', error);
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  });
+}

@@ -1,0 +1,110 @@
+// One node as `bosun up` and `bosun node` run it: the pod network (a bridge, or the host's network where no
+// bridge can be made), the kubelet API that `kubectl logs` and `kubectl exec` reach through the API server,
+// and the agent that registers the Node and runs its pods, with the node's own directory hidden from them.
+import { createHash } from 'node:crypto';
+import { mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { KubeClient } from '../client/client.ts';
+import type { ImageDefaults } from './agent/container-argv.ts';
+import { startNodeAgent, type NodeAgent } from './agent/node-agent.ts';
+import { hostNetworkProvider, type PodNetworkProvider } from './agent/pod-network.ts';
+import type { ContainerRef, RunningContainers } from './agent/running-containers.ts';
+import { startKubeletApi } from './kubelet-api/server.ts';
+import { BridgeNetwork } from './network/bridge-network.ts';
+import { PodNetworkUnavailableError } from './network/errors.ts';
+
+export interface NodeOptions {
+  client: KubeClient;
+  nodeName: string;
+  /** This node's own directory: pods, logs, network state. Containers never see it. */
+  dataDir: string;
+  /** The bearer token the API server presents to this node's kubelet API. */
+  kubeletToken: string;
+  /** 'bridge' (default): a network namespace and address per pod; 'host': every pod on the host's network. */
+  network?: 'bridge' | 'host';
+  bridgeName?: string;
+  clusterCIDR?: string;
+  trustedNamespaces?: string[];
+  allowRootByDefault?: boolean;
+  imageMap?: Record<string, ImageDefaults>;
+  /** kubelet's --node-lease-duration-seconds (default 40); the Lease is renewed every quarter of it. */
+  leaseDurationSeconds?: number;
+  logger: Logger;
+}
+
+export interface RunningNode {
+  readonly nodeName: string;
+  readonly kubeletUrl: string;
+  /** 'bridge <cidr>' or 'host', for the ready line. */
+  readonly podNetwork: string;
+  /** Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them). */
+  stop(options?: { killPods?: boolean }): Promise<void>;
+}
+
+/** Each node's pods live in a cgroup of their own, so that agents on one machine never touch each other's. */
+function cgroupName(dataDir: string): string {
+  return `bosun-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
+}
+
+async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; description: string }> {
+  const host = { provider: hostNetworkProvider('127.0.0.1'), hostIP: '127.0.0.1', description: 'host' };
+  if (options.network === 'host') return host;
+  try {
+    const bridge = await BridgeNetwork.open({
+      stateDir: join(options.dataDir, 'network'),
+      ...(options.bridgeName !== undefined ? { bridgeName: options.bridgeName } : {}),
+      ...(options.clusterCIDR !== undefined ? { clusterCIDR: options.clusterCIDR } : {}),
+    });
+    // Pods reach the node at the bridge's gateway: that is their status.hostIP.
+    return { provider: bridge, hostIP: bridge.gateway, description: `bridge ${bridge.nodeCIDR}` };
+  } catch (error) {
+    if (!(error instanceof PodNetworkUnavailableError)) throw error;
+    options.logger.warn({ err: error }, 'pods get the host network');
+    return host;
+  }
+}
+
+export async function startNode(options: NodeOptions): Promise<RunningNode> {
+  await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const dataDir = await realpath(options.dataDir);
+  const network = await openNetwork({ ...options, dataDir });
+  // The kubelet API listens first, so the Node can name its port; it serves the agent's pods once they run.
+  let agent: NodeAgent | undefined;
+  const containers: RunningContainers = {
+    running: (ref: ContainerRef) => agent?.containers.running(ref),
+    logPath: (ref: ContainerRef, previous: boolean) => agent?.containers.logPath(ref, previous),
+  };
+  const kubelet = await startKubeletApi({ containers, token: options.kubeletToken, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
+  try {
+    agent = await startNodeAgent({
+      client: options.client,
+      nodeName: options.nodeName,
+      dataDir,
+      network: network.provider,
+      hostIP: network.hostIP,
+      kubeletPort: kubelet.port,
+      cgroup: { placement: 'top', name: cgroupName(dataDir) },
+      privateDirs: [dataDir],
+      logger: options.logger,
+      ...(options.trustedNamespaces !== undefined ? { trustedNamespaces: options.trustedNamespaces } : {}),
+      ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),
+      ...(options.imageMap !== undefined ? { imageMap: options.imageMap } : {}),
+      ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+    });
+  } catch (error) {
+    await kubelet.close();
+    throw error;
+  }
+  const running = agent;
+  return {
+    nodeName: options.nodeName,
+    kubeletUrl: kubelet.url,
+    podNetwork: network.description,
+    async stop(stopOptions = {}) {
+      // The pods' network namespaces stay with their pods: the next agent on dataDir finds them.
+      await running.stop(stopOptions);
+      await kubelet.close();
+    },
+  };
+}
