@@ -111,6 +111,10 @@ describe('pods: defaults, validation, updates and graceful deletion', () => {
     assert.equal(shorter.body['metadata']['deletionGracePeriodSeconds'], 10);
     assert.equal(Date.parse(shorter.body['metadata']['deletionTimestamp']), marked - 35_000);
     assert.equal((await send('GET', `${pods}/graceful`)).status, 200, 'still there until the kubelet says so');
+    // The kubelet's status writes while it stops the containers do not remove the pod either.
+    const current = (await send('GET', `${pods}/graceful`)).body;
+    assert.equal((await send('PUT', `${pods}/graceful/status`, { ...current, status: { ...current['status'], phase: 'Failed' } })).status, 200);
+    assert.equal((await send('GET', `${pods}/graceful`)).status, 200, 'a terminal phase does not end the grace period');
     const uid = first.body['metadata']['uid'];
     const last = await send('DELETE', `${pods}/graceful?gracePeriodSeconds=0`, { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid } });
     assert.equal(last.status, 200);

@@ -437,7 +437,8 @@ export class ObjectService {
     if (options.skipManagedFields !== true) {
       this.managedFields?.recordUpdate(old, next, this.manager(options, options.userAgent), apiVersionOf(type), subresource, nowTime());
     }
-    const removed = Boolean(meta.deletionTimestamp) && (meta.finalizers ?? []).length === 0 && specFinalizersOf(type, next).length === 0;
+    // ShouldDeleteDuringUpdate: the last finalizer gone, and no grace period still running (a pod's kubelet ends that).
+    const removed = Boolean(meta.deletionTimestamp) && (meta.deletionGracePeriodSeconds ?? 0) === 0 && (meta.finalizers ?? []).length === 0 && specFinalizersOf(type, next).length === 0;
     const outcome = removed ? 'remove' : withoutVolatileMeta(next) === withoutVolatileMeta(old) ? 'noop' : 'write';
     return { kind: 'update', type, current, object: next, warnings, dryRun: options.dryRun === true, outcome };
   }

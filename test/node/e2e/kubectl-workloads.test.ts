@@ -21,7 +21,7 @@ describe('workloads on bosun up with real kubectl', () => {
     assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
     return result.stdout;
   };
-  const jsonpath = async (resource: string, path: string): Promise<string> => ok(['get', resource, '-o', `jsonpath=${path}`]);
+  const jsonpath = async (resource: string, path: string): Promise<string> => ok(['get', ...resource.split(' '), '-o', `jsonpath=${path}`]);
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
@@ -84,7 +84,8 @@ describe('workloads on bosun up with real kubectl', () => {
     await ok(['set', 'env', 'deployment/web', 'GREETING=bonjour']);
     await ok(['rollout', 'status', 'deployment/web', '--timeout=90s']);
     assert.equal(await jsonpath('deployment/web', '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}'), '2');
-    const pod = (await jsonpath('pods -l app=web', '{.items[0].metadata.name}')).split(' ')[0] ?? '';
+    // The newest pod is of the new revision (old ones may still be terminating).
+    const pod = await jsonpath('pods -l app=web --sort-by=.metadata.creationTimestamp', '{.items[-1:].metadata.name}');
     await ok(['wait', '--for=condition=Ready', `pod/${pod}`, '--timeout=60s']);
     assert.equal(await ok(['logs', pod]), 'started with bonjour\n');
 
@@ -107,7 +108,7 @@ describe('workloads on bosun up with real kubectl', () => {
     await ok(['apply', '-f', '-'], yaml(pod('steady', { image: 'busybox', command: ['sleep', '3600'] })));
     await ok(['apply', '-f', '-'], yaml(pod('unknown-image', { image: 'registry.example.com/team/app:1.0' })));
     await ok(['apply', '-f', '-'], yaml(pod('no-such-command', { image: 'busybox', command: ['definitely-not-a-command'] })));
-    await ok(['wait', '--for=jsonpath={.status.containerStatuses[0].state.waiting.reason}=ErrImagePull', 'pod/unknown-image', '--timeout=60s']);
+    await ok(['wait', '--for=jsonpath={.status.containerStatuses[0].state.waiting.reason}=CreateContainerError', 'pod/unknown-image', '--timeout=60s']);
     assert.match(await jsonpath('pod/unknown-image', '{.status.containerStatuses[0].state.waiting.message}'), /set command/);
     await ok(['wait', '--for=jsonpath={.status.phase}=Failed', 'pod/no-such-command', '--timeout=60s']);
     assert.equal(await jsonpath('pod/no-such-command', '{.status.containerStatuses[0].state.terminated.reason}'), 'StartError');

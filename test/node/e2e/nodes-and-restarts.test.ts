@@ -10,10 +10,10 @@ import { after, describe, test } from 'node:test';
 import { bin, exited, freePort, startBosun, startReady } from '../../helpers/bosun-process.ts';
 import { kubectlFor, type Kubectl } from '../../helpers/kubectl.ts';
 
-/** The pids of processes whose command line contains marker (the containers of one test). */
+/** The pids of processes whose whole command line is marker (a container's process, not its sandbox helpers). */
 function processesWith(marker: string): number[] {
   try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-f', `^${marker}$`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
   } catch {
     return [];
   }
@@ -36,7 +36,7 @@ describe('node agents with real kubectl', () => {
 
   test('two agents share pods by their requests; a cordon keeps pods off a node; a dead agent\'s Node goes NotReady', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
-    const bosun = await startBosun(dataDir, await freePort(), ['--node-name', 'first', '--node-monitor-grace-period', '4s']);
+    const bosun = await startBosun(dataDir, await freePort(), ['--node-name', 'first', '--node-monitor-grace-period', '4s', '--node-lease-duration-seconds', '2']);
     const kubeconfig = join(dataDir, 'kubeconfig');
     const second = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2'], 'bosun node is ready');
     cleanups.push(async () => {
