@@ -11,6 +11,7 @@ import type { KubeClient } from '../../client/client.ts';
 import type { ImageDefaults } from '../../node/agent/container-argv.ts';
 import { startNode, type RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
+import { exitOnSignals } from '../shutdown.ts';
 
 /** The node flags `bosun up` and `bosun node` share. */
 export interface NodeFlags {
@@ -119,20 +120,6 @@ export function nodeCommand(): Command {
     }
     const node = running!;
     console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      console.log(`bosun node: ${signal} received, stopping its pods`);
-      node.stop({ killPods: true }).then(
-        () => process.exit(0),
-        (error: unknown) => {
-          console.error('bosun node: shutdown failed:', error);
-          process.exit(1);
-        },
-      );
-    };
-    process.on('SIGINT', () => stop('SIGINT'));
-    process.on('SIGTERM', () => stop('SIGTERM'));
+    exitOnSignals('bosun node', 'stopping its pods', () => node.stop({ killPods: true }));
   });
 }

@@ -13,6 +13,7 @@ import { createLogger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { workloadsFamilyWith } from '../../workloads/family.ts';
 import { bosunFamilies, familyCrds, selectFamilies } from '../families.ts';
+import { exitOnSignals } from '../shutdown.ts';
 import { runControllers } from './controllers.ts';
 import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
 
@@ -152,24 +153,11 @@ export function upCommand(): Command {
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
       console.log(`bosun is ready: API server listening on ${running.url}${nodeText}`);
-      let stopping = false;
-      const stop = (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        console.log(`bosun: ${signal} received, shutting down`);
-        // The node's pods stop first (as a node's graceful shutdown does), then the controllers, then the server.
-        (node ? node.stop({ killPods: true }) : Promise.resolve())
-          .then(() => (manager ? manager.stop() : undefined))
-          .then(() => running.close())
-          .then(
-          () => process.exit(0),
-          (error: unknown) => {
-            console.error('bosun: shutdown failed:', error);
-            process.exit(1);
-          },
-        );
-      };
-      process.on('SIGINT', () => stop('SIGINT'));
-      process.on('SIGTERM', () => stop('SIGTERM'));
+      // The node's pods stop first (as a node's graceful shutdown does), then the controllers, then the server.
+      exitOnSignals('bosun', 'shutting down', async () => {
+        await node?.stop({ killPods: true });
+        await manager?.stop();
+        await running.close();
+      });
     });
 }

@@ -1,13 +1,11 @@
 // Issue 10's "Must show" for single pods, with real kubectl against `bosun up`: the security context, a
 // configMap volume, memory and CPU limits, readiness and liveness probes, graceful deletion and exec.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
-import { kubectlFor, type Kubectl } from '../../helpers/kubectl.ts';
+import { startBosunUp, type BosunUp } from './bosun-up.ts';
 
 function pod(name: string, container: Record<string, unknown>, spec: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -19,27 +17,16 @@ function pod(name: string, container: Record<string, unknown>, spec: Record<stri
 }
 
 describe('pods on bosun up with real kubectl', () => {
-  let dataDir: string;
-  let bosun: ChildProcess;
-  let kubectl: Kubectl;
-  const ok = async (args: string[], input?: string): Promise<string> => {
-    const result = await kubectl(args, input);
-    assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
+  let up: BosunUp;
+  const ok = (args: string[], input?: string): Promise<string> => up.ok(args, input);
   const field = (name: string, path: string) => ok(['get', 'pod', name, '-o', `jsonpath=${path}`]);
   const finished = (name: string) => ok(['wait', '--for=jsonpath={.status.phase}=Succeeded', `pod/${name}`, '--timeout=60s']);
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
-    bosun = await startBosun(dataDir, await freePort());
-    kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
-    await ok(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+    up = await startBosunUp();
   });
   after(async () => {
-    bosun.kill('SIGTERM');
-    await exited(bosun);
-    rmSync(dataDir, { recursive: true, force: true });
+    await up.close();
   });
 
   test('runAsUser 1000 really runs as uid 1000; a configMap volume is readable at its mountPath', async () => {

@@ -2,37 +2,21 @@
 // processes): K26's one-shot Job, a Job that runs out of retries, a Deployment that heals, rolls out and rolls
 // back, and the bad input a kubelet reports in pod status while the rest keeps running.
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
-import { kubectlFor, type Kubectl } from '../../helpers/kubectl.ts';
+import { startBosunUp, type BosunUp } from './bosun-up.ts';
 
 const yaml = (object: unknown) => JSON.stringify(object);
 
 describe('workloads on bosun up with real kubectl', () => {
-  let dataDir: string;
-  let bosun: ChildProcess;
-  let kubectl: Kubectl;
-  const ok = async (args: string[], input?: string): Promise<string> => {
-    const result = await kubectl(args, input);
-    assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
-    return result.stdout;
-  };
+  let up: BosunUp;
+  const ok = (args: string[], input?: string): Promise<string> => up.ok(args, input);
   const jsonpath = async (resource: string, path: string): Promise<string> => ok(['get', ...resource.split(' '), '-o', `jsonpath=${path}`]);
 
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
-    bosun = await startBosun(dataDir, await freePort());
-    kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
-    await ok(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+    up = await startBosunUp();
   });
   after(async () => {
-    bosun.kill('SIGTERM');
-    await exited(bosun);
-    rmSync(dataDir, { recursive: true, force: true });
+    await up.close();
   });
 
   test('K26: kubectl create job runs its pod; wait, logs job/j and get pods show it done', async () => {
@@ -116,10 +100,10 @@ describe('workloads on bosun up with real kubectl', () => {
     assert.equal(await jsonpath('pod/no-such-command', '{.status.containerStatuses[0].state.terminated.reason}'), 'StartError');
     assert.match(await jsonpath('pod/no-such-command', '{.status.containerStatuses[0].state.terminated.message}'), /executable file not found in \$PATH/);
 
-    const badVolume = await kubectl(['apply', '-f', '-'], yaml(pod('bad-volume', { image: 'busybox', command: ['true'], volumeMounts: [{ name: 'missing', mountPath: '/m' }] })));
+    const badVolume = await up.kubectl(['apply', '-f', '-'], yaml(pod('bad-volume', { image: 'busybox', command: ['true'], volumeMounts: [{ name: 'missing', mountPath: '/m' }] })));
     assert.notEqual(badVolume.code, 0);
     assert.match(badVolume.stderr, /spec\.containers\[0\]\.volumeMounts\[0\]\.name: Not found: "missing"/);
-    const negative = await kubectl(['apply', '-f', '-'], yaml(pod('negative', { image: 'busybox', command: ['true'], resources: { limits: { memory: '-64Mi' } } })));
+    const negative = await up.kubectl(['apply', '-f', '-'], yaml(pod('negative', { image: 'busybox', command: ['true'], resources: { limits: { memory: '-64Mi' } } })));
     assert.notEqual(negative.code, 0);
     assert.match(negative.stderr, /resources\.limits\[memory\]: Invalid value: "-64Mi": must be greater than or equal to 0/);
     const missingConfigMap = pod('missing-configmap', { image: 'busybox', command: ['true'], volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }] }, { volumes: [{ name: 'cfg', configMap: { name: 'nowhere' } }] });

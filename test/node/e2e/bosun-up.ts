@@ -1,0 +1,39 @@
+// `bosun up` in a child process, with kubectl pointed at it and its node Ready: what the node's end-to-end
+// tests start from.
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
+import { kubectlFor, type Kubectl } from '../../helpers/kubectl.ts';
+
+export interface BosunUp {
+  dataDir: string;
+  kubectl: Kubectl;
+  /** Runs kubectl and asserts it succeeded; resolves with its stdout. */
+  ok(args: string[], input?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function startBosunUp(flags: string[] = []): Promise<BosunUp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
+  const bosun: ChildProcess = await startBosun(dataDir, await freePort(), flags);
+  const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+  const ok = async (args: string[], input?: string): Promise<string> => {
+    const result = await kubectl(args, input);
+    assert.equal(result.code, 0, `kubectl ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  };
+  await ok(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+  return {
+    dataDir,
+    kubectl,
+    ok,
+    async close() {
+      bosun.kill('SIGTERM');
+      await exited(bosun);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
