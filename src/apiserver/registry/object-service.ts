@@ -474,7 +474,8 @@ export class ObjectService {
     const dryRun = options.dryRun === true;
     const grace = this.gracefulDeletion(type, old, options.gracePeriodSeconds);
     if (grace.outcome === 'pending') return { type, current, outcome: 'unchanged', next: undefined, dryRun };
-    if (grace.outcome === 'none' && finalizers.length === 0 && !hasDependents) return { type, current, outcome: 'remove', next: undefined, dryRun };
+    const graceOver = grace.outcome === 'none' || (grace.outcome === 'mark' && grace.seconds === 0);
+    if (graceOver && finalizers.length === 0 && !hasDependents) return { type, current, outcome: 'remove', next: undefined, dryRun };
     const next = clone(old);
     const meta = next.metadata;
     if (grace.outcome === 'mark') {
@@ -514,8 +515,8 @@ export class ObjectService {
       const running = meta.deletionGracePeriodSeconds ?? 0;
       if (running === 0) return { outcome: 'none' };
       if (requested === undefined || requested >= running) return { outcome: 'pending' };
+      // Shortened to 0 (the kubelet's last word), the object goes at once unless finalizers hold it.
       const seconds = Math.max(0, requested);
-      if (seconds === 0) return { outcome: 'none' };
       const start = Date.parse(meta.deletionTimestamp) - running * 1000;
       return { outcome: 'mark', seconds, deletionTimestamp: nowTime(new Date(start + seconds * 1000)) };
     }
