@@ -1,5 +1,6 @@
 // A CRD version's openAPIV3Schema compiled for the write path: structural defaulting, pruning and validation,
 // worded the way apiextensions-apiserver (kube-openapi + apimachinery field errors) words them.
+import { isDeepStrictEqual } from 'node:util';
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { fieldError, formatFieldError, goQuote, toStatusCauses, type FieldError } from '../../apimachinery/field-error.ts';
 import { formatGoNumber } from '../../apimachinery/jsonpath.ts';
@@ -55,8 +56,10 @@ export interface CustomResourceSchema {
   /** The paths prune would remove, without touching obj (for fieldValidation=Strict|Warn). */
   unknownFields(obj: unknown): string[];
   /**
-   * OpenAPI validation plus, when a CEL engine was given, x-kubernetes-validations (transition rules only when
-   * `old` is given). Causes carry the apiserver's reason, message and field path.
+   * OpenAPI validation plus, when a CEL engine was given, x-kubernetes-validations. `old` is the stored object on
+   * an update: transition rules (oldSelf) run only where an old value correlates, and a rule that fails on a
+   * value equal to its old one does not count (ratcheting). Causes carry the apiserver's reason, message and
+   * field path.
    */
   validate(obj: unknown, old?: unknown): StatusCause[];
   /** The same as a field.ErrorList, for callers that re-root the paths (a default checked against its schema). */
@@ -66,10 +69,11 @@ export interface CustomResourceSchema {
 /**
  * A CEL implementation, injected so this module needs no CEL dependency. compile() throws on a syntax error and
  * returns a program evaluated with `{ self, oldSelf? }`. Integer fields reach it as BigInt (CEL int), numbers as
- * double. With @marcbachmann/cel-js: `{ compile: (rule) => parse(rule) }`.
+ * double. optional() makes the CEL optional that `optionalOldSelf: true` rules get as oldSelf (none for undefined).
  */
 export interface CelEngine {
   compile(expression: string): (activation: Record<string, unknown>) => unknown;
+  optional(value: unknown): unknown;
 }
 
 export interface CompileOptions {
@@ -347,6 +351,8 @@ interface CompiledRule {
   program: (activation: Record<string, unknown>) => unknown;
   messageProgram: ((activation: Record<string, unknown>) => unknown) | undefined;
   transition: boolean;
+  /** oldSelf for this rule: the old value, or with optionalOldSelf a CEL optional of it. */
+  oldSelf: (old: unknown) => unknown;
 }
 
 interface StructuralNode {
@@ -355,6 +361,8 @@ interface StructuralNode {
   properties: Map<string, StructuralNode> | undefined;
   additional: StructuralNode | true | undefined;
   items: StructuralNode | undefined;
+  /** x-kubernetes-list-map-keys of a list-type=map array: how old and new entries correlate. */
+  listMapKeys: string[] | undefined;
   preserveUnknown: boolean;
   embedded: boolean;
   nullable: boolean;
@@ -375,6 +383,7 @@ function compileRules(s: JSONSchemaProps, cel: CelEngine | undefined): CompiledR
         program: cel.compile(rule.rule),
         messageProgram: typeof rule.messageExpression === 'string' ? cel.compile(rule.messageExpression) : undefined,
         transition: /\boldSelf\b/.test(rule.rule),
+        oldSelf: rule.optionalOldSelf === true ? (old) => cel.optional(old) : (old) => old,
       });
     } catch (err) {
       throw new SchemaCompileError(`x-kubernetes-validations rule ${JSON.stringify(rule.rule)}: ${(err as Error).message}`);
@@ -398,6 +407,7 @@ function structural(s: JSONSchemaProps, cel?: CelEngine): StructuralNode {
     properties,
     additional,
     items: isSchema(s.items) ? structural(s.items, cel) : undefined,
+    listMapKeys: s['x-kubernetes-list-type'] === 'map' && Array.isArray(s['x-kubernetes-list-map-keys']) ? s['x-kubernetes-list-map-keys'] : undefined,
     preserveUnknown: s['x-kubernetes-preserve-unknown-fields'] === true,
     embedded: s['x-kubernetes-embedded-resource'] === true,
     nullable: s.nullable === true,
@@ -642,17 +652,29 @@ function ruleError(path: string, s: StructuralNode, r: CompiledRule, activation:
   }
 }
 
+/** The old entry of a list-type=map list with the same key values as `item`, if any. */
+function correlatedEntry(item: unknown, oldList: unknown, keys: string[]): unknown {
+  if (!isObj(item) || !Array.isArray(oldList)) return undefined;
+  return (oldList as unknown[]).find((o) => isObj(o) && keys.every((k) => isDeepStrictEqual(o[k], item[k])));
+}
+
+/**
+ * apiextensions' CEL validator: `old` is the value correlated with `x` in the stored object (same property, map
+ * key or list-map keys), undefined on create or where nothing correlates. Transition rules are skipped without
+ * an old value unless optionalOldSelf; a non-transition rule's failure on an unchanged value is ratcheted away.
+ */
 function validateCel(x: unknown, old: unknown, s: StructuralNode | undefined, path: string, out: FieldError[]): void {
   if (!s || x === null || x === undefined || !matchesType(x, s.type)) return;
   if (s.rules.length > 0) {
     const self = toCel(x, s);
     const hasOld = old !== undefined && old !== null;
+    const unchanged = hasOld && isDeepStrictEqual(x, old);
     for (const r of s.rules) {
       if (r.transition && !hasOld && !r.rule.optionalOldSelf) continue;
       const activation: Record<string, unknown> = { self };
-      if (r.transition) activation['oldSelf'] = hasOld ? toCel(old, s) : null;
+      if (r.transition) activation['oldSelf'] = r.oldSelf(hasOld ? toCel(old, s) : undefined);
       try {
-        if (r.program(activation) !== true) out.push(ruleError(path, s, r, activation));
+        if (r.program(activation) !== true && !(unchanged && !r.transition)) out.push(ruleError(path, s, r, activation));
       } catch (err) {
         out.push(fieldError.invalid(path, s.type, `${r.rule.rule.trim()}: ${(err as Error).message}`));
       }
@@ -665,8 +687,9 @@ function validateCel(x: unknown, old: unknown, s: StructuralNode | undefined, pa
       validateCel(v, o?.[k], prop, join(path, k), out);
     }
   } else if (Array.isArray(x)) {
-    // Only objects correlate old and new values here; list entries are checked without oldSelf.
-    (x as unknown[]).forEach((v, i) => validateCel(v, undefined, s.items, `${path}[${i}]`, out));
+    // Only list-type=map entries correlate (by their keys); atomic lists and sets have no old entries.
+    const keys = s.listMapKeys;
+    (x as unknown[]).forEach((v, i) => validateCel(v, keys ? correlatedEntry(v, old, keys) : undefined, s.items, `${path}[${i}]`, out));
   }
 }
 

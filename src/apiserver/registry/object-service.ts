@@ -178,8 +178,11 @@ export class ObjectService {
     }
   }
 
-  /** Custom resources: drop or reject unknown fields, apply defaults, validate against the CRD schema. */
-  private admitSchema(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
+  /**
+   * Custom resources: drop or reject unknown fields, apply defaults, validate against the CRD schema (`old`, the
+   * stored object on an update, for transition rules and ratcheting).
+   */
+  private admitSchema(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[], old?: KubeObject): StatusCause[] {
     const schema = type.customSchema;
     if (!schema) {
       admitBuiltinFields(type, object, options.fieldValidation ?? 'Warn', warnings);
@@ -195,7 +198,7 @@ export class ObjectService {
     const pruned = schema.prune(object);
     if (validation === 'Warn') for (const field of pruned) warnings.push(`unknown field "${field}"`);
     schema.applyDefaults(object);
-    return schema.validate(object);
+    return schema.validate(object, old);
   }
 
   private validate(type: ResourceType, object: KubeObject, old: KubeObject | undefined, extra: StatusCause[]): void {
@@ -429,7 +432,7 @@ export class ObjectService {
     }
     if (subresource === undefined) type.prepareForUpdate?.(next, old);
     const warnings: string[] = [];
-    const schemaCauses = subresource === 'status' && type.customSchema ? this.admitStatus(type, next, options, warnings) : this.admitSchema(type, next, options, warnings);
+    const schemaCauses = subresource === 'status' && type.customSchema ? this.admitStatus(type, next, old, options, warnings) : this.admitSchema(type, next, options, warnings, old);
     this.validate(type, next, old, schemaCauses);
     if ((type.tracksGeneration || type.custom) && subresource !== 'status' && specPart(next) !== specPart(old)) {
       meta.generation = (old.metadata.generation ?? 1) + 1;
@@ -444,8 +447,8 @@ export class ObjectService {
   }
 
   /** Status writes validate the whole object but only report what the status stanza got wrong. */
-  private admitStatus(type: ResourceType, object: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
-    return this.admitSchema(type, object, options, warnings).filter((c) => !c.field || c.field.startsWith('status'));
+  private admitStatus(type: ResourceType, object: KubeObject, old: KubeObject, options: WriteOptions, warnings: string[]): StatusCause[] {
+    return this.admitSchema(type, object, options, warnings, old).filter((c) => !c.field || c.field.startsWith('status'));
   }
 
   delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): { json: string; deleted: boolean } {

@@ -8,7 +8,8 @@ export interface CustomResourceSchema {
   /** Removes fields the schema does not know; returns their paths (e.g. `spec.foo`). */
   prune(object: unknown): string[];
   unknownFields(object: unknown): string[];
-  validate(object: unknown): StatusCause[];
+  /** `old` is the stored object on an update (transition rules and ratcheting). */
+  validate(object: unknown, old?: unknown): StatusCause[];
 }
 
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';

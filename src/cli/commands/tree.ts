@@ -1,9 +1,10 @@
 // `bosun tree installation NAME [-n NS] [--watch]`: a live tree of an installation, its subinstallations,
 // executions and deploy items with phase, job, duration and last error (like `landscaper-cli inspect`).
+import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
-import { defaultKubeconfigPath } from '../../client/default-kubeconfig.ts';
+import { defaultKubeconfig } from '../../client/default-kubeconfig.ts';
 import { buildTree } from '../../landscaper/tree/build.ts';
 import { loadTree } from '../../landscaper/tree/load.ts';
 import { renderTree, type RenderOptions } from '../../landscaper/tree/render.ts';
@@ -55,6 +56,14 @@ async function watchTree(client: KubeClient, namespace: string, name: string): P
   await watcher.start();
 }
 
+/** The default kubeconfig; says on stderr when it is the local `bosun up`'s, and what to do when there is none. */
+function chooseKubeconfig(): string {
+  const chosen = defaultKubeconfig();
+  if (chosen.localBosunUp) process.stderr.write(`bosun tree: no ${process.env['KUBECONFIG'] ? '$KUBECONFIG file' : '~/.kube/config'}; using ${chosen.path} of the bosun up in this directory\n`);
+  else if (!existsSync(chosen.path)) fail(`kubeconfig ${chosen.path} does not exist and no bosun up runs in this directory (./.bosun/kubeconfig): give --kubeconfig`);
+  return chosen.path;
+}
+
 export function treeCommand(): Command {
   const tree = new Command('tree').description('show a live tree of Landscaper objects');
   tree
@@ -64,13 +73,14 @@ export function treeCommand(): Command {
     .argument('<name>', 'the installation')
     .option('-n, --namespace <ns>', 'namespace of the installation (default: the context\'s, else "default")')
     .option('-w, --watch', 'keep watching and re-render on every change', false)
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ./.bosun/kubeconfig if it exists, else ~/.kube/config)')
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config; when that does not exist, ./.bosun/kubeconfig of a bosun up here)')
     .option('--context <name>', 'kubeconfig context to use')
     .action(async (name: string, opts: TreeOptions) => {
+      const kubeconfigPath = opts.kubeconfig ?? chooseKubeconfig();
       let client: KubeClient;
       try {
         client = createKubeClient({
-          kubeconfigPath: opts.kubeconfig ?? defaultKubeconfigPath(),
+          kubeconfigPath,
           ...(opts.context !== undefined ? { context: opts.context } : {}),
           userAgent: 'bosun-tree',
         });

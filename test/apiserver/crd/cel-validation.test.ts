@@ -23,6 +23,7 @@ const fake: CelEngine = {
     if (!p) throw new Error(`ERROR: <input>:1:1: Syntax error: ${expression}`);
     return p;
   },
+  optional: (value) => ({ optional: value }),
 };
 
 const schema: JSONSchemaProps = {

@@ -13,10 +13,8 @@ function toNode(v: GoValue): Node {
       return v;
     case 'string':
       return v;
-    case 'number': {
-      const text = jsonFloat(v);
-      return /^-?\d+$/.test(text) ? { int: text } : Number(text);
-    }
+    case 'number':
+      return jsonNumberNode(jsonFloat(v));
     case 'function':
       throw new GoFuncError('json: unsupported type');
     default:
@@ -34,6 +32,18 @@ function toNode(v: GoValue): Node {
     return new Map(keys.map((k) => [k, toNode(v[k])]));
   }
   return null;
+}
+
+/**
+ * go-yaml v2 reading a JSON number back: an int when ParseInt or ParseUint takes it (so "-0" is 0), else a
+ * float64 (so 1e20, past uint64, prints as 1e+20).
+ */
+function jsonNumberNode(text: string): Node {
+  if (/^-?\d+$/.test(text)) {
+    const n = BigInt(text);
+    if (n >= -(2n ** 63n) && n < 2n ** 64n) return { int: n.toString() };
+  }
+  return Number(text);
 }
 
 const isLetter = (c: string): boolean => /\p{L}/u.test(c);

@@ -1,16 +1,16 @@
 // encoding/json as sprig's toJson/fromJson use it: Go's number formatting, HTML escaping, sorted keys.
 import { GoFuncError, GoInt, GoObject, isMap, newMap, sortedKeys, type GoValue } from '../../value.ts';
 
-/** encoding/json's float64 format: 'f' in [1e-6, 1e21), else 'e' with a two-digit minimum exponent. */
+/**
+ * encoding/json's float64 format: 'f' in [1e-6, 1e21), else 'e' with the exponent's leading zero dropped
+ * ("1e-7", "1e+21"), which is exactly what JS's shortest exponential form writes.
+ */
 export function jsonFloat(f: number): string {
   if (!Number.isFinite(f)) throw new GoFuncError(`json: unsupported value: ${Number.isNaN(f) ? 'NaN' : f > 0 ? '+Inf' : '-Inf'}`);
   const abs = Math.abs(f);
-  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) {
-    const e = f.toExponential();
-    return e.replace(/e([+-])(\d)$/, 'e$10$2');
-  }
+  if (abs !== 0 && (abs < 1e-6 || abs >= 1e21)) return f.toExponential();
   if (Object.is(f, -0)) return '-0';
-  return String(f).includes('e') ? f.toFixed(20).replace(/\.?0+$/, '') : String(f);
+  return String(f);
 }
 
 export function jsonString(s: string, escapeHTML: boolean): string {

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { GoFuncError, compareGoStrings, goFunc, goMap, goSlice, int, newMap, type FuncMap, type GoValue } from '../../value.ts';
 import { formatValue, quote as goQuote } from '../../fmt.ts';
+import { goIsLower, goIsTitle, goIsUpper, goToLower, goToLowerRune, goToTitleRune, goToUpper, goToUpperRune } from '../../unicode-case.ts';
 import { NIL_DEREF, listItems, num, strval } from './util.ts';
 
 const S = ['string'];
@@ -54,23 +55,25 @@ function goTrim(s: string, cutset: string): string {
   return chars.slice(a, b).join('');
 }
 
-/** strings.Title: upper-cases letters that follow a non-letter/digit/underscore/apostrophe... separator. */
+/** One rune mapped by a Go unicode case function. */
+const goRune = (ch: string, f: (cp: number) => number): string => String.fromCodePoint(f(ch.codePointAt(0)!));
+
+/** strings.Title's isSeparator: ASCII non-alphanumerics other than '_', and non-ASCII spaces. */
+function isTitleSeparator(ch: string): boolean {
+  if (ch.charCodeAt(0) < 0x80) return !/[A-Za-z0-9_]/.test(ch);
+  if (/^[\p{L}\p{Nd}]$/u.test(ch)) return false;
+  return isSpaceCp(ch);
+}
+
+/** strings.Title: unicode.ToTitle of each rune that follows a separator. */
 function title(s: string): string {
   let prev = ' ';
   let out = '';
   for (const ch of s) {
-    const isSep = /^[\s]$/u.test(prev) || (/^[\p{P}\p{S}]$/u.test(prev) && prev !== '_' && prev !== "'") ;
-    const sepAscii = prev.charCodeAt(0) < 0x80 ? !/[A-Za-z0-9_]/.test(prev) : isSep;
-    out += sepAscii ? ch.toUpperCase() === ch.toLowerCase() ? ch : titleCase(ch) : ch;
+    out += isTitleSeparator(prev) ? goRune(ch, goToTitleRune) : ch;
     prev = ch;
   }
   return out;
-}
-
-function titleCase(ch: string): string {
-  const special: Record<string, string> = { 'ǆ': 'ǅ', 'Ǆ': 'ǅ', 'ǉ': 'ǈ', 'Ǉ': 'ǈ', 'ǌ': 'ǋ', 'Ǌ': 'ǋ', 'ǳ': 'ǲ', 'Ǳ': 'ǲ' };
-  const up = special[ch] ?? ch.toUpperCase();
-  return Array.from(up).length === 1 ? up : ch;
 }
 
 function wrapCustom(str: string, wrapLength: number, newLineStr: string, wrapLongWords: boolean): string {
@@ -110,8 +113,6 @@ function wrapCustom(str: string, wrapLength: number, newLineStr: string, wrapLon
   return out + sub(offset);
 }
 
-const isUpper = (c: string): boolean => c !== c.toLowerCase() && c === c.toUpperCase();
-const isLower = (c: string): boolean => c !== c.toUpperCase() && c === c.toLowerCase();
 const isConnector = (c: string): boolean => c === '-' || c === '_' || isSpaceCp(c);
 
 function toCamelCase(str: string): string {
@@ -122,7 +123,7 @@ function toCamelCase(str: string): string {
   for (; i < chars.length; i++) {
     r0 = chars[i]!;
     if (!isConnector(r0)) {
-      r0 = r0.toUpperCase();
+      r0 = goRune(r0, goToUpperRune);
       i++;
       break;
     }
@@ -137,9 +138,9 @@ function toCamelCase(str: string): string {
       out += r1;
       continue;
     }
-    if (isConnector(r1)) r0 = r0.toUpperCase();
+    if (isConnector(r1)) r0 = goRune(r0, goToUpperRune);
     else {
-      r0 = r0.toLowerCase();
+      r0 = goRune(r0, goToLowerRune);
       out += r1;
     }
   }
@@ -160,25 +161,27 @@ function camelToLower(str: string, connector: string): string {
     }
     const prev = chars[i - 1];
     const next = chars[i + 1];
-    if (cur && isUpper(c) && prev !== undefined && (isLower(prev) || (isUpper(prev) && next !== undefined && isLower(next)))) {
+    if (cur && goIsUpper(c) && prev !== undefined && (goIsLower(prev) || (goIsUpper(prev) && next !== undefined && goIsLower(next)))) {
       words.push(cur);
       cur = '';
     }
     cur += c;
   }
   if (cur) words.push(cur);
-  return words.map((w) => w.toLowerCase()).join(connector);
+  // xstrings lowers the upper-case runes only (a title-case 'ǅ' stays).
+  return words.map((w) => Array.from(w, (c) => (goIsUpper(c) ? goRune(c, goToLowerRune) : c)).join('')).join(connector);
 }
 
+/** goutils.SwapCase: upper and title case → lower; lower → title after a space (or at the start), else upper. */
 function swapCase(str: string): string {
   let ws = true;
   let out = '';
   for (const ch of str) {
-    if (isUpper(ch)) {
-      out += ch.toLowerCase();
+    if (goIsUpper(ch) || goIsTitle(ch)) {
+      out += goRune(ch, goToLowerRune);
       ws = false;
-    } else if (isLower(ch)) {
-      out += ws ? titleCase(ch) : ch.toUpperCase();
+    } else if (goIsLower(ch)) {
+      out += goRune(ch, ws ? goToTitleRune : goToUpperRune);
       ws = false;
     } else {
       ws = isSpaceCp(ch);
@@ -261,8 +264,8 @@ export const stringFunctions: FuncMap = {
     return s;
   }),
   trim: goFunc({ params: S, results: S }, trimSpace),
-  upper: goFunc({ params: S, results: S }, (s: string) => s.toUpperCase()),
-  lower: goFunc({ params: S, results: S }, (s: string) => s.toLowerCase()),
+  upper: goFunc({ params: S, results: S }, goToUpper),
+  lower: goFunc({ params: S, results: S }, goToLower),
   title: goFunc({ params: S, results: S }, title),
   untitle: goFunc({ params: S, results: S }, (s: string) => {
     let next = true;
@@ -270,7 +273,7 @@ export const stringFunctions: FuncMap = {
     for (const ch of s) {
       if (isSpaceCp(ch)) next = true;
       else if (next) {
-        out += ch.toLowerCase();
+        out += goRune(ch, goToLowerRune);
         next = false;
         continue;
       }
