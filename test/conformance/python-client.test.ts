@@ -2,7 +2,7 @@
 // CRUD, patches, watches, paging, dynamic discovery and server-side apply (python/conformance.py). Without the
 // package the test fails and says what to install: CI always has it, so a skip would hide a broken CI.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { TestServer } from '../helpers/api-server.ts';
@@ -32,14 +32,14 @@ after(async () => {
 });
 
 test('the official Python client passes the conformance suite', async () => {
-  const probe = spawnSync(python, ['-c', 'import kubernetes; print(kubernetes.__version__)'], { encoding: 'utf8' });
+  const probe = await run(python, ['-c', 'import kubernetes; print(kubernetes.__version__)'], process.env).catch((error: Error) => ({ code: null, output: error.message }));
   assert.equal(
-    probe.status,
+    probe.code,
     0,
-    `the Python suite needs ${python} with the kubernetes package: run \`apt-get update && apt-get install -y python3-kubernetes\` (.ci/run does); ${python} said: ${probe.error?.message ?? probe.stderr}`,
+    `the Python suite needs ${python} with the kubernetes package: run \`apt-get update && apt-get install -y python3-kubernetes\` (.ci/run does); ${python} said: ${probe.output}`,
   );
   const { code, output } = await run(python, [suite], { ...process.env, KUBECONFIG: server.kubeconfigFile, BOSUN_NAMESPACE: 'python-client' });
-  assert.equal(code, 0, `python-kubernetes ${probe.stdout.trim()}:\n${output}`);
+  assert.equal(code, 0, `python-kubernetes ${probe.output.trim()}:\n${output}`);
   // Every case ran: a renamed or dropped method would otherwise pass silently.
   for (const name of ['crud', 'secret_string_data_reads_back_as_data', 'patches', 'watch', 'paging', 'dynamic_discovery', 'server_side_apply']) {
     assert.match(output, new RegExp(`^test_${name} \\(.*\\) \\.\\.\\. ok$`, 'm'), output);
