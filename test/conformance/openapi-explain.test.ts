@@ -56,6 +56,10 @@ describe('OpenAPI for kubectl explain', () => {
     assert.equal(builtin.code, 0, builtin.stderr);
     assert.match(builtin.stdout, /^FIELD:\s+image <string>$/m);
     assert.match(builtin.stdout, /Container image name/);
+    // Maps travel as additionalProperties.
+    const configMaps = await kubectl(['explain', 'configmaps', '--output=plaintext-openapiv2']);
+    assert.equal(configMaps.code, 0, configMaps.stderr);
+    assert.match(configMaps.stdout, /^\s+data\t<map\[string\]string>$/m);
   });
 
   test('/openapi/v2 as JSON: upstream definitions, CRD schemas with ObjectMeta, PATCH declaring fieldValidation', async () => {
