@@ -5,7 +5,8 @@ import type { WarningCarrier } from './admission/webhook-dispatcher.ts';
 import { checkBearer } from './auth/bearer-token.ts';
 import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from './discovery/aggregated-discovery.ts';
 import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery/legacy-discovery.ts';
-import { openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
+import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
+import { acceptsOpenApiV2Protobuf, openApiV2ProtobufContentType } from './discovery/openapi-v2-protobuf.ts';
 import { serverVersion } from './discovery/version.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { handleResource } from './handlers/resource-handler.ts';
@@ -78,8 +79,10 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
       return sendJson(res, 200, path === '/api' ? apiVersions(req.headers.host ?? '') : apiGroupList(ctx.registry));
     }
     if (path === '/openapi/v2') {
-      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': '0' });
-      res.end();
+      if (!acceptsOpenApiV2Protobuf(accept)) return sendJson(res, 200, openApiV2Document(ctx.registry));
+      const body = openApiV2Protobuf(ctx.registry);
+      res.writeHead(200, { 'Content-Type': openApiV2ProtobufContentType, 'Content-Length': String(body.length) });
+      res.end(body);
       return;
     }
     if (path === '/openapi/v3') return sendJson(res, 200, openApiV3Root(ctx.registry));

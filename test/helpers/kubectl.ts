@@ -29,11 +29,12 @@ export interface KubectlStream {
   stop(): Promise<void>;
 }
 
-export function kubectlFor(kubeconfigFile: string): Kubectl {
+/** `binary` defaults to the dispatcher on PATH; a bundled `kubectl.1.NN` forces that version. */
+export function kubectlFor(kubeconfigFile: string, binary = 'kubectl'): Kubectl {
   const cacheDir = mkdtempSync(join(tmpdir(), 'bosun-kubectl-cache-'));
   const base = ['--kubeconfig', kubeconfigFile, '--cache-dir', cacheDir];
   const env = { ...process.env, KUBECONFIG: kubeconfigFile, HOME: cacheDir };
-  const spawnKubectl = (args: string[]) => spawn('kubectl', [...base, ...args], { env });
+  const spawnKubectl = (args: string[]) => spawn(binary, [...base, ...args], { env });
   const run = (args: string[], input?: string) =>
     new Promise<KubectlResult>((resolve, reject) => {
       const child = spawnKubectl(args);
