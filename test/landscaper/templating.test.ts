@@ -138,7 +138,7 @@ deployItems:
     run: {{ $n }}`);
     const first = renderDeployExecutions(loaded, {});
     assert.deepEqual(first.deployItems[0]!.config, { run: 1 });
-    const key = stateKey('deploy', 'one');
+    const key = stateKey('deployExecutions', { name: 'one' }, 0);
     assert.deepEqual(first.states, { [key]: { counter: 1 } });
     const stored = encodeTemplateState(first.states[key]!);
     assert.equal(stored, '{"counter":1}');
@@ -146,6 +146,40 @@ deployItems:
     assert.deepEqual(second.deployItems[0]!.config, { run: 2 });
     assert.equal(stateSecretNameForKey('my-inst', key), 'nyamebvsk32t5raygmptg6vt6ejag3rv');
     assert.deepEqual(decodeTemplateState(undefined), {});
+  });
+
+  it('runs executions without a name, as upstream does, each with its own template state', () => {
+    const counter = (item: string) => `{{ $n := add (default 0 .state.counter) 1 }}
+      state:
+        counter: {{ $n }}
+      deployItems:
+      - name: ${item}
+        type: t
+        config:
+          run: {{ $n }}`;
+    const loaded = bp(`
+deployExecutions:
+  - type: GoTemplate
+    template: |
+      ${counter('a')}
+  - type: GoTemplate
+    template: |
+      ${counter('b')}
+exportExecutions:
+  - type: GoTemplate
+    template: |
+      exports: {}
+`);
+    assert.deepEqual(loaded.blueprint.deployExecutions?.map((e) => e.name), ['', '']);
+    const first = renderDeployExecutions(loaded, {});
+    const keys = [0, 1].map((i) => stateKey('deployExecutions', { name: '' }, i));
+    assert.notEqual(keys[0], keys[1]);
+    assert.deepEqual(first.states, { [keys[0]!]: { counter: 1 }, [keys[1]!]: { counter: 1 } });
+    const second = renderDeployExecutions(loaded, {}, { states: { [keys[0]!]: { counter: 1 }, [keys[1]!]: { counter: 5 } } });
+    assert.deepEqual(second.deployItems.map((i) => i.config), [{ run: 2 }, { run: 6 }]);
+    assert.deepEqual(renderExportExecutions(loaded, {}, {}).exports, {});
+    const e = catchErr(() => renderDeployExecutions(bp('deployExecutions:\n  - type: GoTemplate\n    template: "x: {{ .imports.missing }}"\n'), {}));
+    assert.match(e.message, /^unnamed deploy execution: template "deploy execution" contains fields with "no value"/);
   });
 
   it('fails with upstream\'s no-value error listing the lines and masking the imports (template-22)', () => {
