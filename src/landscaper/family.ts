@@ -68,7 +68,12 @@ const rbac: readonly PolicyRule[] = [
 export const landscaperFamily: Family = {
   name: 'landscaper',
   groups: [LANDSCAPER_GROUP],
-  crds: ['contexts', 'dataobjects', 'deployitems', 'executions', 'installations', 'targets'].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
+  // Upstream's CRDs without a controller here (componentversionoverwrites … targetsyncs) are served all the same,
+  // so that upstream charts and manifests that create them apply (docs/landscaper.md says which).
+  crds: [
+    'componentversionoverwrites', 'contexts', 'criticalproblems', 'dataobjects', 'deployitems', 'executions', 'installations', 'lshealthchecks', 'syncobjects',
+    'targets', 'targetsyncs',
+  ].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
   rbac,
   register: (mgr, env) => registerLandscaper(mgr, env.webhooks ? { webhooks: env.webhooks } : {}),
 };
