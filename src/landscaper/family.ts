@@ -50,7 +50,8 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
  * subinstallations, executions and Contexts, write exports as DataObjects and Targets (deleting stale ones)
  * and keep template state in Secrets; imports come from DataObjects, Targets, Secrets and ConfigMaps; the
  * deployers read their Target and its kubeconfig Secret and write exports to a Secret; the in-use protection
- * watches Targets and Contexts and patches its finalizer onto them; the context defaulter watches Namespaces and
+ * watches Targets and Contexts and patches its finalizer onto them, and onto the Secrets Targets read (marked with a
+ * label it patches on, and watched by that label); the context defaulter watches Namespaces and
  * creates a "default" Context in each; each controller records Events.
  */
 const rbac: readonly PolicyRule[] = [
@@ -59,9 +60,9 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [LANDSCAPER_GROUP], resources: ['dataobjects'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
   { apiGroups: [LANDSCAPER_GROUP], resources: ['targets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: [LANDSCAPER_GROUP], resources: ['contexts'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
-  { apiGroups: [''], resources: ['namespaces'], verbs: ['list', 'watch'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
