@@ -148,6 +148,48 @@ deployItems:
     assert.deepEqual(decodeTemplateState(undefined), {});
   });
 
+  it('decodes YAML 1.1 booleans and numbers into text where upstream\'s types have strings (sigs.k8s.io/yaml)', () => {
+    const loaded = deployBlueprint(`deployItems:
+- name: y
+  type: 1.0
+  config:
+    1e6: float key
+    0x1F: int key
+    on: bool key
+    keep: [yes, 2, 1.5]
+- name: off
+  type: t
+  dependsOn: [y]
+  labels:
+    flag: on
+    big: 1e6
+    pi: 3.14159265358979
+    tiny: 0.00001
+  target:
+    name: 2
+- name: 2
+  type: t
+  dependsOn: [off, y]
+  target:
+    import: 0x10
+    key: no`);
+    const r = renderDeployExecutions(loaded, {});
+    assert.deepEqual(r.deployItems.map((i) => [i.name, i.type, i.dependsOn]), [['true', '1', undefined], ['false', 't', ['true']], ['2', 't', ['false', 'true']]]);
+    // Map keys become text whatever the type; values of interface{} fields (config) stay as they are.
+    assert.deepEqual(r.deployItems[0]!.config, { '1e+06': 'float key', '31': 'int key', true: 'bool key', keep: [true, 2, 1.5] });
+    assert.deepEqual(r.deployItems[1]!.labels, { flag: 'true', big: '1e+06', pi: '3.1415927', tiny: '1e-05' });
+    assert.deepEqual(r.deployItems[1]!.target, { name: '2' });
+    assert.deepEqual(r.deployItems[2]!.target, { import: '16', key: 'false' });
+
+    const imports = bp(`importExecutions:
+  - name: check
+    type: GoTemplate
+    template: |
+      errors: [1, off, 2.50]
+`);
+    assert.deepEqual(runImportExecutions(imports, {}).errors, ['1', 'false', '2.5']);
+  });
+
   it('runs executions without a name, as upstream does, each with its own template state', () => {
     const counter = (item: string) => `{{ $n := add (default 0 .state.counter) 1 }}
       state:
