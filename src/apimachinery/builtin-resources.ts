@@ -9,6 +9,7 @@ import {
   VALIDATING_WEBHOOK_CONFIGURATIONS,
 } from './webhook-configuration.ts';
 
+export const namespacesResource: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', namespaced: false, kind: 'Namespace' };
 export const podsResource: ResourceRef = { group: '', version: 'v1', resource: 'pods', namespaced: true, kind: 'Pod' };
 export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' };
 export const secretsResource: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true, kind: 'Secret' };

@@ -1,11 +1,12 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
-// (pickup timeout), the mock and manifest deployers and the in-use protection of Targets and Contexts, each a
-// separate controller as upstream runs them, and, when the process serves admission webhooks, the validating
-// webhook.
+// (pickup timeout), the mock and manifest deployers, the in-use protection of Targets and Contexts and the
+// context defaulter (a "default" Context in every namespace), each a separate controller as upstream runs them,
+// and, when the process serves admission webhooks, the validating webhook.
 import type { Family, PolicyRule } from '../runtime/family.ts';
 import type { Manager } from '../runtime/manager.ts';
 import type { AdmissionWebhooks } from '../runtime/webhook/index.ts';
 import { LANDSCAPER_GROUP } from './api/constants.ts';
+import { registerContextDefaulter } from './context/index.ts';
 import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';
 import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock/index.ts';
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
@@ -38,6 +39,7 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   const manifest = registerManifestDeployer(mgr, options.manifest);
   registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type], ...options.deployItem });
   registerProtection(mgr);
+  registerContextDefaulter(mgr);
   // Target-cluster clients live as long as the manager.
   void mgr.done.finally(() => manifest.close()).catch(() => {});
 }
@@ -48,7 +50,9 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
  * subinstallations, executions and Contexts, write exports as DataObjects and Targets (deleting stale ones)
  * and keep template state in Secrets; imports come from DataObjects, Targets, Secrets and ConfigMaps; the
  * deployers read their Target and its kubeconfig Secret and write exports to a Secret; the in-use protection
- * watches Targets and Contexts and patches its finalizer onto them; each controller records Events.
+ * watches Targets and Contexts and patches its finalizer onto them, and onto the Secrets Targets read (marked with a
+ * label it patches on, and watched by that label); the context defaulter watches Namespaces and
+ * creates a "default" Context in each; each controller records Events.
  */
 const rbac: readonly PolicyRule[] = [
   { apiGroups: [LANDSCAPER_GROUP], resources: ['installations', 'executions', 'deployitems'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
@@ -56,15 +60,21 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [LANDSCAPER_GROUP], resources: ['dataobjects'], verbs: ['get', 'list', 'create', 'update', 'delete'] },
   { apiGroups: [LANDSCAPER_GROUP], resources: ['targets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: [LANDSCAPER_GROUP], resources: ['contexts'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'create', 'update', 'delete'] },
+  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
 export const landscaperFamily: Family = {
   name: 'landscaper',
   groups: [LANDSCAPER_GROUP],
-  crds: ['contexts', 'dataobjects', 'deployitems', 'executions', 'installations', 'targets'].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
+  // Upstream's CRDs without a controller here (componentversionoverwrites … targetsyncs) are served all the same,
+  // so that upstream charts and manifests that create them apply (docs/landscaper.md says which).
+  crds: [
+    'componentversionoverwrites', 'contexts', 'criticalproblems', 'dataobjects', 'deployitems', 'executions', 'installations', 'lshealthchecks', 'syncobjects',
+    'targets', 'targetsyncs',
+  ].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
   rbac,
   register: (mgr, env) => registerLandscaper(mgr, env.webhooks ? { webhooks: env.webhooks } : {}),
 };

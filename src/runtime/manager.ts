@@ -108,6 +108,11 @@ export class Manager {
     this.done.catch(() => {});
   }
 
+  /** The one namespace the informers watch, or undefined when they watch all. */
+  get namespace(): string | undefined {
+    return this.o.namespace;
+  }
+
   /** The shared informer for a resource and filter; created on first use, started with the manager. */
   informer<T extends KubeObject = KubeObject>(resource: ResourceTarget, filter: InformerFilter = {}): Informer<T> {
     const namespace = filter.namespace ?? this.o.namespace;

@@ -25,8 +25,12 @@ const SAMPLES_DIR = fileURLToPath(new URL('./samples/', import.meta.url));
 interface Expected {
   kind: string;
   plural: string;
+  /** Default: the kind in lower case. */
+  singular?: string;
   shortNames?: string[];
   columns: string[];
+  /** False where upstream has none and a status field that is not a subresource (LsHealthCheck). */
+  statusSubresource?: false;
 }
 
 const EXPECTED: Record<string, Expected> = {
@@ -66,6 +70,23 @@ const EXPECTED: Record<string, Expected> = {
     shortNames: ['ctx'],
     columns: ['Age'],
   },
+  'componentversionoverwrites.landscaper.gardener.cloud': {
+    kind: 'ComponentVersionOverwrites',
+    plural: 'componentversionoverwrites',
+    singular: 'componentversionoverwrite',
+    shortNames: ['compveroverwrite', 'cvo'],
+    columns: ['Age'],
+  },
+  'criticalproblems.landscaper.gardener.cloud': { kind: 'CriticalProblems', plural: 'criticalproblems', shortNames: ['cps'], columns: ['Age'] },
+  'lshealthchecks.landscaper.gardener.cloud': {
+    kind: 'LsHealthCheck',
+    plural: 'lshealthchecks',
+    shortNames: ['lshc'],
+    columns: ['Status', 'LastUpdateTime'],
+    statusSubresource: false,
+  },
+  'syncobjects.landscaper.gardener.cloud': { kind: 'SyncObject', plural: 'syncobjects', shortNames: ['so'], columns: ['PodName', 'Kind', 'Name'] },
+  'targetsyncs.landscaper.gardener.cloud': { kind: 'TargetSync', plural: 'targetsyncs', shortNames: ['tgs'], columns: ['Age'] },
   'repositories.terrakojo.io': {
     kind: 'Repository',
     plural: 'repositories',
@@ -450,15 +471,15 @@ for (const crd of crds) {
     assert.equal(name, `${str(names['plural'], 'plural')}.${str(s['group'], 'group')}`);
     assert.equal(names['kind'], expected.kind);
     assert.equal(names['plural'], expected.plural);
-    assert.equal(names['singular'], expected.kind.toLowerCase());
+    assert.equal(names['singular'], expected.singular ?? expected.kind.toLowerCase());
     assert.equal(names['listKind'], `${expected.kind}List`);
     assert.deepEqual(names['shortNames'], expected.shortNames);
     assert.equal(s['scope'], 'Namespaced');
     storageVersion(crd);
     for (const v of versions(crd)) {
       assert.equal(v['served'], true);
-      const sub = obj(v['subresources'], `${name}: subresources`);
-      assert.deepEqual(sub['status'], {}, `${name}: status subresource`);
+      if (expected.statusSubresource === false) assert.equal(v['subresources'], undefined, `${name}: no subresources`);
+      else assert.deepEqual(obj(v['subresources'], `${name}: subresources`)['status'], {}, `${name}: status subresource`);
       const cols = v['additionalPrinterColumns'];
       assert.ok(Array.isArray(cols));
       assert.deepEqual(
@@ -480,7 +501,10 @@ for (const crd of crds) {
 
 void test('the manifests split into the API groups of the families that will own them', () => {
   const groups: Record<string, string[]> = {
-    'landscaper.gardener.cloud': ['contexts', 'dataobjects', 'deployitems', 'executions', 'installations', 'targets'].map(
+    'landscaper.gardener.cloud': [
+      'componentversionoverwrites', 'contexts', 'criticalproblems', 'dataobjects', 'deployitems', 'executions', 'installations', 'lshealthchecks', 'syncobjects',
+      'targets', 'targetsyncs',
+    ].map(
       (p) => `${p}.landscaper.gardener.cloud`,
     ),
     'terrakojo.io': ['branches', 'repositories', 'workflows', 'workflowtemplates'].map((p) => `${p}.terrakojo.io`),

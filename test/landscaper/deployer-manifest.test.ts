@@ -160,3 +160,15 @@ test('a manifest item is not picked up by the mock type and vice versa (type pre
   assert.equal(di.status?.jobID, j);
   assert.equal(di.status?.phase, undefined);
 });
+
+test('continuousReconcile: a finished item applies its manifests again on schedule, repairing drift', async () => {
+  await f.ls.client.create(deployItemsResource, deployItem('drift', ns, { type, target: { name: 'remote', namespace: ns }, config: config({ manifests: [{ policy: 'manage', manifest: cm('drift', { k: 'desired' }) }], continuousReconcile: { every: '1s' } }) }));
+  const j1 = await trigger(f.ls.client, ns, 'drift');
+  const di = await waitFinished(f.ls.client, ns, 'drift', j1);
+  assert.equal(di.status?.phase, 'Succeeded', di.status?.lastError?.message);
+  await f.remote.client.delete(configMaps, 'drift', { namespace: 'default' });
+  await eventually(async () => dataOf(await remoteCm('drift'))?.['k'] === 'desired', 'the continuous reconcile to apply ConfigMap default/drift again');
+  const after = (await getItem(f.ls.client, ns, 'drift'))!;
+  assert.notEqual(after.status?.jobID, j1, 'a job of the deployer\'s own');
+  assert.ok(Date.parse(after.status!.lastReconcileTime!) > Date.parse(di.status!.lastReconcileTime!));
+});

@@ -152,3 +152,43 @@ test('items of another type are not picked up', async () => {
   assert.equal(di.status?.phase, undefined);
   assert.equal(di.status?.lastReconcileTime, undefined);
 });
+
+test('continuousReconcile: a finished item is reconciled again on its schedule, unless annotated inactive', async () => {
+  await s.client.create(deployItemsResource, deployItem('cont', ns, { type: mockType, config: mockConfig({ continuousReconcile: { every: '1s' } }) }));
+  const first = await waitFinished(s.client, ns, 'cont', await trigger(s.client, ns, 'cont'));
+  const seen = [first.status!.jobID!];
+  // Each due reconcile is a job of the deployer's own: a new job ID, finished, and a later lastReconcileTime.
+  for (let round = 0; round < 2; round++) {
+    let item: DeployItem | undefined;
+    await eventually(
+      async () => {
+        item = await getItem(s.client, ns, 'cont');
+        const st = item?.status;
+        return st?.jobID !== undefined && !seen.includes(st.jobID) && st.jobIDFinished === st.jobID;
+      },
+      () => `another continuous reconcile of mock/cont after jobs ${seen.join(', ')}; status ${JSON.stringify(item?.status)}`,
+      5000,
+    );
+    assert.equal(item!.status?.phase, 'Succeeded');
+    assert.ok(Date.parse(item!.status!.lastReconcileTime!) > Date.parse(first.status!.lastReconcileTime!), 'lastReconcileTime moves');
+    seen.push(item!.status!.jobID!);
+  }
+
+  await s.client.create(deployItemsResource, deployItem('cont-off', ns, { type: mockType, config: mockConfig({ continuousReconcile: { every: '1s' } }) }, { annotations: { 'continuousreconcile.extensions.landscaper.gardener.cloud/active': 'false' } }));
+  const off = await waitFinished(s.client, ns, 'cont-off', await trigger(s.client, ns, 'cont-off'));
+  await new Promise((r) => setTimeout(r, 2200));
+  assert.equal((await getItem(s.client, ns, 'cont-off'))?.status?.jobID, off.status?.jobID);
+});
+
+test('continuousReconcile: an invalid schedule fails the job, naming the field', async () => {
+  for (const [name, spec, message] of [
+    ['cont-both', { every: '1m', cron: '* * * * *' }, /continuousReconcile: exactly one of cron and every may be set/],
+    ['cont-neg', { every: '-5s' }, /continuousReconcile\.every: Invalid value: "-5s": specified duration has to be greater than zero/],
+    ['cont-cron', { cron: 'every day' }, /continuousReconcile\.cron: invalid cron spec "every day"/],
+  ] as const) {
+    await s.client.create(deployItemsResource, deployItem(name, ns, { type: mockType, config: mockConfig({ continuousReconcile: spec }) }));
+    const di = await waitFinished(s.client, ns, name, await trigger(s.client, ns, name));
+    assert.equal(di.status?.phase, 'Failed', name);
+    assert.match(di.status?.lastError?.message ?? '', message);
+  }
+});

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseGoDuration } from '../../src/apimachinery/duration.ts';
-import { dueTime, nextCronTime } from '../../src/landscaper/installation/schedule.ts';
+import { dueTime, nextCronTime } from '../../src/landscaper/schedule.ts';
 import { installationMachine } from '../../src/landscaper/installation/phase-machine.ts';
 import type { Deps } from '../../src/landscaper/installation/types.ts';
 import { updatedLsError } from '../../src/landscaper/status-helpers.ts';

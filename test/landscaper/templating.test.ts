@@ -138,7 +138,7 @@ deployItems:
     run: {{ $n }}`);
     const first = renderDeployExecutions(loaded, {});
     assert.deepEqual(first.deployItems[0]!.config, { run: 1 });
-    const key = stateKey('deploy', 'one');
+    const key = stateKey('deployExecutions', { name: 'one' }, 0);
     assert.deepEqual(first.states, { [key]: { counter: 1 } });
     const stored = encodeTemplateState(first.states[key]!);
     assert.equal(stored, '{"counter":1}');
@@ -146,6 +146,82 @@ deployItems:
     assert.deepEqual(second.deployItems[0]!.config, { run: 2 });
     assert.equal(stateSecretNameForKey('my-inst', key), 'nyamebvsk32t5raygmptg6vt6ejag3rv');
     assert.deepEqual(decodeTemplateState(undefined), {});
+  });
+
+  it('decodes YAML 1.1 booleans and numbers into text where upstream\'s types have strings (sigs.k8s.io/yaml)', () => {
+    const loaded = deployBlueprint(`deployItems:
+- name: y
+  type: 1.0
+  config:
+    1e6: float key
+    0x1F: int key
+    on: bool key
+    keep: [yes, 2, 1.5]
+- name: off
+  type: t
+  dependsOn: [y]
+  labels:
+    flag: on
+    big: 1e6
+    pi: 3.14159265358979
+    tiny: 0.00001
+  target:
+    name: 2
+- name: 2
+  type: t
+  dependsOn: [off, y]
+  target:
+    import: 0x10
+    key: no`);
+    const r = renderDeployExecutions(loaded, {});
+    assert.deepEqual(r.deployItems.map((i) => [i.name, i.type, i.dependsOn]), [['true', '1', undefined], ['false', 't', ['true']], ['2', 't', ['false', 'true']]]);
+    // Map keys become text whatever the type; values of interface{} fields (config) stay as they are.
+    assert.deepEqual(r.deployItems[0]!.config, { '1e+06': 'float key', '31': 'int key', true: 'bool key', keep: [true, 2, 1.5] });
+    assert.deepEqual(r.deployItems[1]!.labels, { flag: 'true', big: '1e+06', pi: '3.1415927', tiny: '1e-05' });
+    assert.deepEqual(r.deployItems[1]!.target, { name: '2' });
+    assert.deepEqual(r.deployItems[2]!.target, { import: '16', key: 'false' });
+
+    const imports = bp(`importExecutions:
+  - name: check
+    type: GoTemplate
+    template: |
+      errors: [1, off, 2.50]
+`);
+    assert.deepEqual(runImportExecutions(imports, {}).errors, ['1', 'false', '2.5']);
+  });
+
+  it('runs executions without a name, as upstream does, each with its own template state', () => {
+    const counter = (item: string) => `{{ $n := add (default 0 .state.counter) 1 }}
+      state:
+        counter: {{ $n }}
+      deployItems:
+      - name: ${item}
+        type: t
+        config:
+          run: {{ $n }}`;
+    const loaded = bp(`
+deployExecutions:
+  - type: GoTemplate
+    template: |
+      ${counter('a')}
+  - type: GoTemplate
+    template: |
+      ${counter('b')}
+exportExecutions:
+  - type: GoTemplate
+    template: |
+      exports: {}
+`);
+    assert.deepEqual(loaded.blueprint.deployExecutions?.map((e) => e.name), ['', '']);
+    const first = renderDeployExecutions(loaded, {});
+    const keys = [0, 1].map((i) => stateKey('deployExecutions', { name: '' }, i));
+    assert.notEqual(keys[0], keys[1]);
+    assert.deepEqual(first.states, { [keys[0]!]: { counter: 1 }, [keys[1]!]: { counter: 1 } });
+    const second = renderDeployExecutions(loaded, {}, { states: { [keys[0]!]: { counter: 1 }, [keys[1]!]: { counter: 5 } } });
+    assert.deepEqual(second.deployItems.map((i) => i.config), [{ run: 2 }, { run: 6 }]);
+    assert.deepEqual(renderExportExecutions(loaded, {}, {}).exports, {});
+    const e = catchErr(() => renderDeployExecutions(bp('deployExecutions:\n  - type: GoTemplate\n    template: "x: {{ .imports.missing }}"\n'), {}));
+    assert.match(e.message, /^unnamed deploy execution: template "deploy execution" contains fields with "no value"/);
   });
 
   it('fails with upstream\'s no-value error listing the lines and masking the imports (template-22)', () => {

@@ -32,7 +32,7 @@ export interface ExportDefinition {
 }
 
 export interface TemplateExecutor {
-  /** Unique name; also the state key. */
+  /** Unique when set; '' for an unnamed execution (upstream runs those). Part of the state key. */
   name: string;
   type: TemplateType | string;
   /** Path of the template in the blueprint filesystem. */

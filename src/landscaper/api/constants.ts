@@ -22,6 +22,8 @@ export const LANDSCAPER_FINALIZER = 'finalizer.landscaper.gardener.cloud';
  * as kubernetes.io/pvc-protection keeps a PersistentVolumeClaim that a pod uses.
  */
 export const IN_USE_FINALIZER = 'landscaper.gardener.cloud/in-use';
+/** Marks a Secret a Target reads, so that the Secret protection watches it (and no other Secret). */
+export const IN_USE_LABEL = 'landscaper.gardener.cloud/in-use';
 
 // --- annotations ---------------------------------------------------------------------------------
 

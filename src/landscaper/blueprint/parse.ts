@@ -105,8 +105,10 @@ function parseExecutors(raw: AnyJSON | undefined, path: string): TemplateExecuto
   return list(raw, path).map((e, i) => {
     const p = `${path}[${i}]`;
     if (!isObject(e)) throw new BlueprintError(`${p}: must be an object`);
-    const name = str(e['name'], `${p}.name`, true)!;
-    if (seen.has(name)) throw new BlueprintError(`${p}.name: Duplicate value: ${JSON.stringify(name)}`);
+    // Upstream never validates blueprints outside its tests, so executions without a name run there: an
+    // unnamed one is '' (Go's zero value), and only named ones must be unique.
+    const name = str(e['name'], `${p}.name`, false) ?? '';
+    if (name !== '' && seen.has(name)) throw new BlueprintError(`${p}.name: Duplicate value: ${JSON.stringify(name)}`);
     seen.add(name);
     const type = str(e['type'], `${p}.type`, true)!;
     if (type !== TEMPLATE_TYPE_GO && type !== TEMPLATE_TYPE_SPIFF) {

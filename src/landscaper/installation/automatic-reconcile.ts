@@ -7,7 +7,7 @@ import type { AutomaticReconcileStatus, Installation } from '../api/installation
 import { isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf } from './helpers.ts';
 import { lsTime } from '../status-helpers.ts';
 import { installationsResource } from '../api/resources.ts';
-import { dueTime } from './schedule.ts';
+import { dueTime } from '../schedule.ts';
 import { writeStatus } from './status-writer.ts';
 import type { Deps } from './types.ts';
 

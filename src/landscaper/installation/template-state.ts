@@ -13,8 +13,11 @@ import type { Deps } from './types.ts';
 /** State keys of the executions that run in Init (deploy + subinstallation) or Completing (export). */
 export function stateKeys(loaded: LoadedBlueprint, phase: 'init' | 'export'): string[] {
   const bp = loaded.blueprint;
-  if (phase === 'export') return (bp.exportExecutions ?? []).map((e) => stateKey('export', e.name));
-  return [...(bp.deployExecutions ?? []), ...(bp.subinstallationExecutions ?? [])].map((e) => stateKey('deploy', e.name));
+  if (phase === 'export') return (bp.exportExecutions ?? []).map((e, i) => stateKey('exportExecutions', e, i));
+  return [
+    ...(bp.deployExecutions ?? []).map((e, i) => stateKey('deployExecutions', e, i)),
+    ...(bp.subinstallationExecutions ?? []).map((e, i) => stateKey('subinstallationExecutions', e, i)),
+  ];
 }
 
 export async function readStates(deps: Deps, inst: Installation, keys: readonly string[]): Promise<TemplateStates> {

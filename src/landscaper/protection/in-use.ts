@@ -1,11 +1,13 @@
-// In-use protection for the objects deploy items need until their uninstall is done (Targets, Contexts), as
-// Kubernetes' pvc-protection keeps a PersistentVolumeClaim that a pod still uses: every such object carries
-// the finalizer landscaper.gardener.cloud/in-use from the moment the controller sees it; once it is deleted,
-// the finalizer goes when no deploy item uses it any more. Deleting an example folder with kubectl (the Target
-// together with the Installation) therefore lets the deploy items uninstall through the Target first, instead
+// In-use protection for the objects deploy items need until their uninstall is done (Targets, Contexts, and the
+// Secrets Targets read), as Kubernetes' pvc-protection keeps a PersistentVolumeClaim that a pod still uses: such an
+// object carries the finalizer landscaper.gardener.cloud/in-use; once it is deleted, the finalizer goes when
+// nothing uses it any more. Deleting an example folder with kubectl (the Target together with the Installation),
+// or the namespace of a whole tree, therefore lets the deploy items uninstall through the Target first, instead
 // of ending in DeleteFailed ("target not found") with kubectl waiting forever.
 import type { KubeObject } from '../../apimachinery/object.ts';
+import { namespacesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient, ResourceRef } from '../../client/client.ts';
+import { NotFoundError } from '../../client/errors.ts';
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';
@@ -13,71 +15,85 @@ import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { InformerFilter, Manager } from '../../runtime/manager.ts';
 import { IN_USE_FINALIZER } from '../api/constants.ts';
-import type { DeployItem } from '../api/deploy-item.ts';
-import { deployItemsResource } from '../api/resources.ts';
 import { nameList } from '../status-helpers.ts';
 
-/** What one protected kind needs: how deploy items name an object of it. */
-export interface InUseKind {
+/** What uses a protected kind: deploy items use Targets and Contexts, Targets use Secrets. */
+export interface InUseUsers<U extends KubeObject> {
+  resource: ResourceRef;
+  /** "deploy items", "Targets": for messages. */
+  what: string;
+  /** "<namespace>/<name>" of each protected object the user needs (in the user's own namespace). */
+  uses(user: U): string[];
+}
+
+/** What one protected kind needs. */
+export interface InUseKind<U extends KubeObject> {
   /** Controller name in logs and metrics. */
   name: string;
   /** "Target", "Context": for messages. */
   kind: string;
   resource: ResourceRef;
-  /** "<namespace>/<name>" of the object the item uses, or undefined. */
-  usedBy(item: DeployItem): string | undefined;
-  /** Objects whose lifecycle the Landscaper itself orders (its import copies and exports): never protected. */
+  users: InUseUsers<U>;
+  /** Only these objects of the kind are looked at (Secrets: those a Target marked). */
+  filter?: InformerFilter;
+  /**
+   * Objects whose deletion the installations order themselves (their import copies and exports): their deletion is
+   * held only while their namespace is being deleted, when nothing else orders it.
+   */
   managed?(obj: KubeObject): boolean;
+  /** Runs for every live object of the kind (a Target marks the Secrets it reads for their own protection). */
+  protectAlso?(obj: KubeObject, client: KubeClient): Promise<void>;
+  /** Set when an unused, live object should not keep the finalizer: it is released (the marking undone). */
+  release?(obj: KubeObject, client: KubeClient): Promise<void>;
 }
 
-interface InUseData {
+interface InUseData<U extends KubeObject> {
   client: KubeClient;
-  spec: InUseKind;
-  items: Informer<DeployItem>;
+  spec: InUseKind<U>;
+  users: Informer<U>;
   index: string;
   recorder: EventRecorder;
 }
 
-export function registerInUseProtection(mgr: Manager, spec: InUseKind): Controller<KubeObject, InUseData> {
-  const items = mgr.informer<DeployItem>(deployItemsResource);
+export function registerInUseProtection<U extends KubeObject>(mgr: Manager, spec: InUseKind<U>): Controller<KubeObject, InUseData<U>> {
+  const users = mgr.informer<U>(spec.users.resource);
   const index = `landscaper.in-use.${spec.kind.toLowerCase()}`;
-  if (!items.store.indexNames().includes(index)) items.addIndexer(index, (d) => spec.usedBy(d));
-  const keyOf = (d: DeployItem): string[] => {
-    const key = spec.usedBy(d);
-    return key === undefined ? [] : [key];
-  };
-  // Only a deploy item that appears, goes, or changes what it uses can change whether an object is in use.
-  const usageChanged: Predicate<DeployItem> = (e) => e.type !== 'modified' || !e.old || spec.usedBy(e.old) !== spec.usedBy(e.object);
+  if (!users.store.indexNames().includes(index)) users.addIndexer(index, (u) => spec.users.uses(u));
+  const uses = (u: U): string[] => spec.users.uses(u);
+  // Only a user that appears, goes, or changes what it uses can change whether an object is in use.
+  const usageChanged: Predicate<U> = (e) => e.type !== 'modified' || !e.old || uses(e.old).join('\n') !== uses(e.object).join('\n');
   return mgr
-    .controller<KubeObject, InUseData>({
+    .controller<KubeObject, InUseData<U>>({
       name: spec.name,
       for: spec.resource,
-      data: { client: mgr.client, spec, items, index, recorder: mgr.recorder('landscaper-in-use-protection') },
+      ...(spec.filter ? { filter: spec.filter } : {}),
+      data: { client: mgr.client, spec, users, index, recorder: mgr.recorder('landscaper-in-use-protection') },
       reconcile: reconcileInUse,
     })
-    .watches(items, keyOf, { predicates: [usageChanged] });
+    .watches(users, uses, { predicates: [usageChanged] });
 }
 
-async function reconcileInUse(obj: KubeObject, ctx: ReconcileContext<InUseData>): Promise<Action> {
+async function reconcileInUse<U extends KubeObject>(obj: KubeObject, ctx: ReconcileContext<InUseData<U>>): Promise<Action> {
   const d = ctx.data;
   const present = hasFinalizer(obj, IN_USE_FINALIZER);
-  if (d.spec.managed?.(obj) === true) {
-    if (present) await removeFinalizer(d.client, d.spec.resource, obj, IN_USE_FINALIZER);
-    return action.awaitChange();
-  }
   if (obj.metadata.deletionTimestamp === undefined) {
-    // From the start, not only once a deploy item appears: a deletion right after the apply is caught too.
+    if (d.spec.release !== undefined && (await usersOf(obj, d)).length === 0) {
+      await d.spec.release(obj, d.client);
+      return action.awaitChange();
+    }
+    // From the start, not only once a user appears: a deletion right after the apply is caught too.
     if (!present) await addFinalizer(d.client, d.spec.resource, obj, IN_USE_FINALIZER);
+    await d.spec.protectAlso?.(obj, d.client);
     return action.awaitChange();
   }
   if (!present) return action.awaitChange();
   const users = await usersOf(obj, d);
-  if (users.length > 0) {
-    // The deploy items' deletion events wake the object again.
+  if (users.length > 0 && (d.spec.managed?.(obj) !== true || (await namespaceTerminating(d.client, obj.metadata.namespace ?? '')))) {
+    // The users' deletion events wake the object again.
     const what = `${d.spec.kind} ${obj.metadata.namespace}/${obj.metadata.name}`;
-    void d.recorder.normal(obj, 'InUse', `${what} is deleted once no deploy item uses it; still used by ${nameList(users)}`);
+    void d.recorder.normal(obj, 'InUse', `${what} is deleted once no ${d.spec.users.what.replace(/s$/, '')} uses it; still used by ${nameList(users)}`);
     return action.awaitChange();
   }
   await removeFinalizer(d.client, d.spec.resource, obj, IN_USE_FINALIZER);
@@ -85,12 +101,22 @@ async function reconcileInUse(obj: KubeObject, ctx: ReconcileContext<InUseData>)
 }
 
 /**
- * Names of the deploy items using obj. The cache answers "in use"; "unused" lets the object go for good, so it
- * is confirmed on the server (an item created a moment ago may not be in the cache yet).
+ * Names of the users of obj. The cache answers "in use"; "unused" lets the object go for good, so it is confirmed
+ * on the server (a user created a moment ago may not be in the cache yet).
  */
-async function usersOf(obj: KubeObject, d: InUseData): Promise<string[]> {
+async function usersOf<U extends KubeObject>(obj: KubeObject, d: InUseData<U>): Promise<string[]> {
   const key = `${obj.metadata.namespace}/${obj.metadata.name}`;
-  const cached = d.items.byIndex(d.index, key);
-  const items = cached.length > 0 ? cached : (await d.client.list<DeployItem>(deployItemsResource, { namespace: obj.metadata.namespace ?? '' })).items.filter((i) => d.spec.usedBy(i) === key);
-  return items.map((i) => i.metadata.name ?? '').sort();
+  const cached = d.users.byIndex(d.index, key);
+  const users = cached.length > 0 ? cached : (await d.client.list<U>(d.spec.users.resource, { namespace: obj.metadata.namespace ?? '' })).items.filter((u) => d.spec.users.uses(u).includes(key));
+  return users.map((u) => u.metadata.name ?? '').sort();
+}
+
+/** Read from the server: the namespace event and the object's own may arrive in either order. */
+async function namespaceTerminating(client: KubeClient, namespace: string): Promise<boolean> {
+  try {
+    return (await client.get(namespacesResource, namespace)).metadata.deletionTimestamp !== undefined;
+  } catch (err) {
+    if (err instanceof NotFoundError) return true;
+    throw err;
+  }
 }

@@ -115,8 +115,8 @@ export function validateDeployItems(items: readonly DeployItemSpecification[]): 
 /** Runs all deploy executions in order, concatenates their deployItems and validates the list. */
 export function renderDeployExecutions(loaded: LoadedBlueprint, imports: { [name: string]: AnyJSON }, ctx: ExecutionContext = {}): RenderedDeployItems {
   const out: RenderedDeployItems = { deployItems: [], states: {} };
-  for (const exec of loaded.blueprint.deployExecutions ?? []) {
-    const key = stateKey('deploy', exec.name);
+  for (const [index, exec] of (loaded.blueprint.deployExecutions ?? []).entries()) {
+    const key = stateKey('deployExecutions', exec, index);
     const input = { ...baseValues(imports, ctx), state: ctx.states?.[key] ?? {} };
     const result = new GoTemplateRunner(loaded.fs).render('deploy', exec, input);
     const state = extractState(result);

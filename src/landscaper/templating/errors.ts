@@ -3,9 +3,9 @@
 
 export type ExecutionKind = 'deploy' | 'export' | 'subinstallation' | 'import';
 
-/** "deploy execution \"name\"" — how messages name an execution. */
+/** "deploy execution \"name\"" (or "unnamed deploy execution") — how messages name an execution. */
 export function describeExecution(kind: ExecutionKind, name: string): string {
-  return `${kind} execution ${JSON.stringify(name)}`;
+  return name === '' ? `unnamed ${kind} execution` : `${kind} execution ${JSON.stringify(name)}`;
 }
 
 /** An error of one blueprint execution: which kind and which execution. */

@@ -51,8 +51,8 @@ export function renderExportExecutions(
   };
   let merged: { [k: string]: AnyJSON } = {};
   const states: { [k: string]: AnyJSON } = {};
-  for (const exec of loaded.blueprint.exportExecutions ?? []) {
-    const key = stateKey('export', exec.name);
+  for (const [index, exec] of (loaded.blueprint.exportExecutions ?? []).entries()) {
+    const key = stateKey('exportExecutions', exec, index);
     const input = { ...baseValues(imports, ctx), values, ...values, state: ctx.states?.[key] ?? {} };
     const result = new GoTemplateRunner(loaded.fs).render('export', exec, input);
     const state = extractState(result);

@@ -15,6 +15,7 @@ import type { AnyJSON } from '../api/shared.ts';
 import { YamlError, isObject, parseYaml } from '../yaml.ts';
 import { landscaperTemplateFunctions } from './functions/index.ts';
 import { createSourceSnippet, errorPosition, formatTemplateInput } from './diagnostics.ts';
+import { EXECUTION_OUTPUT_SHAPES } from './output-shapes.ts';
 import {
   NoValueError,
   SpiffNotSupportedError,
@@ -106,12 +107,12 @@ export class GoTemplateRunner {
     return text;
   }
 
-  /** Renders and decodes the YAML output (an empty output is {}). */
+  /** Renders and decodes the YAML output into the kind's output type, as upstream does (an empty output is {}). */
   render(kind: ExecutionKind, exec: TemplateExecutor, input: { [key: string]: AnyJSON }): { [key: string]: AnyJSON } {
     const text = this.renderText(kind, exec, input);
     let out: AnyJSON;
     try {
-      out = parseYaml(text);
+      out = parseYaml(text, EXECUTION_OUTPUT_SHAPES[kind]);
     } catch (e) {
       if (e instanceof YamlError) throw new TemplateOutputError(kind, exec.name, `error while decoding templated execution: ${e.message}\noutput:\n${text}`);
       throw e;

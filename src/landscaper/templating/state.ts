@@ -13,9 +13,17 @@ export { templateStateSecretName, type TemplateStateKind };
 /** Previous states by state key (see stateKey); missing keys read as {}. */
 export type TemplateStates = { [stateKey: string]: AnyJSON };
 
-/** "deploy<name>" / "export<name>": the key upstream hashes into the Secret name. */
-export function stateKey(kind: TemplateStateKind, executionName: string): string {
-  return kind + executionName;
+/** The blueprint lists whose executions keep template state. */
+export type StatefulExecutionList = 'deployExecutions' | 'subinstallationExecutions' | 'exportExecutions';
+
+/**
+ * "deploy<name>" / "export<name>": the key upstream hashes into the Secret name (deploy and subinstallation
+ * executions share the "deploy" prefix, as upstream). Upstream keys an unnamed execution "deploy" too, so two
+ * unnamed executions read and overwrite one state; Bosun keys each unnamed one by its place in the blueprint.
+ */
+export function stateKey(list: StatefulExecutionList, exec: { name: string }, index: number): string {
+  const kind: TemplateStateKind = list === 'exportExecutions' ? 'export' : 'deploy';
+  return kind + (exec.name !== '' ? exec.name : `${list}[${index}]`);
 }
 
 /** The Secret name for a state key (the controller's side of the round trip). */

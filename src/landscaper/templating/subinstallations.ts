@@ -82,8 +82,8 @@ export function validateInstallationTemplates(templates: readonly InstallationTe
 /** Static plus templated subinstallations, validated. */
 export function renderSubinstallations(loaded: LoadedBlueprint, imports: { [name: string]: AnyJSON }, ctx: ExecutionContext = {}): RenderedSubinstallations {
   const out: RenderedSubinstallations = { subinstallations: staticSubinstallations(loaded), states: {} };
-  for (const exec of loaded.blueprint.subinstallationExecutions ?? []) {
-    const key = stateKey('deploy', exec.name);
+  for (const [index, exec] of (loaded.blueprint.subinstallationExecutions ?? []).entries()) {
+    const key = stateKey('subinstallationExecutions', exec, index);
     const input = { ...baseValues(imports, ctx), state: ctx.states?.[key] ?? {} };
     const result = new GoTemplateRunner(loaded.fs).render('subinstallation', exec, input);
     const state = extractState(result);

@@ -6,7 +6,7 @@ import type { AnyJSON } from '../api/shared.ts';
 export interface ExecutionContext {
   /** The installation being rendered; gives .blueprint/.blueprintDef/.componentDescriptorDef. */
   installation?: Pick<Installation, 'spec'> & { metadata?: { name?: string } };
-  /** Previous template states by state key (stateKey(kind, name)); missing → {}. */
+  /** Previous template states by state key (see stateKey); missing → {}. */
   states?: { [stateKey: string]: AnyJSON };
 }
 

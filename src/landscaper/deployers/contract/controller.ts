@@ -1,8 +1,9 @@
 // The deployer library's controller (upstream pkg/deployer/lib/controller.go), one per deploy item type: it acts
 // only on items of its type whose job is unfinished (jobID != jobIDFinished) and runs their job through the
-// library's phases (./phase-machine.ts). A recoverable error is thrown out of the reconcile, so the controller
-// counts it and retries it with its work queue's backoff (errorBackoff), never later than the job's progressing
-// deadline (upstream retries every 5 s until the timeout).
+// library's phases (./phase-machine.ts); a finished item waits for its continuous reconcile, if it has one. A
+// recoverable error is thrown out of the reconcile, so the controller counts it and retries it with its work
+// queue's backoff (errorBackoff), never later than the job's progressing deadline (upstream retries every 5 s
+// until the timeout).
 import { randomUUID } from 'node:crypto';
 import type { KubeClient } from '../../../client/client.ts';
 import { action, type Action } from '../../../runtime/controller/action.ts';
@@ -10,14 +11,14 @@ import type { Controller } from '../../../runtime/controller/controller.ts';
 import type { ReconcileContext } from '../../../runtime/controller/reconciler.ts';
 import type { Manager } from '../../../runtime/manager.ts';
 import { runPhases } from '../../../runtime/phases/phase-machine.ts';
-import { updateStatus } from '../../../runtime/status.ts';
 import { defaultControllerRateLimiter } from '../../../runtime/workqueue/rate-limiter.ts';
 import { OPERATION_ANNOTATION, OPERATION_TEST_RECONCILE } from '../../api/constants.ts';
 import type { Context } from '../../api/context.ts';
 import type { DeployerInformation, DeployItem } from '../../api/deploy-item.ts';
-import { lsTime } from '../../status-helpers.ts';
+import { continuousReconcile } from './continuous-reconcile.ts';
 import type { Deployer } from './deployer.ts';
 import { jobStatusWriter } from './job-writer.ts';
+import { startOwnJob } from './own-job.ts';
 import type { Library, Run } from './library.ts';
 import { deployerMachine, type DeployerMachine } from './phase-machine.ts';
 import { deployItemTypeIs, jobRelevantChange } from './predicates.ts';
@@ -87,7 +88,8 @@ async function reconcileItem(machine: DeployerMachine, obj: DeployItem, ctx: Rec
     if (obj.spec?.type !== lib.deployer.type) return action.awaitChange();
     if (obj.metadata.annotations?.[OPERATION_ANNOTATION] === OPERATION_TEST_RECONCILE) return await testReconcile(lib.client, obj);
     const status = obj.status ?? {};
-    if (!status.jobID || status.jobID === status.jobIDFinished) return action.awaitChange();
+    if (!status.jobID) return action.awaitChange();
+    if (status.jobID === status.jobIDFinished) return await continuousReconcile(lib, obj, new Date());
     return await runPhases(machine, obj, run);
   } finally {
     // The deployer holds what it watches for a wait; anything else ends the item's wait.
@@ -100,8 +102,6 @@ async function testReconcile(client: KubeClient, obj: DeployItem): Promise<Actio
   const annotations = { ...obj.metadata.annotations };
   delete annotations[OPERATION_ANNOTATION];
   const stored = await client.update<DeployItem>(deployItemsResource, { ...obj, metadata: { ...obj.metadata, annotations } });
-  await updateStatus(client, deployItemsResource, stored, (draft) => {
-    draft.status = { ...draft.status, jobID: randomUUID(), jobIDGenerationTime: lsTime(new Date()) };
-  });
+  await startOwnJob(client, stored, new Date());
   return action.awaitChange();
 }

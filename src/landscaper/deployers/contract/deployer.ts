@@ -1,5 +1,6 @@
 // What a deployer implements on top of the library (upstream lib.Deployer): reconcile and delete one deploy item
 // of its type. The library owns the job protocol, phases, finalizer, target/context lookup, errors and timeouts.
+import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../../client/client.ts';
 import type { EventRecorder } from '../../../runtime/event-recorder.ts';
@@ -52,4 +53,9 @@ export interface Deployer {
   bind?(wake: (key: string) => void): void;
   /** The item no longer waits (its job ended, was taken away, failed, or the item is gone): drop what it held. */
   release?(key: string): void;
+  /**
+   * The continuousReconcile schedule of the item's provider configuration (./continuous-reconcile.ts); undefined
+   * when it has none, or a configuration its next job fails on (that job's error says why).
+   */
+  continuousReconcile?(item: DeployItem): ContinuousReconcileSpec | undefined;
 }

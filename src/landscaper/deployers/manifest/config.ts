@@ -3,6 +3,7 @@
 import { ERR_CONFIGURATION_PROBLEM, MANIFEST_PROVIDER_API_VERSION } from '../../api/constants.ts';
 import type { DeletionGroupDefinition, Manifest, ManifestPolicy, ManifestProviderConfiguration, UpdateStrategy } from '../../api/manifest-deployer.ts';
 import type { AnyJSON, JSONObject } from '../../api/shared.ts';
+import { parseContinuousReconcile } from '../contract/continuous-reconcile.ts';
 import { DeployerError } from '../contract/errors.ts';
 
 export const MANIFEST_V1ALPHA1 = 'manifest.deployer.landscaper.gardener.cloud/v1alpha1';
@@ -67,5 +68,9 @@ export function decodeManifestConfig(raw: AnyJSON | undefined): ManifestConfig {
       if (p && !['namespaced-resources', 'cluster-scoped-resources', 'crds', 'empty'].includes(String(type))) bad(`${key}[${i}]: unsupported predefinedResourceGroup type ${JSON.stringify(type)}`);
     });
   }
-  return { ...(raw as unknown as ManifestProviderConfiguration), updateStrategy: strategy as UpdateStrategy, manifests } as ManifestConfig;
+  const config = { ...(raw as unknown as ManifestProviderConfiguration), updateStrategy: strategy as UpdateStrategy, manifests } as ManifestConfig;
+  const continuous = parseContinuousReconcile(raw['continuousReconcile'], bad);
+  if (continuous === undefined) delete config.continuousReconcile;
+  else config.continuousReconcile = continuous;
+  return config;
 }

@@ -8,7 +8,10 @@
 // so far lives in memory; after a restart the job re-applies (idempotent) and its waits start over.
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { DEPLOY_ITEM_TYPE_MANIFEST, ERR_CONFIGURATION_PROBLEM, MANIFEST_PROVIDER_API_VERSION, PHASE_PROGRESSING, PHASE_SUCCEEDED } from '../../api/constants.ts';
+import type { DeployItem } from '../../api/deploy-item.ts';
+import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';
+import { configuredSchedule } from '../contract/continuous-reconcile.ts';
 import type { Deployer, DeployerContext, DeployerResult } from '../contract/deployer.ts';
 import { DeployerError, isInterrupted } from '../contract/errors.ts';
 import { writeExportSecret } from '../contract/exports.ts';
@@ -84,6 +87,10 @@ export class ManifestDeployer implements Deployer {
   release(key: string): void {
     this.progress.delete(key);
     this.watches.release(key);
+  }
+
+  continuousReconcile(item: DeployItem): ContinuousReconcileSpec | undefined {
+    return configuredSchedule(() => decodeManifestConfig(item.spec.config).continuousReconcile);
   }
 
   get activeWatches(): number {

@@ -2,6 +2,7 @@
 import { ERR_CONFIGURATION_PROBLEM, MOCK_PROVIDER_API_VERSION } from '../../api/constants.ts';
 import type { MockProviderConfiguration } from '../../api/mock-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';
+import { parseContinuousReconcile } from '../contract/continuous-reconcile.ts';
 import { DeployerError } from '../contract/errors.ts';
 
 const PHASES = new Set(['Init', 'Progressing', 'Completing', 'Succeeded', 'Failed', 'InitDelete', 'Deleting', 'DeleteFailed']);
@@ -17,5 +18,9 @@ export function decodeMockConfig(raw: AnyJSON | undefined): MockProviderConfigur
     const value = raw[field];
     if (value !== undefined && value !== null && (typeof value !== 'string' || !PHASES.has(value))) fail(`${field} ${JSON.stringify(value)} is not a deploy item phase`);
   }
-  return raw as unknown as MockProviderConfiguration;
+  const continuous = parseContinuousReconcile(raw['continuousReconcile'], fail);
+  const config = { ...raw } as unknown as MockProviderConfiguration;
+  if (continuous === undefined) delete config.continuousReconcile;
+  else config.continuousReconcile = continuous;
+  return config;
 }

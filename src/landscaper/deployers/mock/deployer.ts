@@ -1,12 +1,15 @@
 // The mock deployer (upstream pkg/deployer/mock): no target, no timeouts; the provider configuration says what
 // happens. `export` is written as-is into a Secret (generateName mock-export-, key config); `initialPhase` is
 // applied only while the phase is empty or Init and suppresses the default Succeeded; `phase` is applied
-// unconditionally afterwards; `providerStatus` is copied into the status. Delete removes the export Secret.
+// unconditionally afterwards; `providerStatus` is copied into the status; `continuousReconcile` reconciles a
+// finished item again on its schedule. Delete removes the export Secret.
 import { CONDITION_DEPLOY_ITEM_VALIDATION, PHASE_INIT, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import { DEPLOY_ITEM_TYPE_MOCK } from '../../api/constants.ts';
-import type { DeployItemStatus } from '../../api/deploy-item.ts';
+import type { DeployItem, DeployItemStatus } from '../../api/deploy-item.ts';
+import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { Condition } from '../../api/shared.ts';
 import type { Deployer, DeployerContext } from '../contract/deployer.ts';
+import { configuredSchedule } from '../contract/continuous-reconcile.ts';
 import { DeployerError } from '../contract/errors.ts';
 import { deleteExportSecret, writeExportSecret } from '../contract/exports.ts';
 import { decodeMockConfig } from './config.ts';
@@ -60,5 +63,9 @@ export class MockDeployer implements Deployer {
 
   async delete(ctx: DeployerContext): Promise<void> {
     await deleteExportSecret(ctx.client, ctx.item);
+  }
+
+  continuousReconcile(item: DeployItem): ContinuousReconcileSpec | undefined {
+    return configuredSchedule(() => decodeMockConfig(item.spec.config).continuousReconcile);
   }
 }

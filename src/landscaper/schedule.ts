@@ -1,14 +1,15 @@
-// When the next automatic reconcile is due: a Go duration interval (time.ParseDuration) or a robfig/cron
-// standard spec (5 fields, @hourly-style descriptors, "@every <duration>"), evaluated in UTC with croner.
+// When the next scheduled reconcile is due (automatic reconcile of installations, continuous reconcile of deploy
+// items): a Go duration interval (time.ParseDuration) or a robfig/cron standard spec (5 fields, @hourly-style
+// descriptors, "@every <duration>"), evaluated in UTC with croner.
 import { Cron } from 'croner';
-import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
+import { DurationError, parseGoDuration } from '../apimachinery/duration.ts';
 
 export class ScheduleError extends Error {
   override readonly name = 'ScheduleError' as const;
 }
 
 /** An interval as Go's time.ParseDuration reads it; a bad one is a ScheduleError. */
-function intervalMs(text: string): number {
+export function intervalMs(text: string): number {
   try {
     return parseGoDuration(text);
   } catch (error) {
