@@ -7,12 +7,14 @@ interface Subcommand {
   /** The one line `bosun --help` lists it with (its own --help has the full description). */
   summary: string;
   load: () => Promise<Command>;
+  /** Runs until signalled: its output going nowhere is no reason to stop. */
+  serves?: boolean;
 }
 
 const subcommands: Record<string, Subcommand> = {
-  up: { summary: 'start the embedded API server, the controllers and a node agent', load: async () => (await import('./commands/up.ts')).upCommand() },
-  controllers: { summary: 'run the controllers against a cluster', load: async () => (await import('./commands/controllers.ts')).controllersCommand() },
-  node: { summary: 'run a node agent that runs the pods bound to its Node', load: async () => (await import('./commands/node.ts')).nodeCommand() },
+  up: { summary: 'start the embedded API server, the controllers and a node agent', load: async () => (await import('./commands/up.ts')).upCommand(), serves: true },
+  controllers: { summary: 'run the controllers against a cluster', load: async () => (await import('./commands/controllers.ts')).controllersCommand(), serves: true },
+  node: { summary: 'run a node agent that runs the pods bound to its Node', load: async () => (await import('./commands/node.ts')).nodeCommand(), serves: true },
   manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
@@ -27,8 +29,24 @@ function requested(args: readonly string[]): string | undefined {
   return words[0] === 'help' ? words[1] : words[0];
 }
 
-const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo workflows and chaos disruptions').version(version);
 const wanted = requested(process.argv.slice(2));
+const serving = wanted !== undefined && subcommands[wanted]?.serves === true;
+
+// A reader that goes away must not leave a stack trace. A server (`bosun up | head -5`) keeps serving until it
+// is told to stop, what it would have printed dropped (pino's own destination does the same); any other
+// command ends as `yes | head` does, with the status a SIGPIPE gives.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    if (!serving) process.exit(128 + 13);
+  });
+}
+
+// A server's logs go through process.stdout too, not through pino's own writer to fd 1: that one, flushing at
+// exit into a closed pipe, retries forever (sonic-boom loops on EPIPE), so `bosun up | head -5` never exited.
+if (serving) (await import('../runtime/logger.ts')).setProcessLogDestination(process.stdout);
+
+const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo workflows and chaos disruptions').version(version);
 for (const [name, { summary, load }] of Object.entries(subcommands)) {
   program.addCommand((name === wanted ? await load() : new Command(name)).summary(summary));
 }

@@ -1,7 +1,9 @@
 // bosun's one-shot commands as a user runs them (bin/bosun.js): --version, template render from a file or
-// standard input and with a field the values lack, blueprint render of a directory that is not there.
+// standard input and with a field the values lack, blueprint render of a directory that is not there, a reader
+// that goes away.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,4 +55,15 @@ test('blueprint render of a directory that is not there, or of a missing imports
   const noImports = bosun(['blueprint', 'render', example, '--imports', imports]);
   assert.equal(noImports.status, 1);
   assert.equal(noImports.stderr, `InputFileError: imports file ${imports} does not exist\n`);
+});
+
+test('a one-shot command whose reader goes away ends as `yes | head` does, without a stack trace', async () => {
+  // More output than a pipe holds, so that writing goes on after the reader has gone.
+  const child = spawn(process.execPath, [join(root, 'bin', 'bosun.js'), 'template', 'render', '-f', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  child.stdout.once('data', () => child.stdout.destroy());
+  child.stdin.end('{{ range until 50000 }}line {{ . }}\n{{ end }}');
+  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  assert.deepEqual({ code, signal, err }, { code: 141, signal: null, err: '' });
 });

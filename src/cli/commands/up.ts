@@ -154,7 +154,11 @@ export function upCommand(): Command {
       console.log(`bosun is ready: API server listening on ${running.url}${nodeText}`);
       let stopping = false;
       const stop = (signal: string) => {
-        if (stopping) return;
+        if (stopping) {
+          // A second signal means "now", as for bosun controllers: pods a node agent started may outlive us.
+          console.error(`bosun: ${signal} received again, exiting without finishing the shutdown`);
+          process.exit(1);
+        }
         stopping = true;
         console.log(`bosun: ${signal} received, shutting down`);
         // The node's pods stop first (as a node's graceful shutdown does), then the controllers, then the server.
