@@ -2,12 +2,13 @@
 // Kubernetes client and the families, which `bosun --help` or `bosun template render` need none of.
 import { Command } from 'commander';
 import { readFileSync } from 'node:fs';
+import { logDestination, logFormatOption, type LogFormat } from './log-format.ts';
 
 interface Subcommand {
   /** The one line `bosun --help` lists it with (its own --help has the full description). */
   summary: string;
   load: () => Promise<Command>;
-  /** Runs until signalled: its output going nowhere is no reason to stop. */
+  /** Runs until signalled, and logs (--log-format): its output going nowhere is no reason to stop. */
   serves?: boolean;
 }
 
@@ -42,13 +43,22 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-// A server's logs go through process.stdout too, not through pino's own writer to fd 1: that one, flushing at
-// exit into a closed pipe, retries forever (sonic-boom loops on EPIPE), so `bosun up | head -5` never exited.
-if (serving) (await import('../runtime/logger.ts')).setProcessLogDestination(process.stdout);
-
 const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo workflows and chaos disruptions').version(version);
-for (const [name, { summary, load }] of Object.entries(subcommands)) {
-  program.addCommand((name === wanted ? await load() : new Command(name)).summary(summary));
+for (const [name, { summary, load, serves }] of Object.entries(subcommands)) {
+  if (name !== wanted) {
+    program.addCommand(new Command(name).summary(summary));
+    continue;
+  }
+  const command = (await load()).summary(summary);
+  if (serves) {
+    command.addOption(logFormatOption()).hook('preAction', async (_command, action) => {
+      // Through process.stdout, not pino's own writer to fd 1: that one, flushing at exit into a closed pipe,
+      // retries forever (sonic-boom loops on EPIPE), so `bosun up | head -5` never exited.
+      const { setProcessLogDestination } = await import('../runtime/logger.ts');
+      setProcessLogDestination(logDestination((action.opts() as { logFormat: LogFormat }).logFormat));
+    });
+  }
+  program.addCommand(command);
 }
 
 await program.parseAsync(process.argv);

@@ -151,7 +151,9 @@ export function upCommand(): Command {
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
-      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}`);
+      const metrics = manager?.metricsAddress;
+      const metricsText = metrics ? `; metrics on http://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
+      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}`);
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) {
