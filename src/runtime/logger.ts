@@ -21,9 +21,16 @@ export const redactedPaths = [
 
 export interface LoggerOptions {
   level?: LevelWithSilent;
-  /** Defaults to stdout. */
+  /** Defaults to the process's (setProcessLogDestination), else stdout. */
   destination?: NodeJS.WritableStream;
   name?: string;
+}
+
+let processDestination: NodeJS.WritableStream | undefined;
+
+/** Where loggers given no destination write from now on: the CLI sets it once for its process (--log-format). */
+export function setProcessLogDestination(destination: NodeJS.WritableStream): void {
+  processDestination = destination;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
@@ -35,5 +42,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
     base: null,
     timestamp: pino.stdTimeFunctions.isoTime,
   };
-  return options.destination ? pino(config, options.destination) : pino(config);
+  const destination = options.destination ?? processDestination;
+  return destination ? pino(config, destination) : pino(config);
 }

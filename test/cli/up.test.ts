@@ -106,3 +106,17 @@ test('a corrupt database and an unusable data dir are one clear line each', asyn
   assert.equal(await unusable.exit, 1);
   assert.match(unusable.err().trim(), /^bosun up: data dir .*plain-file is not usable: /);
 });
+
+test('bosun up | head: a reader that goes away is harmless, and SIGTERM still shuts down cleanly', async () => {
+  // Without controllers only bosun's own lines go to stdout; with them, the controllers' logs do too.
+  for (const controllers of ['none', 'landscaper']) {
+    const run = up(['--data-dir', dir(), '--port', '0', '--controllers', controllers]);
+    await ready(run);
+    run.child.stdout!.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(run.child.exitCode, null, `still serving with --controllers ${controllers}: ${run.err()}`);
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exit, 0, run.err());
+    assert.doesNotMatch(run.err(), /EPIPE/);
+  }
+});

@@ -11,6 +11,7 @@ import { loadBlueprint } from '../../landscaper/blueprint/load.ts';
 import { renderBlueprint } from '../../landscaper/templating/render.ts';
 import type { ExportInputs } from '../../landscaper/templating/exports.ts';
 import { isObject, parseYaml } from '../../landscaper/yaml.ts';
+import { checkInputDirectory, readInputFile } from '../input-files.ts';
 
 const MAX_FILES = 10_000;
 
@@ -40,7 +41,7 @@ const INPUT_KEYS = new Set(['imports', 'deployitems', 'dataobjects', 'targets'])
  * for export executions) as landscaper-cli takes it, or a plain map of import values.
  */
 function readInputs(file: string, importNames: Set<string>): { imports: { [k: string]: AnyJSON }; exportInputs: ExportInputs } {
-  const doc = parseYaml(readFileSync(file, 'utf8'));
+  const doc = parseYaml(readInputFile('imports file', file));
   if (doc === null) return { imports: {}, exportInputs: {} };
   if (!isObject(doc)) throw new Error(`${file}: the imports file must be a YAML map`);
   const wrapped = isObject(doc['imports']) && !importNames.has('imports') && Object.keys(doc).every((k) => INPUT_KEYS.has(k));
@@ -66,6 +67,7 @@ export function blueprintCommand(): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .action((dir: string, opts: { imports?: string; output: 'yaml' | 'json' }) => {
       try {
+        checkInputDirectory('blueprint directory', dir);
         const loaded = loadBlueprint(new MemoryBlueprintFs(readDirectory(dir)));
         const names = new Set((loaded.blueprint.imports ?? []).map((i) => i.name));
         const inputs = opts.imports === undefined ? { imports: {}, exportInputs: {} } : readInputs(opts.imports, names);

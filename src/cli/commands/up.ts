@@ -152,7 +152,9 @@ export function upCommand(): Command {
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
-      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}`);
+      const metrics = manager?.metricsAddress;
+      const metricsText = metrics ? `; metrics on http://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
+      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}`);
       // The node's pods stop first (as a node's graceful shutdown does), then the controllers, then the server.
       exitOnSignals('bosun', 'shutting down', async () => {
         await node?.stop({ killPods: true });
