@@ -168,14 +168,17 @@ export async function schedulePod(pod: Pod, ctx: ReconcileContext<SchedulerData>
     metadata: { name, namespace, ...(pod.metadata.uid ? { uid: pod.metadata.uid } : {}) },
     target: { apiVersion: 'v1', kind: 'Node', name: result.node },
   };
+  // Assumed before the binding is sent, as kube-scheduler does: the watch may show the pod bound before the
+  // request returns, and that event is what forgets the assumption.
+  d.assumed.set(ctx.key, { node: result.node, requested, nonZeroRequested });
   try {
     await d.client.create(subresourceRef(podsResource, name, 'binding', 'Binding'), binding, { namespace, signal: ctx.signal });
   } catch (err) {
+    d.assumed.delete(ctx.key);
     // Bound by someone else, being deleted, or gone: the informer will say which; nothing to retry.
     if (err instanceof ConflictError || err instanceof NotFoundError) return action.awaitChange();
     throw err;
   }
-  d.assumed.set(ctx.key, { node: result.node, requested, nonZeroRequested });
   void d.recorder.normal(pod, 'Scheduled', `Successfully assigned ${objectKey(namespace, name)} to ${result.node}`);
   return action.awaitChange();
 }
