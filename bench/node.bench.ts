@@ -123,6 +123,7 @@ async function ceiling(): Promise<{ sequential: ReturnType<typeof summary>; para
   await Promise.all(Array.from({ length: PODS }, (_, i) => run(PODS + i)));
   const parallelMs = performance.now() - parallelStart;
   for (let i = 0; i < 2 * PODS; i++) await sandbox.destroyPod(`bench-ceiling-${i}`);
+  await sandbox.close();
   rmSync(dir, { recursive: true, force: true });
   return { sequential: summary(latencies), parallelMs };
 }

@@ -97,6 +97,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     async stop(stopOptions = {}) {
       lease.stop();
       await pods.stop(stopOptions);
+      if (stopOptions.killPods === true) await sandbox.close();
     },
   };
 }

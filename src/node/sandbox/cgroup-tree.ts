@@ -235,4 +235,16 @@ export class CgroupTree {
   destroyPod(podUid: string): Promise<void> {
     return killAndRemove(this.podDirs(podUid));
   }
+
+  /** Removes the root cgroups once no pod is left under them (a root that still holds pods stays). */
+  async removeRoot(): Promise<void> {
+    for (const hierarchy of this.layout.hierarchies) {
+      try {
+        await rmdir(hierarchy.root);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'EBUSY' && code !== 'ENOTEMPTY') throw error;
+      }
+    }
+  }
 }

@@ -176,4 +176,9 @@ export class Sandbox {
   destroyPod(podUid: string): Promise<void> {
     return this.cgroups.destroyPod(podUid);
   }
+
+  /** Removes the sandbox's root cgroups if no pod is left in them (an agent that stopped its pods). */
+  close(): Promise<void> {
+    return this.cgroups.removeRoot();
+  }
 }
