@@ -9,9 +9,9 @@
 // generated from kubernetes-client/python v32.0.1 (commit bc4fd671bfa702007e090ae3ae28bf28bc9c3a6e), whose
 // kubernetes/swagger.json.unprocessed has sha256 0350c464f4e616e1240676ca629dac47e46d87d6c42d84b42a0bd98dfa0d5139.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { builtinOpenApiFile, definitionRefs, type Definitions } from '../src/apiserver/discovery/builtin-openapi.ts';
+import { fileURLToPath } from 'node:url';
+import { builtinOpenApiUrl, definitionRefs, type Definitions } from '../src/apiserver/discovery/builtin-openapi.ts';
 import { builtinResources } from '../src/apiserver/registry/builtin-resources.ts';
 
 interface Gvk {
@@ -52,6 +52,6 @@ for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
   pending.push(...definitionRefs(schema));
 }
 const sorted = Object.fromEntries(Object.entries(kept).sort(([a], [b]) => a.localeCompare(b)));
-const out = join(import.meta.dirname, '..', 'src', 'apiserver', 'discovery', builtinOpenApiFile);
+const out = fileURLToPath(builtinOpenApiUrl);
 writeFileSync(out, gzipSync(JSON.stringify(sorted), { level: 9 }));
 console.log(`${out}: ${Object.keys(sorted).length} definitions for ${roots.length} served kinds`);

@@ -47,8 +47,8 @@ function cgroupName(dataDir: string): string {
   return `bosun-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
 }
 
-async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; description: string }> {
-  const host = { provider: hostNetworkProvider('127.0.0.1'), hostIP: '127.0.0.1', description: 'host' };
+async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; description: string; release(): Promise<void> }> {
+  const host = { provider: hostNetworkProvider('127.0.0.1'), hostIP: '127.0.0.1', description: 'host', release: () => Promise.resolve() };
   if (options.network === 'host') return host;
   try {
     const bridge = await BridgeNetwork.open({
@@ -57,7 +57,7 @@ async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetwork
       ...(options.clusterCIDR !== undefined ? { clusterCIDR: options.clusterCIDR } : {}),
     });
     // Pods reach the node at the bridge's gateway: that is their status.hostIP.
-    return { provider: bridge, hostIP: bridge.gateway, description: `bridge ${bridge.nodeCIDR}` };
+    return { provider: bridge, hostIP: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, release: () => bridge.teardown() };
   } catch (error) {
     if (!(error instanceof PodNetworkUnavailableError)) throw error;
     options.logger.warn({ err: error }, 'pods get the host network');
@@ -102,9 +102,11 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     kubeletUrl: kubelet.url,
     podNetwork: network.description,
     async stop(stopOptions = {}) {
-      // The pods' network namespaces stay with their pods: the next agent on dataDir finds them.
       await running.stop(stopOptions);
       await kubelet.close();
+      // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
+      // address block goes back to the bridge (else every data dir ever used would hold a /24).
+      if (stopOptions.killPods === true) await network.release();
     },
   };
 }

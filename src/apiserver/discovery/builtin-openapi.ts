@@ -2,20 +2,20 @@
 // (checked in gzip'd; scripts/generate-builtin-openapi.ts regenerates it). Loaded on first use: only clients that
 // read OpenAPI (kubectl explain, validation) pay for it.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 
 export type Schema = Record<string, unknown>;
 export type Definitions = Record<string, Schema>;
 
-export const builtinOpenApiFile = 'builtin-openapi.json.gz';
+/** Written as new URL('./…', import.meta.url) so that the CLI build can point its chunk back at the file. */
+export const builtinOpenApiUrl = new URL('./builtin-openapi.json.gz', import.meta.url);
 const definitionPrefix = '#/definitions/';
 
 let loaded: { definitions: Definitions; byKind: Map<string, string> } | undefined;
 
 function load(): NonNullable<typeof loaded> {
   if (loaded) return loaded;
-  const definitions = JSON.parse(gunzipSync(readFileSync(join(import.meta.dirname, builtinOpenApiFile))).toString('utf8')) as Definitions;
+  const definitions = JSON.parse(gunzipSync(readFileSync(builtinOpenApiUrl)).toString('utf8')) as Definitions;
   const byKind = new Map<string, string>();
   for (const [name, schema] of Object.entries(definitions)) {
     for (const gvk of (schema['x-kubernetes-group-version-kind'] ?? []) as { group: string; version: string; kind: string }[]) {
