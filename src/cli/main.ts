@@ -43,7 +43,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo workflows and chaos disruptions').version(version);
+const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, and pods, Jobs and Deployments on its embedded control plane').version(version);
 for (const [name, { summary, load, serves }] of Object.entries(subcommands)) {
   if (name !== wanted) {
     program.addCommand(new Command(name).summary(summary));

@@ -1,4 +1,4 @@
-// bosun's one-shot commands as a user runs them (bin/bosun.js): --version, template render from a file or
+// bosun's one-shot commands as a user runs them (bin/bosun.js): --version, --help, template render from a file or
 // standard input and with a field the values lack, blueprint render of a directory that is not there, a reader
 // that goes away.
 import assert from 'node:assert/strict';
@@ -22,6 +22,20 @@ test('--version prints the package version', () => {
   const r = bosun(['--version']);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout, `${version}\n`);
+});
+
+test('--help and the README\'s first paragraph name only what Bosun runs, not the families not built yet', () => {
+  const r = bosun(['--help']);
+  assert.equal(r.status, 0, r.stderr);
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const firstParagraph = readme.split('\n\n')[1] ?? '';
+  // Both wrap lines: compare with every run of white space as one space.
+  for (const [where, wrapped] of [['bosun --help', r.stdout], ['README.md', firstParagraph]] as const) {
+    const text = wrapped.replace(/\s+/g, ' ');
+    assert.match(text, /Landscaper/, where);
+    assert.match(text, /Jobs and Deployments/, where);
+    assert.doesNotMatch(text, /terrakojo|chaos|workflow|disruption/i, where);
+  }
 });
 
 test('template render -f - reads the template from standard input', () => {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
+import { kubectlFor } from '../helpers/kubectl.ts';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
 
@@ -118,5 +119,32 @@ test('bosun up | head: a reader that goes away is harmless, and SIGTERM still sh
     run.child.kill('SIGTERM');
     assert.equal(await run.exit, 0, run.err());
     assert.doesNotMatch(run.err(), /EPIPE/);
+  }
+});
+
+test('serves only the CRDs of families that are built: a Disruption or a Workflow is an unknown kind', async () => {
+  const dataDir = dir();
+  const run = up(['--data-dir', dataDir, '--port', '0']);
+  try {
+    await ready(run);
+    // As docs/apiserver.md says: the kubeconfig trusts the serving certificate, it does not skip verification.
+    const kubeconfig = readFileSync(join(dataDir, 'kubeconfig'), 'utf8');
+    assert.match(kubeconfig, /certificate-authority-data: /);
+    assert.doesNotMatch(kubeconfig, /insecure-skip-tls-verify/);
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const installations = await kubectl(['get', 'installations']);
+    assert.equal(installations.code, 0, installations.stderr);
+    for (const resource of ['disruptions', 'workflows', 'workflowtemplates', 'repositories', 'branches']) {
+      const r = await kubectl(['get', resource]);
+      assert.notEqual(r.code, 0, `kubectl get ${resource}: ${r.stdout}`);
+      assert.match(r.stderr, new RegExp(`the server doesn't have a resource type "${resource}"`));
+    }
+    const disruption = 'apiVersion: chaos.datadoghq.com/v1beta1\nkind: Disruption\nmetadata:\n  name: d\n  namespace: default\nspec: {}\n';
+    const applied = await kubectl(['apply', '-f', '-'], disruption);
+    assert.notEqual(applied.code, 0, applied.stdout);
+    assert.match(applied.stderr, /no matches for kind "Disruption"/);
+  } finally {
+    run.child.kill('SIGTERM');
+    await run.exit;
   }
 });

@@ -2,6 +2,7 @@
 // controllers), the CLI spawned as a user runs it; --watch re-renders after a status change.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { stripVTControlCharacters } from 'node:util';
 import { after, before, test } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { KubeClient } from '../../src/client/client.ts';
@@ -118,6 +119,43 @@ test('bosun tree installation exits 1 for a missing installation', () => {
   });
 });
 
+/** Runs `bosun tree ARGS` to its end (asynchronously: the in-process test server must keep answering). */
+function runTree(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['bin/bosun.js', 'tree', ...args, '--kubeconfig', server.kubeconfigFile]);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+test('bosun tree execution, deployitem and installations: the other roots', async () => {
+  const exec = await runTree(['execution', 'root', '-n', NS]);
+  assert.equal(exec.code, 0, exec.err);
+  assert.equal(exec.out, [
+    '[Succeeded]  Execution tree/root  job aaaabbbb  took 3s',
+    '├── [Succeeded]  DeployItem root-first-def (mock)  job aaaabbbb  took 1s',
+    '└── [Succeeded]  DeployItem root-second-abc (mock)  job aaaabbbb  took 1s',
+    '3 objects: 3 Succeeded',
+    '',
+  ].join('\n'));
+  const item = await runTree(['deployitem', 'root-first-def', '-n', NS, '--wide']);
+  assert.equal(item.code, 0, item.err);
+  assert.equal(item.out, '[Succeeded]  DeployItem tree/root-first-def (mock)  job aaaabbbb  took 1s\n1 object: 1 Succeeded\n');
+  const all = await runTree(['installations', '-n', NS]);
+  assert.equal(all.code, 0, all.err);
+  assert.match(all.out, /^\[Succeeded\] {2}Installation tree\/root {2}job aaaabbbb {2}took 9s\n├── \[Succeeded\] {2}Installation child-x7k2m/);
+  assert.match(all.out, /\n6 objects: 6 Succeeded\n$/, 'the subinstallation is in its parent\'s tree, not listed again');
+  const missing = await runTree(['execution', 'nope', '-n', NS]);
+  assert.equal(missing.code, 1);
+  assert.equal(missing.out, 'not found: Execution tree/nope\n');
+  const empty = await runTree(['installations', '-n', 'default']);
+  assert.equal(empty.code, 0, empty.err);
+  assert.equal(empty.out, 'no installations in namespace default\n');
+});
+
 test('bosun tree installation --watch re-renders after a status change', async () => {
   const child = spawn(process.execPath, bosun(['root', '-n', NS, '--watch']));
   let out = '';
@@ -162,4 +200,67 @@ test('bosun tree installation --watch re-renders after a status change', async (
     child.kill('SIGTERM');
   }
   assert.equal(await exited, 0, err);
+});
+
+// A terminal (script(1) gives the CLI a pseudo-terminal): a burst of status writes is drawn at most ten times a
+// second, ends on the latest state, and a change that alters nothing shown draws nothing.
+test('bosun tree --watch on a terminal coalesces redraws and skips unchanged pictures', async () => {
+  const CLEAR = '\x1b[H\x1b[2J\x1b[3J';
+  const command = [process.execPath, ...bosun(['root', '-n', NS, '--watch'])].map((a) => `'${a}'`).join(' ');
+  const child = spawn('script', ['-qfec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '' } });
+  let out = '';
+  const waiters = new Set<() => void>();
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+    for (const w of waiters) w();
+  });
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const plain = () => stripVTControlCharacters(out).replace(/\r/g, '');
+  const draws = () => out.split(CLEAR).length - 1;
+  const waitFor = (pattern: RegExp, what: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (pattern.test(plain())) {
+          cleanup();
+          resolve();
+        }
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what}; output: ${plain()}`));
+      }, 15_000);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+      };
+      waiters.add(check);
+      check();
+    });
+  try {
+    await waitFor(/objects: /, 'the first render');
+    assert.equal(draws(), 1);
+    const writes = 40;
+    const started = performance.now();
+    for (let i = 1; i <= writes; i++) {
+      const di = await client.get<DeployItem>(deployItemsResource, 'root-first-def', { namespace: NS });
+      const stamp = '2026-01-01T10:00:09Z';
+      await client.updateStatus(deployItemsResource, {
+        ...di,
+        status: { ...di.status, phase: 'Failed', lastError: { operation: 'Reconcile', reason: 'MockFailed', message: `attempt ${i} of ${writes}`, lastTransitionTime: stamp, lastUpdateTime: stamp } },
+      });
+    }
+    const elapsed = performance.now() - started;
+    await waitFor(new RegExp(`Last error \\(Reconcile/MockFailed\\): attempt ${writes} of ${writes}\n`), 'the last state');
+    const afterBurst = draws();
+    assert.ok(afterBurst <= 1 + Math.ceil(elapsed / 100) + 1, `${afterBurst} draws for ${writes} writes in ${Math.round(elapsed)} ms: at most one per 100 ms`);
+    assert.ok(afterBurst < writes / 2, `${afterBurst} draws for ${writes} writes`);
+    // An annotation is not in the picture: no redraw.
+    const di = await client.get<DeployItem>(deployItemsResource, 'root-first-def', { namespace: NS });
+    await client.update(deployItemsResource, { ...di, metadata: { ...di.metadata, annotations: { ...di.metadata.annotations, note: 'unseen' } } });
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(draws(), afterBurst, 'an unchanged picture is not drawn again');
+  } finally {
+    child.kill('SIGTERM');
+  }
+  await exited;
 });

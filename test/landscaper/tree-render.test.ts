@@ -4,10 +4,11 @@ import { test } from 'node:test';
 import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
-import { buildTree } from '../../src/landscaper/tree/build.ts';
+import { buildDeployItemTree, buildExecutionTree, buildForest, buildTree } from '../../src/landscaper/tree/build.ts';
 import { formatDuration } from '../../src/landscaper/tree/duration.ts';
 import type { TreeModel } from '../../src/landscaper/tree/model.ts';
-import { renderTree } from '../../src/landscaper/tree/render.ts';
+import { Redraw } from '../../src/landscaper/tree/redraw.ts';
+import { renderForest, renderTree } from '../../src/landscaper/tree/render.ts';
 
 const JOB = '1a2b3c4d-0000-4000-8000-000000000001';
 const OLD = '9f8e7d6c-0000-4000-8000-000000000002';
@@ -132,4 +133,100 @@ test('a deploy item whose deployer waits shows what for under its line, only whi
   const at = lines.findIndex((l) => l.includes('DeployItem running'));
   assert.equal(lines[at + 1], '    │       Waiting: waiting for readiness: ConfigMap default/gate not found');
   assert.ok(!lines[lines.findIndex((l) => l.includes('DeployItem stale')) + 1]?.includes('Waiting:'));
+});
+
+const waitError = (phase: 'Init' | 'Failed'): Installation => ({
+  apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation', metadata: meta(`in-${phase.toLowerCase()}`), spec: { blueprint: {} },
+  status: {
+    observedGeneration: 1, phase, jobID: JOB, jobIDFinished: phase === 'Failed' ? JOB : OLD,
+    lastError: { operation: 'Init', reason: 'PredecessorsNotFinished', message: 'waiting for predecessor installation(s) to finish: cyc-y', codes: ['ERR_UNFINISHED', 'ERR_FOR_INFO_ONLY', 'ERR_NO_RETRY'], lastTransitionTime: '2026-01-01T10:00:00Z', lastUpdateTime: '2026-01-01T10:00:00Z' },
+  },
+});
+
+test('a wait recorded in lastError shows as a yellow Waiting line, not as a red Last error; a failure stays an error', () => {
+  const objects = { installations: [waitError('Init'), waitError('Failed')], executions: [], deployItems: [] };
+  const waiting = buildTree('demo', 'in-init', objects);
+  assert.equal(waiting.root!.lastError, undefined);
+  assert.equal(waiting.root!.waitingReason, 'PredecessorsNotFinished');
+  const E = '\x1b[';
+  assert.equal(renderTree(waiting, { color: true, now }).split('\n')[1],
+    `    ${E}2mWaiting (PredecessorsNotFinished):${E}22m ${E}33mwaiting for predecessor installation(s) to finish: cyc-y${E}39m`);
+  assert.equal(renderTree(buildTree('demo', 'in-failed', objects), { color: false, now }).split('\n')[1],
+    '    Last error (Init/PredecessorsNotFinished): waiting for predecessor installation(s) to finish: cyc-y');
+});
+
+test('renderTree with wide prints long and multi-line messages whole', () => {
+  const long = `${'a'.repeat(200)}\nsecond line`;
+  const wide: TreeModel = {
+    namespace: 'demo', name: 'root',
+    root: { kind: 'Installation', name: 'root', namespace: 'demo', phase: 'Failed', lastError: { message: long }, children: [{ kind: 'Execution', name: 'root', namespace: 'demo', phase: 'Progressing', waitingFor: 'b'.repeat(180), children: [] }] },
+  };
+  assert.equal(renderTree(wide, { color: false, now, wide: true }), [
+    '[Failed]  Installation demo/root',
+    `│   Last error: ${'a'.repeat(200)}`,
+    '│     second line',
+    '└── [Progressing]  Execution root',
+    `        Waiting: ${'b'.repeat(180)}`,
+    '2 objects: 1 Failed, 1 Progressing',
+    '',
+  ].join('\n'));
+  assert.match(renderTree(wide, { color: false, now }), /Last error: a{159}…\n/, 'cut without wide');
+});
+
+test('execution, deploy item and all-installations roots', () => {
+  const item = (name: string, exec: string): DeployItem => ({
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'DeployItem',
+    metadata: meta(name, { labels: { 'execution.landscaper.gardener.cloud/managed-by': exec, 'execution.landscaper.gardener.cloud/name': name } }),
+    spec: { type: 'landscaper.gardener.cloud/mock' }, status: { phase: 'Succeeded' },
+  });
+  const inst = (name: string, parent?: string, execName?: string): Installation => ({
+    apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Installation',
+    metadata: meta(name, parent ? { labels: { 'landscaper.gardener.cloud/encompassed-by': parent } } : {}), spec: { blueprint: {} },
+    status: { observedGeneration: 1, phase: 'Succeeded', ...(execName ? { executionRef: { name: execName, namespace: 'demo' } } : {}) },
+  });
+  const objects = {
+    installations: [inst('b-top', undefined, 'b-top'), inst('a-top'), inst('a-child', 'a-top')],
+    executions: [{ apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Execution', metadata: meta('b-top'), spec: {}, status: { phase: 'Succeeded' } } as Execution],
+    deployItems: [item('b-one', 'b-top')],
+  };
+  assert.equal(renderTree(buildExecutionTree('demo', 'b-top', objects), { color: false, now }), [
+    '[Succeeded]  Execution demo/b-top', '└── [Succeeded]  DeployItem b-one (mock)', '2 objects: 2 Succeeded', '',
+  ].join('\n'));
+  assert.equal(renderTree(buildDeployItemTree('demo', 'b-one', objects), { color: false, now }), '[Succeeded]  DeployItem demo/b-one (mock)\n1 object: 1 Succeeded\n');
+  assert.equal(renderTree(buildExecutionTree('demo', 'nope', objects), { color: false, now }), 'not found: Execution demo/nope\n');
+  assert.equal(renderTree(buildDeployItemTree('demo', 'nope', objects), { color: false, now }), 'not found: DeployItem demo/nope\n');
+  assert.equal(renderForest(buildForest('demo', objects), { color: false, now }), [
+    '[Succeeded]  Installation demo/a-top',
+    '└── [Succeeded]  Installation a-child',
+    '[Succeeded]  Installation demo/b-top',
+    '└── [Succeeded]  Execution b-top',
+    '    └── [Succeeded]  DeployItem b-one (mock)',
+    '5 objects: 5 Succeeded',
+    '',
+  ].join('\n'));
+  assert.equal(renderForest(buildForest('empty', objects), { color: false, now }), 'no installations in namespace empty\n');
+});
+
+test('Redraw draws a burst once per interval, ending on the latest picture, and never the picture on screen again', async () => {
+  let clock = 0;
+  const drawn: string[] = [];
+  const redraw = new Redraw((p) => drawn.push(p), 50, () => clock);
+  redraw.offer('a');
+  assert.deepEqual(drawn, ['a'], 'the first picture at once');
+  redraw.offer('a');
+  redraw.offer('b');
+  redraw.offer('c');
+  assert.deepEqual(drawn, ['a'], 'within the interval: held back');
+  clock = 50;
+  await new Promise((r) => setTimeout(r, 80));
+  assert.deepEqual(drawn, ['a', 'c'], 'the latest one when the interval passed');
+  clock = 200;
+  redraw.offer('c');
+  assert.deepEqual(drawn, ['a', 'c'], 'unchanged: not drawn');
+  redraw.offer('d');
+  assert.deepEqual(drawn, ['a', 'c', 'd']);
+  redraw.offer('e');
+  redraw.stop();
+  await new Promise((r) => setTimeout(r, 80));
+  assert.deepEqual(drawn, ['a', 'c', 'd'], 'stopped: the held picture is dropped');
 });

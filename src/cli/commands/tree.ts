@@ -1,31 +1,44 @@
-// `bosun tree installation NAME [-n NS] [--watch]`: a live tree of an installation, its subinstallations,
-// executions and deploy items with phase, job, duration and last error (like `landscaper-cli inspect`).
+// `bosun tree installation|execution|deployitem NAME` and `bosun tree installations` [-n NS] [--watch] [--wide]:
+// a live tree of Landscaper objects (an installation, its subinstallations, executions and deploy items) with
+// phase, job, duration, what it waits for and its last error (like `landscaper-cli inspect`).
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
 import { defaultKubeconfig } from '../../client/default-kubeconfig.ts';
-import { buildTree } from '../../landscaper/tree/build.ts';
-import { loadTree } from '../../landscaper/tree/load.ts';
-import { renderTree, type RenderOptions } from '../../landscaper/tree/render.ts';
+import { buildDeployItemTree, buildExecutionTree, buildForest, buildTree, type TreeObjects } from '../../landscaper/tree/build.ts';
+import { loadObjects } from '../../landscaper/tree/load.ts';
+import type { TreeModel } from '../../landscaper/tree/model.ts';
+import { Redraw } from '../../landscaper/tree/redraw.ts';
+import { renderForest, renderTree, type RenderOptions } from '../../landscaper/tree/render.ts';
 import { TreeWatcher } from '../../landscaper/tree/watch.ts';
 
 interface TreeOptions {
   namespace?: string;
   watch: boolean;
+  wide: boolean;
   kubeconfig?: string;
   context?: string;
 }
 
+/** What one root of the tree shows: its title in --watch headers, and the rendering of the namespace's objects. */
+interface View {
+  title(namespace: string): string;
+  render(namespace: string, objects: TreeObjects, options: RenderOptions): { text: string; found: boolean };
+}
+
 // Home, clear screen, clear scrollback: each render replaces the last one in a terminal.
 const CLEAR_SCREEN = '\x1b[H\x1b[2J\x1b[3J';
+// A terminal is redrawn at most ten times a second: a fast job writes statuses faster than anyone reads.
+const MIN_REDRAW_INTERVAL_MS = 100;
 
 function useColor(): boolean {
   const noColor = process.env['NO_COLOR'];
   return process.stdout.isTTY === true && (noColor === undefined || noColor === '');
 }
 
-function renderOptions(): Omit<RenderOptions, 'now'> {
+function renderOptions(wide: boolean): Omit<RenderOptions, 'now'> {
+  if (wide) return { color: useColor(), wide: true };
   const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
   return { color: useColor(), ...(columns ? { maxErrorLength: Math.max(60, columns - 24) } : {}) };
 }
@@ -35,20 +48,25 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
-async function watchTree(client: KubeClient, namespace: string, name: string): Promise<void> {
+async function watchTree(client: KubeClient, namespace: string, view: View, wide: boolean): Promise<void> {
   const tty = process.stdout.isTTY === true;
   const color = useColor();
+  const title = view.title(namespace);
+  // The header's clock is not part of the picture: a redraw only when the tree itself changed.
+  const redraw = new Redraw((picture) => {
+    const header = `${title} at ${new Date().toISOString()}, updated on every change`;
+    process.stdout.write(`${tty ? CLEAR_SCREEN : '\n'}${color ? `\x1b[2m${header}\x1b[22m` : header}${picture}`);
+  }, tty ? MIN_REDRAW_INTERVAL_MS : 0);
   const watcher = new TreeWatcher(client, namespace, (update) => {
-    const now = new Date();
     const stale = update.stale ? `  (watch failing, showing the last known state: ${update.stale})` : '';
-    const header = `Installation ${namespace}/${name} at ${now.toISOString()}, updated on every change${stale}`;
-    const body = renderTree(buildTree(namespace, name, update.objects), { ...renderOptions(), now });
-    process.stdout.write(`${tty ? CLEAR_SCREEN : '\n'}${color ? `\x1b[2m${header}\x1b[22m` : header}\n\n${body}`);
+    const body = view.render(namespace, update.objects, { ...renderOptions(wide), now: new Date() }).text;
+    redraw.offer(`${stale}\n\n${body}`);
   });
   let stopping = false;
   const stop = (): void => {
     if (stopping) process.exit(1);
     stopping = true;
+    redraw.stop();
     void watcher.stop().finally(() => client.close().finally(() => process.exit(0)));
   };
   process.on('SIGINT', stop);
@@ -64,43 +82,75 @@ function chooseKubeconfig(): string {
   return chosen.path;
 }
 
+async function show(view: View, opts: TreeOptions): Promise<void> {
+  const kubeconfigPath = opts.kubeconfig ?? chooseKubeconfig();
+  let client: KubeClient;
+  try {
+    client = createKubeClient({
+      kubeconfigPath,
+      ...(opts.context !== undefined ? { context: opts.context } : {}),
+      userAgent: 'bosun-tree',
+    });
+  } catch (err) {
+    fail(err);
+  }
+  const namespace = opts.namespace ?? client.defaultNamespace ?? 'default';
+  try {
+    // A first list surfaces connection and CRD errors; an informer would retry them silently.
+    const objects = await loadObjects(client, namespace);
+    if (!opts.watch) {
+      const shown = view.render(namespace, objects, { ...renderOptions(opts.wide), now: new Date() });
+      process.stdout.write(shown.text);
+      await client.close();
+      if (!shown.found) process.exitCode = 1;
+      return;
+    }
+    await watchTree(client, namespace, view, opts.wide);
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** The view of one named object, rooted where `build` roots it. */
+function namedView(kind: string, name: string, build: (namespace: string, name: string, objects: TreeObjects) => TreeModel): View {
+  return {
+    title: (namespace) => `${kind} ${namespace}/${name}`,
+    render: (namespace, objects, options) => {
+      const model = build(namespace, name, objects);
+      return { text: renderTree(model, options), found: model.root !== undefined };
+    },
+  };
+}
+
+const installationsView: View = {
+  title: (namespace) => `Installations in ${namespace}`,
+  render: (namespace, objects, options) => ({ text: renderForest(buildForest(namespace, objects), options), found: true }),
+};
+
+function withCommonOptions(command: Command, what: string): Command {
+  return command
+    .option('-n, --namespace <ns>', `namespace of the ${what} (default: the context's, else "default")`)
+    .option('-w, --watch', 'keep watching and re-render when the tree changes (on a terminal at most 10 times a second)', false)
+    .option('--wide', 'print error and wait messages whole instead of cutting them to the terminal\'s width', false)
+    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config; when that does not exist, ./.bosun/kubeconfig of a bosun up here)')
+    .option('--context <name>', 'kubeconfig context to use');
+}
+
 export function treeCommand(): Command {
   const tree = new Command('tree').description('show a live tree of Landscaper objects');
-  tree
-    .command('installation')
-    .alias('inst')
-    .description('an installation → subinstallations → execution → deploy items, with phase, job, duration and last error')
-    .argument('<name>', 'the installation')
-    .option('-n, --namespace <ns>', 'namespace of the installation (default: the context\'s, else "default")')
-    .option('-w, --watch', 'keep watching and re-render on every change', false)
-    .option('--kubeconfig <file>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config; when that does not exist, ./.bosun/kubeconfig of a bosun up here)')
-    .option('--context <name>', 'kubeconfig context to use')
-    .action(async (name: string, opts: TreeOptions) => {
-      const kubeconfigPath = opts.kubeconfig ?? chooseKubeconfig();
-      let client: KubeClient;
-      try {
-        client = createKubeClient({
-          kubeconfigPath,
-          ...(opts.context !== undefined ? { context: opts.context } : {}),
-          userAgent: 'bosun-tree',
-        });
-      } catch (err) {
-        fail(err);
-      }
-      const namespace = opts.namespace ?? client.defaultNamespace ?? 'default';
-      try {
-        // A first list surfaces connection and CRD errors; an informer would retry them silently.
-        const model = await loadTree(client, namespace, name);
-        if (!opts.watch) {
-          process.stdout.write(renderTree(model, { ...renderOptions(), now: new Date() }));
-          await client.close();
-          if (!model.root) process.exitCode = 1;
-          return;
-        }
-        await watchTree(client, namespace, name);
-      } catch (err) {
-        fail(err);
-      }
-    });
+  const roots = [
+    { command: 'installation', alias: 'inst', kind: 'Installation', build: buildTree, description: 'an installation → subinstallations → execution → deploy items' },
+    { command: 'execution', alias: 'exec', kind: 'Execution', build: buildExecutionTree, description: 'an execution → its deploy items' },
+    { command: 'deployitem', alias: 'di', kind: 'DeployItem', build: buildDeployItemTree, description: 'one deploy item' },
+  ] as const;
+  for (const root of roots) {
+    withCommonOptions(tree.command(root.command).alias(root.alias), root.command)
+      .description(`${root.description}, with phase, job, duration, what it waits for and last error`)
+      .argument('<name>', `the ${root.command}`)
+      .action((name: string, opts: TreeOptions) => show(namedView(root.kind, name, root.build), opts));
+  }
+  withCommonOptions(tree.command('installations').alias('insts'), 'installations')
+    .description('every top-level installation of the namespace with its tree')
+    .action((opts: TreeOptions) => show(installationsView, opts));
   return tree;
 }

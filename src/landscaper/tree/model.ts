@@ -22,15 +22,29 @@ export interface TreeNode {
   /** Set while the object is being deleted. */
   deleting?: boolean;
   lastError?: { operation?: string; reason?: string; message: string };
-  /** What the deployer waits for (a deploy item's Waiting condition), while it waits. */
+  /**
+   * What it waits for, while it waits: a deploy item's Waiting condition, or a lastError that records a wait
+   * (upstream's ERR_FOR_INFO_ONLY code, e.g. an installation in Init waiting for its predecessors). A wait is
+   * the normal course of a job, so it is shown apart from errors.
+   */
   waitingFor?: string;
+  /** The reason of a wait recorded in lastError (PredecessorsNotFinished, WaitingForSuccessors…). */
+  waitingReason?: string;
   children: TreeNode[];
 }
 
 /** The tree plus what the renderer says about the data itself. */
 export interface TreeModel {
   namespace: string;
-  /** The requested installation's name (shown when it does not exist). */
+  /** The requested root's name (shown when it does not exist). */
   name: string;
+  /** The requested root's kind (shown when it does not exist); Installation when not given. */
+  rootKind?: TreeNodeKind;
   root: TreeNode | undefined;
+}
+
+/** Every top-level installation of a namespace, each with its tree (`bosun tree installations`). */
+export interface ForestModel {
+  namespace: string;
+  roots: TreeNode[];
 }

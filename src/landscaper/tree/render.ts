@@ -1,9 +1,10 @@
 // Pure text rendering of an installation tree, in the shape of landscaper-cli's `installations inspect`:
-// `[Phase] Kind name` per node with ├── │ └── guides, a `Last error:` line under failing nodes.
+// `[Phase] Kind name` per node with ├── │ └── guides, a yellow `Waiting:` line under nodes that wait (the normal
+// course of a job) and a red `Last error:` line under nodes that failed or retry an error.
 import { styleText } from 'node:util';
 import { isFailedPhase, PHASE_SUCCEEDED } from '../api/constants.ts';
 import { between, formatDuration } from './duration.ts';
-import type { TreeModel, TreeNode } from './model.ts';
+import type { ForestModel, TreeModel, TreeNode } from './model.ts';
 
 export interface RenderOptions {
   /** ANSI colours (the caller decides: a TTY without NO_COLOR). */
@@ -12,6 +13,8 @@ export interface RenderOptions {
   now: Date;
   /** Error messages are cut to this many characters (default 160). */
   maxErrorLength?: number;
+  /** Print error and wait messages whole, on as many lines as they have, instead of cutting them. */
+  wide?: boolean;
 }
 
 type Style = Parameters<typeof styleText>[0];
@@ -54,12 +57,9 @@ export function durationText(node: TreeNode, now: Date): string | undefined {
   return undefined;
 }
 
-export function renderTree(model: TreeModel, options: RenderOptions): string {
-  // validateStream false: the caller has decided about colour; styleText must not second-guess it.
-  const paint = (style: Style, text: string): string => (options.color ? styleText(style, text, { validateStream: false }) : text);
+/** The lines of the given trees, each root at the left margin. */
+function treeLines(roots: readonly TreeNode[], options: RenderOptions, paint: Paint): string[] {
   const maxError = options.maxErrorLength ?? DEFAULT_MAX_ERROR;
-
-  if (!model.root) return `${paint('red', 'not found:')} Installation ${model.namespace}/${model.name}\n`;
 
   const nodeLine = (node: TreeNode, isRoot: boolean): string => {
     const parts = [
@@ -76,32 +76,55 @@ export function renderTree(model: TreeModel, options: RenderOptions): string {
     return parts.join('  ');
   };
 
-  const errorLine = (node: TreeNode): string | undefined => {
-    const e = node.lastError;
-    if (!e) return undefined;
-    const where = [e.operation, e.reason].filter((s) => s).join('/');
-    const label = where ? `Last error (${where}):` : 'Last error:';
-    return `${paint('dim', label)} ${paint('red', truncate(e.message, maxError))}`;
+  // A labelled message under a node: one cut line, or with `wide` every line of it, the later ones indented.
+  const message = (under: string, label: string, style: Style, text: string): string[] => {
+    if (!options.wide) return [`${under}${paint('dim', label)} ${paint(style, truncate(text, maxError))}`];
+    const [first = '', ...rest] = text.trimEnd().split('\n');
+    return [`${under}${paint('dim', label)} ${paint(style, first)}`, ...rest.map((line) => `${under}  ${paint(style, line)}`)];
+  };
+
+  const label = (name: string, ...where: (string | undefined)[]): string => {
+    const w = where.filter((s) => s).join('/');
+    return w ? `${name} (${w}):` : `${name}:`;
   };
 
   const lines: string[] = [];
   const walk = (node: TreeNode, prefix: string, connector: string, isRoot: boolean): void => {
     lines.push(prefix + connector + nodeLine(node, isRoot));
-    // Children (and the error line) hang under this node's column.
+    // Children (and the message lines) hang under this node's column.
     const inner = isRoot ? '' : prefix + (connector === '└── ' ? '    ' : '│   ');
     const under = `${inner}${node.children.length > 0 ? '│   ' : '    '}`;
-    if (node.waitingFor) lines.push(`${under}${paint('dim', 'Waiting:')} ${paint('yellow', truncate(node.waitingFor, maxError))}`);
-    const err = errorLine(node);
-    if (err) lines.push(`${under}${err}`);
+    if (node.waitingFor) lines.push(...message(under, label('Waiting', node.waitingReason), 'yellow', node.waitingFor));
+    const e = node.lastError;
+    if (e) lines.push(...message(under, label('Last error', e.operation, e.reason), 'red', e.message));
     node.children.forEach((child, i) => walk(child, inner, i === node.children.length - 1 ? '└── ' : '├── ', false));
   };
-  walk(model.root, '', '', true);
-  lines.push(summaryLine(model.root, paint));
-  return lines.join('\n') + '\n';
+  for (const root of roots) walk(root, '', '', true);
+  return lines;
+}
+
+type Paint = (style: Style, text: string) => string;
+
+function painter(options: RenderOptions): Paint {
+  // validateStream false: the caller has decided about colour; styleText must not second-guess it.
+  return (style, text) => (options.color ? styleText(style, text, { validateStream: false }) : text);
+}
+
+export function renderTree(model: TreeModel, options: RenderOptions): string {
+  const paint = painter(options);
+  if (!model.root) return `${paint('red', 'not found:')} ${model.rootKind ?? 'Installation'} ${model.namespace}/${model.name}\n`;
+  return [...treeLines([model.root], options, paint), summaryLine([model.root], paint)].join('\n') + '\n';
+}
+
+/** Every top-level installation's tree, one after the other, and one summary over all of them. */
+export function renderForest(model: ForestModel, options: RenderOptions): string {
+  const paint = painter(options);
+  if (model.roots.length === 0) return `no installations in namespace ${model.namespace}\n`;
+  return [...treeLines(model.roots, options, paint), summaryLine(model.roots, paint)].join('\n') + '\n';
 }
 
 /** Counts by phase over the whole tree, e.g. "6 objects: 5 Succeeded, 1 Progressing". */
-function summaryLine(root: TreeNode, paint: (style: Style, text: string) => string): string {
+function summaryLine(roots: readonly TreeNode[], paint: Paint): string {
   const counts = new Map<string, number>();
   let total = 0;
   const count = (n: TreeNode): void => {
@@ -110,7 +133,7 @@ function summaryLine(root: TreeNode, paint: (style: Style, text: string) => stri
     counts.set(key, (counts.get(key) ?? 0) + 1);
     n.children.forEach(count);
   };
-  count(root);
+  roots.forEach(count);
   const parts = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([phase, n]) => paint(phaseStyle(phase === 'no phase' ? undefined : phase), `${n} ${phase}`));
   return `${total} object${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }
