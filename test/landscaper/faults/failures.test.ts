@@ -4,38 +4,18 @@
 // The whole Landscaper family runs on one manager against an embedded API server, with short timeouts.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
 import { contextsResource, dataObjectsResource, deployItemsResource, executionsResource, installationsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
-import { createNamespace, dataObject, getOrUndefined, installation, MOCK, RECONCILE, startLandscape, until, untilFinished, type Landscape } from './fixtures.ts';
+import { dataObject, getOrUndefined, installation, MOCK, RECONCILE, until, untilFinished, FAULT_PICKUP_MS, useFaultLandscape } from './fixtures.ts';
 
-let ls: Landscape;
-let nsCounter = 0;
-const PICKUP_MS = 1500;
-
-before(async () => {
-  ls = await startLandscape({
-    landscaper: {
-      deployItem: { pickupTimeout: PICKUP_MS, recheckSlackMs: 50 },
-      manifest: { unreachableGraceMs: 1000, targetRequestTimeoutMs: 1000, errorBackoff: { initialMs: 100, maxMs: 300 } },
-      mock: { errorBackoff: { initialMs: 100, maxMs: 300 } },
-    },
-  });
-});
-
-after(async () => {
-  await ls.close();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const ns = `${prefix}-${++nsCounter}`;
-  await createNamespace(ls.client, ns);
-  return ns;
-}
+const PICKUP_MS = FAULT_PICKUP_MS;
+const ls = useFaultLandscape();
+const namespace = (prefix: string) => ls.namespace(prefix);
 
 const mockItem = (name: string, extra: Record<string, unknown> = {}, config: Record<string, unknown> = {}): Record<string, unknown> => ({
   name,

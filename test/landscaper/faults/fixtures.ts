@@ -1,6 +1,7 @@
 // Shared pieces of the Landscaper fault tests: blueprints (a layered mock deploy item DAG with exports, a
 // subinstallation), an in-process landscape (embedded API server + registerLandscaper on a manager whose
 // client may be wrapped) and bounded waits.
+import { after, before } from 'node:test';
 import { pino } from 'pino';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
@@ -212,6 +213,51 @@ export async function startLandscape(options: { landscaper?: LandscaperOptions; 
       await mgr.stop();
       await Promise.all([client.close(), inner.close()]);
       await server.close();
+    },
+  };
+}
+
+/** The failure tests' pickup timeout: a deploy item nobody picks up fails after 1.5 s. */
+export const FAULT_PICKUP_MS = 1500;
+
+/**
+ * One landscape per test file with the failure tests' short timeouts, started before the file's tests and
+ * closed after them (its fields read the running one); namespace() makes a fresh namespace for a test.
+ */
+export function useFaultLandscape(): Landscape & { namespace(prefix: string): Promise<string> } {
+  let ls: Landscape | undefined;
+  let counter = 0;
+  before(async () => {
+    ls = await startLandscape({
+      landscaper: {
+        deployItem: { pickupTimeout: FAULT_PICKUP_MS, recheckSlackMs: 50 },
+        manifest: { unreachableGraceMs: 1000, targetRequestTimeoutMs: 1000, errorBackoff: { initialMs: 100, maxMs: 300 } },
+        mock: { errorBackoff: { initialMs: 100, maxMs: 300 } },
+      },
+    });
+  });
+  after(async () => {
+    await ls?.close();
+  });
+  const running = (): Landscape => {
+    if (!ls) throw new Error('the landscape starts in a before hook');
+    return ls;
+  };
+  return {
+    get server() {
+      return running().server;
+    },
+    get client() {
+      return running().client;
+    },
+    get mgr() {
+      return running().mgr;
+    },
+    close: () => running().close(),
+    async namespace(prefix) {
+      const ns = `${prefix}-${++counter}`;
+      await createNamespace(running().client, ns);
+      return ns;
     },
   };
 }

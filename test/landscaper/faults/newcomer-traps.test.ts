@@ -2,7 +2,7 @@
 // within a bounded wait with a message that names the cause, and everything it leaves behind can be deleted.
 // The whole Landscaper family runs on one manager against an embedded API server, with short timeouts.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
@@ -12,31 +12,11 @@ import { deployItemsResource, executionsResource, installationsResource, targets
 import { buildTree } from '../../../src/landscaper/tree/build.ts';
 import { renderTree } from '../../../src/landscaper/tree/render.ts';
 import { updateStatus } from '../../../src/runtime/status.ts';
-import { createNamespace, getOrUndefined, installation, startLandscape, until, untilFinished, type Landscape } from './fixtures.ts';
+import { getOrUndefined, installation, until, untilFinished, FAULT_PICKUP_MS, useFaultLandscape } from './fixtures.ts';
 
-let ls: Landscape;
-let nsCounter = 0;
-const PICKUP_MS = 1500;
-
-before(async () => {
-  ls = await startLandscape({
-    landscaper: {
-      deployItem: { pickupTimeout: PICKUP_MS, recheckSlackMs: 50 },
-      manifest: { unreachableGraceMs: 1000, targetRequestTimeoutMs: 1000, errorBackoff: { initialMs: 100, maxMs: 300 } },
-      mock: { errorBackoff: { initialMs: 100, maxMs: 300 } },
-    },
-  });
-});
-
-after(async () => {
-  await ls.close();
-});
-
-async function namespace(prefix: string): Promise<string> {
-  const ns = `${prefix}-${++nsCounter}`;
-  await createNamespace(ls.client, ns);
-  return ns;
-}
+const PICKUP_MS = FAULT_PICKUP_MS;
+const ls = useFaultLandscape();
+const namespace = (prefix: string) => ls.namespace(prefix);
 
 /** Imports `in` from the DataObject `from`, exports `out` into `to`. */
 function relay(name: string, ns: string, from: string, to: string, annotations?: Record<string, string>): Installation {
