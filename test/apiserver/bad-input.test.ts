@@ -3,28 +3,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { widgetCrd as widgetCrdOf } from '../helpers/widget-crd.ts';
 
 let server: TestServer;
 
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } } },
-      },
-    ],
-  },
-};
+const widgetCrd = widgetCrdOf({ subresources: { status: {} } }, { type: 'object', properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } } });
 
 before(async () => {
   server = await startTestServer({ crds: [widgetCrd] });

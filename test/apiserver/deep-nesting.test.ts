@@ -4,20 +4,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { maxNestingDepth } from '../../src/apiserver/http/nesting-depth.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { widgetCrd as widgetCrdOf } from '../helpers/widget-crd.ts';
 
 let server: TestServer;
 
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-  },
-};
+const widgetCrd = widgetCrdOf();
 
 before(async () => {
   server = await startTestServer({ crds: [widgetCrd] });

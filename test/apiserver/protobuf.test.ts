@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { widgetCrd } from '../helpers/widget-crd.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 import { decodeKubernetesProtobuf, protobufMediaType } from '../../src/apiserver/protobuf/decode.ts';
@@ -211,19 +212,7 @@ describe('kubectl create sends protobuf', () => {
 
   before(async () => {
     server = await startTestServer({
-      crds: [
-        {
-          apiVersion: 'apiextensions.k8s.io/v1',
-          kind: 'CustomResourceDefinition',
-          metadata: { name: 'widgets.example.com' },
-          spec: {
-            group: 'example.com',
-            scope: 'Namespaced',
-            names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-            versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
-          },
-        },
-      ],
+      crds: [widgetCrd()],
     });
     kubectl = kubectlFor(server.kubeconfigFile);
   });
