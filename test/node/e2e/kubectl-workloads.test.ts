@@ -57,6 +57,7 @@ describe('workloads on bosun up with real kubectl', () => {
     await ok(['apply', '-f', '-'], yaml(deployment));
     await ok(['rollout', 'status', 'deployment/web', '--timeout=90s']);
     assert.equal(await jsonpath('deployment/web', '{.status.availableReplicas}'), '3');
+    assert.equal(await ok(['logs', 'deploy/web']), 'started with hello\n');
     const before = (await jsonpath('pods -l app=web', '{.items[*].metadata.name}')).split(' ');
     const victim = before[0] ?? '';
     await ok(['delete', 'pod', victim, '--wait=true', '--timeout=60s']);
@@ -68,8 +69,8 @@ describe('workloads on bosun up with real kubectl', () => {
     await ok(['set', 'env', 'deployment/web', 'GREETING=bonjour']);
     await ok(['rollout', 'status', 'deployment/web', '--timeout=90s']);
     assert.equal(await jsonpath('deployment/web', '{.metadata.annotations.deployment\\.kubernetes\\.io/revision}'), '2');
-    // The newest pod is of the new revision (old ones may still be terminating).
-    const pod = await jsonpath('pods -l app=web --sort-by=.metadata.creationTimestamp', '{.items[-1:].metadata.name}');
+    // A pod of the new revision (old ones may still be terminating).
+    const pod = (await jsonpath('pods -l app=web', '{range .items[?(@.spec.containers[0].env[0].value=="bonjour")]}{.metadata.name}{" "}{end}')).split(' ')[0] ?? '';
     await ok(['wait', '--for=condition=Ready', `pod/${pod}`, '--timeout=60s']);
     assert.equal(await ok(['logs', pod]), 'started with bonjour\n');
 
@@ -80,7 +81,6 @@ describe('workloads on bosun up with real kubectl', () => {
     assert.equal(await jsonpath('deployment/web', '{.spec.template.spec.containers[0].image}'), 'busybox:1.36');
     // The undo took revision 2 back, which becomes revision 4, as kube-controller-manager renumbers it.
     assert.match(await ok(['rollout', 'history', 'deployment/web']), /\n1\s+<none>\n3\s+<none>\n4\s+<none>\n/);
-    assert.equal(await ok(['logs', 'deployment/web']), 'started with bonjour\n');
     await ok(['delete', 'deployment', 'web', '--wait=true', '--timeout=60s']);
   });
 
