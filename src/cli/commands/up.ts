@@ -146,7 +146,9 @@ export function upCommand(): Command {
           });
         } catch (error) {
           // The control plane is still useful without a node (Landscaper, another agent joining with bosun node).
-          console.error(`bosun up: node agent not started: ${error instanceof Error ? error.message : String(error)}`);
+          const code = (error as NodeJS.ErrnoException).code;
+          const hint = code === 'EACCES' || code === 'EPERM' ? ' (the node agent needs root: cgroups, namespaces and mounts; run as root, or pass --no-node)' : '';
+          console.error(`bosun up: node agent not started: ${error instanceof Error ? error.message : String(error)}${hint}`);
         }
       }
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
