@@ -2,7 +2,8 @@
 // executions and deploy items today). The family describes its phases as a table of handlers and its status
 // bookkeeping as pure mutations; the machine runs the handlers, writes every transition through the family's
 // StatusWriter (conflict retry, guarded so a retry never moves an object that moved on), and handles errors
-// the same way for everyone (./phase-error.ts):
+// the same way for everyone (./phase-error.ts). A written start or phase change may record a Normal Event
+// (the family's `progress`), errors record Warnings:
 //
 //   phase unset or final → status.start (a new job) → handler(phase) → next: status.enter, run on
 //                                                                     → wait: status.waiting, awaitChange
