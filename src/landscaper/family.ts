@@ -1,7 +1,7 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
 // (pickup timeout), the mock and manifest deployers, the in-use protection of Targets and Contexts and the
 // context defaulter (a "default" Context in every namespace), each a separate controller as upstream runs them,
-// and, when the process serves admission webhooks, the validating webhook.
+// Landscaper's metrics, and, when the process serves admission webhooks, the validating webhook.
 import type { Family, PolicyRule } from '../runtime/family.ts';
 import type { Manager } from '../runtime/manager.ts';
 import type { AdmissionWebhooks } from '../runtime/webhook/index.ts';
@@ -12,6 +12,7 @@ import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
 import { registerExecutionController, type ExecutionControllerOptions } from './execution/index.ts';
 import { registerInstallationController, type InstallationControllerOptions } from './installation/index.ts';
+import { registerLandscaperMetrics } from './metrics.ts';
 import { registerProtection } from './protection/index.ts';
 import { registerLandscaperWebhook } from './webhook/index.ts';
 
@@ -40,6 +41,7 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type], ...options.deployItem });
   registerProtection(mgr);
   registerContextDefaulter(mgr);
+  registerLandscaperMetrics(mgr);
   // Target-cluster clients live as long as the manager.
   void mgr.done.finally(() => manifest.close()).catch(() => {});
 }

@@ -1,11 +1,11 @@
 // Writes the execution controller makes on its deploy items: trigger (hand over the job ID), delete,
 // and removing the finalizer when no uninstall is wanted. Each keeps read-your-writes up to date.
 import { NotFoundError } from '../../client/errors.ts';
-import { removeFinalizer } from '../../runtime/finalizer.ts';
-import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, LANDSCAPER_FINALIZER } from '../api/constants.ts';
+import { DELETE_WITHOUT_UNINSTALL_ANNOTATION } from '../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import type { ExecutionEnv } from './env.ts';
 import { deployItemsResource } from '../api/resources.ts';
+import { finishDeletion } from '../job-phases.ts';
 import { lsTime } from '../status-helpers.ts';
 
 function nsOpt(di: DeployItem): { namespace?: string } {
@@ -82,5 +82,5 @@ export async function markDeleteWithoutUninstall(env: ExecutionEnv, di: DeployIt
  * delete-without-uninstall, where the target may be gone and no deployer may feel responsible.
  */
 export function removeDeployItemFinalizer(env: ExecutionEnv, di: DeployItem): Promise<void> {
-  return removeFinalizer(env.client, deployItemsResource, di, LANDSCAPER_FINALIZER);
+  return finishDeletion(env.client, deployItemsResource, di, env.recorder, 'deleted without uninstall');
 }

@@ -11,6 +11,7 @@ import {
   type ErrorCode,
 } from '../api/constants.ts';
 import { LandscaperError } from '../ls-error.ts';
+import { statusMessageOf } from '../templating/errors.ts';
 import { KubeApiError, NetworkError } from '../../client/errors.ts';
 import { isConflict, messageOf, type ClassifiedError, type ErrorClass } from '../../runtime/phases/phase-error.ts';
 
@@ -68,7 +69,7 @@ export function classify(err: unknown, phase: string): InstallationFailure {
 
 function toInstallationError(err: unknown, operation: string): InstallationError {
   if (err instanceof InstallationError) return err;
-  if (err instanceof Error && FATAL_NAMES.has(err.name)) return fatalError(operation, err.name, err.message, [ERR_CONFIGURATION_PROBLEM], err);
+  if (err instanceof Error && FATAL_NAMES.has(err.name)) return fatalError(operation, err.name, statusMessageOf(err), [ERR_CONFIGURATION_PROBLEM], err);
   if (err instanceof KubeApiError) {
     const codes: ErrorCode[] = /webhook/i.test(err.message) ? [ERR_WEBHOOK] : [];
     return normalError(operation, err.name, err.message, codes, err);

@@ -55,6 +55,11 @@ function mask(v: AnyJSON, depth: number): AnyJSON {
 /** Keys whose values never appear in error messages (they may hold credentials). */
 export const SENSITIVE_INPUT_KEYS: readonly string[] = ['imports', 'values', 'state'];
 
+/** The input's top-level keys only (sorted): what status shows, where the whole input would be long and may leak. */
+export function templateInputKeys(input: { [key: string]: AnyJSON }): string {
+  return `template input keys: ${Object.keys(input).sort().join(', ')}`;
+}
+
 /** The template input, one "<prefix><key>: <json>" line per key (sorted), sensitive values masked. */
 export function formatTemplateInput(input: { [key: string]: AnyJSON }, prefix = '\t', sensitive = SENSITIVE_INPUT_KEYS): string {
   let out = '';

@@ -12,11 +12,22 @@ export function describeExecution(kind: ExecutionKind, name: string): string {
 abstract class ExecutionError extends Error {
   readonly kind: ExecutionKind;
   readonly executionName: string;
-  constructor(kind: ExecutionKind, executionName: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /**
+   * The message for an object's status and Events: the same, but instead of the dump of the template input
+   * (long, gzipped, for a terminal) only the names of its top-level keys.
+   */
+  readonly statusMessage: string;
+  constructor(kind: ExecutionKind, executionName: string, message: string, options?: { cause?: unknown; statusMessage?: string }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.executionName = executionName;
+    this.statusMessage = options?.statusMessage ?? message;
   }
+}
+
+/** What status records of an error: an execution's short statusMessage, otherwise the message. */
+export function statusMessageOf(err: Error): string {
+  return err instanceof ExecutionError ? err.statusMessage : err.message;
 }
 
 /** Parsing or executing a GoTemplate failed; the message names the execution, line and column. */
@@ -24,8 +35,8 @@ export class TemplateExecutionError extends ExecutionError {
   override readonly name = 'TemplateExecutionError' as const;
   /** 1-based line in the template source, when the engine reported one. */
   readonly line: number | undefined;
-  constructor(kind: ExecutionKind, executionName: string, message: string, line: number | undefined, cause?: unknown) {
-    super(kind, executionName, message, cause === undefined ? undefined : { cause });
+  constructor(kind: ExecutionKind, executionName: string, message: string, line: number | undefined, cause?: unknown, statusMessage?: string) {
+    super(kind, executionName, message, { cause, ...(statusMessage !== undefined ? { statusMessage } : {}) });
     this.line = line;
   }
 }
@@ -35,8 +46,8 @@ export class NoValueError extends ExecutionError {
   override readonly name = 'NoValueError' as const;
   /** 1-based output lines containing "<no value>". */
   readonly lines: number[];
-  constructor(kind: ExecutionKind, executionName: string, message: string, lines: number[]) {
-    super(kind, executionName, message);
+  constructor(kind: ExecutionKind, executionName: string, message: string, lines: number[], statusMessage?: string) {
+    super(kind, executionName, message, statusMessage !== undefined ? { statusMessage } : undefined);
     this.lines = lines;
   }
 }

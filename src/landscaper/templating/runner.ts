@@ -14,7 +14,7 @@ import type { TemplateExecutor } from '../api/blueprint.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import { YamlError, isObject, parseYaml } from '../yaml.ts';
 import { landscaperTemplateFunctions } from './functions/index.ts';
-import { createSourceSnippet, errorPosition, formatTemplateInput } from './diagnostics.ts';
+import { createSourceSnippet, errorPosition, formatTemplateInput, templateInputKeys } from './diagnostics.ts';
 import { EXECUTION_OUTPUT_SHAPES } from './output-shapes.ts';
 import {
   NoValueError,
@@ -63,8 +63,7 @@ function noValueError(kind: ExecutionKind, name: string, text: string, input: { 
     hits.push(i + 1);
     msg += `\nline ${i + 1}:${col}\n${createSourceSnippet(i + 1, col, lines)}`;
   });
-  msg += `\ntemplate input:\n${formatTemplateInput(input)}`;
-  return new NoValueError(kind, name, msg, hits);
+  return new NoValueError(kind, name, `${msg}\ntemplate input:\n${formatTemplateInput(input)}`, hits, `${msg}\n${templateInputKeys(input)}`);
 }
 
 /**
@@ -100,8 +99,8 @@ export class GoTemplateRunner {
       const pos = errorPosition(e.message);
       let msg = `${label}: ${e.message}`;
       if (pos !== undefined) msg += `\ntemplate source:\n${createSourceSnippet(pos.line, pos.column, source.split('\n'))}`;
-      if (!(e instanceof TemplateParseError)) msg += `\ntemplate input:\n${formatTemplateInput(input)}`;
-      throw new TemplateExecutionError(kind, exec.name, msg, pos?.line, e);
+      if (e instanceof TemplateParseError) throw new TemplateExecutionError(kind, exec.name, msg, pos?.line, e);
+      throw new TemplateExecutionError(kind, exec.name, `${msg}\ntemplate input:\n${formatTemplateInput(input)}`, pos?.line, e, `${msg}\n${templateInputKeys(input)}`);
     }
     if (kind !== 'import' && text.includes(NO_VALUE)) throw noValueError(kind, exec.name, text, input);
     return text;

@@ -2,7 +2,8 @@
 // executions and deploy items today). The family describes its phases as a table of handlers and its status
 // bookkeeping as pure mutations; the machine runs the handlers, writes every transition through the family's
 // StatusWriter (conflict retry, guarded so a retry never moves an object that moved on), and handles errors
-// the same way for everyone (./phase-error.ts):
+// the same way for everyone (./phase-error.ts). A written start or phase change may record a Normal Event
+// (the family's `progress`), errors record Warnings:
 //
 //   phase unset or final → status.start (a new job) → handler(phase) → next: status.enter, run on
 //                                                                     → wait: status.waiting, awaitChange
@@ -21,6 +22,8 @@ import type { PhaseResult, StatusMutation } from './phase-result.ts';
 export type PhaseHandler<T, P extends string, S, D> = (obj: T, data: D) => Promise<PhaseResult<P, S>>;
 
 export type Waiting = { readonly reason: string; readonly message: string };
+
+export type ProgressEvent = { readonly reason: string; readonly message: string };
 
 /** The family's status bookkeeping: pure changes to a copy of the status, re-applied after conflicts. */
 export interface PhaseStatus<T, P extends string, S, E extends ClassifiedError = ClassifiedError> {
@@ -46,8 +49,13 @@ export interface PhaseMachine<T extends KubeObject & { status?: S }, P extends s
   classify(err: unknown, phase: P): E;
   readonly status: PhaseStatus<T, P, S, E>;
   readonly writer: StatusWriter<T>;
-  /** Warning Events for fatal and normal errors (repeats fold into one Event). */
+  /** Warning Events for fatal and normal errors (repeats fold into one Event), Normal Events on progress. */
   readonly recorder?: EventRecorder;
+  /**
+   * The Normal Event, if any, for a job that just started in `phase` (started) or just entered it (moved). Asked
+   * only after such a write, so an unchanged state reconciled again records nothing.
+   */
+  progress?(obj: T, phase: P, how: 'started' | 'moved'): ProgressEvent | undefined;
   /** The fresh object read after a conflict still runs the job we started from (same job ID…); default true. */
   sameJob?(fresh: T, read: T): boolean;
 }
@@ -70,6 +78,7 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
       throw err;
     }
     phase = machine.phaseOf(current);
+    if (phase !== undefined) recordProgress(machine, current, phase, 'started');
   }
   while (phase !== undefined && !machine.isFinal(phase)) {
     const from: P = phase;
@@ -86,10 +95,13 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
         const waiting: Waiting = { reason: result.reason, message: result.message };
         const mutate = result.mutate;
         // As with next: the handler's change first, then the hook, so what the hook records stands.
-        await write(machine, current, from, (s) => {
+        const stored = await write(machine, current, from, (s) => {
           mutate?.(s);
           machine.status.waiting?.(s, waiting, current);
         });
+        // A wait may move the phase too (a deployer that set Progressing and waits for readiness).
+        const to = machine.phaseOf(stored);
+        if (to !== undefined && to !== from) recordProgress(machine, stored, to, 'moved');
         return result.requeueAfterMs !== undefined ? action.requeueAfter(result.requeueAfterMs) : action.awaitChange();
       }
       const { phase: to, mutate } = result;
@@ -101,8 +113,19 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
       return fail(machine, current, from, err);
     }
     phase = machine.phaseOf(current);
+    if (phase !== undefined && phase !== from) recordProgress(machine, current, phase, 'moved');
   }
   return action.awaitChange();
+}
+
+function recordProgress<T extends KubeObject & { status?: S }, P extends string, S extends object, D, E extends ClassifiedError>(
+  machine: PhaseMachine<T, P, S, D, E>,
+  obj: T,
+  phase: P,
+  how: 'started' | 'moved',
+): void {
+  const event = machine.progress?.(obj, phase, how);
+  if (event && machine.recorder) void machine.recorder.normal(obj, event.reason, event.message);
 }
 
 async function fail<T extends KubeObject & { status?: S }, P extends string, S extends object, D, E extends ClassifiedError>(

@@ -119,7 +119,7 @@ export function withEnv(set: (env: Env) => void): void {
   });
 }
 
-/** Starts the server, the DeployItem watch, and a manager with registerLandscaper (as `bosun up` does). */
+/** Starts the server, the DeployItem watch, and a manager with registerLandscaper and /metrics (as `bosun up` does). */
 export async function startEnv(): Promise<Env> {
   const server = await startTestServer({ crds: loadBosunCrds() });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
@@ -135,7 +135,7 @@ export async function startEnv(): Promise<Env> {
     }
   })();
   const logger = pino({ enabled: process.env['SCENARIO_LOG'] !== undefined, level: process.env['SCENARIO_LOG'] ?? 'info' });
-  const mgr = new Manager({ client: mgrClient, logger, gracefulShutdownTimeoutMs: 2000 });
+  const mgr = new Manager({ client: mgrClient, logger, gracefulShutdownTimeoutMs: 2000, metricsServer: { port: 0 } });
   registerLandscaper(mgr);
   await mgr.start();
   return {

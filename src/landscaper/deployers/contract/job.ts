@@ -2,7 +2,7 @@
 // stored. Every write of the library's own (the deployer's status writes, the finalizer) moves the stored object
 // on; the handler keeps the phase machine's copy of it in step, so that the machine's transition write starts
 // from the latest resourceVersion instead of conflicting with our own write.
-import { addFinalizer, removeFinalizer } from '../../../runtime/finalizer.ts';
+import { addFinalizer } from '../../../runtime/finalizer.ts';
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { isFinalPhase, LANDSCAPER_FINALIZER } from '../../api/constants.ts';
 import type { Context } from '../../api/context.ts';
@@ -13,6 +13,7 @@ import { isInterrupted } from './errors.ts';
 import { checkInterrupted } from './interruption.ts';
 import type { DeployerPhaseResult, Run } from './library.ts';
 import { deployItemsResource } from '../../api/resources.ts';
+import { finishDeletion } from '../../job-phases.ts';
 import { checkProgressingTimeout, untilDeadlineMs } from './timeout.ts';
 
 /** The wait reason that names what the deployer waits for (the Waiting condition shows it). */
@@ -46,7 +47,7 @@ export class DeployJob {
   }
 
   async removeFinalizer(): Promise<void> {
-    await removeFinalizer(this.run.lib.client, deployItemsResource, this.stored, LANDSCAPER_FINALIZER);
+    await finishDeletion(this.run.lib.client, deployItemsResource, this.stored, this.run.lib.recorder);
   }
 
   /**

@@ -2,12 +2,12 @@
 // deletion in reverse dependsOn order, each once every item that depends on it is gone (./deletion.ts).
 // A failed deletion ends the job in DeleteFailed. When no deploy item is left, the execution's finalizer
 // goes and the execution vanishes.
-import { removeFinalizer } from '../../../runtime/finalizer.ts';
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
-import { LANDSCAPER_FINALIZER, PHASE_DELETING } from '../../api/constants.ts';
+import { PHASE_DELETING } from '../../api/constants.ts';
 import { driveDeletion } from '../deletion.ts';
 import { cachedManagedDeployItems, listManagedDeployItems } from '../env.ts';
 import { executionsResource } from '../../api/resources.ts';
+import { finishDeletion } from '../../job-phases.ts';
 import type { PhaseHandler } from './types.ts';
 import { waitForItems } from './waiting.ts';
 
@@ -18,7 +18,7 @@ export const deleting: PhaseHandler = async (exec, run) => {
     // A lagging cache must not release the execution: the server confirms that none is left.
     items = await listManagedDeployItems(env, exec);
     if (items.length === 0) {
-      await removeFinalizer(env.client, executionsResource, exec, LANDSCAPER_FINALIZER);
+      await finishDeletion(env.client, executionsResource, exec, env.recorder);
       return phaseResult.done();
     }
   }

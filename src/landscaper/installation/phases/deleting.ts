@@ -1,13 +1,12 @@
 // Phase Deleting: when no child is left the own finalizer goes and the installation disappears; when all
 // remaining children finished this job (DeleteFailed) the installation is DeleteFailed; otherwise it
 // waits, naming the children it waits for.
-import { removeFinalizer } from '../../../runtime/finalizer.ts';
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
-import { LANDSCAPER_FINALIZER } from '../../api/constants.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
 import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import { installationsResource } from '../../api/resources.ts';
+import { finishDeletion } from '../../job-phases.ts';
 import type { PhaseHandler } from './types.ts';
 
 export const deleting: PhaseHandler = async (inst, deps) => {
@@ -18,7 +17,7 @@ export const deleting: PhaseHandler = async (inst, deps) => {
     ...(exec !== undefined ? [{ what: `execution ${nameOf(exec)}`, status: exec.status }] : []),
   ];
   if (left.length === 0) {
-    await removeFinalizer(deps.client, installationsResource, inst, LANDSCAPER_FINALIZER);
+    await finishDeletion(deps.client, installationsResource, inst, deps.recorder);
     return phaseResult.done();
   }
   const pending = left.filter((c) => !finishedJob(c, jobID));

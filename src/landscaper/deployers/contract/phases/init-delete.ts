@@ -2,7 +2,7 @@
 // library's part is done; with delete-without-uninstall it only removes the finalizer (what the item deployed
 // stays). Otherwise the Target and the Context must resolve before the uninstall begins (Deleting); Deleting
 // checks the same on every reconcile, so the annotation also ends an uninstall that cannot finish.
-import { hasFinalizer, removeFinalizer } from '../../../../runtime/finalizer.ts';
+import { hasFinalizer } from '../../../../runtime/finalizer.ts';
 import { phaseResult } from '../../../../runtime/phases/phase-result.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, ERR_CONFIGURATION_PROBLEM, LANDSCAPER_FINALIZER, PHASE_DELETING, PHASE_INIT_DELETE, type DeployItemPhase } from '../../../api/constants.ts';
 import type { Context } from '../../../api/context.ts';
@@ -12,6 +12,7 @@ import { getContext } from '../context.ts';
 import { DeployerError } from '../errors.ts';
 import type { DeployerPhaseResult, Run } from '../library.ts';
 import { deployItemsResource } from '../../../api/resources.ts';
+import { finishDeletion } from '../../../job-phases.ts';
 import { getTarget } from '../target.ts';
 import { checkProgressingTimeout } from '../timeout.ts';
 
@@ -31,7 +32,7 @@ export async function beginUninstall(item: DeployItem, run: Run, phase: DeployIt
   if (!hasFinalizer(item, LANDSCAPER_FINALIZER)) return 'done';
   if (item.metadata.annotations?.[DELETE_WITHOUT_UNINSTALL_ANNOTATION] === 'true') {
     run.log.info('deleting deploy item without uninstall');
-    await removeFinalizer(run.lib.client, deployItemsResource, item, LANDSCAPER_FINALIZER);
+    await finishDeletion(run.lib.client, deployItemsResource, item, run.lib.recorder, 'deleted without uninstall');
     return 'done';
   }
   const target = await getTarget(run.lib.client, item, run.signal).catch((err: unknown) => {
