@@ -2,8 +2,7 @@
 // real kubectl and bin/bosun.js, against a server with the Landscaper controllers (as `bosun up` runs them), in a
 // directory whose .bosun/kubeconfig is that server's. Only starting Bosun is left out (the test started it).
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,38 +15,7 @@ import type { DataObject } from '../../src/landscaper/api/data-object.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { dataObjectsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
 import { eventually, startTestServer } from '../helpers/api-server.ts';
-
-const root = join(import.meta.dirname, '..', '..');
-
-/** The ```sh blocks of a doc, in order. */
-function shellBlocks(doc: string): string[] {
-  return [...readFileSync(join(root, 'docs', doc), 'utf8').matchAll(/^( *)```sh\n([\s\S]*?)^\1```$/gm)].map((m) => m[2]!.replace(new RegExp(`^${m[1]!}`, 'gm'), ''));
-}
-
-interface Shell {
-  run(script: string): Promise<string>;
-}
-
-/** bash in `dir`, `bosun` being bin/bosun.js (as `npm link` or `npx` resolve it), a fresh HOME for kubectl's cache. */
-function shellIn(dir: string, kubeconfig: string): Shell {
-  const prelude = `set -euo pipefail\nbosun() { "${process.execPath}" "${join(root, 'bin', 'bosun.js')}" "$@"; }\nnpx() { "$@"; }\n`;
-  return {
-    run: (script) =>
-      new Promise((resolve, reject) => {
-        const child = spawn('bash', ['-c', prelude + script], { cwd: dir, env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig } });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        child.on('error', reject);
-        child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}:\n${script}\nstdout: ${out}\nstderr: ${err}`))));
-      }),
-  };
-}
-
-/** Drops starting Bosun (already running) and the KUBECONFIG export (set already); --watch would never end. */
-const runnable = (block: string): string =>
-  block.split('\n').filter((l) => !/^(npx bosun up|bosun up|export KUBECONFIG=)/.test(l)).map((l) => l.replace(' --watch', '')).join('\n');
+import { runnable, shellBlocks, shellIn } from './shell-blocks.ts';
 
 test('docs/first-blueprint.md and docs/troubleshooting.md: every command runs as written', { timeout: 120_000 }, async () => {
   const live = await startTestServer({ crds: loadBosunCrds() });
@@ -68,7 +36,7 @@ test('docs/first-blueprint.md and docs/troubleshooting.md: every command runs as
       return i.status?.jobID !== notJob && i.status?.jobID === i.status?.jobIDFinished && i.metadata.annotations?.['landscaper.gardener.cloud/operation'] === undefined ? i : undefined;
     };
 
-    const [start, target, apply, watch, change, changed, cleanup, ...rest] = shellBlocks('first-blueprint.md');
+    const [start, target, apply, watch, change, changed, cleanup, ...rest] = shellBlocks('docs/first-blueprint.md');
     assert.equal(rest.length, 0, 'the guide has seven command blocks');
     await sh.run(runnable(start!));
     await sh.run(target!);
@@ -85,7 +53,7 @@ test('docs/first-blueprint.md and docs/troubleshooting.md: every command runs as
     assert.equal(await sh.run(changed!), 'Hello again');
 
     // Troubleshooting on the same installation: everything but the deletions, then the guide's clean-up.
-    const trouble = shellBlocks('troubleshooting.md').map(runnable);
+    const trouble = shellBlocks('docs/troubleshooting.md').map(runnable);
     const deleting = trouble.filter((b) => /kubectl (delete|patch)/.test(b));
     assert.equal(deleting.length, 2, 'delete-without-uninstall and the finalizer removal');
     for (const block of trouble.filter((b) => !deleting.includes(b))) await sh.run(block);

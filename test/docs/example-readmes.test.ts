@@ -1,0 +1,76 @@
+// Every example README as a user runs it: each ```sh line through bash, in a directory with the repository's
+// examples/ and a .bosun/kubeconfig of a server running the Landscaper controllers (as `bosun up` runs them).
+// A `kubectl get` line is read again until it succeeds, as a user reads again while a job runs; a `-o jsonpath`
+// line with a trailing `# text` comment must print that text. Only starting Bosun is left out.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { runControllers } from '../../src/cli/commands/controllers.ts';
+import { bosunFamilies } from '../../src/cli/families.ts';
+import { loadBosunCrds } from '../../src/crds/index.ts';
+import type { Manager } from '../../src/runtime/manager.ts';
+import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { root, runnable, shellBlocks, shellIn, type Shell } from './shell-blocks.ts';
+
+const examples = readdirSync(join(root, 'examples', 'landscaper')).sort();
+
+/** What a line's trailing comment says it prints, for a jsonpath read: `… -o jsonpath='{.data}'   # hello-a-b-c`. */
+function expectedOutput(line: string): string | undefined {
+  return /-o jsonpath=\S+\s+#\s+(.+)$/.exec(line)?.[1]?.trim();
+}
+
+async function runLine(sh: Shell, line: string): Promise<void> {
+  const command = line.replace(/\s+#.*$/, '');
+  if (!/^kubectl get\b/.test(command)) {
+    await sh.run(command);
+    return;
+  }
+  const expected = expectedOutput(line);
+  const deadline = Date.now() + 60_000;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    const result = await sh.run(command).then(
+      (out) => ({ out, error: undefined }),
+      (error: unknown) => ({ out: '', error }),
+    );
+    if (result.error === undefined && (expected === undefined || result.out.includes(expected))) return;
+    if (Date.now() > deadline) {
+      if (result.error) throw result.error;
+      assert.fail(`${command}: printed ${JSON.stringify(result.out)}, the README says ${JSON.stringify(expected)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+let live: TestServer;
+let mgr: Manager;
+before(async () => {
+  live = await startTestServer({ crds: loadBosunCrds() });
+  mgr = await runControllers(
+    { kubeconfigContent: live.kubeconfig, leaderElect: false, leaderElectionId: 'bosun-controllers', metricsPort: 0, metricsBindAddress: '127.0.0.1', logLevel: 'silent', controllers: ['landscaper'] },
+    bosunFamilies,
+  );
+});
+after(async () => {
+  await mgr.stop();
+  await live.close();
+});
+
+for (const example of examples) {
+  test(`examples/landscaper/${example}/README.md: every command runs as written`, { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-example-'));
+    mkdirSync(join(dir, '.bosun'));
+    copyFileSync(live.kubeconfigFile, join(dir, '.bosun', 'kubeconfig'));
+    symlinkSync(join(root, 'examples'), join(dir, 'examples'));
+    const sh = shellIn(dir, join(dir, '.bosun', 'kubeconfig'));
+    const lines = shellBlocks(`examples/landscaper/${example}/README.md`)
+      .map(runnable)
+      .join('\n')
+      .replace(/\\\n\s*/g, '')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    assert.ok(lines.length > 0, 'the README has commands');
+    for (const line of lines) await runLine(sh, line);
+  });
+}
