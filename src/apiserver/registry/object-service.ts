@@ -481,28 +481,24 @@ export class ObjectService {
     if (graceOver && finalizers.length === 0 && !hasDependents) return { type, current, outcome: 'remove', next: undefined, dryRun };
     const next = clone(old);
     const meta = next.metadata;
-    if (grace.outcome === 'mark') {
-      if (!meta.deletionTimestamp) {
-        type.prepareForDelete?.(next);
-        if (meta.generation !== undefined) meta.generation += 1;
-      }
-      meta.deletionTimestamp = grace.deletionTimestamp;
-      meta.deletionGracePeriodSeconds = grace.seconds;
-      if (policyFinalizer && !finalizers.includes(policyFinalizer)) meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
-      return { type, current, outcome: 'mark', next, dryRun };
-    }
-    if (policyFinalizer && !finalizers.includes(policyFinalizer) && !meta.deletionTimestamp) {
+    const graceful = grace.outcome === 'mark';
+    if (policyFinalizer && !finalizers.includes(policyFinalizer) && (graceful || !meta.deletionTimestamp)) {
       // Swap a previously requested propagation finalizer for the one asked now.
       meta.finalizers = [...(old.metadata.finalizers ?? []).filter((f) => f !== 'orphan' && f !== 'foregroundDeletion'), policyFinalizer];
     }
-    if (meta.deletionTimestamp && JSON.stringify(meta.finalizers ?? []) === JSON.stringify(old.metadata.finalizers ?? [])) {
+    if (!graceful && meta.deletionTimestamp && JSON.stringify(meta.finalizers ?? []) === JSON.stringify(old.metadata.finalizers ?? [])) {
       return { type, current, outcome: 'unchanged', next: undefined, dryRun };
     }
     if (!meta.deletionTimestamp) {
       type.prepareForDelete?.(next);
+      if (meta.generation !== undefined) meta.generation += 1;
+    }
+    if (graceful) {
+      meta.deletionTimestamp = grace.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = grace.seconds;
+    } else if (!meta.deletionTimestamp) {
       meta.deletionTimestamp = nowTime();
       meta.deletionGracePeriodSeconds = 0;
-      if (meta.generation !== undefined) meta.generation += 1;
     }
     return { type, current, outcome: 'mark', next, dryRun };
   }
