@@ -11,7 +11,7 @@ import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../../src/landscaper/api/installation.ts';
 import { contextsResource, dataObjectsResource, deployItemsResource, executionsResource, installationsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
-import { dataObject, getOrUndefined, installation, MOCK, RECONCILE, until, untilFinished, FAULT_PICKUP_MS, useFaultLandscape } from './fixtures.ts';
+import { dataObject, getOrUndefined, installation, MOCK, RECONCILE, until, untilFinished, configMapManifestItem, FAULT_PICKUP_MS, useFaultLandscape } from './fixtures.ts';
 
 const PICKUP_MS = FAULT_PICKUP_MS;
 const ls = useFaultLandscape();
@@ -162,17 +162,7 @@ test('an unreachable manifest target fails the job after the grace period, namin
   await ls.client.create(targetsResource, { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Target', metadata: { name: 'gone', namespace: ns }, spec: { type: 'landscaper.gardener.cloud/kubernetes-cluster', config: { kubeconfig } } } as KubeObject);
   const bp = blueprintOf(
     [
-      {
-        name: 'cm',
-        type: 'landscaper.gardener.cloud/kubernetes-manifest',
-        target: { import: 'cluster' },
-        config: {
-          apiVersion: 'manifest.deployer.landscaper.gardener.cloud/v1alpha2',
-          kind: 'ProviderConfiguration',
-          updateStrategy: 'update',
-          manifests: [{ policy: 'manage', manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { a: 'b' } } }],
-        },
-      },
+      configMapManifestItem,
     ],
     { imports: [{ name: 'cluster', type: 'target', targetType: 'landscaper.gardener.cloud/kubernetes-cluster' }] },
   );

@@ -20,6 +20,19 @@ import { defaultControllerRateLimiter } from '../../../src/runtime/workqueue/rat
 import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
 
 export const MOCK = 'landscaper.gardener.cloud/mock';
+
+/** A manifest deploy item, targeting the import `cluster`, that manages ConfigMap default/cm. */
+export const configMapManifestItem = {
+  name: 'cm',
+  type: 'landscaper.gardener.cloud/kubernetes-manifest',
+  target: { import: 'cluster' },
+  config: {
+    apiVersion: 'manifest.deployer.landscaper.gardener.cloud/v1alpha2',
+    kind: 'ProviderConfiguration',
+    updateStrategy: 'update',
+    manifests: [{ policy: 'manage', manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { a: 'b' } } }],
+  },
+};
 export const RECONCILE = { 'landscaper.gardener.cloud/operation': 'reconcile' };
 export const namespacesResource = { group: '', version: 'v1', resource: 'namespaces', namespaced: false, kind: 'Namespace' };
 

@@ -12,7 +12,7 @@ import { deployItemsResource, executionsResource, installationsResource, targets
 import { buildTree } from '../../../src/landscaper/tree/build.ts';
 import { renderTree } from '../../../src/landscaper/tree/render.ts';
 import { updateStatus } from '../../../src/runtime/status.ts';
-import { getOrUndefined, installation, until, untilFinished, FAULT_PICKUP_MS, useFaultLandscape } from './fixtures.ts';
+import { getOrUndefined, installation, until, untilFinished, configMapManifestItem, FAULT_PICKUP_MS, useFaultLandscape } from './fixtures.ts';
 
 const PICKUP_MS = FAULT_PICKUP_MS;
 const ls = useFaultLandscape();
@@ -85,17 +85,7 @@ const manifestBlueprint = stringify({
       type: 'GoTemplate',
       template: stringify({
         deployItems: [
-          {
-            name: 'cm',
-            type: 'landscaper.gardener.cloud/kubernetes-manifest',
-            target: { import: 'cluster' },
-            config: {
-              apiVersion: 'manifest.deployer.landscaper.gardener.cloud/v1alpha2',
-              kind: 'ProviderConfiguration',
-              updateStrategy: 'update',
-              manifests: [{ policy: 'manage', manifest: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', namespace: 'default' }, data: { a: 'b' } } }],
-            },
-          },
+          configMapManifestItem,
         ],
       }),
     },
