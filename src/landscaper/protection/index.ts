@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
+import { hasFinalizer } from '../../runtime/finalizer.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { DEFAULT_CONTEXT_NAME, IN_USE_FINALIZER, IN_USE_LABEL, KIND_INSTALLATION } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
@@ -37,7 +38,7 @@ export function registerProtection(mgr: Manager): void {
     protectAlso: async (target: KubeObject, client: KubeClient) => {
       for (const key of targetSecretKeys(target as Target)) {
         const cached = markedSecrets.store.get(key);
-        if (cached === undefined || !(cached.metadata.finalizers ?? []).includes(IN_USE_FINALIZER)) await markSecret(client, key);
+        if (cached === undefined || !hasFinalizer(cached, IN_USE_FINALIZER)) await markSecret(client, key);
       }
     },
   });
