@@ -1,6 +1,6 @@
 // SqliteStore: retention by count and by age, revisions monotonic across reopen and compaction.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -66,4 +66,26 @@ test('group commit: events are dispatched only after the batch commits, and dura
   assert.equal(other.list('/configmaps').length, 2);
   other.close();
   store.close();
+});
+
+test('checkpoints on the worker thread keep the write-ahead log from growing with every write', async () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bosun-store-')), 'bosun.db');
+  const store = new SqliteStore(path);
+  // 6,000 writes in 60 commits: without checkpoints the log grows past 4 MB; with them it is reused from the start.
+  for (let batch = 0; batch < 60; batch++) {
+    for (let i = 0; i < 100; i++) put(store, `cm-${batch}-${i}`);
+    await store.durable();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const walBytes = statSync(`${path}-wal`).size;
+  store.close();
+  assert.ok(walBytes < 2_000_000, `write-ahead log is ${walBytes} bytes`);
+});
+
+test('a store closed and removed at once leaves its checkpoint worker nothing to open', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-store-'));
+  new SqliteStore(join(dir, 'bosun.db')).close();
+  rmSync(dir, { recursive: true, force: true });
+  // The worker starts after the close; before the fix it opened the removed file and crashed the process.
+  await new Promise((r) => setTimeout(r, 500));
 });

@@ -2,15 +2,16 @@
 import Database from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const db = new Database(workerData.path);
-db.pragma('busy_timeout = 1000');
+// Opened at the first checkpoint: a store closed sooner (and its directory removed) is never touched.
+let db;
 parentPort.on('message', (message) => {
   if (message === 'close') {
-    db.close();
+    db?.close();
     parentPort.close();
     return;
   }
   try {
+    db ??= new Database(workerData.path, { fileMustExist: true, timeout: 1000 });
     db.pragma('wal_checkpoint(PASSIVE)');
   } catch {
     // A busy database skips one checkpoint; the next write count triggers another.

@@ -87,6 +87,11 @@ export class SqliteStore {
         this.db.pragma('wal_autocheckpoint = 0');
         this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path } });
         this.checkpointer.unref();
+        // A checkpointer that dies must not take the server with it: SQLite's own checkpoints take over.
+        this.checkpointer.on('error', () => {
+          this.checkpointer = undefined;
+          if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+        });
       }
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
