@@ -5,7 +5,7 @@ import { Auth, type AppCredentials } from './auth.ts';
 import { CheckRunStore, type CheckRun } from './check-runs.ts';
 import { FaultInjector, type FaultOptions } from './faults.ts';
 import { metaRoutes } from './meta.ts';
-import { GitHubModel, type CommitOptions } from './model.ts';
+import { GitHubModel, type CommitOptions, type ModelEvent } from './model.ts';
 import { Router } from './router.ts';
 import { appRoutes } from './routes/app.ts';
 import { checkRunRoutes } from './routes/check-runs.ts';
@@ -14,8 +14,10 @@ import type { RouteContext } from './routes/context.ts';
 import { pullRoutes } from './routes/pulls.ts';
 import { repositoryRoutes } from './routes/repositories.ts';
 import { GHES_PREFIX, listen, type CallRecord, type ListeningServer } from './server.ts';
+import { eventPayload } from './webhook-payloads.ts';
+import { WebhookSender, type Delivery, type WebhookOptions } from './webhooks.ts';
 
-export type { AppCredentials, CallRecord, CheckRun, FaultOptions };
+export type { AppCredentials, CallRecord, CheckRun, Delivery, FaultOptions, WebhookOptions };
 
 export interface GitHubTestServerOptions {
   port?: number;
@@ -24,7 +26,8 @@ export interface GitHubTestServerOptions {
 
 export class GitHubTestServer {
   readonly calls: CallRecord[] = [];
-  readonly model = new GitHubModel();
+  private readonly webhooks = new WebhookSender(() => this.url);
+  readonly model = new GitHubModel((event) => this.onModelEvent(event));
   private readonly auth = new Auth();
   private readonly checkRunStore = new CheckRunStore();
   private readonly faults = new FaultInjector();
@@ -120,8 +123,40 @@ export class GitHubTestServer {
     return { total: this.faults.total, ...this.faults.injected };
   }
 
+  /** Registers a webhook (pinged at once); commits, force-pushes, branch deletions and PR changes then deliver push and pull_request. */
+  addWebhook(owner: string, repo: string, options: WebhookOptions): number {
+    return this.webhooks.add(this.model.get(owner, repo), options);
+  }
+
+  /** Every delivery, in the order started, with the receiver's status code once answered. */
+  get deliveries(): readonly Delivery[] {
+    return this.webhooks.deliveries;
+  }
+
+  /** Sends any event with any payload to the repository's hooks. */
+  deliver(owner: string, repo: string, event: string, payload: Record<string, unknown>): Delivery[] {
+    return this.webhooks.deliver(this.model.get(owner, repo), event, payload);
+  }
+
+  /** Sends a delivery again with the same X-GitHub-Delivery GUID. */
+  redeliver(guid: string): Delivery {
+    return this.webhooks.redeliver(guid);
+  }
+
+  /** Resolves when every delivery started so far has been answered (or has failed). */
+  deliveriesSettled(): Promise<void> {
+    return this.webhooks.idle();
+  }
+
   async close(): Promise<void> {
+    this.webhooks.close();
     await this.listening?.close();
+  }
+
+  private onModelEvent(event: ModelEvent): void {
+    if (!this.webhooks.watches(event.repository)) return;
+    const { name, payload } = eventPayload(event, this.url);
+    this.webhooks.deliver(event.repository, name, payload);
   }
 }
 

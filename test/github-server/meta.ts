@@ -55,6 +55,15 @@ export function metaRoutes(router: Router, gh: GitHubTestServer): void {
     return { status: 204 };
   });
   on('POST', 'apps', () => ({ status: 201, body: gh.createApp() }));
+  on('POST', 'repos/:owner/:repo/webhooks', (body, params) => {
+    const events = body.events;
+    if (events !== undefined && !(Array.isArray(events) && events.every((e) => typeof e === 'string'))) throw new HttpError(400, '"events" must be a list of event names');
+    const id = gh.addWebhook(owner(params), repo(params), { url: string(body, 'url'), secret: string(body, 'secret'), ...(events === undefined ? {} : { events: events as string[] }) });
+    return { status: 201, body: { id } };
+  });
+  on('POST', 'repos/:owner/:repo/events/:event', (body, params) => ({ status: 202, body: gh.deliver(owner(params), repo(params), params.event ?? '', body) }));
+  on('GET', 'deliveries', () => ok(gh.deliveries));
+  on('POST', 'deliveries/:guid/redeliver', (_body, params) => ({ status: 202, body: gh.redeliver(params.guid ?? '') }));
   on('GET', 'calls', () => ok(gh.calls));
   on('DELETE', 'calls', () => {
     gh.resetCalls();
