@@ -302,3 +302,44 @@ test('writes are spaced by writeIntervalMs (GitHub\'s advice against secondary l
   assert.equal(at.length, 3);
   for (let i = 1; i < at.length; i++) assert.ok((at[i] ?? 0) - (at[i - 1] ?? 0) >= 150, `writes ${at.join(', ')}`);
 });
+
+test('the caller\'s signal: an aborted call rejects at once with its reason and sends nothing more', async () => {
+  const github = client({ requestTimeoutMs: 5000 });
+  const stop = new Error('leadership lost');
+
+  const already = new AbortController();
+  already.abort(stop);
+  gh.resetCalls();
+  await assert.rejects(github.getBranchHead('acme', 'infra', 'main', already.signal), (err) => err === stop);
+  assert.equal(apiCalls().length, 0);
+
+  // Mid-request: the hung request is dropped, not retried.
+  gh.setFaults({ rate: 1, kinds: ['timeout'], timeoutMs: 10_000 });
+  const hung = new AbortController();
+  try {
+    const started = Date.now();
+    const call = github.listBranches('acme', 'infra', hung.signal);
+    setTimeout(() => hung.abort(stop), 100);
+    await assert.rejects(call, (err) => err === stop);
+    assert.ok(Date.now() - started < 1000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(apiCalls().map((c) => c.status), [0], 'no retry after the abort');
+  } finally {
+    gh.setFaults(undefined);
+  }
+
+  // Mid-wait on a secondary rate limit (Retry-After: 1): the retry is never sent.
+  gh.setFaults({ rate: 0.5, kinds: ['rate-limit'], seed: 7 });
+  gh.resetCalls();
+  const waiting = new AbortController();
+  try {
+    const call = github.createCheckRun('acme', 'infra', { name: 'aborted', headSha: main }, waiting.signal);
+    setTimeout(() => waiting.abort(stop), 200);
+    await assert.rejects(call, (err) => err === stop);
+  } finally {
+    gh.setFaults(undefined);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.deepEqual(apiCalls().map((c) => c.status), [429]);
+  assert.equal(gh.checkRuns('acme', 'infra').filter((r) => r.name === 'aborted').length, 0);
+});
