@@ -3,7 +3,7 @@
 // course of a job) and a red `Last error:` line under nodes that failed or retry an error.
 import { styleText } from 'node:util';
 import { isFailedPhase, PHASE_SUCCEEDED } from '../api/constants.ts';
-import { between, formatDuration } from './duration.ts';
+import { between, formatDuration } from '../../apimachinery/elapsed.ts';
 import type { ForestModel, TreeModel, TreeNode } from './model.ts';
 
 export interface RenderOptions {
