@@ -10,8 +10,8 @@ import { buildDeployItemTree, buildExecutionTree, buildForest, buildTree, type T
 import type { TreeModel } from '../../landscaper/tree/model.ts';
 import { renderForest, renderTree, type RenderOptions } from '../../landscaper/tree/render.ts';
 import { treeResources } from '../../landscaper/tree/resources.ts';
-import { loadSnapshot, type Snapshot, type SnapshotResources } from '../../runtime/snapshot/snapshot.ts';
-import { SnapshotWatcher } from '../../runtime/snapshot/snapshot-watcher.ts';
+import { loadSnapshot, type Snapshot, type SnapshotResources } from '../../runtime/view/snapshot.ts';
+import { SnapshotWatcher } from '../../runtime/view/snapshot-watcher.ts';
 import { Redraw } from '../redraw.ts';
 
 interface TreeOptions {
