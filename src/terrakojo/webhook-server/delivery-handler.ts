@@ -79,7 +79,7 @@ export class DeliveryHandler {
         return this.answer(log.child(outcome === 'unauthorized' ? { remoteAddress } : {}), event, outcome, error.status, error.message);
       }
       log.error({ err: error }, 'could not request the Repository sync');
-      return this.answer(log, event, 'failed', 503, 'could not request the sync: the Kubernetes API is unavailable; redeliver later');
+      return this.answer(log, event, 'failed', 503, 'could not request the sync: the Kubernetes API call failed (see the webhook server log); redeliver later');
     } finally {
       if (claimed && id !== undefined) this.options.deliveries.release(id);
     }
