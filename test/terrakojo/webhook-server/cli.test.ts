@@ -1,4 +1,4 @@
-// `bosun webhook-server` as a user runs it: real processes, a real API
+// `bosun webhook-server` and `bosun up`'s webhook server as a user runs them: real processes, a real API
 // server, deliveries signed as GitHub signs them.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,7 +10,7 @@ import type { KubeClient } from '../../../src/client/client.ts';
 import type { TestServer } from '../../helpers/api-server.ts';
 import { bin } from '../../helpers/bosun-process.ts';
 import { createRepository, getRepository, startTerrakojoApi, syncRequestedAt } from './harness.ts';
-import { delivery, pushPayload, send } from './payloads.ts';
+import { delivery, pingPayload, pushPayload, send } from './payloads.ts';
 
 const SECRET = 'cli-test-secret';
 
@@ -88,4 +88,28 @@ test('bosun webhook-server: a signed push pokes the Repository; SIGTERM shuts do
   }
   assert.equal(await run.exit, 0, run.err());
   assert.match(run.out(), /bosun webhook-server: SIGTERM received, shutting down/);
+});
+
+test('bosun up: the webhook server on loopback with a secret, off with one line without', async () => {
+  const common = ['up', '--in-memory', '--port', '0', '--controllers', 'none', '--no-node', '--metrics-port', '0'];
+  const withSecret = bosun([...common, '--data-dir', tmp(), '--webhook-server-port', '0'], { GITHUB_WEBHOOK_SECRET: SECRET });
+  try {
+    const [, url] = await waitFor(withSecret, /bosun is ready: .*; GitHub webhooks on (http:\/\/127\.0\.0\.1:\d+\/webhook)\n/);
+    const ping = await send(url!, await delivery('ping', pingPayload('acme', 'up'), { secret: SECRET }));
+    assert.deepEqual([ping.status, ping.message], [200, 'pong']);
+    assert.equal((await send(url!, await delivery('ping', pingPayload('acme', 'up'), { secret: 'wrong' }))).status, 401);
+  } finally {
+    withSecret.child.kill('SIGTERM');
+  }
+  assert.equal(await withSecret.exit, 0, withSecret.err());
+
+  const without = bosun([...common, '--data-dir', tmp()]);
+  try {
+    await waitFor(without, /bosun is ready/);
+    assert.match(without.out(), /^GitHub webhook server off: set GITHUB_WEBHOOK_SECRET or give --webhook-secret-file to receive push and pull_request deliveries$/m);
+    assert.doesNotMatch(without.out(), /GitHub webhooks on/);
+  } finally {
+    without.child.kill('SIGTERM');
+  }
+  assert.equal(await without.exit, 0, without.err());
 });
