@@ -49,7 +49,7 @@ test('ping is answered 200 pong', async () => {
   assert.deepEqual([answer.status, answer.message], [200, 'pong']);
 });
 
-test('a push pokes the Repository for its repository and no other', async () => {
+test('a push to the default or a feature branch pokes the Repository for its repository and no other', async () => {
   const server = await startWebhook();
   await createRepository(client, 'default', 'infra', 'acme', 'infra');
   await createRepository(client, 'default', 'other', 'acme', 'other');
@@ -58,13 +58,43 @@ test('a push pokes the Repository for its repository and no other', async () => 
   const stamped = syncRequestedAt(await getRepository(client, 'default', 'infra'));
   assert.match(stamped ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}Z$/, 'RFC 3339 with nanoseconds, as upstream writes it');
   assert.equal(syncRequestedAt(await getRepository(client, 'default', 'other')), undefined);
+  const feature = await send(server.url, await delivery('push', pushPayload('acme', 'infra', { ref: 'refs/heads/feature/auth', after: '1'.repeat(40) }), { secret: SECRET }));
+  assert.equal(feature.status, 202, feature.message);
+  assert.notEqual(syncRequestedAt(await getRepository(client, 'default', 'infra')), stamped);
+  assert.equal(syncRequestedAt(await getRepository(client, 'default', 'other')), undefined);
 });
 
-test('pull_request opened, synchronize and closed each poke the Repository again', async () => {
+test('deliveries arriving together for one Repository all succeed', async () => {
+  const server = await startWebhook();
+  await createRepository(client, 'default', 'busy', 'acme', 'busy');
+  const mark = api.mark();
+  const answers = await Promise.all(Array.from({ length: 8 }, async (_, i) => send(server.url, await delivery('push', pushPayload('acme', 'busy', { after: String(i).repeat(40) }), { secret: SECRET }))));
+  assert.deepEqual(answers.map((a) => a.status), Array(8).fill(202));
+  const puts = api.since(mark).filter((r) => r.method === 'PUT' && r.url.includes('/repositories/busy'));
+  assert.equal(puts.filter((r) => r.status === 200).length, 8, 'one stored write per delivery, conflicts retried');
+});
+
+test('a Kubernetes API that does not answer in time makes the answer 503 within the limit', async () => {
+  const hanging = new Proxy(client, {
+    get(target, property, receiver) {
+      if (property !== 'list') return Reflect.get(target, property, receiver);
+      return (_resource: unknown, options: { signal?: AbortSignal } = {}) =>
+        new Promise((_resolve, reject) => options.signal?.addEventListener('abort', () => reject(options.signal?.reason as Error), { once: true }));
+    },
+  });
+  const server = await startWebhook({ client: hanging, writeTimeoutMs: 200 });
+  const started = Date.now();
+  const answer = await send(server.url, await delivery('push', pushPayload('acme', 'slow'), { secret: SECRET }));
+  assert.equal(answer.status, 503);
+  assert.ok(Date.now() - started < 5_000, 'answered well inside GitHub\'s 10 s');
+});
+
+test('pull_request opened, synchronize and closed (and one from the default branch) each poke the Repository again', async () => {
   const server = await startWebhook();
   await createRepository(client, 'default', 'pr-repo', 'acme', 'pr-repo');
   const seen = new Set<string>();
-  for (const [action, options] of [['opened', {}], ['synchronize', { sha: 'f'.repeat(40) }], ['closed', { merged: true }]] as const) {
+  const fromDefaultBranch = { number: 8, head: 'main' };
+  for (const [action, options] of [['opened', {}], ['synchronize', { sha: 'f'.repeat(40) }], ['closed', { merged: true }], ['opened', fromDefaultBranch]] as const) {
     const mark = api.mark();
     const answer = await send(server.url, await delivery('pull_request', pullRequestPayload('acme', 'pr-repo', action, options), { secret: SECRET }));
     assert.equal(answer.status, 202, `${action}: ${answer.message}`);
