@@ -7,8 +7,10 @@ import type { LevelWithSilent, Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
+import { NotFoundError } from '../../client/errors.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { MetricsServer } from '../../runtime/metrics-server.ts';
+import { repositoriesResource } from '../../terrakojo/api/resources.ts';
 import { GitHubWebhookServer, WebhookSecretMissingError } from '../../terrakojo/webhook-server/webhook-server.ts';
 import { exitOnSignals } from '../shutdown.ts';
 
@@ -59,6 +61,19 @@ interface WebhookServerFlags {
   metricsPort?: number;
   metricsBindAddress: string;
   logLevel: LevelWithSilent;
+}
+
+/**
+ * One list of Repositories, so that a wrong kubeconfig, missing CRDs or missing RBAC show at start rather than
+ * at the first delivery. Not fatal: the API may come up later, and deliveries are answered 503 until it does.
+ */
+async function checkAccess(client: KubeClient, namespace: string | undefined): Promise<void> {
+  try {
+    await client.list(repositoriesResource, { limit: 1, timeoutMs: 5_000, ...(namespace !== undefined ? { namespace } : {}) });
+  } catch (error) {
+    const reason = error instanceof NotFoundError ? 'the API server has no terrakojo.io Repository kind (install the CRDs: bosun manifests)' : error instanceof Error ? error.message : String(error);
+    console.error(`bosun webhook-server: cannot list Repositories yet: ${reason}; deliveries are answered 503 until that works`);
+  }
 }
 
 export function webhookServerCommand(): Command {
@@ -115,6 +130,7 @@ export function webhookServerCommand(): Command {
           fail(explainListen(error, flags.metricsBindAddress, flags.metricsPort, '--metrics-port'));
         }
       }
+      await checkAccess(client, flags.namespace);
       console.log(`bosun webhook-server is ready: GitHub deliveries to ${server.url} sync the Repositories in ${flags.namespace === undefined ? 'all namespaces' : `namespace ${flags.namespace}`}`);
       exitOnSignals('bosun webhook-server', 'shutting down', async () => {
         await server.close();

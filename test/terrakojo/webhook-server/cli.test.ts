@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { KubeClient } from '../../../src/client/client.ts';
-import type { TestServer } from '../../helpers/api-server.ts';
+import { startTestServer, type TestServer } from '../../helpers/api-server.ts';
 import { bin } from '../../helpers/bosun-process.ts';
 import { createRepository, getRepository, startTerrakojoApi, syncRequestedAt } from './harness.ts';
 import { delivery, pingPayload, pushPayload, send } from './payloads.ts';
@@ -77,6 +77,7 @@ test('bosun webhook-server: a signed push pokes the Repository; SIGTERM shuts do
   const run = bosun(['webhook-server', '--kubeconfig', api.kubeconfigFile, '--port', '0', '--secret-file', secretFile]);
   try {
     const [, url] = await waitFor(run, /bosun webhook-server is ready: GitHub deliveries to (http:\/\/127\.0\.0\.1:\d+\/webhook) sync the Repositories in all namespaces/);
+    assert.equal(run.err(), '', 'nothing to warn about');
     const unsigned = await send(url!, await delivery('push', pushPayload('acme', 'cli-infra')));
     assert.equal(unsigned.status, 401);
     const answer = await send(url!, await delivery('push', pushPayload('acme', 'cli-infra'), { secret: SECRET }));
@@ -88,6 +89,20 @@ test('bosun webhook-server: a signed push pokes the Repository; SIGTERM shuts do
   }
   assert.equal(await run.exit, 0, run.err());
   assert.match(run.out(), /bosun webhook-server: SIGTERM received, shutting down/);
+});
+
+test('bosun webhook-server against a cluster without the terrakojo CRDs says so in one line and serves', async () => {
+  const bare = await startTestServer();
+  const run = bosun(['webhook-server', '--kubeconfig', bare.kubeconfigFile, '--port', '0', '--namespace', 'infra'], { GITHUB_WEBHOOK_SECRET: SECRET });
+  try {
+    const [, url] = await waitFor(run, /bosun webhook-server is ready: GitHub deliveries to (\S+) sync the Repositories in namespace infra/);
+    assert.equal(run.err(), 'bosun webhook-server: cannot list Repositories yet: the API server has no terrakojo.io Repository kind (install the CRDs: bosun manifests); deliveries are answered 503 until that works\n');
+    assert.equal((await send(url!, await delivery('push', pushPayload('acme', 'infra'), { secret: SECRET }))).status, 503);
+  } finally {
+    run.child.kill('SIGTERM');
+    await run.exit;
+    await bare.close();
+  }
 });
 
 test('bosun up: the webhook server on loopback with a secret, off with one line without', async () => {
