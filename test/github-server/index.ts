@@ -2,6 +2,7 @@
 // Bosun makes, with fault injection and signed webhooks. The contract is in the terrakojo design notes; the
 // /_meta admin API (meta.ts) does over HTTP what these methods do.
 import { Auth, type AppCredentials } from './auth.ts';
+import { GitHubTestServerError } from './errors.ts';
 import { CheckRunStore, type CheckRun } from './check-runs.ts';
 import { FaultInjector, type FaultOptions } from './faults.ts';
 import { metaRoutes } from './meta.ts';
@@ -50,7 +51,7 @@ export class GitHubTestServer {
 
   /** 'http://127.0.0.1:PORT': the API as api.github.com lays it out. */
   get url(): string {
-    if (this.listening === undefined) throw new Error('the GitHub test server is not listening');
+    if (this.listening === undefined) throw new GitHubTestServerError('the GitHub test server is not listening');
     return this.listening.url;
   }
 

@@ -51,7 +51,7 @@ export async function listen(parts: ServerParts, options: { port?: number; host?
     const rawBody = await readBody(req);
 
     if (isMeta) {
-      send(res, await dispatch(parts.meta, method, path.slice('/_meta'.length), () => ({ method, url, apiBase: url.origin, headers: req.headers, body: parseJson(rawBody), identity: { kind: 'token', token: '' } })), {});
+      send(res, await dispatch(parts.meta, method, path.slice('/_meta'.length), () => ({ method, url, apiBase: url.origin, headers: req.headers, body: parseJson(rawBody), identity: undefined })), {});
       return;
     }
 
@@ -142,6 +142,7 @@ function send(res: ServerResponse, response: ApiResponse, rateLimitHeaders: Reco
     ...rateLimitHeaders,
     'content-type': 'application/json; charset=utf-8',
     'x-github-media-type': 'github.v3; format=json',
+    'x-github-api-version-selected': '2022-11-28',
     'x-github-request-id': randomUUID(),
     ...response.headers,
   });
