@@ -28,6 +28,7 @@ export interface GitHubTestServerOptions {
 export class GitHubTestServer {
   readonly calls: CallRecord[] = [];
   private readonly webhooks = new WebhookSender(() => this.url);
+  /** The state itself, for assertions the methods do not cover; change it through the methods. */
   readonly model = new GitHubModel((event) => this.onModelEvent(event));
   private readonly auth = new Auth();
   private readonly checkRunStore = new CheckRunStore();
