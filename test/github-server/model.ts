@@ -5,6 +5,7 @@ import { GitHubTestServerError } from './errors.ts';
 import { changedFiles, compareCommits } from './history.ts';
 
 export type FileStatus = 'added' | 'modified' | 'removed';
+const FILE_STATUSES: readonly FileStatus[] = ['added', 'modified', 'removed'];
 
 export interface CommitFile {
   filename: string;
@@ -229,10 +230,14 @@ export class GitHubModel {
     const parentTree = parents[0] === undefined ? new Set<string>() : this.existingCommit(repository, parents[0]).tree;
     const tree = new Set(parentTree);
     const files = changes.map((change): CommitFile => {
-      const file = typeof change === 'string' ? { filename: change, status: parentTree.has(change) ? 'modified' : 'added' } as const : change;
+      const file = typeof change === 'string' ? ({ filename: change, status: parentTree.has(change) ? 'modified' : 'added' } as const) : change;
+      if (typeof file?.filename !== 'string' || file.filename === '' || !FILE_STATUSES.includes(file.status)) {
+        throw new GitHubTestServerError(`a changed file is a name or { filename, status: ${FILE_STATUSES.join(' | ')} }, got ${JSON.stringify(change)}`);
+      }
+      if (file.status === 'removed' && !parentTree.has(file.filename)) throw new GitHubTestServerError(`cannot remove ${file.filename}: it is not in the tree`);
       if (file.status === 'removed') tree.delete(file.filename);
       else tree.add(file.filename);
-      return file;
+      return { filename: file.filename, status: file.status };
     });
     const counter = ++this.commitCounter;
     const sha = createHash('sha1')
