@@ -20,7 +20,8 @@ export interface InstallationToken {
   expires_at: string;
 }
 
-const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+/** GitHub's installation token lifetime. */
+export const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 /** GitHub refuses a JWT whose exp is more than 10 minutes ahead. */
 const MAX_JWT_LIFETIME_S = 10 * 60;
 
@@ -30,6 +31,9 @@ export class Auth {
   private readonly apps = new Map<number, { publicKey: KeyObject; installationId: number }>();
   private readonly installationTokens = new Map<string, { installationId: number; expiresAt: number }>();
   private nextAppId = 1000;
+
+  /** A shorter token lifetime lets a test see a client renew its token before it expires. */
+  constructor(private readonly tokenLifetimeMs = INSTALLATION_TOKEN_LIFETIME_MS) {}
 
   addToken(token: string): void {
     this.tokens.add(token);
@@ -55,7 +59,7 @@ export class Auth {
 
   issueInstallationToken(installationId: number): InstallationToken {
     const token = `ghs_${randomBytes(18).toString('hex')}`;
-    const expiresAt = Date.now() + TOKEN_LIFETIME_MS;
+    const expiresAt = Date.now() + this.tokenLifetimeMs;
     this.installationTokens.set(token, { installationId, expiresAt });
     this.tokensIssued++;
     // GitHub gives expires_at to the second.
