@@ -21,7 +21,7 @@ export interface InstallationToken {
 }
 
 /** GitHub's installation token lifetime. */
-export const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 /** GitHub refuses a JWT whose exp is more than 10 minutes ahead. */
 const MAX_JWT_LIFETIME_S = 10 * 60;
 
@@ -46,10 +46,6 @@ export class Auth {
     const installationId = appId * 10 + 1;
     this.apps.set(appId, { publicKey: createPublicKey(privateKey), installationId });
     return { appId, installationId, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() };
-  }
-
-  hasInstallation(installationId: number): boolean {
-    return [...this.apps.values()].some((app) => app.installationId === installationId);
   }
 
   /** The installation of an App, or undefined. */
