@@ -6,14 +6,16 @@
 // Bosun (§9.6): upstream builds the GitHub client before it looks at the deletion, so a Secret that cannot be
 // read wedges every deletion until the credentials come back. Here the client is asked for only when there
 // is a check run to cancel, and a failure is retried (backoff bounded by the deadline) until cancelTimeoutMs
-// after the deletion timestamp; a permanent failure (a TerminalError from the client provider: no Secret,
-// unusable credentials) gives up at once. Giving up leaves the check run as it was, says so in a Warning
+// after the deletion timestamp; a failure retrying cannot fix gives up at once: a Secret that is missing or
+// does not parse (GitHubCredentialsError), credentials GitHub refuses (401), a check run or repository GitHub
+// does not know (404), or any TerminalError from the client provider. Giving up leaves the check run as it was, says so in a Warning
 // Event, and lets the deletion finish: a check run left queued is a smaller harm than a namespace that
 // cannot be deleted. A transient GitHub outage shorter than the deadline still gets its cancel.
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { isTerminal } from '../../runtime/controller/terminal-error.ts';
 import type { Branch, Workflow } from '../api/types.ts';
+import { GitHubCredentialsError, GitHubRequestError } from '../github/errors.ts';
 import { showPhase } from './check-run-sync.ts';
 import { CancelPendingError } from './errors.ts';
 import { EVENT_CHECK_RUN_CANCEL_SKIPPED, EVENT_CHECK_RUN_CANCELLED } from './events.ts';
@@ -32,13 +34,19 @@ export async function cancelCheckRunOnDeletion(d: WorkflowControllerData, workfl
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const left = d.cancelTimeoutMs - (d.now().getTime() - Date.parse(workflow.metadata.deletionTimestamp ?? ''));
-    if (isTerminal(err) || !(left > 0)) {
+    if (isConfigurationError(err) || !(left > 0)) {
       void d.recorder.warning(workflow, EVENT_CHECK_RUN_CANCEL_SKIPPED, `Deleting without cancelling GitHub check run ${id}: ${message}`);
       return;
     }
     throw new CancelPendingError(`cancelling GitHub check run ${id} failed (retrying for ${Math.ceil(left / 1000)} s more): ${message}`, left, { cause: err });
   }
   void d.recorder.normal(workflow, EVENT_CHECK_RUN_CANCELLED, `Marked GitHub check run ${id} cancelled: the Workflow was deleted before its Job finished`);
+}
+
+/** A failure only a person can fix (the Secret, the App installation), not a retry. */
+export function isConfigurationError(err: unknown): boolean {
+  if (isTerminal(err) || err instanceof GitHubCredentialsError) return true;
+  return err instanceof GitHubRequestError && (err.status === 401 || err.status === 404);
 }
 
 // Read live: a cache that lags a Job's success must not turn a green check run into a cancelled one.
