@@ -114,7 +114,7 @@ async function followJob(workflow: Workflow, job: Job, gh: () => Promise<GitHubC
 }
 
 /** Creates the Job; AlreadyExists is a race: continue with the Job found, if this Workflow controls it. */
-export async function createJob(d: WorkflowControllerData, workflow: Workflow, job: Job, signal: AbortSignal): Promise<Job> {
+export async function createJob(d: Pick<WorkflowControllerData, 'client' | 'recorder'>, workflow: Workflow, job: Job, signal: AbortSignal): Promise<Job> {
   const namespace = workflow.metadata.namespace ?? '';
   try {
     const created = await d.client.create<Job>(jobsResource, job, { signal });
