@@ -16,8 +16,8 @@ import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
 import type { GitHubClient } from '../github/github-client.ts';
 import { createCheckRun, defaultCheckRunName, showPhase, syncJobPhase } from './check-run-sync.ts';
 import { cancelCheckRunOnDeletion } from './deletion.ts';
-import { CancelPendingError, JobNotControlledError } from './errors.ts';
-import { EVENT_BRANCH_NOT_FOUND, EVENT_JOB_CREATE_FAILED, EVENT_JOB_CREATED, EVENT_JOB_NOT_CONTROLLED, EVENT_TEMPLATE_NOT_FOUND } from './events.ts';
+import { CancelPendingError, isConfigurationError, JobNotControlledError } from './errors.ts';
+import { EVENT_BRANCH_NOT_FOUND, EVENT_GITHUB_ACCESS_FAILED, EVENT_JOB_CREATE_FAILED, EVENT_JOB_CREATED, EVENT_JOB_NOT_CONTROLLED, EVENT_TEMPLATE_NOT_FOUND } from './events.ts';
 import { buildJob } from './job-builder.ts';
 import type { Job } from './job-shape.ts';
 import type { WorkflowControllerData } from './options.ts';
@@ -56,9 +56,14 @@ async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx
     }
     return action.awaitChange();
   }
-  // The client is built only when GitHub is called, once per reconcile.
+  // The client is built only when GitHub is called, once per reconcile. Credentials that cannot work are
+  // retried with backoff (a fixed Secret is not watched) and said in a Warning Event, aggregated by the recorder.
   let client: Promise<GitHubClient> | undefined;
-  const gh = (): Promise<GitHubClient> => (client ??= d.github(branch, ctx.signal));
+  const gh = (): Promise<GitHubClient> =>
+    (client ??= d.github(branch, ctx.signal).catch((err: unknown) => {
+      if (isConfigurationError(err)) void d.recorder.warning(workflow, EVENT_GITHUB_ACCESS_FAILED, err instanceof Error ? err.message : String(err));
+      throw err;
+    }));
 
   const existing = d.jobs.get(workflow.metadata.name ?? '', workflow.metadata.namespace);
   if (existing) return followJob(workflow, existing, gh, ctx);

@@ -13,11 +13,9 @@
 // cannot be deleted. A transient GitHub outage shorter than the deadline still gets its cancel.
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { isTerminal } from '../../runtime/controller/terminal-error.ts';
 import type { Branch, Workflow } from '../api/types.ts';
-import { GitHubCredentialsError, GitHubRequestError } from '../github/errors.ts';
 import { showPhase } from './check-run-sync.ts';
-import { CancelPendingError } from './errors.ts';
+import { CancelPendingError, isConfigurationError } from './errors.ts';
 import { EVENT_CHECK_RUN_CANCEL_SKIPPED, EVENT_CHECK_RUN_CANCELLED } from './events.ts';
 import type { Job } from './job-shape.ts';
 import type { WorkflowControllerData } from './options.ts';
@@ -41,12 +39,6 @@ export async function cancelCheckRunOnDeletion(d: WorkflowControllerData, workfl
     throw new CancelPendingError(`cancelling GitHub check run ${id} failed (retrying for ${Math.ceil(left / 1000)} s more): ${message}`, left, { cause: err });
   }
   void d.recorder.normal(workflow, EVENT_CHECK_RUN_CANCELLED, `Marked GitHub check run ${id} cancelled: the Workflow was deleted before its Job finished`);
-}
-
-/** A failure only a person can fix (the Secret, the App installation), not a retry. */
-export function isConfigurationError(err: unknown): boolean {
-  if (isTerminal(err) || err instanceof GitHubCredentialsError) return true;
-  return err instanceof GitHubRequestError && (err.status === 401 || err.status === 404);
 }
 
 // Read live: a cache that lags a Job's success must not turn a green check run into a cancelled one.

@@ -1,4 +1,6 @@
-// The Workflow controller's typed errors.
+// The Workflow controller's typed errors, and which failures no retry can fix.
+import { isTerminal } from '../../runtime/controller/terminal-error.ts';
+import { GitHubCredentialsError, GitHubRequestError } from '../github/errors.ts';
 
 /** A Job of the Workflow's name exists but another object (or nobody) controls it: it is never adopted. */
 export class JobNotControlledError extends Error {
@@ -17,4 +19,10 @@ export class CancelPendingError extends Error {
     super(message, options);
     this.retryInMs = retryInMs;
   }
+}
+
+/** A failure only a person can fix (the Secret, the App installation), not a retry. */
+export function isConfigurationError(err: unknown): boolean {
+  if (isTerminal(err) || err instanceof GitHubCredentialsError) return true;
+  return err instanceof GitHubRequestError && (err.status === 401 || err.status === 404);
 }

@@ -8,6 +8,7 @@ export const EVENT_TEMPLATE_NOT_FOUND = 'TemplateNotFound';
 export const EVENT_CHECK_RUN_CANCELLED = 'CheckRunCancelled';
 export const EVENT_CHECK_RUN_CANCEL_SKIPPED = 'CheckRunCancelSkipped';
 export const EVENT_BRANCH_NOT_FOUND = 'BranchNotFound';
+export const EVENT_GITHUB_ACCESS_FAILED = 'GitHubAccessFailed';
 
 /** Upstream's one condition: True with reason = the phase while a Job exists. */
 export const CONDITION_JOB_STATUS = 'JobStatus';

@@ -7,7 +7,7 @@ import { workflowsResource } from '../../../src/terrakojo/api/resources.ts';
 import type { Workflow } from '../../../src/terrakojo/api/types.ts';
 import { GitHubCredentialsError, GitHubRequestError } from '../../../src/terrakojo/github/errors.ts';
 import type { GitHubClient } from '../../../src/terrakojo/github/github-client.ts';
-import { isConfigurationError } from '../../../src/terrakojo/workflow/deletion.ts';
+import { isConfigurationError } from '../../../src/terrakojo/workflow/errors.ts';
 import { TerminalError } from '../../../src/runtime/controller/terminal-error.ts';
 import { startHarness, type Harness } from './harness.ts';
 
