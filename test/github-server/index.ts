@@ -2,6 +2,7 @@
 // Bosun makes, with fault injection and signed webhooks. The contract is in the terrakojo design notes; the
 // /_meta admin API (meta.ts) does over HTTP what these methods do.
 import { Auth, type AppCredentials } from './auth.ts';
+import { GitHubTestServerError } from './errors.ts';
 import { CheckRunStore, type CheckRun } from './check-runs.ts';
 import { FaultInjector, type FaultOptions } from './faults.ts';
 import { metaRoutes } from './meta.ts';
@@ -22,19 +23,26 @@ export type { AppCredentials, CallRecord, CheckRun, Delivery, FaultOptions, Webh
 export interface GitHubTestServerOptions {
   port?: number;
   host?: string;
+  /** How long installation tokens last; GitHub's hour by default. */
+  installationTokenLifetimeMs?: number;
 }
 
 export class GitHubTestServer {
   readonly calls: CallRecord[] = [];
   private readonly webhooks = new WebhookSender(() => this.url);
+  /** The state itself, for assertions the methods do not cover; change it through the methods. */
   readonly model = new GitHubModel((event) => this.onModelEvent(event));
-  private readonly auth = new Auth();
+  private readonly auth: Auth;
   private readonly checkRunStore = new CheckRunStore();
   private readonly faults = new FaultInjector();
   private listening: ListeningServer | undefined;
 
+  constructor(options: Pick<GitHubTestServerOptions, 'installationTokenLifetimeMs'> = {}) {
+    this.auth = new Auth(options.installationTokenLifetimeMs);
+  }
+
   /** Starts listening; startGitHubTestServer() does this for you. */
-  async listen(options: GitHubTestServerOptions = {}): Promise<void> {
+  async listen(options: Pick<GitHubTestServerOptions, 'port' | 'host'> = {}): Promise<void> {
     const context: RouteContext = { model: this.model, checkRuns: this.checkRunStore, auth: this.auth };
     const api = new Router();
     // Check runs first: ".../commits/{ref}/check-runs" would otherwise be taken for a commit ref.
@@ -50,7 +58,7 @@ export class GitHubTestServer {
 
   /** 'http://127.0.0.1:PORT': the API as api.github.com lays it out. */
   get url(): string {
-    if (this.listening === undefined) throw new Error('the GitHub test server is not listening');
+    if (this.listening === undefined) throw new GitHubTestServerError('the GitHub test server is not listening');
     return this.listening.url;
   }
 
@@ -161,7 +169,7 @@ export class GitHubTestServer {
 }
 
 export async function startGitHubTestServer(options: GitHubTestServerOptions = {}): Promise<GitHubTestServer> {
-  const server = new GitHubTestServer();
+  const server = new GitHubTestServer(options);
   await server.listen(options);
   return server;
 }

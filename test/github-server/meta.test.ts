@@ -82,6 +82,9 @@ test('/_meta misuse is a 400 that says why, and the server keeps serving', async
   assert.match(unknown.body.message, /no repository acme\/nope/);
   assert.match((await meta('PUT', '/faults', { rate: 2, kinds: ['500'] })).body.message, /fault rate/);
   assert.match((await meta('PUT', '/faults', { rate: 0.5, kinds: ['boom'] })).body.message, /unknown fault kinds: boom/);
+  const badFile = await meta('POST', '/repos/acme/infra/commits', { branch: 'trunk', files: [42] });
+  assert.equal(badFile.status, 400);
+  assert.match(badFile.body.message, /a changed file is a name or/);
   const badJson = await fetch(`${gh.url}/_meta/repos`, { method: 'POST', body: '{' });
   assert.equal(badJson.status, 400);
   assert.equal((await meta('GET', '/repos/acme/infra')).status, 200);
