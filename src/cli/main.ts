@@ -20,6 +20,7 @@ const subcommands: Record<string, Subcommand> = {
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
   tree: { summary: 'show a live tree of Landscaper objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
+  chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand() },
 };
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
