@@ -8,10 +8,12 @@ import { registerChaosWebhooks } from './webhook/index.ts';
 
 /**
  * What the webhooks read: pods (the countTooLarge net counts pods in the namespace and the cluster, and the
- * finalizer guard lists a disruption's chaos pods) and nodes (the net at node level). They write nothing.
+ * finalizer guard lists a disruption's chaos pods), nodes (the net at node level) and the Services a network
+ * disruption names. They write nothing.
  */
 const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['list'] },
+  { apiGroups: [''], resources: ['services'], verbs: ['get'] },
 ];
 
 export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG): Family {

@@ -7,7 +7,7 @@ import type { ChaosConfig } from '../config.ts';
 import { specError, type SpecError } from './errors.ts';
 import { specHash } from './hash.ts';
 import { SAFETY_NETS_HEADER, safetyNets, type TargetCounts } from './safety-nets.ts';
-import { specKinds, validateSpec } from './spec.ts';
+import { specKinds, validateSpec, type SpecContext } from './spec.ts';
 import { readUserInfo, UserInfoAnnotationError, userInfoJson } from './user-info.ts';
 import { durationNs, goDuration, goTime, msToNs, rfc3339 } from './values.ts';
 
@@ -20,7 +20,7 @@ export interface Verdict {
 const deny = (...errors: SpecError[]): Verdict => ({ errors });
 const ALLOW: Verdict = { errors: [] };
 
-export interface CreateContext {
+export interface CreateContext extends SpecContext {
   config: ChaosConfig;
   now: Date;
   /** Counted in the cluster for the countTooLarge net; without them that net is skipped. */
@@ -111,7 +111,7 @@ export function validateCreate(d: Disruption, context: CreateContext): Verdict {
       );
     }
   }
-  const invalid = validateSpec(d.spec);
+  const invalid = validateSpec(d.spec, context);
   if (invalid.length > 0) return { errors: invalid };
   const past = triggersInThePast(d, context.now);
   if (past.length > 0) return { errors: past };
@@ -162,7 +162,7 @@ function userInfoImmutable(old: Disruption, updated: Disruption): SpecError | un
  * ValidateUpdate. `chaosPods` ("namespace/name") are the disruption's chaos pods, read only when the update
  * removes the finalizer (removesDisruptionFinalizer).
  */
-export function validateUpdate(old: Disruption, updated: Disruption, chaosPods: readonly string[] = []): Verdict {
+export function validateUpdate(old: Disruption, updated: Disruption, chaosPods: readonly string[] = [], context: SpecContext = {}): Verdict {
   const userInfo = userInfoImmutable(old, updated);
   if (userInfo) return deny(userInfo);
   if (removesDisruptionFinalizer(old, updated) && chaosPods.length > 0) {
@@ -188,5 +188,5 @@ export function validateUpdate(old: Disruption, updated: Disruption, chaosPods: 
   // A disruption being deleted must stay removable (its controller drops the finalizer) even when it was written
   // while no webhook checked it: its spec cannot change anyway.
   if (updated.metadata.deletionTimestamp) return ALLOW;
-  return { errors: validateSpec(updated.spec) };
+  return { errors: validateSpec(updated.spec, context) };
 }

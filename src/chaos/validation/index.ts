@@ -5,5 +5,6 @@ export { defaultDisruption, type DefaultingContext } from './defaults.ts';
 export { formatSpecError, formatSpecErrors, type SpecError } from './errors.ts';
 export { specHash } from './hash.ts';
 export { countTooLargeApplies, SAFETY_NETS_HEADER, safetyNets, type SafetyNetContext, type TargetCounts } from './safety-nets.ts';
-export { specKinds, validateSpec } from './spec.ts';
+export { serviceKey, type ServiceInfo, type ServiceLookup } from './services.ts';
+export { specKinds, validateSpec, type SpecContext } from './spec.ts';
 export { readUserInfo, userInfoJson } from './user-info.ts';

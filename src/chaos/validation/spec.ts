@@ -6,6 +6,7 @@ import type { DisruptionSpec, DisruptionTrigger } from '../api/types.ts';
 import { countErrors } from './count.ts';
 import { specError, type SpecError } from './errors.ts';
 import { kindErrors } from './kinds.ts';
+import { serviceErrors, type ServiceLookup } from './services.ts';
 import { validateStructTags } from './struct-tags.ts';
 import { durationNs, goDuration, goTime, msToNs, rfc3339 } from './values.ts';
 
@@ -158,8 +159,14 @@ function globalErrors(spec: DisruptionSpec, kinds: readonly [DisruptionKindName,
   return out;
 }
 
+/** What validation may know of the cluster: the Services network.services names (the webhook looks them up). */
+export interface SpecContext {
+  services?: ServiceLookup;
+}
+
 /** Every rule the spec breaks; none: valid. */
-export function validateSpec(spec: DisruptionSpec): SpecError[] {
+export function validateSpec(spec: DisruptionSpec, context: SpecContext = {}): SpecError[] {
   const kinds = specKinds(spec);
-  return [...durationErrors(spec), ...globalErrors(spec, kinds), ...kindErrors(spec, kinds), ...validateStructTags(spec)];
+  const services = context.services && spec.network ? serviceErrors(spec, context.services) : [];
+  return [...durationErrors(spec), ...globalErrors(spec, kinds), ...services, ...kindErrors(spec, kinds), ...validateStructTags(spec)];
 }

@@ -3,12 +3,16 @@
 import { nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { formatLabelSelector, fromLabelSelectorObject, type LabelSelectorObject } from '../../apimachinery/label-selector.ts';
 import type { KubeClient, ListOptions } from '../../client/client.ts';
+import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../apimachinery/resource-ref.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
-import type { TargetCounts } from '../validation/index.ts';
+import { NotFoundError } from '../../client/errors.ts';
+import { serviceKey, type ServiceInfo, type ServiceLookup, type TargetCounts } from '../validation/index.ts';
 
 const PAGE_SIZE = 1000;
+
+const servicesResource: ResourceRef = { group: '', version: 'v1', resource: 'services', namespaced: true, kind: 'Service' };
 
 async function count(client: KubeClient, resource: ResourceRef, options: ListOptions): Promise<number> {
   let total = 0;
@@ -51,4 +55,24 @@ export async function chaosPodNames(client: KubeClient, chaosNamespace: string, 
   const labelSelector = `${DISRUPTION_NAME_LABEL}=${d.metadata.name ?? ''},${DISRUPTION_NAMESPACE_LABEL}=${d.metadata.namespace ?? ''}`;
   const pods = await client.list(podsResource, { namespace: chaosNamespace, labelSelector });
   return pods.items.map((p) => `${p.metadata.namespace ?? chaosNamespace}/${p.metadata.name ?? ''}`);
+}
+
+interface ServiceObject {
+  spec?: { type?: string; ports?: { name?: string; port: number }[] };
+}
+
+/** The Services network.services names, or undefined for each that does not exist. */
+export async function lookupServices(client: KubeClient, d: Disruption): Promise<ServiceLookup> {
+  const found = new Map<string, ServiceInfo | undefined>();
+  for (const s of d.spec.network?.services ?? []) {
+    if (!s.namespace || !s.name || found.has(serviceKey(s.namespace, s.name))) continue;
+    try {
+      const svc = await client.get<KubeObject & ServiceObject>(servicesResource, s.name, { namespace: s.namespace });
+      found.set(serviceKey(s.namespace, s.name), { type: svc.spec?.type ?? 'ClusterIP', ports: svc.spec?.ports ?? [] });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      found.set(serviceKey(s.namespace, s.name), undefined);
+    }
+  }
+  return found;
 }

@@ -6,7 +6,7 @@ import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler, type Adm
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import { countTooLargeApplies, defaultDisruption, formatSpecErrors, removesDisruptionFinalizer, validateCreate, validateUpdate, type Verdict } from '../validation/index.ts';
-import { chaosPodNames, countTargets } from './cluster-reads.ts';
+import { chaosPodNames, countTargets, lookupServices } from './cluster-reads.ts';
 
 /** The object as a Disruption, or why it is not one (the schema normally guarantees a spec object). */
 function disruption(obj: unknown): Disruption | string {
@@ -36,12 +36,12 @@ export function chaosWebhookHandlers(client: KubeClient, config: ChaosConfig): C
     if (typeof d === 'string') return denied(d, 400);
     if (req.operation === 'CREATE') {
       const counts = countTooLargeApplies(d.spec, config) ? await countTargets(client, d) : undefined;
-      return answer(validateCreate(d, { config, now: new Date(), ...(counts ? { counts } : {}) }));
+      return answer(validateCreate(d, { config, now: new Date(), services: await lookupServices(client, d), ...(counts ? { counts } : {}) }));
     }
     const old = disruption(req.oldObject);
     if (typeof old === 'string') return denied(`oldObject: ${old}`, 400);
     const pods = removesDisruptionFinalizer(old, d) ? await chaosPodNames(client, config.chaosNamespace, old) : [];
-    return answer(validateUpdate(old, d, pods));
+    return answer(validateUpdate(old, d, pods, { services: await lookupServices(client, d) }));
   };
 
   const mutating =

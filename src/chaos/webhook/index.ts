@@ -7,6 +7,6 @@ export {
   MUTATE_USER_INFO_PATH,
   VALIDATE_DISRUPTION_PATH,
 } from './configuration.ts';
-export { chaosPodNames, countTargets, targetSelector } from './cluster-reads.ts';
+export { chaosPodNames, countTargets, lookupServices, targetSelector } from './cluster-reads.ts';
 export { chaosWebhookHandlers, type ChaosWebhookHandlers } from './handlers.ts';
 export { registerChaosWebhooks } from './register.ts';
