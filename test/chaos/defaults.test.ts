@@ -38,6 +38,10 @@ test('the creator is recorded as upstream\'s UserInfo JSON, replacing a claimed 
   assert.equal(claimed.spec.duration, undefined);
 });
 
-test('without a creator (update) annotations are left alone', () => {
+test('on update: no annotation is added, and a UserInfo the update leaves out is carried over (not changed)', () => {
   assert.equal(defaultDisruption(d(), { config: DEFAULT_CHAOS_CONFIG }).metadata.annotations, undefined);
+  const stored = d({}, { [USER_INFO_ANNOTATION]: '{"username":"alice"}' });
+  assert.equal(defaultDisruption(d(), { config: DEFAULT_CHAOS_CONFIG, previous: stored }).metadata.annotations?.[USER_INFO_ANNOTATION], '{"username":"alice"}');
+  const rewritten = d({}, { [USER_INFO_ANNOTATION]: '{"username":"mallory"}' });
+  assert.equal(defaultDisruption(rewritten, { config: DEFAULT_CHAOS_CONFIG, previous: stored }).metadata.annotations?.[USER_INFO_ANNOTATION], '{"username":"mallory"}', 'left for validation to deny');
 });

@@ -242,6 +242,11 @@ const specRules: [string, DisruptionSpec, string[]][] = [
     ],
   ],
   ['dns without records', spec({ dns: { records: [] } }, ['cpuPressure']), ['spec.dns.records: spec.dns.records must contain at least one record']],
+  [
+    'dns in the legacy list form',
+    spec({ dns: [{ hostname: 'a', ips: ['10.0.0.1'] }] as unknown as DisruptionSpec['dns'] }, ['cpuPressure']),
+    ['spec.dns: json: cannot unmarshal array into Go struct field DisruptionSpec.spec.dns of type v1beta1.DNSDisruptionSpec'],
+  ],
 ];
 
 for (const [what, s, expected] of specRules) {

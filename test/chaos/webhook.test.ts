@@ -44,6 +44,7 @@ test('the validating and mutating configurations point at the loopback webhook s
   const mwc = await h.client.get<WebhookConfigurationObject>(mutatingWebhookConfigurationsResource, 'chaos-controller');
   const urls = [...(vwc.webhooks ?? []), ...(mwc.webhooks ?? [])].map((w) => (w['clientConfig'] as { url: string }).url.replace(/^https:\/\/127\.0\.0\.1:\d+/, ''));
   assert.deepEqual(urls, ['/validate-chaos-datadoghq-com-v1beta1-disruption', '/mutate-chaos-datadoghq-com-v1beta1-disruption', '/mutate-chaos-datadoghq-com-v1beta1-user-info']);
+  assert.deepEqual(mwc.webhooks?.map((w) => (w['rules'] as { operations: string[] }[])[0]?.operations), [['CREATE', 'UPDATE'], ['CREATE', 'UPDATE']]);
   assert.deepEqual(vwc.webhooks?.[0]?.['rules'], [{ apiGroups: ['chaos.datadoghq.com'], apiVersions: ['v1beta1'], resources: ['disruptions'], operations: ['CREATE', 'UPDATE', 'DELETE'], scope: 'Namespaced' }]);
   assert.equal(vwc.webhooks?.[0]?.['failurePolicy'], 'Fail');
 });
@@ -119,6 +120,12 @@ test('update: only count may change under dynamic targeting; nothing under stati
   const patched = await h.kubectl(['patch', 'disruption', 'static', '-n', 'shop', '--type', 'merge', '-p', '{"spec":{"count":2}}']);
   assert.match(patched.stderr, /\[StaticTargeting: true\] a disruption spec cannot be updated, please delete and recreate it if needed/);
   assert.equal((await h.kubectl(['label', 'disruption', 'static', '-n', 'shop', 'team=sre'])).code, 0, 'metadata stays editable');
+  // Replacing with the original manifest (no duration, no UserInfo) is no change: both are set again.
+  const replaced = await h.kubectl(['replace', '-f', '-'], fixed(1));
+  assert.equal(replaced.code, 0, replaced.stderr);
+  const replacedObject = await get('static');
+  assert.equal(replacedObject.spec.duration, '1h0m0s');
+  assert.match(replacedObject.metadata.annotations?.[USER_INFO_ANNOTATION] ?? '', /"username":"bosun-admin"/);
 });
 
 test('update: the UserInfo annotation cannot be rewritten', T, async () => {

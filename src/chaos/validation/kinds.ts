@@ -124,6 +124,8 @@ function dnsValueError(i: number, type: string, value: string): string | undefin
 }
 
 function dnsErrors(s: DNSDisruptionSpec): SpecError[] {
+  // The CRD keeps spec.dns open for the legacy list form, which upstream's current decoding refuses.
+  if (Array.isArray(s)) return [specError('spec.dns', 'json: cannot unmarshal array into Go struct field DisruptionSpec.spec.dns of type v1beta1.DNSDisruptionSpec')];
   const out: SpecError[] = [];
   const records = list(s.records);
   if (records.length === 0) out.push(specError('spec.dns.records', 'spec.dns.records must contain at least one record'));

@@ -1,7 +1,7 @@
 // The webhook configurations as upstream's chart shapes them: a ValidatingWebhookConfiguration "chaos-controller"
 // on CREATE, UPDATE and DELETE of disruptions at /validate-chaos-datadoghq-com-v1beta1-disruption, and a
-// MutatingWebhookConfiguration "chaos-controller" on CREATE with upstream's two mutators (the defaults and the
-// user info, each at its own path). failurePolicy Fail, as upstream: an unreachable webhook blocks writes rather
+// MutatingWebhookConfiguration "chaos-controller" with upstream's two mutators at their own paths: the defaults
+// and the user info. failurePolicy Fail, as upstream: an unreachable webhook blocks writes rather
 // than letting unchecked disruptions in. Status writes do not match `disruptions` and are never blocked.
 import type { WebhookConfigurationSpec, WebhookDefinition } from '../../runtime/webhook/index.ts';
 import { CHAOS_GROUP, CHAOS_VERSION } from '../api/constants.ts';
@@ -38,8 +38,11 @@ export function chaosWebhookConfigurations(chaosNamespace: string): WebhookConfi
       name: CHAOS_WEBHOOK_CONFIGURATION_NAME,
       component: CHAOS_WEBHOOK_COMPONENT,
       webhooks: [
-        webhook(`chaos-controller-webhook-service.${chaosNamespace}.svc`, MUTATE_DISRUPTION_PATH, ['CREATE']),
-        webhook(`chaos-controller-admission-webhook.${chaosNamespace}.svc`, MUTATE_USER_INFO_PATH, ['CREATE']),
+        // Defaults on update too (upstream's kubebuilder marker; its chart has CREATE only): a `kubectl replace` of
+        // the original manifest, without the defaulted duration, is then no spec change.
+        webhook(`chaos-controller-webhook-service.${chaosNamespace}.svc`, MUTATE_DISRUPTION_PATH, ['CREATE', 'UPDATE']),
+        // On update it only carries a left-out UserInfo over (upstream: CREATE only).
+        webhook(`chaos-controller-admission-webhook.${chaosNamespace}.svc`, MUTATE_USER_INFO_PATH, ['CREATE', 'UPDATE']),
       ],
     },
   ];

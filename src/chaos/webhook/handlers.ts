@@ -45,14 +45,16 @@ export function chaosWebhookHandlers(client: KubeClient, config: ChaosConfig): C
   };
 
   const mutating =
-    (withCreator: boolean): AdmissionHandler =>
+    (userInfo: boolean): AdmissionHandler =>
     (req) => {
-      if (req.subResource || req.operation !== 'CREATE') return allowed();
+      if (req.subResource || (req.operation !== 'CREATE' && req.operation !== 'UPDATE')) return allowed();
       const d = disruption(req.object);
       if (typeof d === 'string') return denied(d, 400);
-      const defaulted = withCreator ? defaultDisruption(d, { config, creator: req.userInfo }) : defaultDisruption(d, { config });
-      // Each mutator changes only its own part: the user-info one only the annotation, the defaulter only the spec.
-      const changed = withCreator ? { ...d, metadata: defaulted.metadata } : { ...d, spec: defaulted.spec };
+      const previous = req.operation === 'UPDATE' && isPlainObject(req.oldObject) ? (req.oldObject as Disruption) : undefined;
+      const creator = req.operation === 'CREATE' ? req.userInfo : undefined;
+      const defaulted = defaultDisruption(d, { config, ...(creator ? { creator } : {}), ...(previous ? { previous } : {}) });
+      // Each mutator changes only its own part: the user-info one only the annotations, the defaulter only the spec.
+      const changed = userInfo ? { ...d, metadata: defaulted.metadata } : { ...d, spec: defaulted.spec };
       return patched(jsonPatchFor(d, changed));
     };
 
