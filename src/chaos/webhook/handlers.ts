@@ -21,6 +21,19 @@ function answer(verdict: Verdict): AdmissionResponse {
   return denied(formatSpecErrors(verdict.errors, verdict.header), 403, causes);
 }
 
+/** A failed read denies the request (failurePolicy Fail in spirit) with upstream's wording of what failed. */
+class ClusterReadError extends Error {
+  override readonly name = 'ClusterReadError' as const;
+}
+
+async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    throw new ClusterReadError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+}
+
 export interface ChaosWebhookHandlers {
   validate: AdmissionHandler;
   mutate: AdmissionHandler;
@@ -28,20 +41,30 @@ export interface ChaosWebhookHandlers {
 }
 
 export function chaosWebhookHandlers(client: KubeClient, config: ChaosConfig): ChaosWebhookHandlers {
-  const validate = async (req: AdmissionRequest): Promise<AdmissionResponse> => {
+  const judge = async (req: AdmissionRequest): Promise<AdmissionResponse> => {
     // The rules never match the status subresource; this keeps the controller's status writes safe regardless.
     if (req.subResource) return allowed(`subresource ${req.subResource} is not validated`);
     if (req.operation === 'DELETE' || req.operation === 'CONNECT') return allowed();
     const d = disruption(req.object);
     if (typeof d === 'string') return denied(d, 400);
+    const services = await reading('error retrieving the specified network disruption service', () => lookupServices(client, d));
     if (req.operation === 'CREATE') {
-      const counts = countTooLargeApplies(d.spec, config) ? await countTargets(client, d) : undefined;
-      return answer(validateCreate(d, { config, now: new Date(), services: await lookupServices(client, d), ...(counts ? { counts } : {}) }));
+      const counts = countTooLargeApplies(d.spec, config) ? await reading('error checking for countNotTooLarge safetynet', () => countTargets(client, d)) : undefined;
+      return answer(validateCreate(d, { config, now: new Date(), services, ...(counts ? { counts } : {}) }));
     }
     const old = disruption(req.oldObject);
     if (typeof old === 'string') return denied(`oldObject: ${old}`, 400);
-    const pods = removesDisruptionFinalizer(old, d) ? await chaosPodNames(client, config.chaosNamespace, old) : [];
-    return answer(validateUpdate(old, d, pods, { services: await lookupServices(client, d) }));
+    const pods = removesDisruptionFinalizer(old, d) ? await reading('error getting disruption pods', () => chaosPodNames(client, config.chaosNamespace, old)) : [];
+    return answer(validateUpdate(old, d, pods, { services }));
+  };
+
+  const validate = async (req: AdmissionRequest): Promise<AdmissionResponse> => {
+    try {
+      return await judge(req);
+    } catch (err) {
+      if (err instanceof ClusterReadError) return denied(err.message, 500);
+      throw err;
+    }
   };
 
   const mutating =
