@@ -74,8 +74,6 @@ export type KindSpecField = (typeof KIND_SPEC_FIELDS)[DisruptionKindName];
 export const UNSUPPORTED_KINDS: readonly DisruptionKindName[] = ['grpc-disruption', 'disk-failure'];
 
 export type DisruptionLevel = 'pod' | 'node';
-export const LEVEL_POD: DisruptionLevel = 'pod';
-export const LEVEL_NODE: DisruptionLevel = 'node';
 
 // --- injection status -----------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 // What the validating webhook decides, as pure functions over the object and what the webhook read from the
 // cluster (upstream's ValidateCreate and ValidateUpdate, in their order: the first failing step answers).
+import type { UserInfo } from '../../apimachinery/admission-review.ts';
 import { LabelSelectorError, parseLabelSelector } from '../../apimachinery/label-selector.ts';
 import { DISRUPTION_FINALIZER, MAXIMUM_TC_FILTERS, SAFEMODE_ENVIRONMENT_ANNOTATION, USER_INFO_ANNOTATION } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
@@ -140,7 +141,7 @@ export function removesDisruptionFinalizer(old: Disruption, updated: Disruption)
 
 function userInfoImmutable(old: Disruption, updated: Disruption): SpecError | undefined {
   const field = `metadata.annotations.${USER_INFO_ANNOTATION}`;
-  let before;
+  let before: UserInfo | undefined;
   try {
     before = readUserInfo(old);
   } catch (err) {

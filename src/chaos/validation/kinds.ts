@@ -4,7 +4,7 @@ import { UNSUPPORTED_KINDS, type DisruptionKindName, type KindSpecField } from '
 import type { CPUPressureSpec, DNSDisruptionSpec, DisruptionSpec, MemoryPressureSpec, NetworkDisruptionHostSpec, NetworkDisruptionSpec, NetworkHTTPFilters } from '../api/types.ts';
 import { countErrors } from './count.ts';
 import { specError, type SpecError } from './errors.ts';
-import { durationNs, goDuration, targetPercent } from './values.ts';
+import { durationNs, goDuration, items, targetPercent } from './values.ts';
 
 const HTTP_METHODS = ['GET', 'DELETE', 'POST', 'PUT', 'HEAD', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'];
 const MAX_HTTP_METHODS = 9;
@@ -12,8 +12,6 @@ const MAX_HTTP_PATHS = 20;
 const MAX_HTTP_PATH_CHARACTERS = 90;
 const METHODS_PREFIX = 'the methods specification at the network disruption level is not valid; ';
 const PATHS_PREFIX = 'the paths specification at the network disruption level is not valid; ';
-
-const list = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : []);
 
 /** Values seen more than once, with their counts, in first-seen order. */
 function duplicates(values: readonly string[]): [string, number][] {
@@ -28,7 +26,7 @@ function hostErrors(h: NetworkDisruptionHostSpec, field: string): SpecError[] {
 
 function httpErrors(http: NetworkHTTPFilters): SpecError[] {
   const out: SpecError[] = [];
-  const paths = list(http.paths);
+  const paths = items(http.paths);
   if (paths.length > MAX_HTTP_PATHS) {
     out.push(specError('spec.network.http.paths', `${PATHS_PREFIX}the number of paths must not be greater than ${MAX_HTTP_PATHS}; Number of paths: ${paths.length}`));
   } else {
@@ -44,7 +42,7 @@ function httpErrors(http: NetworkHTTPFilters): SpecError[] {
     });
     for (const [path, n] of duplicates(paths)) out.push(specError('spec.network.http.paths', `${PATHS_PREFIX}should not contain duplicated paths. Count: ${n}; Path: ${path}`));
   }
-  const methods = list(http.methods);
+  const methods = items(http.methods);
   if (methods.length > MAX_HTTP_METHODS) {
     out.push(specError('spec.network.http.methods', `${METHODS_PREFIX}the number of methods must not be greater than ${MAX_HTTP_METHODS}; Number of methods: ${methods.length}`));
     return out;
@@ -60,8 +58,8 @@ function httpErrors(http: NetworkHTTPFilters): SpecError[] {
 
 function networkErrors(n: NetworkDisruptionSpec): SpecError[] {
   const out: SpecError[] = [];
-  list(n.hosts).forEach((h, i) => out.push(...hostErrors(h, `spec.network.hosts[${i}]`)));
-  list(n.allowedHosts).forEach((h, i) => out.push(...hostErrors(h, `spec.network.allowedHosts[${i}]`)));
+  items(n.hosts).forEach((h, i) => out.push(...hostErrors(h, `spec.network.hosts[${i}]`)));
+  items(n.allowedHosts).forEach((h, i) => out.push(...hostErrors(h, `spec.network.allowedHosts[${i}]`)));
   if (!n.drop && !n.delay && !n.bandwidthLimit && !n.corrupt && !n.duplicate) {
     out.push(specError('spec.network', 'when applying a network disruption, at least one of network.drop, network.delay, network.corrupt, network.duplicate, or network.bandwidthLimit must be set'));
   }
@@ -127,7 +125,7 @@ function dnsErrors(s: DNSDisruptionSpec): SpecError[] {
   // The CRD keeps spec.dns open for the legacy list form, which upstream's current decoding refuses.
   if (Array.isArray(s)) return [specError('spec.dns', 'json: cannot unmarshal array into Go struct field DisruptionSpec.spec.dns of type v1beta1.DNSDisruptionSpec')];
   const out: SpecError[] = [];
-  const records = list(s.records);
+  const records = items(s.records);
   if (records.length === 0) out.push(specError('spec.dns.records', 'spec.dns.records must contain at least one record'));
   const seen = new Map<string, number>();
   records.forEach((r, i) => {

@@ -3,6 +3,7 @@
 // ("DisruptionSpec.Network.Drop is set to 150, but must be less or equal to 100").
 import type { DisruptionSpec, NetworkDisruptionCloudServiceSpec, NetworkDisruptionHostSpec } from '../api/types.ts';
 import { specError, type SpecError } from './errors.ts';
+import { items } from './values.ts';
 
 interface Check {
   /** JSON path, for the user. */
@@ -38,8 +39,6 @@ function required(out: SpecError[], c: Check): void {
   if (empty) out.push(specError(c.field, `${c.goField} is a required field, and must be set`));
 }
 
-const list = <T>(v: T[] | null | undefined): T[] => (Array.isArray(v) ? v : []);
-
 function host(out: SpecError[], h: NetworkDisruptionHostSpec, field: string, goField: string): void {
   range(out, { field: `${field}.port`, goField: `${goField}.Port`, value: h.port }, 0, 65535);
   oneOf(out, { field: `${field}.protocol`, goField: `${goField}.Protocol`, value: h.protocol }, ['udp', 'tcp']);
@@ -68,14 +67,14 @@ export function validateStructTags(spec: DisruptionSpec): SpecError[] {
       range(out, { field: `spec.network.${key}`, goField: `${N}.${go}`, value: n[key] }, 0, max);
     }
     range(out, { field: 'spec.network.bandwidthLimit', goField: `${N}.BandwidthLimit`, value: n.bandwidthLimit }, 0, undefined);
-    list(n.hosts).forEach((h, i) => host(out, h, `spec.network.hosts[${i}]`, `${N}.Hosts[${i}]`));
-    list(n.allowedHosts).forEach((h, i) => host(out, h, `spec.network.allowedHosts[${i}]`, `${N}.AllowedHosts[${i}]`));
-    list(n.services).forEach((s, i) => {
-      list(s.ports).forEach((p, j) => range(out, { field: `spec.network.services[${i}].ports[${j}].port`, goField: `${N}.Services[${i}].Ports[${j}].Port`, value: p.port }, 0, 65535));
+    items(n.hosts).forEach((h, i) => host(out, h, `spec.network.hosts[${i}]`, `${N}.Hosts[${i}]`));
+    items(n.allowedHosts).forEach((h, i) => host(out, h, `spec.network.allowedHosts[${i}]`, `${N}.AllowedHosts[${i}]`));
+    items(n.services).forEach((s, i) => {
+      items(s.ports).forEach((p, j) => range(out, { field: `spec.network.services[${i}].ports[${j}].port`, goField: `${N}.Services[${i}].Ports[${j}].Port`, value: p.port }, 0, 65535));
       range(out, { field: `spec.network.services[${i}].percentage`, goField: `${N}.Services[${i}].Percentage`, value: s.percentage }, 1, 100, true);
     });
     for (const [key, go] of [['aws', 'AWSServiceList'], ['gcp', 'GCPServiceList'], ['datadog', 'DatadogServiceList']] as const) {
-      list(n.cloud?.[key]).forEach((s, i) => cloudService(out, s, `spec.network.cloud.${key}[${i}]`, `${N}.Cloud.${go}[${i}]`));
+      items(n.cloud?.[key]).forEach((s, i) => cloudService(out, s, `spec.network.cloud.${key}[${i}]`, `${N}.Cloud.${go}[${i}]`));
     }
   }
   if (spec.memoryPressure) required(out, { field: 'spec.memoryPressure.targetPercent', goField: `${S}.MemoryPressure.TargetPercent`, value: spec.memoryPressure.targetPercent });

@@ -3,6 +3,11 @@
 import { durationString, parseDuration } from '../../template/functions/sprig/dates.ts';
 import type { DisruptionDuration, IntOrString } from '../api/types.ts';
 
+/** A list field as Go reads it: null or absent is empty. */
+export function items<T>(value: T[] | null | undefined): T[] {
+  return Array.isArray(value) ? value : [];
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** strconv.Atoi. */
@@ -23,11 +28,6 @@ export function intOrPercent(count: IntOrString | null | undefined): Parsed<{ va
   const percent = count.endsWith('%');
   const n = atoi(percent ? count.slice(0, -1) : count);
   return n.ok ? { ok: true, value: { value: n.value, percent } } : { ok: false, error: `invalid value ${JSON.stringify(count)}: ${n.error}` };
-}
-
-/** `count` resolved against a total, percentages rounded up (GetScaledValueFromIntOrPercent with roundUp). */
-export function scaledCount(count: { value: number; percent: boolean }, total: number): number {
-  return count.percent ? Math.ceil((count.value * total) / 100) : count.value;
 }
 
 /** ParseTargetPercent of memoryPressure: spaces and a trailing % dropped, then Atoi. */
