@@ -48,29 +48,23 @@ export interface OctokitClientOptions {
   log?: { debug(message: string): void; info(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
-/** The resolved numbers, for error messages and the fetch deadline. */
-interface Limits {
-  requestTimeoutMs: number;
-}
-
 export class OctokitGitHubClient implements GitHubClient {
   private readonly octokit: BosunOctokitInstance;
-  private readonly limits: Limits;
+  /** For the timeout error's message. */
+  private readonly requestTimeoutMs: number;
 
   constructor(credentials: GitHubCredentials, options: OctokitClientOptions = {}) {
     const endpoints = options.endpoints ?? githubEndpoints();
-    const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     const rateLimitRetries = options.rateLimitRetries ?? 3;
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
-    this.limits = { requestTimeoutMs };
     const onLimit = (retryAfterSeconds: number, _request: unknown, _octokit: unknown, retryCount: number): boolean =>
       retryCount < rateLimitRetries && retryAfterSeconds * 1000 <= maxRateLimitWaitMs;
-    const writeIntervalMs = options.writeIntervalMs ?? 1000;
     this.octokit = new BosunOctokit({
       baseUrl: endpoints.apiUrl,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       headers: { 'x-github-api-version': GITHUB_API_VERSION },
-      request: { fetch: fetchWithDeadline(requestTimeoutMs) },
+      request: { fetch: fetchWithDeadline(this.requestTimeoutMs) },
       ...(options.log ? { log: options.log } : {}),
       ...(credentials.type === 'token'
         ? { auth: credentials.token }
@@ -85,43 +79,43 @@ export class OctokitGitHubClient implements GitHubClient {
         id: options.throttleId ?? DEFAULT_USER_AGENT,
         onRateLimit: onLimit,
         onSecondaryRateLimit: onLimit,
-        ...(writeIntervalMs === 1000 ? {} : { write: writeGroup(writeIntervalMs) }),
+        write: writeGroup(options.writeIntervalMs ?? 1000),
       },
     });
   }
 
-  getBranchHead(owner: string, repo: string, branch: string): Promise<string> {
-    return this.call('getBranchHead', owner, repo, async () => {
-      const { data } = await this.octokit.rest.repos.getBranch({ owner, repo, branch });
+  getBranchHead(owner: string, repo: string, branch: string, signal?: AbortSignal): Promise<string> {
+    return this.call('getBranchHead', owner, repo, signal, async (request) => {
+      const { data } = await this.octokit.rest.repos.getBranch({ owner, repo, branch, request });
       return sha(data.commit?.sha, `branch ${branch}`);
     });
   }
 
-  listBranches(owner: string, repo: string): Promise<{ name: string; sha: string }[]> {
-    return this.call('listBranches', owner, repo, async () => {
-      const branches = await this.octokit.paginate(this.octokit.rest.repos.listBranches, { owner, repo, per_page: 100 });
+  listBranches(owner: string, repo: string, signal?: AbortSignal): Promise<{ name: string; sha: string }[]> {
+    return this.call('listBranches', owner, repo, signal, async (request) => {
+      const branches = await this.octokit.paginate(this.octokit.rest.repos.listBranches, { owner, repo, per_page: 100, request });
       return branches.map((b) => ({ name: b.name, sha: sha(b.commit?.sha, `branch ${b.name}`) }));
     });
   }
 
-  listOpenPullRequests(owner: string, repo: string): Promise<PullRequestHead[]> {
-    return this.call('listOpenPullRequests', owner, repo, async () => {
-      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });
+  listOpenPullRequests(owner: string, repo: string, signal?: AbortSignal): Promise<PullRequestHead[]> {
+    return this.call('listOpenPullRequests', owner, repo, signal, async (request) => {
+      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100, request });
       return pulls.map((p) => ({ number: p.number, ref: p.head.ref, sha: sha(p.head.sha, `pull request #${p.number}`) }));
     });
   }
 
-  compareCommits(owner: string, repo: string, base: string, head: string): Promise<CompareResult> {
-    return this.call('compareCommits', owner, repo, async () => {
-      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 250 });
+  compareCommits(owner: string, repo: string, base: string, head: string, signal?: AbortSignal): Promise<CompareResult> {
+    return this.call('compareCommits', owner, repo, signal, async (request) => {
+      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 250, request });
       return { shas: data.commits.map((c) => sha(c.sha, 'compared commit')), status: data.status, totalCommits: data.total_commits };
     });
   }
 
-  commitExists(owner: string, repo: string, ref: string): Promise<boolean> {
-    return this.call('commitExists', owner, repo, async () => {
+  commitExists(owner: string, repo: string, ref: string, signal?: AbortSignal): Promise<boolean> {
+    return this.call('commitExists', owner, repo, signal, async (request) => {
       try {
-        await this.octokit.rest.repos.getCommit({ owner, repo, ref });
+        await this.octokit.rest.repos.getCommit({ owner, repo, ref, request });
         return true;
       } catch (err) {
         // GitHub answers 422 ("No commit found for SHA") for a well-formed SHA it does not have, 404 for the rest.
@@ -131,11 +125,11 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  commitFiles(owner: string, repo: string, ref: string): Promise<string[]> {
-    return this.call('commitFiles', owner, repo, async () => {
+  commitFiles(owner: string, repo: string, ref: string, signal?: AbortSignal): Promise<string[]> {
+    return this.call('commitFiles', owner, repo, signal, async (request) => {
       // GitHub pages a commit's files at 300 (up to 3000) with Link headers; every page repeats the commit.
       const files: string[] = [];
-      for await (const page of this.octokit.paginate.iterator(this.octokit.rest.repos.getCommit, { owner, repo, ref })) {
+      for await (const page of this.octokit.paginate.iterator(this.octokit.rest.repos.getCommit, { owner, repo, ref, request })) {
         // The iterator's types assume a list endpoint; a page of this one is the commit object.
         const commit = page.data as unknown as { files?: { filename: string }[] };
         for (const file of commit.files ?? []) files.push(file.filename);
@@ -144,18 +138,19 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  pullRequestFiles(owner: string, repo: string, number: number): Promise<string[]> {
-    return this.call('pullRequestFiles', owner, repo, async () => {
-      const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { owner, repo, pull_number: number, per_page: 100 });
+  pullRequestFiles(owner: string, repo: string, number: number, signal?: AbortSignal): Promise<string[]> {
+    return this.call('pullRequestFiles', owner, repo, signal, async (request) => {
+      const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { owner, repo, pull_number: number, per_page: 100, request });
       return files.map((f) => f.filename);
     });
   }
 
-  createCheckRun(owner: string, repo: string, run: CheckRunCreate): Promise<number> {
-    return this.call('createCheckRun', owner, repo, async () => {
+  createCheckRun(owner: string, repo: string, run: CheckRunCreate, signal?: AbortSignal): Promise<number> {
+    return this.call('createCheckRun', owner, repo, signal, async (request) => {
       const { data } = await this.octokit.rest.checks.create({
         owner,
         repo,
+        request,
         name: run.name,
         head_sha: run.headSha,
         status: 'queued',
@@ -169,11 +164,12 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate): Promise<void> {
-    return this.call('updateCheckRun', owner, repo, async () => {
+  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate, signal?: AbortSignal): Promise<void> {
+    return this.call('updateCheckRun', owner, repo, signal, async (request) => {
       await this.octokit.rest.checks.update({
         owner,
         repo,
+        request,
         check_run_id: id,
         name: update.name,
         status: update.status,
@@ -184,14 +180,28 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  /** Runs one GitHubClient method, turning whatever it throws into a GitHubRequestError that names it. */
-  private async call<T>(operation: string, owner: string, repo: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one GitHubClient method, turning whatever it throws into a GitHubRequestError that names it. An abort of
+   * signal rejects at once with its reason, even mid-wait on a rate limit or a backoff; the abandoned work sends
+   * nothing more, as its next fetch sees the aborted signal.
+   */
+  private async call<T>(operation: string, owner: string, repo: string, signal: AbortSignal | undefined, run: (request: { signal?: AbortSignal }) => Promise<T>): Promise<T> {
+    signal?.throwIfAborted();
     try {
-      return await run();
+      return signal ? await untilAborted(run({ signal }), signal) : await run({});
     } catch (err) {
-      throw requestError(err, operation, `${owner}/${repo}`, this.limits);
+      signal?.throwIfAborted();
+      throw requestError(err, operation, `${owner}/${repo}`, this.requestTimeoutMs);
     }
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function sha(value: string | undefined, what: string): string {
@@ -199,7 +209,7 @@ function sha(value: string | undefined, what: string): string {
   return value;
 }
 
-function requestError(err: unknown, operation: string, repository: string, limits: Limits): GitHubRequestError {
+function requestError(err: unknown, operation: string, repository: string, requestTimeoutMs: number): GitHubRequestError {
   if (err instanceof GitHubRequestError) return err;
   if (!(err instanceof RequestError)) {
     return new GitHubRequestError({ operation, repository, status: undefined, detail: err instanceof Error ? err.message : String(err) });
@@ -207,7 +217,7 @@ function requestError(err: unknown, operation: string, repository: string, limit
   if (err.response === undefined) {
     // No answer: plugin-retry already retried it. @octokit/request reports these as a 500; say what happened.
     const timedOut = err.cause instanceof Error && err.cause.name === 'TimeoutError';
-    const detail = timedOut ? `no answer within ${limits.requestTimeoutMs} ms` : err.message;
+    const detail = timedOut ? `no answer within ${requestTimeoutMs} ms` : err.message;
     return new GitHubRequestError({ operation, repository, status: undefined, timedOut, detail });
   }
   const mintingToken = /\/app\/installations\/[^/]+\/access_tokens$/.test(err.request.url);
@@ -240,10 +250,19 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  */
 function fetchWithDeadline(timeoutMs: number): typeof fetch {
   return async (input, init) => {
+    const caller = init?.signal ?? undefined;
     const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    const response = await fetch(input, { ...init, signal });
-    const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+    const signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
+    let response: Response;
+    let body: ArrayBuffer | null;
+    try {
+      response = await fetch(input, { ...init, signal });
+      body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+    } catch (err) {
+      // As an AbortError, @octokit/request passes it through unwrapped, and neither plugin retries it.
+      if (caller?.aborted) throw new DOMException('aborted by the caller', 'AbortError');
+      throw err;
+    }
     const buffered = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     // plugin-paginate-rest reads the URL of a page.
     Object.defineProperty(buffered, 'url', { value: response.url });
@@ -251,7 +270,7 @@ function fetchWithDeadline(timeoutMs: number): typeof fetch {
   };
 }
 
-/** plugin-throttling keeps its limiters per process; the write spacing, when not its 1 s default, likewise. */
+/** plugin-throttling keeps its limiters per process, keyed by throttle id; so does the configurable write spacing. */
 const writeGroups = new Map<number, Bottleneck.Group>();
 function writeGroup(intervalMs: number): Bottleneck.Group {
   let group = writeGroups.get(intervalMs);
