@@ -1,0 +1,263 @@
+// The GitHubClient over Octokit: upstream's REST calls with upstream's parameters (internal/github/client.go),
+// plus what upstream lacked: commit files followed past GitHub's 300-file page, waits on primary and secondary
+// rate limits as GitHub's headers say, retries of 5xx and dropped connections with backoff, and a deadline on
+// every HTTP attempt so a hung GitHub never wedges a reconcile.
+import { createAppAuth } from '@octokit/auth-app';
+import { Octokit } from '@octokit/core';
+import { paginateRest } from '@octokit/plugin-paginate-rest';
+import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods';
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { RequestError } from '@octokit/request-error';
+import Bottleneck from 'bottleneck';
+import type { GitHubCredentials } from './credentials.ts';
+import { githubEndpoints, type GitHubEndpoints } from './endpoints.ts';
+import { GitHubRequestError } from './errors.ts';
+import type { CheckRunCreate, CheckRunUpdate, CompareResult, GitHubClient, PullRequestHead } from './github-client.ts';
+
+const BosunOctokit = Octokit.plugin(restEndpointMethods, paginateRest, retry, throttling);
+type BosunOctokitInstance = InstanceType<typeof BosunOctokit>;
+
+export const DEFAULT_USER_AGENT = 'bosun-terrakojo';
+/** The REST API version upstream's go-github pins. */
+const GITHUB_API_VERSION = '2022-11-28';
+
+export interface OctokitClientOptions {
+  /** Default: GITHUB_API_URL and GITHUB_UPLOAD_URL from the environment. */
+  endpoints?: GitHubEndpoints;
+  /** Default "bosun-terrakojo". */
+  userAgent?: string;
+  /** Deadline of one HTTP attempt, answer body included. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** Retries of a 5xx, a dropped connection or a timeout. Default 3. */
+  retries?: number;
+  /** Backoff unit: retry n waits n² units (plugin-retry). Default 1000 ms. */
+  retryBaseMs?: number;
+  /** Retries after a rate limit, each waiting as GitHub's headers say. Default 3. */
+  rateLimitRetries?: number;
+  /** A rate limit that resets later than this fails the call at once (with retryAfterSeconds) instead of waiting. Default 60 s. */
+  maxRateLimitWaitMs?: number;
+  /**
+   * Spacing of POST/PATCH requests per credential. Default 1000 ms, GitHub's advice against secondary rate limits;
+   * a test server needs none.
+   */
+  writeIntervalMs?: number;
+  /** Who the throttling limits are shared by: clients with the same id share them. Default "bosun-terrakojo". */
+  throttleId?: string;
+  /** Octokit's logger (its warnings name requests, never credentials). Default: console for warn and error. */
+  log?: { debug(message: string): void; info(message: string): void; warn(message: string): void; error(message: string): void };
+}
+
+/** The resolved numbers, for error messages and the fetch deadline. */
+interface Limits {
+  requestTimeoutMs: number;
+}
+
+export class OctokitGitHubClient implements GitHubClient {
+  private readonly octokit: BosunOctokitInstance;
+  private readonly limits: Limits;
+
+  constructor(credentials: GitHubCredentials, options: OctokitClientOptions = {}) {
+    const endpoints = options.endpoints ?? githubEndpoints();
+    const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    const rateLimitRetries = options.rateLimitRetries ?? 3;
+    const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
+    this.limits = { requestTimeoutMs };
+    const onLimit = (retryAfterSeconds: number, _request: unknown, _octokit: unknown, retryCount: number): boolean =>
+      retryCount < rateLimitRetries && retryAfterSeconds * 1000 <= maxRateLimitWaitMs;
+    const writeIntervalMs = options.writeIntervalMs ?? 1000;
+    this.octokit = new BosunOctokit({
+      baseUrl: endpoints.apiUrl,
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      headers: { 'x-github-api-version': GITHUB_API_VERSION },
+      request: { fetch: fetchWithDeadline(requestTimeoutMs) },
+      ...(options.log ? { log: options.log } : {}),
+      ...(credentials.type === 'token'
+        ? { auth: credentials.token }
+        : {
+            // auth-app keeps installation tokens in this client's cache until a minute before they expire.
+            authStrategy: createAppAuth,
+            auth: { appId: credentials.appId, privateKey: credentials.privateKey, installationId: credentials.installationId },
+          }),
+      // 429 is the throttling plugin's: it waits as Retry-After says, where plugin-retry would guess.
+      retry: { retries: options.retries ?? 3, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
+      throttle: {
+        id: options.throttleId ?? DEFAULT_USER_AGENT,
+        onRateLimit: onLimit,
+        onSecondaryRateLimit: onLimit,
+        ...(writeIntervalMs === 1000 ? {} : { write: writeGroup(writeIntervalMs) }),
+      },
+    });
+  }
+
+  getBranchHead(owner: string, repo: string, branch: string): Promise<string> {
+    return this.call('getBranchHead', owner, repo, async () => {
+      const { data } = await this.octokit.rest.repos.getBranch({ owner, repo, branch });
+      return sha(data.commit?.sha, `branch ${branch}`);
+    });
+  }
+
+  listBranches(owner: string, repo: string): Promise<{ name: string; sha: string }[]> {
+    return this.call('listBranches', owner, repo, async () => {
+      const branches = await this.octokit.paginate(this.octokit.rest.repos.listBranches, { owner, repo, per_page: 100 });
+      return branches.map((b) => ({ name: b.name, sha: sha(b.commit?.sha, `branch ${b.name}`) }));
+    });
+  }
+
+  listOpenPullRequests(owner: string, repo: string): Promise<PullRequestHead[]> {
+    return this.call('listOpenPullRequests', owner, repo, async () => {
+      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });
+      return pulls.map((p) => ({ number: p.number, ref: p.head.ref, sha: sha(p.head.sha, `pull request #${p.number}`) }));
+    });
+  }
+
+  compareCommits(owner: string, repo: string, base: string, head: string): Promise<CompareResult> {
+    return this.call('compareCommits', owner, repo, async () => {
+      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 250 });
+      return { shas: data.commits.map((c) => sha(c.sha, 'compared commit')), status: data.status, totalCommits: data.total_commits };
+    });
+  }
+
+  commitExists(owner: string, repo: string, ref: string): Promise<boolean> {
+    return this.call('commitExists', owner, repo, async () => {
+      try {
+        await this.octokit.rest.repos.getCommit({ owner, repo, ref });
+        return true;
+      } catch (err) {
+        // GitHub answers 422 ("No commit found for SHA") for a well-formed SHA it does not have, 404 for the rest.
+        if (err instanceof RequestError && (err.status === 404 || err.status === 422)) return false;
+        throw err;
+      }
+    });
+  }
+
+  commitFiles(owner: string, repo: string, ref: string): Promise<string[]> {
+    return this.call('commitFiles', owner, repo, async () => {
+      // GitHub pages a commit's files at 300 (up to 3000) with Link headers; every page repeats the commit.
+      const files: string[] = [];
+      for await (const page of this.octokit.paginate.iterator(this.octokit.rest.repos.getCommit, { owner, repo, ref })) {
+        // The iterator's types assume a list endpoint; a page of this one is the commit object.
+        const commit = page.data as unknown as { files?: { filename: string }[] };
+        for (const file of commit.files ?? []) files.push(file.filename);
+      }
+      return files;
+    });
+  }
+
+  pullRequestFiles(owner: string, repo: string, number: number): Promise<string[]> {
+    return this.call('pullRequestFiles', owner, repo, async () => {
+      const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { owner, repo, pull_number: number, per_page: 100 });
+      return files.map((f) => f.filename);
+    });
+  }
+
+  createCheckRun(owner: string, repo: string, run: CheckRunCreate): Promise<number> {
+    return this.call('createCheckRun', owner, repo, async () => {
+      const { data } = await this.octokit.rest.checks.create({
+        owner,
+        repo,
+        name: run.name,
+        head_sha: run.headSha,
+        status: 'queued',
+        // Upstream's initial output.
+        output: { title: run.name, summary: 'Check run created and queued.' },
+        ...(run.detailsUrl === undefined ? {} : { details_url: run.detailsUrl }),
+        ...(run.externalId === undefined ? {} : { external_id: run.externalId }),
+      });
+      if (typeof data.id !== 'number') throw new Error('the answer has no check run id');
+      return data.id;
+    });
+  }
+
+  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate): Promise<void> {
+    return this.call('updateCheckRun', owner, repo, async () => {
+      await this.octokit.rest.checks.update({
+        owner,
+        repo,
+        check_run_id: id,
+        name: update.name,
+        status: update.status,
+        ...(update.status === 'completed' && update.conclusion !== undefined ? { conclusion: update.conclusion } : {}),
+        ...(update.detailsUrl === undefined ? {} : { details_url: update.detailsUrl }),
+        ...(update.output === undefined ? {} : { output: update.output }),
+      });
+    });
+  }
+
+  /** Runs one GitHubClient method, turning whatever it throws into a GitHubRequestError that names it. */
+  private async call<T>(operation: string, owner: string, repo: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (err) {
+      throw requestError(err, operation, `${owner}/${repo}`, this.limits);
+    }
+  }
+}
+
+function sha(value: string | undefined, what: string): string {
+  if (typeof value !== 'string' || !/^[0-9a-f]{40}$/.test(value)) throw new Error(`the answer has no commit SHA for ${what}`);
+  return value;
+}
+
+function requestError(err: unknown, operation: string, repository: string, limits: Limits): GitHubRequestError {
+  if (err instanceof GitHubRequestError) return err;
+  if (!(err instanceof RequestError)) {
+    return new GitHubRequestError({ operation, repository, status: undefined, detail: err instanceof Error ? err.message : String(err) });
+  }
+  if (err.response === undefined) {
+    // No answer: plugin-retry already retried it. @octokit/request reports these as a 500; say what happened.
+    const timedOut = err.cause instanceof Error && err.cause.name === 'TimeoutError';
+    const detail = timedOut ? `no answer within ${limits.requestTimeoutMs} ms` : err.message;
+    return new GitHubRequestError({ operation, repository, status: undefined, timedOut, detail });
+  }
+  const mintingToken = /\/app\/installations\/[^/]+\/access_tokens$/.test(err.request.url);
+  const retryAfterSeconds = rateLimitWaitSeconds(err.status, err.response.headers);
+  return new GitHubRequestError({
+    operation,
+    repository,
+    status: err.status,
+    detail: `${mintingToken ? 'creating the App installation token: ' : ''}${err.message}`,
+    ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+  });
+}
+
+/** For a rate-limited answer (403 or 429), how long GitHub's headers say to wait. */
+function rateLimitWaitSeconds(status: number, headers: Record<string, string | number | undefined>): number | undefined {
+  if (status !== 403 && status !== 429) return undefined;
+  const retryAfter = headers['retry-after'];
+  if (retryAfter !== undefined && Number.isFinite(Number(retryAfter))) return Math.max(0, Number(retryAfter));
+  const reset = Number(headers['x-ratelimit-reset']);
+  if (String(headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset)) return Math.max(0, Math.ceil(reset - Date.now() / 1000));
+  return undefined;
+}
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * fetch with a deadline on each attempt, covering the body too: @octokit/request reads the body after fetch
+ * returns and turns a failed read into an empty answer, so a GitHub that sent headers and then stalled would
+ * otherwise hang or look like success.
+ */
+function fetchWithDeadline(timeoutMs: number): typeof fetch {
+  return async (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const response = await fetch(input, { ...init, signal });
+    const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+    const buffered = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // plugin-paginate-rest reads the URL of a page.
+    Object.defineProperty(buffered, 'url', { value: response.url });
+    return buffered;
+  };
+}
+
+/** plugin-throttling keeps its limiters per process; the write spacing, when not its 1 s default, likewise. */
+const writeGroups = new Map<number, Bottleneck.Group>();
+function writeGroup(intervalMs: number): Bottleneck.Group {
+  let group = writeGroups.get(intervalMs);
+  if (!group) {
+    group = new Bottleneck.Group({ id: `bosun-terrakojo-write-${intervalMs}`, maxConcurrent: 1, minTime: intervalMs });
+    writeGroups.set(intervalMs, group);
+  }
+  return group;
+}
