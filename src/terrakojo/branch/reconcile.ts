@@ -56,6 +56,8 @@ export async function reconcileBranch(cached: Branch, ctx: ReconcileContext<Bran
     await deleteBranch(d.client, branch);
     return action.awaitChange();
   }
+  // A Repository being deleted deletes this Branch next: nothing new should start for it.
+  if (repo.metadata.deletionTimestamp) return action.awaitChange();
   const isDefaultBranch = branch.spec.name === repo.spec.defaultBranch;
   const workflows = controlledBy(d.workflows, branch, KIND_BRANCH);
   if (branch.metadata.annotations?.[LAST_SHA_ANNOTATION] === branch.spec.sha) {
