@@ -7,6 +7,7 @@ import { statusWriter } from '../../runtime/status.ts';
 import { branchesResource, repositoriesResource, workflowsResource } from '../api/resources.ts';
 import type { Branch, Repository, Workflow } from '../api/types.ts';
 import type { GitHubClientProvider } from '../repository/github-access.ts';
+import { notStatusOnly } from '../repository/predicates.ts';
 import { reconcileBranch, type BranchDeps } from './reconcile.ts';
 
 export interface BranchControllerOptions {
@@ -43,6 +44,7 @@ export function registerBranchController(mgr: Manager, options: BranchController
       for: branchesResource,
       data: deps,
       concurrency: options.concurrency ?? 4,
+      predicates: [notStatusOnly<Branch>()],
       reconcile: reconcileBranch,
     })
     .owns(mgr.informer<Workflow>(workflowsResource), { predicates: [workflowProgress] });

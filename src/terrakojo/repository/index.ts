@@ -3,7 +3,7 @@ import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import { action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
-import { annotationChanged, generationChanged, labelChanged, or, type Predicate } from '../../runtime/controller/predicate.ts';
+import type { Predicate } from '../../runtime/controller/predicate.ts';
 import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { statusWriter } from '../../runtime/status.ts';
@@ -12,6 +12,7 @@ import { branchesResource, repositoriesResource } from '../api/resources.ts';
 import type { Branch, Repository } from '../api/types.ts';
 import { retryAfterMs, type GitHubClientProvider } from './github-access.ts';
 import { controllerOf } from './ownership.ts';
+import { notStatusOnly } from './predicates.ts';
 import { reconcileRepository, type RepositoryDeps } from './reconcile.ts';
 
 export type { GitHubClientProvider } from './github-access.ts';
@@ -36,17 +37,6 @@ function secretOf(repo: Repository): string {
   const ref = repo.spec.githubSecretRef;
   return objectKey(ref.namespace || repo.metadata.namespace, ref.name);
 }
-
-/**
- * Our own status writes do not wake a Repository (a pass writes its status, and the next pass is the resync or a
- * poke); a change of spec, labels, annotations (the webhook's sync-requested-at), finalizers or deletion does.
- */
-const notStatusOnly: Predicate<Repository> = or(
-  generationChanged(),
-  labelChanged(),
-  annotationChanged(),
-  (e) => e.type === 'modified' && e.old !== undefined && (e.old.metadata.deletionTimestamp !== e.object.metadata.deletionTimestamp || String(e.old.metadata.finalizers) !== String(e.object.metadata.finalizers)),
-);
 
 /** A Secret matters when it appears, goes, or its contents change. */
 const secretContentChanged: Predicate = (e) =>
@@ -84,7 +74,8 @@ export function registerRepositoryController(mgr: Manager, options: RepositoryCo
       for: repositoriesResource,
       data: deps,
       concurrency: options.concurrency ?? 2,
-      predicates: [notStatusOnly],
+      // Its own status writes do not wake it; the next pass is the resync, a poke or a change.
+      predicates: [notStatusOnly<Repository>()],
       reconcile: reconcileRepository,
       // A rate limit GitHub named a reset for is waited out, not hammered with backoff.
       errorPolicy: (_repo, err) => {

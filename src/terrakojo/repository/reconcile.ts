@@ -19,7 +19,7 @@ import { deleteBranch } from './branch-objects.ts';
 import { credentialsProblem, type GitHubClientProvider } from './github-access.ts';
 import { controllerOf } from './ownership.ts';
 import { applyReady, RepositoryReason, type ReadyState } from './status.ts';
-import { syncDefaultBranch, syncRefs, type SyncDeps } from './sync.ts';
+import { syncDefaultBranch, syncRefs, type DefaultBranchOutcome, type SyncDeps } from './sync.ts';
 
 export interface RepositoryDeps extends SyncDeps {
   github: GitHubClientProvider;
@@ -41,25 +41,29 @@ export async function reconcileRepository(cached: Repository, ctx: ReconcileCont
   if (await ensureLabels(d.client, repo)) return action.awaitChange();
 
   const github = await clientFor(d, repo);
-  let state: ReadyState;
   let stored = repo;
   try {
     const outcome = await syncDefaultBranch(d, repo, github);
+    // The cursor is saved before the refs are synced: a failure there must not make these commits run again.
     stored = await d.writer.write(repo, (draft) => {
       (draft.status ??= {}).lastDefaultBranchHeadSha = outcome.cursor;
     });
     const refs = await syncRefs(d, stored, github);
-    state = outcome.caughtUp
-      ? { ready: true, reason: RepositoryReason.Synced, message: `${describe(repo)}: ${repo.spec.defaultBranch} at ${outcome.head.slice(0, 12)} and ${refs} other ref(s) have their Branches` }
-      : { ready: false, reason: RepositoryReason.CatchingUp, message: `${describe(repo)}: made Branches for ${repo.spec.defaultBranch} up to ${outcome.cursor.slice(0, 12)}; more commits remain before ${outcome.head.slice(0, 12)}` };
-    await d.writer.write(stored, (draft) => applyReady(draft, state));
+    await d.writer.write(stored, (draft) => applyReady(draft, syncedState(repo, outcome, refs)));
     // More commits than one compare page: the next page now, not at the next resync.
-    return outcome.caughtUp ? action.requeueAfter(d.resyncIntervalMs) : action.requeueAfter(0);
+    return action.requeueAfter(outcome.caughtUp ? d.resyncIntervalMs : 0);
   } catch (err) {
     const message = `${describe(repo)}: sync with GitHub failed: ${err instanceof Error ? err.message : String(err)}`;
     await reportNotReady(d, stored, { ready: false, reason: RepositoryReason.SyncFailed, message });
     throw err;
   }
+}
+
+function syncedState(repo: Repository, outcome: DefaultBranchOutcome, refs: number): ReadyState {
+  const { defaultBranch } = repo.spec;
+  return outcome.caughtUp
+    ? { ready: true, reason: RepositoryReason.Synced, message: `${describe(repo)}: ${defaultBranch} at ${outcome.head.slice(0, 12)} and ${refs} other ref(s) have their Branches` }
+    : { ready: false, reason: RepositoryReason.CatchingUp, message: `${describe(repo)}: made Branches for ${defaultBranch} up to ${outcome.cursor.slice(0, 12)}; more commits remain before ${outcome.head.slice(0, 12)}` };
 }
 
 /** The client for the Repository's Secret; a Secret that gives no credentials stops the Repository until it changes. */
