@@ -34,6 +34,8 @@ export interface SyncHarness {
 export interface SyncHarnessOptions {
   repositoryController?: boolean;
   branchController?: boolean;
+  /** The Repository controller's resync interval (default: its own, 30 minutes). */
+  resyncIntervalMs?: number;
   /** Wraps the controllers' client (to fail one call the way a cluster would). */
   wrapClient?: (client: KubeClient) => KubeClient;
 }
@@ -49,7 +51,7 @@ export async function startSyncHarness(options: SyncHarnessOptions = {}): Promis
   const readSecret = (namespace: string, name: string): Promise<GitHubSecret> => mgrClient.get<KubeObject & GitHubSecret>(secretsResource, name, { namespace });
   const clients = new GitHubClients(readSecret, { endpoints: githubEndpoints({ GITHUB_API_URL: gh.apiUrl }), writeIntervalMs: 0, retries: 1, retryBaseMs: 10 });
   const github = (repo: Repository) => clients.forRepository(repo);
-  if (options.repositoryController ?? true) registerRepositoryController(mgr, { github });
+  if (options.repositoryController ?? true) registerRepositoryController(mgr, { github, ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}) });
   if (options.branchController ?? true) registerBranchController(mgr, { github });
   const namespace = 'tk';
   await client.create({ apiVersion: 'v1', kind: 'Namespace' }, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } });

@@ -53,6 +53,13 @@ describe('Repository controller', () => {
     assert.deepEqual(branch.metadata.ownerReferences, [{ apiVersion: 'terrakojo.io/v1alpha1', kind: 'Repository', name: 'infra', uid: repo.metadata.uid, controller: true, blockOwnerDeletion: true }]);
   });
 
+  it('a synced Repository asks GitHub nothing more until poked (its own status writes do not wake it)', async () => {
+    await eventually(async () => (await getRepository(h))?.status?.synced === true);
+    h.gh.resetCalls();
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.deepEqual(h.gh.calls, []);
+  });
+
   it('a poke after two pushes: one Branch per new commit, the cursor at the head', async () => {
     const first = h.gh.commit(OWNER, REPO, { branch: 'main', files: ['infra/a/main.tf'] });
     const second = h.gh.commit(OWNER, REPO, { branch: 'main', files: ['infra/b/main.tf'] });
@@ -200,5 +207,22 @@ describe('Repository controller: credentials', () => {
     await ready('SecretNotFound');
     await h.client.create(secretsResource, tokenSecret(h.namespace, 'later', { token: TOKEN }));
     await ready('Synced');
+  });
+});
+
+describe('Repository controller: resync', () => {
+  before(async () => {
+    h = await startSyncHarness({ branchController: false, resyncIntervalMs: 300 });
+    h.gh.createRepository(OWNER, REPO, { defaultBranch: 'main' });
+    await h.client.create(secretsResource, tokenSecret(h.namespace, 'github', { token: TOKEN }));
+    await createRepository(h);
+  });
+  after(() => h.close());
+
+  it('without a poke, the next resync finds a new commit', async () => {
+    await cursorAt(h, h.gh.branchHead(OWNER, REPO, 'main') ?? '');
+    const sha = h.gh.commit(OWNER, REPO, { branch: 'main', files: ['infra/late/main.tf'] });
+    await cursorAt(h, sha, 5000);
+    assert.ok((await listBranches(h)).some((b) => b.spec.sha === sha));
   });
 });
