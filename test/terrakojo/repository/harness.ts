@@ -15,7 +15,7 @@ import { registerBranchController } from '../../../src/terrakojo/branch/index.ts
 import { GitHubClients } from '../../../src/terrakojo/github/client-cache.ts';
 import type { GitHubSecret } from '../../../src/terrakojo/github/credentials.ts';
 import { githubEndpoints } from '../../../src/terrakojo/github/endpoints.ts';
-import { registerRepositoryController } from '../../../src/terrakojo/repository/index.ts';
+import { registerRepositoryController, type GitHubClientProvider } from '../../../src/terrakojo/repository/index.ts';
 import { startGitHubTestServer, type GitHubTestServer } from '../../github-server/index.ts';
 import { eventually, startTestServer, type TestServer } from '../../helpers/api-server.ts';
 
@@ -28,6 +28,9 @@ export interface SyncHarness {
   gh: GitHubTestServer;
   client: KubeClient;
   namespace: string;
+  /** The running manager, for a controller registered later (as after a restart). */
+  mgr: Manager;
+  github: GitHubClientProvider;
   close(): Promise<void>;
 }
 
@@ -50,7 +53,7 @@ export async function startSyncHarness(options: SyncHarnessOptions = {}): Promis
   const mgr = new Manager({ client: controllersClient, logger: pino({ enabled: false }), gracefulShutdownTimeoutMs: 2000 });
   const readSecret = (namespace: string, name: string): Promise<GitHubSecret> => mgrClient.get<KubeObject & GitHubSecret>(secretsResource, name, { namespace });
   const clients = new GitHubClients(readSecret, { endpoints: githubEndpoints({ GITHUB_API_URL: gh.apiUrl }), writeIntervalMs: 0, retries: 1, retryBaseMs: 10 });
-  const github = (repo: Repository) => clients.forRepository(repo);
+  const github: GitHubClientProvider = (repo) => clients.forRepository(repo);
   if (options.repositoryController ?? true) registerRepositoryController(mgr, { github, ...(options.resyncIntervalMs !== undefined ? { resyncIntervalMs: options.resyncIntervalMs } : {}) });
   if (options.branchController ?? true) registerBranchController(mgr, { github });
   const namespace = 'tk';
@@ -61,6 +64,8 @@ export async function startSyncHarness(options: SyncHarnessOptions = {}): Promis
     gh,
     client,
     namespace,
+    mgr,
+    github,
     async close() {
       await mgr.stop();
       await Promise.all([client.close(), mgrClient.close()]);
