@@ -3,7 +3,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const FAMILIES = ['landscaper', 'workflows', 'chaos', 'node', 'workloads'];
+const FAMILIES = ['landscaper', 'terrakojo', 'chaos', 'node', 'workloads'];
 
 /** For each layer (a folder of src/), the layers it may import besides itself; folders not named are free. */
 const LAYERS = {

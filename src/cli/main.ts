@@ -16,6 +16,7 @@ const subcommands: Record<string, Subcommand> = {
   up: { summary: 'start the embedded API server, the controllers and a node agent', load: async () => (await import('./commands/up.ts')).upCommand(), serves: true },
   controllers: { summary: 'run the controllers against a cluster', load: async () => (await import('./commands/controllers.ts')).controllersCommand(), serves: true },
   node: { summary: 'run a node agent that runs the pods bound to its Node', load: async () => (await import('./commands/node.ts')).nodeCommand(), serves: true },
+  'webhook-server': { summary: 'receive GitHub push and pull_request webhooks and request Repository syncs', load: async () => (await import('./commands/webhook-server.ts')).webhookServerCommand(), serves: true },
   manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },

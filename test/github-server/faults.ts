@@ -1,6 +1,8 @@
 // Fault injection: a seeded PRNG picks which requests fail and how, so a failing test replays exactly.
 // '500' answers 500 or 502; 'rate-limit' answers GitHub's primary limit (403, x-ratelimit-remaining 0, a reset
 // a second or two ahead) or its secondary limit (429 with Retry-After); 'timeout' holds the request unanswered.
+// As on GitHub, a rate limit lasts: until the reset (or for Retry-After) every request gets the same answer, so a
+// client that does not wait is seen failing again.
 import type { ApiResponse } from './http.ts';
 
 export type FaultKind = '500' | 'rate-limit' | 'timeout';
@@ -24,6 +26,8 @@ export class FaultInjector {
   readonly injected: Record<FaultKind, number> = { '500': 0, 'rate-limit': 0, timeout: 0 };
   private options: FaultOptions | undefined;
   private random: () => number = Math.random;
+  /** The rate limit in force: its answer and when it lifts (ms since the epoch). */
+  private limited: { until: number; response: ApiResponse } | undefined;
 
   set(options: FaultOptions | undefined): void {
     if (options !== undefined) {
@@ -33,14 +37,19 @@ export class FaultInjector {
       this.random = mulberry32(options.seed ?? 1);
     }
     this.options = options;
+    this.limited = undefined;
   }
 
   get total(): number {
     return this.injected['500'] + this.injected['rate-limit'] + this.injected.timeout;
   }
 
-  /** The fault for the next request, if it gets one. */
+  /** The fault for the next request, if it gets one. Requests while a rate limit lasts do not draw from the PRNG. */
   next(): Fault | undefined {
+    if (this.limited !== undefined && Date.now() < this.limited.until) {
+      this.injected['rate-limit']++;
+      return { kind: 'rate-limit', response: this.limited.response };
+    }
     const options = this.options;
     if (options === undefined || options.kinds.length === 0 || this.random() >= options.rate) return undefined;
     const kind = options.kinds[Math.floor(this.random() * options.kinds.length)] as FaultKind;
@@ -50,24 +59,31 @@ export class FaultInjector {
       const status = this.random() < 0.5 ? 500 : 502;
       return { kind, response: { status, body: { message: status === 500 ? 'Server Error' : 'Bad Gateway' } } };
     }
-    return { kind, response: this.random() < 0.5 ? primaryRateLimit() : secondaryRateLimit() };
+    this.limited = this.random() < 0.5 ? primaryRateLimit() : secondaryRateLimit();
+    return { kind, response: this.limited.response };
   }
 }
 
-function primaryRateLimit(): ApiResponse {
+function primaryRateLimit(): { until: number; response: ApiResponse } {
   const reset = Math.floor(Date.now() / 1000) + 2;
   return {
-    status: 403,
-    headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
-    body: { message: 'API rate limit exceeded for user ID 1.', documentation_url: RATE_LIMIT_DOCS },
+    until: reset * 1000,
+    response: {
+      status: 403,
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) },
+      body: { message: 'API rate limit exceeded for user ID 1.', documentation_url: RATE_LIMIT_DOCS },
+    },
   };
 }
 
-function secondaryRateLimit(): ApiResponse {
+function secondaryRateLimit(): { until: number; response: ApiResponse } {
   return {
-    status: 429,
-    headers: { 'retry-after': '1' },
-    body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: RATE_LIMIT_DOCS },
+    until: Date.now() + 1000,
+    response: {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.', documentation_url: RATE_LIMIT_DOCS },
+    },
   };
 }
 

@@ -12,8 +12,8 @@ export interface ApiRequest {
   apiBase: string;
   headers: IncomingHttpHeaders;
   body: unknown;
-  /** Who sent it; the server has checked it is the kind the route asks for. */
-  identity: Identity;
+  /** Who sent it, checked to be the kind the route asks for; undefined on /_meta, which has no auth. */
+  identity: Identity | undefined;
 }
 
 export interface ApiResponse {

@@ -2,6 +2,7 @@
 // Bosun makes, with fault injection and signed webhooks. The contract is in the terrakojo design notes; the
 // /_meta admin API (meta.ts) does over HTTP what these methods do.
 import { Auth, type AppCredentials } from './auth.ts';
+import { GitHubTestServerError } from './errors.ts';
 import { CheckRunStore, type CheckRun } from './check-runs.ts';
 import { FaultInjector, type FaultOptions } from './faults.ts';
 import { metaRoutes } from './meta.ts';
@@ -27,6 +28,7 @@ export interface GitHubTestServerOptions {
 export class GitHubTestServer {
   readonly calls: CallRecord[] = [];
   private readonly webhooks = new WebhookSender(() => this.url);
+  /** The state itself, for assertions the methods do not cover; change it through the methods. */
   readonly model = new GitHubModel((event) => this.onModelEvent(event));
   private readonly auth = new Auth();
   private readonly checkRunStore = new CheckRunStore();
@@ -50,7 +52,7 @@ export class GitHubTestServer {
 
   /** 'http://127.0.0.1:PORT': the API as api.github.com lays it out. */
   get url(): string {
-    if (this.listening === undefined) throw new Error('the GitHub test server is not listening');
+    if (this.listening === undefined) throw new GitHubTestServerError('the GitHub test server is not listening');
     return this.listening.url;
   }
 

@@ -5,6 +5,7 @@ import { GitHubTestServerError } from './errors.ts';
 import { changedFiles, compareCommits } from './history.ts';
 
 export type FileStatus = 'added' | 'modified' | 'removed';
+const FILE_STATUSES: readonly FileStatus[] = ['added', 'modified', 'removed'];
 
 export interface CommitFile {
   filename: string;
@@ -112,7 +113,7 @@ export class GitHubModel {
   }
 
   /** A merge commit on `branch` with `other` as its second parent, changing `files`. */
-  mergeCommit(repository: Repository, branch: string, other: string, files: FileChange[], message: string): string {
+  private mergeCommit(repository: Repository, branch: string, other: string, files: FileChange[], message: string): string {
     const commit = this.newCommit(repository, [this.branchHead(repository, branch), other], message, files);
     this.moveBranch(repository, branch, commit.sha, false);
     return commit.sha;
@@ -133,6 +134,7 @@ export class GitHubModel {
   deleteBranch(owner: string, name: string, branch: string): void {
     const repository = this.get(owner, name);
     const before = this.branchHead(repository, branch);
+    if (branch === repository.defaultBranch) throw new GitHubTestServerError(`${branch} is the default branch of ${owner}/${name}; GitHub refuses to delete it`);
     repository.branches.delete(branch);
     this.onEvent({ kind: 'push', repository, branch, before, after: ZERO_SHA, created: false, deleted: true, forced: false, commits: [] });
     // GitHub closes the open pull requests whose head branch is gone.
@@ -145,6 +147,9 @@ export class GitHubModel {
     const repository = this.get(owner, name);
     const headSha = this.branchHead(repository, options.head);
     this.branchHead(repository, options.base);
+    const duplicate = [...repository.pulls.values()].find((pull) => pull.state === 'open' && pull.head === options.head && pull.base === options.base);
+    // GitHub's 422 "A pull request already exists for acme:feature/x."
+    if (duplicate !== undefined) throw new GitHubTestServerError(`pull request #${duplicate.number} is already open from ${options.head} to ${options.base}`);
     const now = new Date().toISOString();
     const pull: PullRequest = {
       number: repository.pulls.size + 1,
@@ -196,6 +201,8 @@ export class GitHubModel {
 
   private moveBranch(repository: Repository, branch: string, sha: string, forced: boolean): void {
     const before = repository.branches.get(branch);
+    // Pushing the head a branch already has changes nothing, and GitHub announces nothing.
+    if (before === sha) return;
     repository.branches.set(branch, sha);
     const comparison = before === undefined ? undefined : compareCommits(repository, before, sha);
     const commits = comparison?.commits ?? [this.existingCommit(repository, sha)];
@@ -223,10 +230,14 @@ export class GitHubModel {
     const parentTree = parents[0] === undefined ? new Set<string>() : this.existingCommit(repository, parents[0]).tree;
     const tree = new Set(parentTree);
     const files = changes.map((change): CommitFile => {
-      const file = typeof change === 'string' ? { filename: change, status: parentTree.has(change) ? 'modified' : 'added' } as const : change;
+      const file = typeof change === 'string' ? ({ filename: change, status: parentTree.has(change) ? 'modified' : 'added' } as const) : change;
+      if (typeof file?.filename !== 'string' || file.filename === '' || !FILE_STATUSES.includes(file.status)) {
+        throw new GitHubTestServerError(`a changed file is a name or { filename, status: ${FILE_STATUSES.join(' | ')} }, got ${JSON.stringify(change)}`);
+      }
+      if (file.status === 'removed' && !parentTree.has(file.filename)) throw new GitHubTestServerError(`cannot remove ${file.filename}: it is not in the tree`);
       if (file.status === 'removed') tree.delete(file.filename);
       else tree.add(file.filename);
-      return file;
+      return { filename: file.filename, status: file.status };
     });
     const counter = ++this.commitCounter;
     const sha = createHash('sha1')

@@ -10,6 +10,8 @@ export const LIST_LIMITS: PageLimits = { defaultPerPage: 30, maxPerPage: 100 };
 
 export interface Page<T> {
   items: T[];
+  /** The page served, from 1. */
+  page: number;
   /** The Link header, absent when everything fits on one page. */
   link: string | undefined;
 }
@@ -27,7 +29,7 @@ export function paginate<T>(items: readonly T[], url: URL, limits: PageLimits): 
   const links: string[] = [];
   if (page < lastPage) links.push(`<${pageUrl(page + 1)}>; rel="next"`, `<${pageUrl(lastPage)}>; rel="last"`);
   if (page > 1) links.push(`<${pageUrl(1)}>; rel="first"`, `<${pageUrl(Math.min(page - 1, lastPage))}>; rel="prev"`);
-  return { items: items.slice((page - 1) * perPage, page * perPage), link: links.length === 0 ? undefined : links.join(', ') };
+  return { items: items.slice((page - 1) * perPage, page * perPage), page, link: links.length === 0 ? undefined : links.join(', ') };
 }
 
 function positiveInteger(url: URL, name: string): number | undefined {

@@ -83,3 +83,11 @@ test('every API request is recorded in calls', async () => {
     ],
   );
 });
+
+test("Octokit with a trailing slash on its base URL asks for //repos, which GitHub does not serve", async () => {
+  const slashed = new TestOctokit({ auth: 'ghp_test', baseUrl: gh.apiUrl });
+  const error = await slashed.rest.repos.get({ owner: 'acme', repo: 'infra' }).catch((e: unknown) => e);
+  assert.ok(error instanceof RequestError);
+  assert.equal(error.status, 404);
+  assert.match(gh.calls.at(-1)?.path ?? '', /^\/\/repos\/acme\/infra$/);
+});

@@ -34,10 +34,16 @@ export class Router {
   }
 }
 
-/** Splits a raw path into decoded segments; undefined for a malformed escape. */
+/**
+ * Splits a raw path into decoded segments; undefined for a malformed escape or an empty segment: GitHub has no
+ * route at "//repos/...", which is where Octokit goes with a trailing slash on its base URL.
+ */
 export function pathSegments(pathname: string): string[] | undefined {
+  const raw = pathname.replace(/^\//, '').replace(/\/$/, '').split('/');
+  if (raw.length === 1 && raw[0] === '') return [];
+  if (raw.includes('')) return undefined;
   try {
-    return pathname.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s));
+    return raw.map((s) => decodeURIComponent(s));
   } catch {
     return undefined;
   }

@@ -7,7 +7,7 @@ import type { Auth } from './auth.ts';
 import type { FaultInjector, FaultKind } from './faults.ts';
 import { HttpError, notFound, type ApiRequest, type ApiResponse } from './http.ts';
 import { RateLimitCounter } from './rate-limit.ts';
-import { pathSegments, type Router } from './router.ts';
+import { pathSegments, type RouteAuth, type Router } from './router.ts';
 
 export const GHES_PREFIX = '/api/v3';
 
@@ -51,7 +51,7 @@ export async function listen(parts: ServerParts, options: { port?: number; host?
     const rawBody = await readBody(req);
 
     if (isMeta) {
-      send(res, await dispatch(parts.meta, method, path.slice('/_meta'.length), () => ({ method, url, apiBase: url.origin, headers: req.headers, body: parseJson(rawBody), identity: { kind: 'token', token: '' } })), {});
+      send(res, await dispatch(parts.meta, method, path.slice('/_meta'.length), () => ({ method, url, apiBase: url.origin, headers: req.headers, body: parseJson(rawBody), identity: undefined })), {});
       return;
     }
 
@@ -95,7 +95,7 @@ export async function listen(parts: ServerParts, options: { port?: number; host?
   };
 }
 
-async function dispatch(router: Router, method: string, path: string, request: (auth: 'token' | 'app') => ApiRequest): Promise<ApiResponse> {
+async function dispatch(router: Router, method: string, path: string, request: (auth: RouteAuth) => ApiRequest): Promise<ApiResponse> {
   try {
     const segments = pathSegments(path);
     const route = segments === undefined ? undefined : router.match(method, segments);
@@ -110,7 +110,7 @@ async function dispatch(router: Router, method: string, path: string, request: (
 /** Authenticates for a route that needs `auth`, and parses the body (GitHub's 400 for bad JSON). */
 function apiRequest(
   auth: Auth,
-  routeAuth: 'token' | 'app',
+  routeAuth: RouteAuth,
   parts: Omit<ApiRequest, 'identity' | 'body'> & { rawBody: string },
 ): ApiRequest {
   const header = parts.headers.authorization;
@@ -142,6 +142,7 @@ function send(res: ServerResponse, response: ApiResponse, rateLimitHeaders: Reco
     ...rateLimitHeaders,
     'content-type': 'application/json; charset=utf-8',
     'x-github-media-type': 'github.v3; format=json',
+    'x-github-api-version-selected': '2022-11-28',
     'x-github-request-id': randomUUID(),
     ...response.headers,
   });

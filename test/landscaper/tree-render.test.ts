@@ -5,9 +5,9 @@ import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { buildDeployItemTree, buildExecutionTree, buildForest, buildTree } from '../../src/landscaper/tree/build.ts';
-import { formatDuration } from '../../src/landscaper/tree/duration.ts';
+import { formatDuration } from '../../src/apimachinery/elapsed.ts';
 import type { TreeModel } from '../../src/landscaper/tree/model.ts';
-import { Redraw } from '../../src/landscaper/tree/redraw.ts';
+import { Redraw } from '../../src/cli/redraw.ts';
 import { renderForest, renderTree } from '../../src/landscaper/tree/render.ts';
 
 const JOB = '1a2b3c4d-0000-4000-8000-000000000001';

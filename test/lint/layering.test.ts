@@ -33,7 +33,7 @@ async function accepted(filePath: string, source: string): Promise<void> {
 }
 
 test('a family imports only the runtime, the client, apimachinery, the template engine and itself', async () => {
-  for (const family of ['landscaper', 'workflows', 'chaos', 'node', 'workloads']) {
+  for (const family of ['landscaper', 'terrakojo', 'chaos', 'node', 'workloads']) {
     const top = `src/${family}/probe.ts`;
     const deep = `src/${family}/controller/phases/probe.ts`;
     for (const wrong of ['../apiserver/index.ts', '../cli/families.ts', '../crds/index.ts', '../../bench/landscaper.bench.ts']) await refused(top, wrong);

@@ -7,11 +7,12 @@ import type { KubeClient } from '../../client/client.ts';
 import { createKubeClient } from '../../client/create-client.ts';
 import { defaultKubeconfig } from '../../client/default-kubeconfig.ts';
 import { buildDeployItemTree, buildExecutionTree, buildForest, buildTree, type TreeObjects } from '../../landscaper/tree/build.ts';
-import { loadObjects } from '../../landscaper/tree/load.ts';
 import type { TreeModel } from '../../landscaper/tree/model.ts';
-import { Redraw } from '../../landscaper/tree/redraw.ts';
 import { renderForest, renderTree, type RenderOptions } from '../../landscaper/tree/render.ts';
-import { TreeWatcher } from '../../landscaper/tree/watch.ts';
+import { treeResources } from '../../landscaper/tree/resources.ts';
+import { loadSnapshot, type Snapshot, type SnapshotResources } from '../../runtime/view/snapshot.ts';
+import { SnapshotWatcher } from '../../runtime/view/snapshot-watcher.ts';
+import { Redraw } from '../redraw.ts';
 
 interface TreeOptions {
   namespace?: string;
@@ -21,10 +22,11 @@ interface TreeOptions {
   context?: string;
 }
 
-/** What one root of the tree shows: its title in --watch headers, and the rendering of the namespace's objects. */
+/** What one root of the tree shows: its title in --watch headers, what it is built from, and its rendering. */
 interface View {
   title(namespace: string): string;
-  render(namespace: string, objects: TreeObjects, options: RenderOptions): { text: string; found: boolean };
+  resources: SnapshotResources<string>;
+  render(namespace: string, objects: Snapshot<string>, options: RenderOptions): { text: string; found: boolean };
 }
 
 // Home, clear screen, clear scrollback: each render replaces the last one in a terminal.
@@ -57,7 +59,7 @@ async function watchTree(client: KubeClient, namespace: string, view: View, wide
     const header = `${title} at ${new Date().toISOString()}, updated on every change`;
     process.stdout.write(`${tty ? CLEAR_SCREEN : '\n'}${color ? `\x1b[2m${header}\x1b[22m` : header}${picture}`);
   }, tty ? MIN_REDRAW_INTERVAL_MS : 0);
-  const watcher = new TreeWatcher(client, namespace, (update) => {
+  const watcher = new SnapshotWatcher(client, namespace, view.resources, (update) => {
     const stale = update.stale ? `  (watch failing, showing the last known state: ${update.stale})` : '';
     const body = view.render(namespace, update.objects, { ...renderOptions(wide), now: new Date() }).text;
     redraw.offer(`${stale}\n\n${body}`);
@@ -97,7 +99,7 @@ async function show(view: View, opts: TreeOptions): Promise<void> {
   const namespace = opts.namespace ?? client.defaultNamespace ?? 'default';
   try {
     // A first list surfaces connection and CRD errors; an informer would retry them silently.
-    const objects = await loadObjects(client, namespace);
+    const objects = await loadSnapshot(client, namespace, view.resources);
     if (!opts.watch) {
       const shown = view.render(namespace, objects, { ...renderOptions(opts.wide), now: new Date() });
       process.stdout.write(shown.text);
@@ -111,12 +113,16 @@ async function show(view: View, opts: TreeOptions): Promise<void> {
   }
 }
 
-/** The view of one named object, rooted where `build` roots it. */
+// The snapshot holds what treeResources names, typed as the Landscaper kinds.
+const landscaperObjects = (objects: Snapshot<string>): TreeObjects => objects as unknown as TreeObjects;
+
+/** The view of one named Landscaper object, rooted where `build` roots it. */
 function namedView(kind: string, name: string, build: (namespace: string, name: string, objects: TreeObjects) => TreeModel): View {
   return {
     title: (namespace) => `${kind} ${namespace}/${name}`,
+    resources: treeResources,
     render: (namespace, objects, options) => {
-      const model = build(namespace, name, objects);
+      const model = build(namespace, name, landscaperObjects(objects));
       return { text: renderTree(model, options), found: model.root !== undefined };
     },
   };
@@ -124,7 +130,8 @@ function namedView(kind: string, name: string, build: (namespace: string, name: 
 
 const installationsView: View = {
   title: (namespace) => `Installations in ${namespace}`,
-  render: (namespace, objects, options) => ({ text: renderForest(buildForest(namespace, objects), options), found: true }),
+  resources: treeResources,
+  render: (namespace, objects, options) => ({ text: renderForest(buildForest(namespace, landscaperObjects(objects)), options), found: true }),
 };
 
 function withCommonOptions(command: Command, what: string): Command {

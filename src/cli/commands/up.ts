@@ -16,6 +16,7 @@ import { bosunFamilies, familyCrds, selectFamilies } from '../families.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { runControllers } from './controllers.ts';
 import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
+import { startUpWebhookServer } from './webhook-server.ts';
 
 function duration(value: string): number {
   try {
@@ -59,6 +60,10 @@ interface UpOptions extends NodeFlags {
   node: boolean;
   nodeName: string;
   nodeMonitorGracePeriod?: number;
+  /** false with --no-webhook-server. */
+  webhookServer: boolean;
+  webhookServerPort: number;
+  webhookSecretFile?: string;
 }
 
 export function upCommand(): Command {
@@ -78,6 +83,9 @@ export function upCommand(): Command {
     .option('--no-node', 'run no node agent (pods stay Pending unless another agent joins with bosun node)')
     .option('--node-name <name>', 'the node agent\'s Node', hostname().toLowerCase())
     .option('--node-monitor-grace-period <duration>', 'how long a node may stay silent before it is NotReady (kube-controller-manager\'s flag)', duration)
+    .option('--webhook-server-port <port>', 'loopback port of the GitHub webhook server (bosun webhook-server; 0 picks one)', port, 8080)
+    .option('--webhook-secret-file <file>', 'file holding the GitHub webhook secret (default: $GITHUB_WEBHOOK_SECRET; without one the webhook server is off)')
+    .option('--no-webhook-server', 'run no GitHub webhook server')
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
         console.error('bosun up: --tls-cert and --tls-key go together');
@@ -151,14 +159,25 @@ export function upCommand(): Command {
           console.error(`bosun up: node agent not started: ${error instanceof Error ? error.message : String(error)}${hint}`);
         }
       }
+      const github = await startUpWebhookServer({
+        enabled: options.webhookServer,
+        port: options.webhookServerPort,
+        secretFile: options.webhookSecretFile,
+        kubeconfig: running.kubeconfig,
+        logger: createLogger({ level: options.logLevel, name: 'bosun-webhook-server' }),
+        registry: manager?.metrics.registry,
+      });
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
       const metrics = manager?.metricsAddress;
       const metricsText = metrics ? `; metrics on http://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
-      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}`);
-      // The node's pods stop first (as a node's graceful shutdown does), then the controllers, then the server.
+      const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
+      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}`);
+      // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.
       exitOnSignals('bosun', 'shutting down', async () => {
+        await github?.server.close();
+        await github?.client.close();
         await node?.stop({ killPods: true });
         await manager?.stop();
         await running.close();

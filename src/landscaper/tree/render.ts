@@ -1,9 +1,9 @@
 // Pure text rendering of an installation tree, in the shape of landscaper-cli's `installations inspect`:
 // `[Phase] Kind name` per node with ├── │ └── guides, a yellow `Waiting:` line under nodes that wait (the normal
 // course of a job) and a red `Last error:` line under nodes that failed or retry an error.
-import { styleText } from 'node:util';
 import { isFailedPhase, PHASE_SUCCEEDED } from '../api/constants.ts';
-import { between, formatDuration } from './duration.ts';
+import { between, formatDuration } from '../../apimachinery/elapsed.ts';
+import { painter, textTreeLines, type Paint, type Style, type TextTreeNode } from '../../runtime/view/text-tree.ts';
 import type { ForestModel, TreeModel, TreeNode } from './model.ts';
 
 export interface RenderOptions {
@@ -17,10 +17,7 @@ export interface RenderOptions {
   wide?: boolean;
 }
 
-type Style = Parameters<typeof styleText>[0];
-
 const SHORT_JOB_ID = 8;
-const DEFAULT_MAX_ERROR = 160;
 
 /** Succeeded green, Failed/DeleteFailed red, anything else still moving yellow, no phase yet dim. */
 export function phaseStyle(phase: string | undefined): Style {
@@ -28,12 +25,6 @@ export function phaseStyle(phase: string | undefined): Style {
   if (phase === PHASE_SUCCEEDED) return 'green';
   if (isFailedPhase(phase)) return 'red';
   return 'yellow';
-}
-
-/** One line, whitespace collapsed, cut with an ellipsis. */
-export function truncate(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
 }
 
 function running(node: TreeNode): boolean {
@@ -57,10 +48,8 @@ export function durationText(node: TreeNode, now: Date): string | undefined {
   return undefined;
 }
 
-/** The lines of the given trees, each root at the left margin. */
-function treeLines(roots: readonly TreeNode[], options: RenderOptions, paint: Paint): string[] {
-  const maxError = options.maxErrorLength ?? DEFAULT_MAX_ERROR;
-
+/** The given trees as text-tree nodes: `[Phase] Kind name` lines, waits and last errors as notes. */
+function textNodes(roots: readonly TreeNode[], options: RenderOptions, paint: Paint): TextTreeNode[] {
   const nodeLine = (node: TreeNode, isRoot: boolean): string => {
     const parts = [
       paint(phaseStyle(node.phase), `[${node.phase ?? 'no phase'}]`),
@@ -75,39 +64,22 @@ function treeLines(roots: readonly TreeNode[], options: RenderOptions, paint: Pa
     if (duration) parts.push(paint('dim', duration));
     return parts.join('  ');
   };
-
-  // A labelled message under a node: one cut line, or with `wide` every line of it, the later ones indented.
-  const message = (under: string, label: string, style: Style, text: string): string[] => {
-    if (!options.wide) return [`${under}${paint('dim', label)} ${paint(style, truncate(text, maxError))}`];
-    const [first = '', ...rest] = text.trimEnd().split('\n');
-    return [`${under}${paint('dim', label)} ${paint(style, first)}`, ...rest.map((line) => `${under}  ${paint(style, line)}`)];
-  };
-
   const label = (name: string, ...where: (string | undefined)[]): string => {
     const w = where.filter((s) => s).join('/');
     return w ? `${name} (${w}):` : `${name}:`;
   };
-
-  const lines: string[] = [];
-  const walk = (node: TreeNode, prefix: string, connector: string, isRoot: boolean): void => {
-    lines.push(prefix + connector + nodeLine(node, isRoot));
-    // Children (and the message lines) hang under this node's column.
-    const inner = isRoot ? '' : prefix + (connector === '└── ' ? '    ' : '│   ');
-    const under = `${inner}${node.children.length > 0 ? '│   ' : '    '}`;
-    if (node.waitingFor) lines.push(...message(under, label('Waiting', node.waitingReason), 'yellow', node.waitingFor));
+  const convert = (node: TreeNode, isRoot: boolean): TextTreeNode => {
+    const notes: TextTreeNode['notes'][number][] = [];
+    if (node.waitingFor) notes.push({ label: label('Waiting', node.waitingReason), style: 'yellow', text: node.waitingFor });
     const e = node.lastError;
-    if (e) lines.push(...message(under, label('Last error', e.operation, e.reason), 'red', e.message));
-    node.children.forEach((child, i) => walk(child, inner, i === node.children.length - 1 ? '└── ' : '├── ', false));
+    if (e) notes.push({ label: label('Last error', e.operation, e.reason), style: 'red', text: e.message });
+    return { line: nodeLine(node, isRoot), notes, children: node.children.map((c) => convert(c, false)) };
   };
-  for (const root of roots) walk(root, '', '', true);
-  return lines;
+  return roots.map((root) => convert(root, true));
 }
 
-type Paint = (style: Style, text: string) => string;
-
-function painter(options: RenderOptions): Paint {
-  // validateStream false: the caller has decided about colour; styleText must not second-guess it.
-  return (style, text) => (options.color ? styleText(style, text, { validateStream: false }) : text);
+function treeLines(roots: readonly TreeNode[], options: RenderOptions, paint: Paint): string[] {
+  return textTreeLines(textNodes(roots, options, paint), options, paint);
 }
 
 export function renderTree(model: TreeModel, options: RenderOptions): string {

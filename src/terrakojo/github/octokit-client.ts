@@ -48,29 +48,23 @@ export interface OctokitClientOptions {
   log?: { debug(message: string): void; info(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
-/** The resolved numbers, for error messages and the fetch deadline. */
-interface Limits {
-  requestTimeoutMs: number;
-}
-
 export class OctokitGitHubClient implements GitHubClient {
   private readonly octokit: BosunOctokitInstance;
-  private readonly limits: Limits;
+  /** For the timeout error's message. */
+  private readonly requestTimeoutMs: number;
 
   constructor(credentials: GitHubCredentials, options: OctokitClientOptions = {}) {
     const endpoints = options.endpoints ?? githubEndpoints();
-    const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     const rateLimitRetries = options.rateLimitRetries ?? 3;
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
-    this.limits = { requestTimeoutMs };
     const onLimit = (retryAfterSeconds: number, _request: unknown, _octokit: unknown, retryCount: number): boolean =>
       retryCount < rateLimitRetries && retryAfterSeconds * 1000 <= maxRateLimitWaitMs;
-    const writeIntervalMs = options.writeIntervalMs ?? 1000;
     this.octokit = new BosunOctokit({
       baseUrl: endpoints.apiUrl,
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       headers: { 'x-github-api-version': GITHUB_API_VERSION },
-      request: { fetch: fetchWithDeadline(requestTimeoutMs) },
+      request: { fetch: fetchWithDeadline(this.requestTimeoutMs) },
       ...(options.log ? { log: options.log } : {}),
       ...(credentials.type === 'token'
         ? { auth: credentials.token }
@@ -85,7 +79,7 @@ export class OctokitGitHubClient implements GitHubClient {
         id: options.throttleId ?? DEFAULT_USER_AGENT,
         onRateLimit: onLimit,
         onSecondaryRateLimit: onLimit,
-        ...(writeIntervalMs === 1000 ? {} : { write: writeGroup(writeIntervalMs) }),
+        write: writeGroup(options.writeIntervalMs ?? 1000),
       },
     });
   }
@@ -189,7 +183,7 @@ export class OctokitGitHubClient implements GitHubClient {
     try {
       return await run();
     } catch (err) {
-      throw requestError(err, operation, `${owner}/${repo}`, this.limits);
+      throw requestError(err, operation, `${owner}/${repo}`, this.requestTimeoutMs);
     }
   }
 }
@@ -199,7 +193,7 @@ function sha(value: string | undefined, what: string): string {
   return value;
 }
 
-function requestError(err: unknown, operation: string, repository: string, limits: Limits): GitHubRequestError {
+function requestError(err: unknown, operation: string, repository: string, requestTimeoutMs: number): GitHubRequestError {
   if (err instanceof GitHubRequestError) return err;
   if (!(err instanceof RequestError)) {
     return new GitHubRequestError({ operation, repository, status: undefined, detail: err instanceof Error ? err.message : String(err) });
@@ -207,7 +201,7 @@ function requestError(err: unknown, operation: string, repository: string, limit
   if (err.response === undefined) {
     // No answer: plugin-retry already retried it. @octokit/request reports these as a 500; say what happened.
     const timedOut = err.cause instanceof Error && err.cause.name === 'TimeoutError';
-    const detail = timedOut ? `no answer within ${limits.requestTimeoutMs} ms` : err.message;
+    const detail = timedOut ? `no answer within ${requestTimeoutMs} ms` : err.message;
     return new GitHubRequestError({ operation, repository, status: undefined, timedOut, detail });
   }
   const mintingToken = /\/app\/installations\/[^/]+\/access_tokens$/.test(err.request.url);
@@ -251,7 +245,7 @@ function fetchWithDeadline(timeoutMs: number): typeof fetch {
   };
 }
 
-/** plugin-throttling keeps its limiters per process; the write spacing, when not its 1 s default, likewise. */
+/** plugin-throttling keeps its limiters per process, keyed by throttle id; so does the configurable write spacing. */
 const writeGroups = new Map<number, Bottleneck.Group>();
 function writeGroup(intervalMs: number): Bottleneck.Group {
   let group = writeGroups.get(intervalMs);

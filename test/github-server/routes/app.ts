@@ -68,6 +68,6 @@ export function appRoutes(router: Router, context: RouteContext): void {
 }
 
 function appIdOf(request: ApiRequest): number {
-  if (request.identity.kind !== 'app') throw new HttpError(401, 'A JSON web token could not be decoded');
+  if (request.identity?.kind !== 'app') throw new HttpError(401, 'A JSON web token could not be decoded');
   return request.identity.appId;
 }

@@ -36,7 +36,6 @@ export function commitRoutes(router: Router, context: RouteContext): void {
     const comparison = compareCommits(repository, base.sha, head.sha);
     if (comparison === undefined) throw new HttpError(404, `No common ancestor between ${baseRef} and ${headRef}.`);
     const page = paginate(comparison.commits, request.url, COMPARE_LIMITS);
-    const firstPage = page.items[0] === comparison.commits[0];
     const fullName = `${repository.owner}/${repository.name}`;
     return ok(
       {
@@ -50,7 +49,7 @@ export function commitRoutes(router: Router, context: RouteContext): void {
         total_commits: comparison.aheadBy,
         commits: page.items.map((commit) => commitJson(repository, commit, request.apiBase)),
         // GitHub lists the files on the first page only, at most 300.
-        ...(firstPage ? { files: changedFiles(comparison.commits).slice(0, 300).map((file) => fileJson(repository, head.sha, file)) } : {}),
+        ...(page.page === 1 ? { files: changedFiles(comparison.commits).slice(0, 300).map((file) => fileJson(repository, head.sha, file)) } : {}),
       },
       page.link === undefined ? {} : { link: page.link },
     );

@@ -1,5 +1,5 @@
-// Short human durations for the tree ("<1s", "37s", "4m05s", "2h03m", "3d04h"). Landscaper's timestamps
-// have second resolution, so anything finer would be false precision.
+// Short human durations ("<1s", "37s", "4m05s", "2h03m", "3d04h") for what a terminal shows, as kubectl shows ages.
+// Kubernetes timestamps have second resolution, so anything finer would be false precision.
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
