@@ -100,9 +100,16 @@ async function generate(d: BranchDeps, branch: Branch, repo: Repository, isDefau
     });
   }
   const workflows = planned.map((p) => workflowObject(branch, isDefaultBranch, p));
-  await step(d, branch, BranchReason.WorkflowCreateFailed, () => forEachLimited(workflows, CREATE_PARALLELISM, (w) => createWorkflow(d.client, branch, w)));
+  let created = 0;
+  await step(d, branch, BranchReason.WorkflowCreateFailed, () =>
+    forEachLimited(workflows, CREATE_PARALLELISM, async (w) => {
+      if (await createWorkflow(d.client, branch, w)) created++;
+    }),
+  );
   const names = workflows.map((w) => w.metadata.name ?? '');
-  await finish(d, branch, { ready: true, reason: BranchReason.WorkflowCreated, message: `${what}: ${names.length} Workflow(s) for ${sha.slice(0, 12)}`, workflows: names, changedFiles });
+  const done = `${what}: ${names.length} Workflow(s) for ${sha.slice(0, 12)}`;
+  await finish(d, branch, { ready: true, reason: BranchReason.WorkflowCreated, message: done, workflows: names, changedFiles });
+  if (created > 0) void d.recorder.normal(branch, 'WorkflowsCreated', created === names.length ? done : `${done} (${created} made now, the rest by an earlier attempt)`);
   return action.awaitChange();
 }
 
@@ -133,9 +140,11 @@ async function step<T>(d: BranchDeps, branch: Branch, reason: string, run: () =>
   }
 }
 
-async function createWorkflow(client: KubeClient, branch: Branch, workflow: Workflow): Promise<void> {
+/** Creates the Workflow unless this Branch's Workflow of that name exists; true when this call made it. */
+async function createWorkflow(client: KubeClient, branch: Branch, workflow: Workflow): Promise<boolean> {
   try {
     await client.create(workflowsResource, workflow);
+    return true;
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw err;
     // Create-if-absent: ours from an earlier attempt is fine; anything else under the name is not.
@@ -144,6 +153,7 @@ async function createWorkflow(client: KubeClient, branch: Branch, workflow: Work
     if (controllerOf(existing, KIND_BRANCH)?.uid !== branch.metadata.uid || existing.spec.sha !== branch.spec.sha || existing.metadata.deletionTimestamp) {
       throw new WorkflowNameTakenError(`Workflow ${name} exists but is not ${describe(branch)}'s Workflow for ${branch.spec.sha.slice(0, 12)} (yet): waiting for it to go`, { cause: err });
     }
+    return false;
   }
 }
 

@@ -47,13 +47,15 @@ export async function createBranch(client: KubeClient, repo: Repository, target:
   }
 }
 
-/** Deletes the Branch unless it is already going; its finalizer removes its Workflows first. */
-export async function deleteBranch(client: KubeClient, branch: Branch): Promise<void> {
-  if (branch.metadata.deletionTimestamp) return;
+/** Deletes the Branch unless it is already going (its finalizer removes its Workflows first); true when this call did. */
+export async function deleteBranch(client: KubeClient, branch: Branch): Promise<boolean> {
+  if (branch.metadata.deletionTimestamp) return false;
   try {
     await client.delete(branchesResource, branch.metadata.name ?? '', { namespace: branch.metadata.namespace ?? '' });
+    return true;
   } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
+    if (err instanceof NotFoundError) return false;
+    throw err;
   }
 }
 

@@ -49,7 +49,9 @@ export async function reconcileRepository(cached: Repository, ctx: ReconcileCont
       (draft.status ??= {}).lastDefaultBranchHeadSha = outcome.cursor;
     });
     const refs = await syncRefs(d, stored, github);
-    await d.writer.write(stored, (draft) => applyReady(draft, syncedState(repo, outcome, refs)));
+    await d.writer.write(stored, (draft) => applyReady(draft, syncedState(repo, outcome, refs.refs)));
+    const created = outcome.created + refs.created;
+    if (created + refs.deleted > 0) void d.recorder.normal(repo, 'BranchesSynced', `${describe(repo)}: made ${created} Branch(es), deleted ${refs.deleted}`);
     // More commits than one compare page: the next page now, not at the next resync.
     return action.requeueAfter(outcome.caughtUp ? d.resyncIntervalMs : 0);
   } catch (err) {

@@ -26,6 +26,15 @@ export interface DefaultBranchOutcome {
   cursor: string;
   /** False when a page of commits was taken and more remain after the cursor. */
   caughtUp: boolean;
+  /** Branches this pass made. */
+  created: number;
+}
+
+export interface RefsOutcome {
+  /** Non-default refs that now have a Branch. */
+  refs: number;
+  created: number;
+  deleted: number;
 }
 
 export async function syncDefaultBranch(d: SyncDeps, repo: Repository, github: GitHubClient): Promise<DefaultBranchOutcome> {
@@ -34,15 +43,15 @@ export async function syncDefaultBranch(d: SyncDeps, repo: Repository, github: G
   const shas = await newDefaultBranchCommits(github, repo.spec, repo.status?.lastDefaultBranchHeadSha, head);
   const present = new Set(controlledBy(d.branches, repo, KIND_REPOSITORY).filter((b) => b.spec.name === defaultBranch).map((b) => b.spec.sha));
   const missing = [...new Set(shas)].filter((sha) => !present.has(sha));
+  let created = 0;
   await forEachLimited(missing, WRITE_PARALLELISM, async (sha) => {
-    await createBranch(d.client, repo, { ref: defaultBranch, sha });
+    if (await createBranch(d.client, repo, { ref: defaultBranch, sha })) created++;
   });
   const cursor = shas.at(-1) ?? head;
-  return { head, cursor, caughtUp: cursor === head };
+  return { head, cursor, caughtUp: cursor === head, created };
 }
 
-/** Returns how many non-default refs the Repository now has Branches for. */
-export async function syncRefs(d: SyncDeps, repo: Repository, github: GitHubClient): Promise<number> {
+export async function syncRefs(d: SyncDeps, repo: Repository, github: GitHubClient): Promise<RefsOutcome> {
   const { owner, name, defaultBranch } = repo.spec;
   const desired = desiredRefs(await github.listBranches(owner, name), await github.listOpenPullRequests(owner, name), defaultBranch);
   const byRef = new Map<string, Branch[]>();
@@ -50,16 +59,22 @@ export async function syncRefs(d: SyncDeps, repo: Repository, github: GitHubClie
     if (branch.spec.name === defaultBranch) continue;
     byRef.set(branch.spec.name, [...(byRef.get(branch.spec.name) ?? []), branch]);
   }
+  const outcome: RefsOutcome = { refs: desired.length, created: 0, deleted: 0 };
+  const remove = async (branch: Branch): Promise<void> => {
+    if (await deleteBranch(d.client, branch)) outcome.deleted++;
+  };
   await forEachLimited(desired, WRITE_PARALLELISM, async (want) => {
     const existing = byRef.get(want.ref) ?? [];
     byRef.delete(want.ref);
     const current = existing.find((b) => b.spec.sha === want.sha && !b.metadata.deletionTimestamp);
     // A new head is a new Branch (the SHA is in its name): the old one goes, cancelling what still runs for it.
-    for (const old of existing) if (old !== current) await deleteBranch(d.client, old);
-    if (!current) await createBranch(d.client, repo, want);
-    else if ((current.spec.prNumber ?? 0) !== (want.prNumber ?? 0)) await setPullRequest(d.client, current, want.prNumber);
+    for (const old of existing) if (old !== current) await remove(old);
+    if (!current) {
+      if (await createBranch(d.client, repo, want)) outcome.created++;
+    } else if ((current.spec.prNumber ?? 0) !== (want.prNumber ?? 0)) {
+      await setPullRequest(d.client, current, want.prNumber);
+    }
   });
-  const stale = [...byRef.values()].flat();
-  await forEachLimited(stale, WRITE_PARALLELISM, (branch) => deleteBranch(d.client, branch));
-  return desired.length;
+  await forEachLimited([...byRef.values()].flat(), WRITE_PARALLELISM, remove);
+  return outcome;
 }

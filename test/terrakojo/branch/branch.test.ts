@@ -67,6 +67,10 @@ function generated(name: string): Promise<Branch> {
   }, 10_000, `Branch ${name} generated`);
 }
 
+async function events(): Promise<(KubeObject & { reason?: string; type?: string; message?: string })[]> {
+  return (await h.client.list<KubeObject & { reason?: string; type?: string; message?: string }>({ apiVersion: 'v1', kind: 'Event' }, { namespace: h.namespace })).items;
+}
+
 async function setPhase(workflow: Workflow, phase: string): Promise<void> {
   await h.client.patchStatus(workflowsResource, workflow.metadata.name ?? '', { status: { phase } }, { type: 'merge', namespace: h.namespace });
 }
@@ -107,6 +111,9 @@ describe('Branch controller', () => {
     const tf = workflows.find((w) => w.spec.template === 'tf');
     assert.deepEqual(tf?.spec, { owner: OWNER, repository: REPO, branch: branch.metadata.name, sha, template: 'tf', path: 'infrastructure/app', parameters: { isDefaultBranch: 'false', executionUnit: 'folder' } });
     assert.deepEqual(tf?.metadata.ownerReferences?.map((r) => [r.kind, r.name, r.uid, r.controller]), [['Branch', branch.metadata.name, branch.metadata.uid, true]]);
+    const event = await eventually(async () => (await events()).find((e) => e.reason === 'WorkflowsCreated' && e.message?.startsWith(`Branch tk/${branch.metadata.name} `)));
+    assert.equal(event.type, 'Normal');
+    assert.equal(event.message, `Branch tk/${branch.metadata.name} (acme/infra feature/a): 2 Workflow(s) for ${sha.slice(0, 12)}`);
   });
 
   it('runs nothing twice: a Branch whose SHA has its Workflows asks GitHub nothing more', async () => {
@@ -223,8 +230,7 @@ describe('Branch controller', () => {
       const failed = await eventually(async () => (await getBranch(created.metadata.name ?? ''))?.status?.conditions?.find((c) => c.type === 'WorkflowReady' && c.status === 'False'));
       assert.equal(failed.reason, 'TemplateListFailed');
       assert.match(failed.message, /^Branch tk\/infra-[0-9a-f]{8}-[0-9a-f]{8} \(acme\/infra feature\/list\): cannot list the WorkflowTemplates of namespace tk: workflowtemplates is forbidden$/);
-      const events = await h.client.list<KubeObject & { reason?: string; type?: string }>({ apiVersion: 'v1', kind: 'Event' }, { namespace: h.namespace });
-      assert.ok(events.items.some((e) => e.type === 'Warning' && e.reason === 'TemplateListFailed'));
+      assert.ok((await events()).some((e) => e.type === 'Warning' && e.reason === 'TemplateListFailed'));
       failTemplateLists = false;
       const branch = await generated(created.metadata.name ?? '');
       assert.equal(branch.status?.conditions?.find((c) => c.type === 'WorkflowReady')?.reason, 'WorkflowCreated');

@@ -4,6 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { secretsResource } from '../../../src/apimachinery/builtin-resources.ts';
+import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import { branchesResource, repositoriesResource, workflowsResource } from '../../../src/terrakojo/api/resources.ts';
 import type { Branch, Repository, Workflow } from '../../../src/terrakojo/api/types.ts';
 import { registerBranchController } from '../../../src/terrakojo/branch/index.ts';
@@ -67,6 +68,10 @@ describe('Workflow creation after a partial attempt', () => {
     assert.deepEqual(own.map((w) => w.spec.path).sort(), ['infra/a', 'infra/b', 'infra/c']);
     assert.equal(own.find((w) => w.spec.path === 'infra/a')?.metadata.uid, earlier.metadata.uid, 'the earlier Workflow is kept, not made again');
     assert.equal(done.status?.workflows?.length, 3);
+    await eventually(async () => {
+      const events = await h.client.list<KubeObject & { reason?: string; message?: string }>({ apiVersion: 'v1', kind: 'Event' }, { namespace: h.namespace });
+      return events.items.some((e) => e.reason === 'WorkflowsCreated' && e.message?.endsWith('(2 made now, the rest by an earlier attempt)'));
+    }, 5000, 'a WorkflowsCreated Event saying an earlier attempt made one');
 
     const refused = await eventually(async () => (await getBranch(stranger.metadata.name ?? '')).status?.conditions?.find((c) => c.type === 'WorkflowReady' && c.status === 'False'));
     assert.equal(refused.reason, 'WorkflowCreateFailed');

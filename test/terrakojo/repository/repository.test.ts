@@ -12,6 +12,10 @@ import { createRepository, cursorAt, eventually, getRepository, listBranches, OW
 
 let h: SyncHarness;
 
+async function events(): Promise<(KubeObject & { reason?: string; type?: string; message?: string })[]> {
+  return (await h.client.list<KubeObject & { reason?: string; type?: string; message?: string }>({ apiVersion: 'v1', kind: 'Event' }, { namespace: h.namespace })).items;
+}
+
 const refBranches = (branches: Branch[], ref: string): Branch[] => branches.filter((b) => b.spec.name === ref && !b.metadata.deletionTimestamp);
 
 describe('Repository controller', () => {
@@ -51,6 +55,9 @@ describe('Repository controller', () => {
     assert.deepEqual(branch.spec, { owner: OWNER, repository: REPO, name: 'main', sha: head });
     assert.deepEqual(branch.metadata.labels, { 'terrakojo.io/repo-uid': repo.metadata.uid, 'terrakojo.io/repo-name': REPO });
     assert.deepEqual(branch.metadata.ownerReferences, [{ apiVersion: 'terrakojo.io/v1alpha1', kind: 'Repository', name: 'infra', uid: repo.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    const event = await eventually(async () => (await events()).find((e) => e.reason === 'BranchesSynced'));
+    assert.equal(event.type, 'Normal');
+    assert.equal(event.message, 'Repository tk/infra (acme/infra): made 1 Branch(es), deleted 0');
   });
 
   it('a synced Repository asks GitHub nothing more until poked (its own status writes do not wake it)', async () => {
@@ -167,10 +174,7 @@ describe('Repository controller: credentials', () => {
   const ready = async (reason: string) =>
     eventually(async () => (await getRepository(h))?.status?.conditions?.find((c) => c.type === 'Ready' && c.reason === reason), 10_000, `Ready reason ${reason}`);
 
-  const warnings = async () => {
-    const events = await h.client.list<KubeObject & { reason?: string; type?: string; message?: string }>({ apiVersion: 'v1', kind: 'Event' }, { namespace: h.namespace });
-    return events.items.filter((e) => e.type === 'Warning');
-  };
+  const warnings = async () => (await events()).filter((e) => e.type === 'Warning');
 
   it('a Secret with neither token nor App fields: Ready False with a message naming both, a Warning Event, no retry loop; fixed by editing the Secret', async () => {
     await h.client.create(secretsResource, tokenSecret(h.namespace, 'github', { note: 'nothing useful' }));
