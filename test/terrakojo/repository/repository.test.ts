@@ -201,6 +201,7 @@ describe('Repository controller: credentials', () => {
     await h.client.create(secretsResource, tokenSecret(h.namespace, 'app', { 'github-app-id': '12', 'github-installation-id': '34', 'github-private-key': 'not-a-pem-SECRETMATERIAL' }));
     await h.client.patch(repositoriesResource, 'infra', { spec: { githubSecretRef: { name: 'app' } } }, { type: 'merge', namespace: h.namespace });
     const condition = await ready('InvalidPrivateKey');
+    assert.equal(condition.observedGeneration, (await getRepository(h))?.metadata.generation, 'the condition speaks of the edited spec');
     assert.match(condition.message, /Secret tk\/app .*github-private-key/);
     assert.doesNotMatch(condition.message, /SECRETMATERIAL/);
     await eventually(async () => (await warnings()).find((e) => e.reason === 'InvalidPrivateKey'));
@@ -228,5 +229,22 @@ describe('Repository controller: resync', () => {
     const sha = h.gh.commit(OWNER, REPO, { branch: 'main', files: ['infra/late/main.tf'] });
     await cursorAt(h, sha, 5000);
     assert.ok((await listBranches(h)).some((b) => b.spec.sha === sha));
+  });
+
+  it('GitHub failing: Ready False with SyncFailed naming the Repository and the call; retried until it answers', async () => {
+    h.gh.setFaults({ rate: 1, kinds: ['500'], seed: 3 });
+    try {
+      await poke(h);
+      const failed = await eventually(async () => (await getRepository(h))?.status?.conditions?.find((c) => c.type === 'Ready' && c.reason === 'SyncFailed'), 10_000, 'SyncFailed');
+      assert.equal(failed.status, 'False');
+      assert.match(failed.message, /^Repository tk\/infra \(acme\/infra\): sync with GitHub failed: GitHub [a-zA-Z]+ for acme\/infra failed: 50[02] /);
+      assert.equal((await getRepository(h))?.status?.synced, false);
+    } finally {
+      h.gh.setFaults(undefined);
+    }
+    const sha = h.gh.commit(OWNER, REPO, { branch: 'main', files: ['infra/after/main.tf'] });
+    await cursorAt(h, sha, 15_000);
+    // The cursor is written before the refs are synced; Ready follows at the end of the pass.
+    await eventually(async () => (await getRepository(h))?.status?.conditions?.find((c) => c.type === 'Ready')?.reason === 'Synced', 5000, 'Synced again');
   });
 });
