@@ -100,6 +100,17 @@ export interface DeleteOptions extends RequestOptions {
 
 export interface DeleteCollectionOptions extends DeleteOptions, SelectorOptions {}
 
+/** The PodLogOptions a controller reads a finished container's log with (GET pods/{name}/log). */
+export interface PodLogOptions extends RequestOptions {
+  namespace?: string;
+  /** Required when the pod has more than one container and names no default. */
+  container?: string;
+  /** Only the last lines. */
+  tailLines?: number;
+  /** Cut the answer after this many bytes. */
+  limitBytes?: number;
+}
+
 /**
  * A live watch. Iterate it for events; it never yields ERROR events: an ERROR becomes a thrown
  * KubeApiError (410 → GoneError). A dropped connection throws NetworkError. The iteration ends
@@ -136,6 +147,8 @@ export interface KubeClient {
    */
   delete<T extends KubeObject = KubeObject>(target: ResourceTarget, name: string, options?: DeleteOptions): Promise<T | Status>;
   deleteCollection<T extends KubeObject = KubeObject>(target: ResourceTarget, options?: DeleteCollectionOptions): Promise<KubeList<T> | Status>;
+  /** A container's log as text (GET pods/{name}/log, not followed). */
+  podLog(name: string, options?: PodLogOptions): Promise<string>;
 
   /** Releases pooled connections; pending watches are closed. */
   close(): Promise<void>;

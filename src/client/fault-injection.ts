@@ -11,6 +11,7 @@ import type {
   ListOptions,
   PatchBody,
   PatchOptions,
+  PodLogOptions,
   RequestOptions,
   ResourceRef,
   ResourceTarget,
@@ -132,6 +133,10 @@ export class FaultInjectingClient implements KubeClient {
 
   deleteCollection<T extends KubeObject = KubeObject>(target: ResourceTarget, options?: DeleteCollectionOptions): Promise<KubeList<T> | Status> {
     return this.run('deleteCollection', () => this.inner.deleteCollection<T>(target, options));
+  }
+
+  podLog(name: string, options?: PodLogOptions): Promise<string> {
+    return this.run('get', () => this.inner.podLog(name, options));
   }
 
   close(): Promise<void> {

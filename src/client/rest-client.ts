@@ -1,4 +1,5 @@
 // KubeClient over any Transport: URL building, query parameters, content types, error mapping, discovery.
+import { podsResource } from '../apimachinery/builtin-resources.ts';
 import { apiVersionOf } from '../apimachinery/group-version.ts';
 import type { KubeList, KubeObject, Status } from '../apimachinery/object.ts';
 import {
@@ -11,6 +12,7 @@ import {
   type PatchBody,
   type PatchOptions,
   type PatchType,
+  type PodLogOptions,
   type RequestOptions,
   type ResourceRef,
   type ResourceTarget,
@@ -153,6 +155,20 @@ export class RestClient implements KubeClient {
       body: deleteBody(options),
       options,
     });
+  }
+
+  async podLog(name: string, options: PodLogOptions = {}): Promise<string> {
+    const ns = this.namespaceFor(podsResource, options.namespace);
+    const query: Query = { container: options.container, tailLines: options.tailLines, limitBytes: options.limitBytes };
+    const res = await this.transport.request({
+      method: 'GET',
+      path: `${this.path(podsResource, ns, name)}/log${queryString(query)}`,
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    // The log is plain text; only an error answer is a JSON Status.
+    if (res.status >= 200 && res.status < 300) return res.body;
+    throw errorFromStatus(toStatus(res.status, parseJson(res.body) ?? res.body), res.headers['retry-after']);
   }
 
   close(): Promise<void> {

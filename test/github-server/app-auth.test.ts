@@ -78,3 +78,23 @@ test('a JWT may not call repository endpoints', async () => {
   const response = await fetch(`${gh.url}/repos/acme/infra`, { headers: { authorization: `Bearer ${jwt({ iat: now, exp: now + 500, iss: app.appId })}` } });
   assert.equal(response.status, 403);
 });
+
+test('an installation token stops working when it expires', async (t) => {
+  const shortLived = await startGitHubTestServer({ installationTokenLifetimeMs: 300 });
+  t.after(() => shortLived.close());
+  shortLived.createRepository('acme', 'infra');
+  const { appId, installationId, privateKeyPem } = shortLived.createApp();
+  const now = Math.floor(Date.now() / 1000);
+  const issued = await fetch(`${shortLived.url}/app/installations/${installationId}/access_tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${jwt({ iat: now, exp: now + 500, iss: appId }, privateKeyPem)}` },
+  });
+  const { token, expires_at } = (await issued.json()) as { token: string; expires_at: string };
+  assert.ok(Date.parse(expires_at) - Date.now() < 1000);
+  const use = () => fetch(`${shortLived.url}/repos/acme/infra`, { headers: { authorization: `token ${token}` } });
+  assert.equal((await use()).status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 350));
+  const expired = await use();
+  assert.equal(expired.status, 401);
+  assert.equal(((await expired.json()) as { message: string }).message, 'Bad credentials');
+});

@@ -20,7 +20,8 @@ export interface InstallationToken {
   expires_at: string;
 }
 
-const TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+/** GitHub's installation token lifetime. */
+const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 /** GitHub refuses a JWT whose exp is more than 10 minutes ahead. */
 const MAX_JWT_LIFETIME_S = 10 * 60;
 
@@ -30,6 +31,9 @@ export class Auth {
   private readonly apps = new Map<number, { publicKey: KeyObject; installationId: number }>();
   private readonly installationTokens = new Map<string, { installationId: number; expiresAt: number }>();
   private nextAppId = 1000;
+
+  /** A shorter token lifetime lets a test see a client renew its token before it expires. */
+  constructor(private readonly tokenLifetimeMs = INSTALLATION_TOKEN_LIFETIME_MS) {}
 
   addToken(token: string): void {
     this.tokens.add(token);
@@ -44,10 +48,6 @@ export class Auth {
     return { appId, installationId, privateKeyPem: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString() };
   }
 
-  hasInstallation(installationId: number): boolean {
-    return [...this.apps.values()].some((app) => app.installationId === installationId);
-  }
-
   /** The installation of an App, or undefined. */
   installationOf(appId: number): number | undefined {
     return this.apps.get(appId)?.installationId;
@@ -55,7 +55,7 @@ export class Auth {
 
   issueInstallationToken(installationId: number): InstallationToken {
     const token = `ghs_${randomBytes(18).toString('hex')}`;
-    const expiresAt = Date.now() + TOKEN_LIFETIME_MS;
+    const expiresAt = Date.now() + this.tokenLifetimeMs;
     this.installationTokens.set(token, { installationId, expiresAt });
     this.tokensIssued++;
     // GitHub gives expires_at to the second.

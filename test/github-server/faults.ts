@@ -6,7 +6,7 @@
 import type { ApiResponse } from './http.ts';
 
 export type FaultKind = '500' | 'rate-limit' | 'timeout';
-export const FAULT_KINDS: readonly FaultKind[] = ['500', 'rate-limit', 'timeout'];
+const FAULT_KINDS: readonly FaultKind[] = ['500', 'rate-limit', 'timeout'];
 
 export interface FaultOptions {
   /** The share of API requests that fail, 0 to 1. */

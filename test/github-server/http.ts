@@ -2,7 +2,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Identity } from './auth.ts';
 
-export const DOCS_URL = 'https://docs.github.com/rest';
+const DOCS_URL = 'https://docs.github.com/rest';
 
 export interface ApiRequest {
   method: string;

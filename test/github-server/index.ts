@@ -23,6 +23,8 @@ export type { AppCredentials, CallRecord, CheckRun, Delivery, FaultOptions, Webh
 export interface GitHubTestServerOptions {
   port?: number;
   host?: string;
+  /** How long installation tokens last; GitHub's hour by default. */
+  installationTokenLifetimeMs?: number;
 }
 
 export class GitHubTestServer {
@@ -30,13 +32,17 @@ export class GitHubTestServer {
   private readonly webhooks = new WebhookSender(() => this.url);
   /** The state itself, for assertions the methods do not cover; change it through the methods. */
   readonly model = new GitHubModel((event) => this.onModelEvent(event));
-  private readonly auth = new Auth();
+  private readonly auth: Auth;
   private readonly checkRunStore = new CheckRunStore();
   private readonly faults = new FaultInjector();
   private listening: ListeningServer | undefined;
 
+  constructor(options: Pick<GitHubTestServerOptions, 'installationTokenLifetimeMs'> = {}) {
+    this.auth = new Auth(options.installationTokenLifetimeMs);
+  }
+
   /** Starts listening; startGitHubTestServer() does this for you. */
-  async listen(options: GitHubTestServerOptions = {}): Promise<void> {
+  async listen(options: Pick<GitHubTestServerOptions, 'port' | 'host'> = {}): Promise<void> {
     const context: RouteContext = { model: this.model, checkRuns: this.checkRunStore, auth: this.auth };
     const api = new Router();
     // Check runs first: ".../commits/{ref}/check-runs" would otherwise be taken for a commit ref.
@@ -163,7 +169,7 @@ export class GitHubTestServer {
 }
 
 export async function startGitHubTestServer(options: GitHubTestServerOptions = {}): Promise<GitHubTestServer> {
-  const server = new GitHubTestServer();
+  const server = new GitHubTestServer(options);
   await server.listen(options);
   return server;
 }

@@ -261,6 +261,6 @@ export class GitHubModel {
   }
 }
 
-export function repositoryKey(owner: string, name: string): string {
+function repositoryKey(owner: string, name: string): string {
   return `${owner}/${name}`.toLowerCase();
 }

@@ -84,6 +84,7 @@ export function memoryClient(): MemoryClient {
     patch: notImplemented,
     patchStatus: notImplemented,
     deleteCollection: notImplemented,
+    podLog: notImplemented,
     close: async () => {},
   };
   return client;

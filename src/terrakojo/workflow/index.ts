@@ -1,0 +1,46 @@
+// registerWorkflowController(mgr, options): the terrakojo WorkflowReconciler on Bosun's runtime. Workflows
+// are the primary kind; the Jobs they control wake them (upstream's For(Workflow).Owns(Job)). Branches and
+// WorkflowTemplates are read through shared caches, not watched, as upstream.
+import { jobsResource } from '../../apimachinery/builtin-resources.ts';
+import type { Controller } from '../../runtime/controller/controller.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import { statusWriter } from '../../runtime/status.ts';
+import { branchesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
+import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
+import { reconcileWorkflow, workflowErrorPolicy } from './controller.ts';
+import type { Job } from './job-shape.ts';
+import type { WorkflowControllerData, WorkflowControllerOptions } from './options.ts';
+
+export type { GitHubClientForBranch, WorkflowControllerData, WorkflowControllerOptions } from './options.ts';
+
+export const WORKFLOW_CONTROLLER_NAME = 'terrakojo-workflow';
+const DEFAULT_CANCEL_TIMEOUT_MS = 5 * 60_000;
+const DEFAULT_LOG_TAIL_LINES = 50;
+const DEFAULT_LOG_LIMIT_BYTES = 16 * 1024;
+
+export function registerWorkflowController(mgr: Manager, options: WorkflowControllerOptions): Controller<Workflow, WorkflowControllerData> {
+  const jobs = mgr.informer<Job>(jobsResource);
+  const data: WorkflowControllerData = {
+    client: mgr.client,
+    github: options.github,
+    recorder: mgr.recorder('terrakojo-workflow-controller'),
+    status: statusWriter<Workflow>(mgr.client, workflowsResource),
+    branches: mgr.informer<Branch>(branchesResource),
+    templates: mgr.informer<WorkflowTemplate>(workflowTemplatesResource),
+    jobs,
+    detailsUrlBase: options.detailsUrlBase,
+    cancelTimeoutMs: options.cancelTimeoutMs ?? DEFAULT_CANCEL_TIMEOUT_MS,
+    logTail: { tailLines: options.logTail?.tailLines ?? DEFAULT_LOG_TAIL_LINES, limitBytes: options.logTail?.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES },
+    now: options.now ?? (() => new Date()),
+  };
+  return mgr
+    .controller<Workflow, WorkflowControllerData>({
+      name: options.name ?? WORKFLOW_CONTROLLER_NAME,
+      for: workflowsResource,
+      data,
+      concurrency: options.concurrency ?? 4,
+      reconcile: reconcileWorkflow,
+      errorPolicy: workflowErrorPolicy,
+    })
+    .owns(jobs);
+}

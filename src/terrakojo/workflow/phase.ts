@@ -1,0 +1,53 @@
+// A Workflow's phase from its Job, and what the GitHub check run shows for each phase (upstream's
+// determineWorkflowPhase and checkRunStatus). Job conditions are not read, as upstream does not: with the
+// default backoffLimit 0 the first failed pod ends the Job anyway.
+import { TERMINAL_WORKFLOW_PHASES, type WorkflowPhase } from '../api/constants.ts';
+import type { CheckRunConclusion, CheckRunStatus } from '../github/github-client.ts';
+
+/** The counters of a batch/v1 JobStatus this controller reads. */
+export interface JobCounts {
+  active?: number;
+  succeeded?: number;
+  failed?: number;
+}
+
+/** succeeded > 0 → Succeeded, failed > 0 → Failed, active > 0 → Running, else Pending: checked in that order. */
+export function phaseOfJob(status: JobCounts | undefined): WorkflowPhase {
+  if ((status?.succeeded ?? 0) > 0) return 'Succeeded';
+  if ((status?.failed ?? 0) > 0) return 'Failed';
+  if ((status?.active ?? 0) > 0) return 'Running';
+  return 'Pending';
+}
+
+export interface CheckRunState {
+  status: CheckRunStatus;
+  /** Only with status "completed". */
+  conclusion?: CheckRunConclusion;
+}
+
+/** Pending and anything unknown (no phase yet) → queued, as a check run is created. */
+export function checkRunStateOf(phase: string | undefined): CheckRunState {
+  switch (phase) {
+    case 'Running':
+      return { status: 'in_progress' };
+    case 'Succeeded':
+      return { status: 'completed', conclusion: 'success' };
+    case 'Failed':
+      return { status: 'completed', conclusion: 'failure' };
+    case 'Cancelled':
+      return { status: 'completed', conclusion: 'cancelled' };
+    default:
+      return { status: 'queued' };
+  }
+}
+
+/** Whether a check run that shows `from` must be PATCHed to show `to`. */
+export function checkRunChanges(from: string | undefined, to: string | undefined): boolean {
+  const a = checkRunStateOf(from);
+  const b = checkRunStateOf(to);
+  return a.status !== b.status || a.conclusion !== b.conclusion;
+}
+
+export function isTerminalPhase(phase: string | undefined): boolean {
+  return (TERMINAL_WORKFLOW_PHASES as readonly (string | undefined)[]).includes(phase);
+}
