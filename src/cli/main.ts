@@ -10,6 +10,8 @@ interface Subcommand {
   load: () => Promise<Command>;
   /** Runs until signalled, and logs (--log-format): its output going nowhere is no reason to stop. */
   serves?: boolean;
+  /** Left out of `bosun --help` while its family is not shipped (src/cli/families.ts). */
+  hidden?: boolean;
 }
 
 const subcommands: Record<string, Subcommand> = {
@@ -21,6 +23,7 @@ const subcommands: Record<string, Subcommand> = {
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
   tree: { summary: 'show a live tree of Landscaper objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
+  chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand(), hidden: true },
 };
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -45,9 +48,9 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, and pods, Jobs and Deployments on its embedded control plane').version(version);
-for (const [name, { summary, load, serves }] of Object.entries(subcommands)) {
+for (const [name, { summary, load, serves, hidden }] of Object.entries(subcommands)) {
   if (name !== wanted) {
-    program.addCommand(new Command(name).summary(summary));
+    program.addCommand(new Command(name).summary(summary), { hidden: hidden === true });
     continue;
   }
   const command = (await load()).summary(summary);
@@ -59,7 +62,7 @@ for (const [name, { summary, load, serves }] of Object.entries(subcommands)) {
       setProcessLogDestination(logDestination((action.opts() as { logFormat: LogFormat }).logFormat));
     });
   }
-  program.addCommand(command);
+  program.addCommand(command, { hidden: hidden === true });
 }
 
 await program.parseAsync(process.argv);

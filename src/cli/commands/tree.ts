@@ -1,6 +1,7 @@
-// `bosun tree installation|execution|deployitem NAME` and `bosun tree installations` [-n NS] [--watch] [--wide]:
-// a live tree of Landscaper objects (an installation, its subinstallations, executions and deploy items) with
-// phase, job, duration, what it waits for and its last error (like `landscaper-cli inspect`).
+// `bosun tree installation|execution|deployitem NAME`, `bosun tree installations` and `bosun tree repository NAME`
+// [-n NS] [--watch] [--wide]: a live tree of Landscaper objects (an installation, its subinstallations, executions
+// and deploy items) with phase, job, duration, what it waits for and its last error (like `landscaper-cli
+// inspect`), or of a terrakojo Repository (its branches, workflows with their check runs, jobs and pods).
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import type { KubeClient } from '../../client/client.ts';
@@ -12,6 +13,9 @@ import { renderForest, renderTree, type RenderOptions } from '../../landscaper/t
 import { treeResources } from '../../landscaper/tree/resources.ts';
 import { loadSnapshot, type Snapshot, type SnapshotResources } from '../../runtime/view/snapshot.ts';
 import { SnapshotWatcher } from '../../runtime/view/snapshot-watcher.ts';
+import { buildRepositoryTree, type RepositoryTreeObjects } from '../../terrakojo/tree/build.ts';
+import { renderRepositoryTree } from '../../terrakojo/tree/render.ts';
+import { repositoryTreeResources } from '../../terrakojo/tree/resources.ts';
 import { Redraw } from '../redraw.ts';
 
 interface TreeOptions {
@@ -128,6 +132,18 @@ function namedView(kind: string, name: string, build: (namespace: string, name: 
   };
 }
 
+/** A terrakojo Repository → Branches → Workflows (with their check runs) → Jobs → pods. */
+function repositoryView(name: string): View {
+  return {
+    title: (namespace) => `Repository ${namespace}/${name}`,
+    resources: repositoryTreeResources,
+    render: (namespace, objects, options) => {
+      const model = buildRepositoryTree(namespace, name, objects as unknown as RepositoryTreeObjects);
+      return { text: renderRepositoryTree(model, options), found: model.root !== undefined };
+    },
+  };
+}
+
 const installationsView: View = {
   title: (namespace) => `Installations in ${namespace}`,
   resources: treeResources,
@@ -144,7 +160,7 @@ function withCommonOptions(command: Command, what: string): Command {
 }
 
 export function treeCommand(): Command {
-  const tree = new Command('tree').description('show a live tree of Landscaper objects');
+  const tree = new Command('tree').description('show a live tree of Landscaper or terrakojo objects');
   const roots = [
     { command: 'installation', alias: 'inst', kind: 'Installation', build: buildTree, description: 'an installation → subinstallations → execution → deploy items' },
     { command: 'execution', alias: 'exec', kind: 'Execution', build: buildExecutionTree, description: 'an execution → its deploy items' },
@@ -156,6 +172,10 @@ export function treeCommand(): Command {
       .argument('<name>', `the ${root.command}`)
       .action((name: string, opts: TreeOptions) => show(namedView(root.kind, name, root.build), opts));
   }
+  withCommonOptions(tree.command('repository').alias('repo'), 'repository')
+    .description('a terrakojo repository → branches → workflows with their check runs → jobs → pods')
+    .argument('<name>', 'the Repository')
+    .action((name: string, opts: TreeOptions) => show(repositoryView(name), opts));
   withCommonOptions(tree.command('installations').alias('insts'), 'installations')
     .description('every top-level installation of the namespace with its tree')
     .action((opts: TreeOptions) => show(installationsView, opts));

@@ -1,0 +1,51 @@
+// The Branch controller on Bosun's runtime: registerBranchController(mgr, options).
+import type { Controller } from '../../runtime/controller/controller.ts';
+import type { Predicate } from '../../runtime/controller/predicate.ts';
+import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
+import type { Manager } from '../../runtime/manager.ts';
+import { statusWriter } from '../../runtime/status.ts';
+import { branchesResource, repositoriesResource, workflowsResource } from '../api/resources.ts';
+import type { Branch, Repository, Workflow } from '../api/types.ts';
+import type { GitHubClientProvider } from '../repository/github-access.ts';
+import { notStatusOnly } from '../repository/predicates.ts';
+import { reconcileBranch, type BranchDeps } from './reconcile.ts';
+
+export interface BranchControllerOptions {
+  /** The GitHub client for a Repository (the family wires in the client cache). */
+  github: GitHubClientProvider;
+  /** Branches reconciled in parallel; default 4. */
+  concurrency?: number;
+  name?: string;
+}
+
+export const BRANCH_CONTROLLER_NAME = 'terrakojo-branch';
+
+/** A Workflow concerns its Branch when it appears, goes, is being deleted, or changes phase (terminal ends a commit). */
+const workflowProgress: Predicate<Workflow> = (e) =>
+  e.type !== 'modified' || e.old === undefined || e.old.status?.phase !== e.object.status?.phase || e.old.metadata.deletionTimestamp !== e.object.metadata.deletionTimestamp;
+
+/** Registers the controller: Branches are the primary kind; their Workflows (Owns) wake them as they end or go. */
+export function registerBranchController(mgr: Manager, options: BranchControllerOptions): Controller<Branch, BranchDeps> {
+  const branches = mgr.informer<Branch>(branchesResource);
+  const writes = new ReadYourWrites<Branch>();
+  writes.attach(branches);
+  const deps: BranchDeps = {
+    client: mgr.client,
+    github: options.github,
+    repositories: mgr.informer<Repository>(repositoriesResource),
+    workflows: mgr.informer<Workflow>(workflowsResource),
+    recorder: mgr.recorder('terrakojo-branch-controller'),
+    writer: statusWriter<Branch>(mgr.client, branchesResource, { afterWrite: (before, stored) => writes.record(before.metadata.resourceVersion, stored) }),
+    writes,
+  };
+  return mgr
+    .controller<Branch, BranchDeps>({
+      name: options.name ?? BRANCH_CONTROLLER_NAME,
+      for: branchesResource,
+      data: deps,
+      concurrency: options.concurrency ?? 4,
+      predicates: [notStatusOnly<Branch>()],
+      reconcile: reconcileBranch,
+    })
+    .owns(mgr.informer<Workflow>(workflowsResource), { predicates: [workflowProgress] });
+}
