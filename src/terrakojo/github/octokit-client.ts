@@ -11,7 +11,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { RequestError } from '@octokit/request-error';
 import Bottleneck from 'bottleneck';
 import type { GitHubCredentials } from './credentials.ts';
-import { githubEndpoints, type GitHubEndpoints } from './endpoints.ts';
+import { baseUrl, githubEndpoints, type GitHubEndpoints } from './endpoints.ts';
 import { GitHubRequestError } from './errors.ts';
 import type { CheckRunCreate, CheckRunUpdate, CompareResult, GitHubClient, PullRequestHead } from './github-client.ts';
 
@@ -23,7 +23,7 @@ export const DEFAULT_USER_AGENT = 'bosun-terrakojo';
 const GITHUB_API_VERSION = '2022-11-28';
 
 export interface OctokitClientOptions {
-  /** Default: GITHUB_API_URL and GITHUB_UPLOAD_URL from the environment. */
+  /** Default: GITHUB_API_URL and GITHUB_UPLOAD_URL from the environment. A trailing slash is fine here too. */
   endpoints?: GitHubEndpoints;
   /** Default "bosun-terrakojo". */
   userAgent?: string;
@@ -61,7 +61,8 @@ export class OctokitGitHubClient implements GitHubClient {
     const onLimit = (retryAfterSeconds: number, _request: unknown, _octokit: unknown, retryCount: number): boolean =>
       retryCount < rateLimitRetries && retryAfterSeconds * 1000 <= maxRateLimitWaitMs;
     this.octokit = new BosunOctokit({
-      baseUrl: endpoints.apiUrl,
+      // Endpoints given directly may still carry the trailing slash Octokit breaks on.
+      baseUrl: baseUrl(endpoints.apiUrl, 'the GitHub API URL'),
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
       headers: { 'x-github-api-version': GITHUB_API_VERSION },
       request: { fetch: fetchWithDeadline(this.requestTimeoutMs) },

@@ -97,6 +97,10 @@ test('the base URL works with and without a trailing slash, in both layouts', as
     gh.resetCalls();
     assert.equal(await client({ endpoints: githubEndpoints({ GITHUB_API_URL: url }) }).getBranchHead('acme', 'infra', 'main'), main, url);
     assert.deepEqual(apiCalls().map((c) => c.path), ['/repos/acme/infra/branches/main'], url);
+    // Endpoints handed over directly, not through githubEndpoints(), too.
+    gh.resetCalls();
+    assert.equal(await client({ endpoints: { apiUrl: url, uploadUrl: url } }).getBranchHead('acme', 'infra', 'main'), main, url);
+    assert.deepEqual(apiCalls().map((c) => c.path), ['/repos/acme/infra/branches/main'], url);
   }
 });
 
