@@ -42,23 +42,27 @@ export interface PullRequestHead {
   sha: string;
 }
 
+/**
+ * Every method takes the reconcile's signal last: once it aborts (hard stop, lost leadership, reconcile timeout)
+ * the call rejects with its reason at once and sends nothing more.
+ */
 export interface GitHubClient {
   /** GET /repos/{o}/{r}/branches/{branch}: the head SHA. */
-  getBranchHead(owner: string, repo: string, branch: string): Promise<string>;
+  getBranchHead(owner: string, repo: string, branch: string, signal?: AbortSignal): Promise<string>;
   /** GET /repos/{o}/{r}/branches, every page: name → head SHA. */
-  listBranches(owner: string, repo: string): Promise<{ name: string; sha: string }[]>;
+  listBranches(owner: string, repo: string, signal?: AbortSignal): Promise<{ name: string; sha: string }[]>;
   /** GET /repos/{o}/{r}/pulls?state=open, every page. */
-  listOpenPullRequests(owner: string, repo: string): Promise<PullRequestHead[]>;
+  listOpenPullRequests(owner: string, repo: string, signal?: AbortSignal): Promise<PullRequestHead[]>;
   /** GET /repos/{o}/{r}/compare/{base}...{head}?per_page=250. */
-  compareCommits(owner: string, repo: string, base: string, head: string): Promise<CompareResult>;
+  compareCommits(owner: string, repo: string, base: string, head: string, signal?: AbortSignal): Promise<CompareResult>;
   /** GET /repos/{o}/{r}/commits/{sha}: whether it exists (404 and 422 both mean it does not). */
-  commitExists(owner: string, repo: string, sha: string): Promise<boolean>;
+  commitExists(owner: string, repo: string, sha: string, signal?: AbortSignal): Promise<boolean>;
   /** GET /repos/{o}/{r}/commits/{sha}, every page of its files: the changed file names. */
-  commitFiles(owner: string, repo: string, sha: string): Promise<string[]>;
+  commitFiles(owner: string, repo: string, sha: string, signal?: AbortSignal): Promise<string[]>;
   /** GET /repos/{o}/{r}/pulls/{n}/files, every page: the changed file names (renames give the new name). */
-  pullRequestFiles(owner: string, repo: string, number: number): Promise<string[]>;
+  pullRequestFiles(owner: string, repo: string, number: number, signal?: AbortSignal): Promise<string[]>;
   /** POST /repos/{o}/{r}/check-runs with status "queued": the new check run's id. */
-  createCheckRun(owner: string, repo: string, run: CheckRunCreate): Promise<number>;
+  createCheckRun(owner: string, repo: string, run: CheckRunCreate, signal?: AbortSignal): Promise<number>;
   /** PATCH /repos/{o}/{r}/check-runs/{id}. */
-  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate): Promise<void>;
+  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate, signal?: AbortSignal): Promise<void>;
 }

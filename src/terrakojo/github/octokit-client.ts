@@ -84,38 +84,38 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  getBranchHead(owner: string, repo: string, branch: string): Promise<string> {
-    return this.call('getBranchHead', owner, repo, async () => {
-      const { data } = await this.octokit.rest.repos.getBranch({ owner, repo, branch });
+  getBranchHead(owner: string, repo: string, branch: string, signal?: AbortSignal): Promise<string> {
+    return this.call('getBranchHead', owner, repo, signal, async (request) => {
+      const { data } = await this.octokit.rest.repos.getBranch({ owner, repo, branch, request });
       return sha(data.commit?.sha, `branch ${branch}`);
     });
   }
 
-  listBranches(owner: string, repo: string): Promise<{ name: string; sha: string }[]> {
-    return this.call('listBranches', owner, repo, async () => {
-      const branches = await this.octokit.paginate(this.octokit.rest.repos.listBranches, { owner, repo, per_page: 100 });
+  listBranches(owner: string, repo: string, signal?: AbortSignal): Promise<{ name: string; sha: string }[]> {
+    return this.call('listBranches', owner, repo, signal, async (request) => {
+      const branches = await this.octokit.paginate(this.octokit.rest.repos.listBranches, { owner, repo, per_page: 100, request });
       return branches.map((b) => ({ name: b.name, sha: sha(b.commit?.sha, `branch ${b.name}`) }));
     });
   }
 
-  listOpenPullRequests(owner: string, repo: string): Promise<PullRequestHead[]> {
-    return this.call('listOpenPullRequests', owner, repo, async () => {
-      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100 });
+  listOpenPullRequests(owner: string, repo: string, signal?: AbortSignal): Promise<PullRequestHead[]> {
+    return this.call('listOpenPullRequests', owner, repo, signal, async (request) => {
+      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, { owner, repo, state: 'open', per_page: 100, request });
       return pulls.map((p) => ({ number: p.number, ref: p.head.ref, sha: sha(p.head.sha, `pull request #${p.number}`) }));
     });
   }
 
-  compareCommits(owner: string, repo: string, base: string, head: string): Promise<CompareResult> {
-    return this.call('compareCommits', owner, repo, async () => {
-      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 250 });
+  compareCommits(owner: string, repo: string, base: string, head: string, signal?: AbortSignal): Promise<CompareResult> {
+    return this.call('compareCommits', owner, repo, signal, async (request) => {
+      const { data } = await this.octokit.rest.repos.compareCommitsWithBasehead({ owner, repo, basehead: `${base}...${head}`, per_page: 250, request });
       return { shas: data.commits.map((c) => sha(c.sha, 'compared commit')), status: data.status, totalCommits: data.total_commits };
     });
   }
 
-  commitExists(owner: string, repo: string, ref: string): Promise<boolean> {
-    return this.call('commitExists', owner, repo, async () => {
+  commitExists(owner: string, repo: string, ref: string, signal?: AbortSignal): Promise<boolean> {
+    return this.call('commitExists', owner, repo, signal, async (request) => {
       try {
-        await this.octokit.rest.repos.getCommit({ owner, repo, ref });
+        await this.octokit.rest.repos.getCommit({ owner, repo, ref, request });
         return true;
       } catch (err) {
         // GitHub answers 422 ("No commit found for SHA") for a well-formed SHA it does not have, 404 for the rest.
@@ -125,11 +125,11 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  commitFiles(owner: string, repo: string, ref: string): Promise<string[]> {
-    return this.call('commitFiles', owner, repo, async () => {
+  commitFiles(owner: string, repo: string, ref: string, signal?: AbortSignal): Promise<string[]> {
+    return this.call('commitFiles', owner, repo, signal, async (request) => {
       // GitHub pages a commit's files at 300 (up to 3000) with Link headers; every page repeats the commit.
       const files: string[] = [];
-      for await (const page of this.octokit.paginate.iterator(this.octokit.rest.repos.getCommit, { owner, repo, ref })) {
+      for await (const page of this.octokit.paginate.iterator(this.octokit.rest.repos.getCommit, { owner, repo, ref, request })) {
         // The iterator's types assume a list endpoint; a page of this one is the commit object.
         const commit = page.data as unknown as { files?: { filename: string }[] };
         for (const file of commit.files ?? []) files.push(file.filename);
@@ -138,18 +138,19 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  pullRequestFiles(owner: string, repo: string, number: number): Promise<string[]> {
-    return this.call('pullRequestFiles', owner, repo, async () => {
-      const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { owner, repo, pull_number: number, per_page: 100 });
+  pullRequestFiles(owner: string, repo: string, number: number, signal?: AbortSignal): Promise<string[]> {
+    return this.call('pullRequestFiles', owner, repo, signal, async (request) => {
+      const files = await this.octokit.paginate(this.octokit.rest.pulls.listFiles, { owner, repo, pull_number: number, per_page: 100, request });
       return files.map((f) => f.filename);
     });
   }
 
-  createCheckRun(owner: string, repo: string, run: CheckRunCreate): Promise<number> {
-    return this.call('createCheckRun', owner, repo, async () => {
+  createCheckRun(owner: string, repo: string, run: CheckRunCreate, signal?: AbortSignal): Promise<number> {
+    return this.call('createCheckRun', owner, repo, signal, async (request) => {
       const { data } = await this.octokit.rest.checks.create({
         owner,
         repo,
+        request,
         name: run.name,
         head_sha: run.headSha,
         status: 'queued',
@@ -163,11 +164,12 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate): Promise<void> {
-    return this.call('updateCheckRun', owner, repo, async () => {
+  updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate, signal?: AbortSignal): Promise<void> {
+    return this.call('updateCheckRun', owner, repo, signal, async (request) => {
       await this.octokit.rest.checks.update({
         owner,
         repo,
+        request,
         check_run_id: id,
         name: update.name,
         status: update.status,
@@ -178,14 +180,28 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
-  /** Runs one GitHubClient method, turning whatever it throws into a GitHubRequestError that names it. */
-  private async call<T>(operation: string, owner: string, repo: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one GitHubClient method, turning whatever it throws into a GitHubRequestError that names it. An abort of
+   * signal rejects at once with its reason, even mid-wait on a rate limit or a backoff; the abandoned work sends
+   * nothing more, as its next fetch sees the aborted signal.
+   */
+  private async call<T>(operation: string, owner: string, repo: string, signal: AbortSignal | undefined, run: (request: { signal?: AbortSignal }) => Promise<T>): Promise<T> {
+    signal?.throwIfAborted();
     try {
-      return await run();
+      return signal ? await untilAborted(run({ signal }), signal) : await run({});
     } catch (err) {
+      signal?.throwIfAborted();
       throw requestError(err, operation, `${owner}/${repo}`, this.requestTimeoutMs);
     }
   }
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function sha(value: string | undefined, what: string): string {
@@ -234,10 +250,19 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
  */
 function fetchWithDeadline(timeoutMs: number): typeof fetch {
   return async (input, init) => {
+    const caller = init?.signal ?? undefined;
     const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
-    const response = await fetch(input, { ...init, signal });
-    const body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+    const signal = caller ? AbortSignal.any([caller, deadline]) : deadline;
+    let response: Response;
+    let body: ArrayBuffer | null;
+    try {
+      response = await fetch(input, { ...init, signal });
+      body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
+    } catch (err) {
+      // As an AbortError, @octokit/request passes it through unwrapped, and neither plugin retries it.
+      if (caller?.aborted) throw new DOMException('aborted by the caller', 'AbortError');
+      throw err;
+    }
     const buffered = new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
     // plugin-paginate-rest reads the URL of a page.
     Object.defineProperty(buffered, 'url', { value: response.url });

@@ -184,22 +184,28 @@ test('an App whose key GitHub does not know fails when minting the token, and sa
   assert.doesNotMatch(err.message, /BEGIN|eyJ/);
 });
 
-test('with 20% of requests failing (5xx, rate limits, hangs) every call still succeeds', async () => {
-  const github = client({ requestTimeoutMs: 300, retries: 5 });
-  const head = main;
-  gh.setFaults({ rate: 0.2, kinds: ['500', 'rate-limit', 'timeout'], seed: 6, timeoutMs: 10_000 });
+test('with 20% of requests failing (5xx, rate limits, hangs) every call still succeeds, the App token minted once', async () => {
+  const app = gh.createApp();
+  const github = client({ requestTimeoutMs: 300, retries: 5 }, { type: 'app', appId: app.appId, installationId: app.installationId, privateKey: app.privateKeyPem });
+  const before = { ...gh.faultsInjected };
+  const issued = gh.tokensIssued;
+  gh.resetCalls();
+  gh.setFaults({ rate: 0.2, kinds: ['500', 'rate-limit', 'timeout'], seed: 9, timeoutMs: 10_000 });
   try {
     for (let i = 0; i < 6; i++) {
-      assert.equal(await github.getBranchHead('acme', 'infra', 'main'), head);
+      assert.equal(await github.getBranchHead('acme', 'infra', 'main'), main);
       assert.equal((await github.listBranches('acme', 'infra')).length, 2);
-      const id = await github.createCheckRun('acme', 'infra', { name: `faults-${i}`, headSha: head });
+      const id = await github.createCheckRun('acme', 'infra', { name: `faults-${i}`, headSha: main });
       await github.updateCheckRun('acme', 'infra', id, { name: `faults-${i}`, status: 'completed', conclusion: 'success' });
     }
   } finally {
     gh.setFaults(undefined);
   }
   const injected = gh.faultsInjected;
-  assert.ok(injected['500'] > 0 && injected['rate-limit'] > 0 && injected.timeout > 0, JSON.stringify(injected));
+  assert.ok(injected['500'] > before['500'] && injected['rate-limit'] > before['rate-limit'] && injected.timeout > before.timeout, JSON.stringify(injected));
+  const mints = gh.calls.filter((c) => c.path.startsWith('/app/')).map((c) => c.status);
+  assert.ok(mints.length > 1 && mints.at(-1) === 201, `the token request, faulted and retried: ${mints.join(', ')}`);
+  assert.equal(gh.tokensIssued - issued, 1);
   const runs = gh.checkRuns('acme', 'infra').filter((r) => r.name.startsWith('faults-'));
   assert.equal(runs.length, 6, 'no check run lost or made twice');
   assert.ok(runs.every((r) => r.status === 'completed' && r.conclusion === 'success'));
@@ -295,4 +301,45 @@ test('writes are spaced by writeIntervalMs (GitHub\'s advice against secondary l
   const at = apiCalls().map((c) => Date.parse(c.at));
   assert.equal(at.length, 3);
   for (let i = 1; i < at.length; i++) assert.ok((at[i] ?? 0) - (at[i - 1] ?? 0) >= 150, `writes ${at.join(', ')}`);
+});
+
+test('the caller\'s signal: an aborted call rejects at once with its reason and sends nothing more', async () => {
+  const github = client({ requestTimeoutMs: 5000 });
+  const stop = new Error('leadership lost');
+
+  const already = new AbortController();
+  already.abort(stop);
+  gh.resetCalls();
+  await assert.rejects(github.getBranchHead('acme', 'infra', 'main', already.signal), (err) => err === stop);
+  assert.equal(apiCalls().length, 0);
+
+  // Mid-request: the hung request is dropped, not retried.
+  gh.setFaults({ rate: 1, kinds: ['timeout'], timeoutMs: 10_000 });
+  const hung = new AbortController();
+  try {
+    const started = Date.now();
+    const call = github.listBranches('acme', 'infra', hung.signal);
+    setTimeout(() => hung.abort(stop), 100);
+    await assert.rejects(call, (err) => err === stop);
+    assert.ok(Date.now() - started < 1000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(apiCalls().map((c) => c.status), [0], 'no retry after the abort');
+  } finally {
+    gh.setFaults(undefined);
+  }
+
+  // Mid-wait on a secondary rate limit (Retry-After: 1): the retry is never sent.
+  gh.setFaults({ rate: 0.5, kinds: ['rate-limit'], seed: 7 });
+  gh.resetCalls();
+  const waiting = new AbortController();
+  try {
+    const call = github.createCheckRun('acme', 'infra', { name: 'aborted', headSha: main }, waiting.signal);
+    setTimeout(() => waiting.abort(stop), 200);
+    await assert.rejects(call, (err) => err === stop);
+  } finally {
+    gh.setFaults(undefined);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  assert.deepEqual(apiCalls().map((c) => c.status), [429]);
+  assert.equal(gh.checkRuns('acme', 'infra').filter((r) => r.name === 'aborted').length, 0);
 });
