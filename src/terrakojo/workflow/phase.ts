@@ -9,12 +9,20 @@ export interface JobCounts {
   active?: number;
   succeeded?: number;
   failed?: number;
+  /** Finished pods the Job controller has seen but not counted yet (pod tracking with finalizers, Kubernetes 1.26+). */
+  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
 }
 
-/** succeeded > 0 → Succeeded, failed > 0 → Failed, active > 0 → Running, else Pending: checked in that order. */
+/**
+ * succeeded > 0 → Succeeded, failed > 0 → Failed, active > 0 → Running, else Pending: checked in that order.
+ * A finished pod counts from the moment it lands in uncountedTerminatedPods: the Job controller first moves it
+ * there (active drops, nothing counted yet), then into succeeded or failed. Upstream reads the counters alone and
+ * so shows Pending in between, which sent a check run back from in_progress to queued.
+ */
 export function phaseOfJob(status: JobCounts | undefined): WorkflowPhase {
-  if ((status?.succeeded ?? 0) > 0) return 'Succeeded';
-  if ((status?.failed ?? 0) > 0) return 'Failed';
+  const uncounted = status?.uncountedTerminatedPods;
+  if ((status?.succeeded ?? 0) + (uncounted?.succeeded?.length ?? 0) > 0) return 'Succeeded';
+  if ((status?.failed ?? 0) + (uncounted?.failed?.length ?? 0) > 0) return 'Failed';
   if ((status?.active ?? 0) > 0) return 'Running';
   return 'Pending';
 }

@@ -14,6 +14,10 @@ test('phase from the Job: succeeded, then failed, then active, else Pending', ()
     [{}, 'Pending'],
     [undefined, 'Pending'],
     [{ active: 0, succeeded: 0, failed: 0 }, 'Pending'],
+    // A pod the Job controller has seen finish but not counted yet: not back to Pending in between.
+    [{ active: 0, uncountedTerminatedPods: { succeeded: ['uid-1'] } }, 'Succeeded'],
+    [{ active: 0, uncountedTerminatedPods: { failed: ['uid-1'] } }, 'Failed'],
+    [{ active: 0, uncountedTerminatedPods: {} }, 'Pending'],
   ];
   for (const [status, phase] of table) assert.equal(phaseOfJob(status), phase, JSON.stringify(status));
 });
