@@ -61,6 +61,11 @@ export interface GitHubClient {
   commitFiles(owner: string, repo: string, sha: string, signal?: AbortSignal): Promise<string[]>;
   /** GET /repos/{o}/{r}/pulls/{n}/files, every page: the changed file names (renames give the new name). */
   pullRequestFiles(owner: string, repo: string, number: number, signal?: AbortSignal): Promise<string[]>;
+  /**
+   * GET /repos/{o}/{r}/commits/{sha}/check-runs?check_name=NAME&filter=all, every page: the id of the check run
+   * with that name and external_id, if one exists (one created before a crash could record its id).
+   */
+  findCheckRun(owner: string, repo: string, sha: string, name: string, externalId: string, signal?: AbortSignal): Promise<number | undefined>;
   /** POST /repos/{o}/{r}/check-runs with status "queued": the new check run's id. */
   createCheckRun(owner: string, repo: string, run: CheckRunCreate, signal?: AbortSignal): Promise<number>;
   /** PATCH /repos/{o}/{r}/check-runs/{id}. */

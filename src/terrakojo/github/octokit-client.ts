@@ -146,6 +146,14 @@ export class OctokitGitHubClient implements GitHubClient {
     });
   }
 
+  findCheckRun(owner: string, repo: string, sha: string, name: string, externalId: string, signal?: AbortSignal): Promise<number | undefined> {
+    return this.call('findCheckRun', owner, repo, signal, async (request) => {
+      const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, { owner, repo, ref: sha, check_name: name, filter: 'all', per_page: 100, request });
+      const id = runs.find((run) => run.external_id === externalId)?.id;
+      return id === undefined ? undefined : Number(id);
+    });
+  }
+
   createCheckRun(owner: string, repo: string, run: CheckRunCreate, signal?: AbortSignal): Promise<number> {
     return this.call('createCheckRun', owner, repo, signal, async (request) => {
       const { data } = await this.octokit.rest.checks.create({

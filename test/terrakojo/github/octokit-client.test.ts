@@ -74,6 +74,10 @@ test('every call, against the GHES layout with a trailing slash, with upstream\'
   assert.equal(run.external_id, 'wf-1');
   assert.deepEqual(run.output, { title: 'plan-app', summary: 'done', text: 'log tail' });
   assert.deepEqual(run.history.map((h) => [h.status, h.conclusion]), [['queued', null], ['in_progress', null], ['completed', 'success']]);
+  // Found again by name and external_id (after a crash lost its id); another external_id or name finds nothing.
+  assert.equal(await github.findCheckRun('acme', 'infra', main, 'plan-app', 'wf-1'), id);
+  assert.equal(await github.findCheckRun('acme', 'infra', main, 'plan-app', 'wf-2'), undefined);
+  assert.equal(await github.findCheckRun('acme', 'infra', main, 'plan-db', 'wf-1'), undefined);
 
   assert.deepEqual(
     apiCalls().map((c) => `${c.method} ${c.path}${c.query} ${c.status}`),
@@ -88,6 +92,8 @@ test('every call, against the GHES layout with a trailing slash, with upstream\'
       `POST /repos/acme/infra/check-runs 201`,
       `PATCH /repos/acme/infra/check-runs/${id} 200`,
       `PATCH /repos/acme/infra/check-runs/${id} 200`,
+      ...['wf-1', 'wf-2'].map(() => `GET /repos/acme/infra/commits/${main}/check-runs?check_name=plan-app&filter=all&per_page=100 200`),
+      `GET /repos/acme/infra/commits/${main}/check-runs?check_name=plan-db&filter=all&per_page=100 200`,
     ],
   );
 });

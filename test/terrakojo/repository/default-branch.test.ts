@@ -41,6 +41,7 @@ function fakeGitHub(answers: FakeAnswers): GitHubClient & { calls: string[] } {
     listOpenPullRequests: unused,
     commitFiles: unused,
     pullRequestFiles: unused,
+    findCheckRun: unused,
     createCheckRun: unused,
     updateCheckRun: unused,
   };
