@@ -3,13 +3,14 @@
 import type { KubeObject } from '../apimachinery/object.ts';
 import { crdGroup, loadBosunCrds } from '../crds/index.ts';
 import { landscaperFamily } from '../landscaper/family.ts';
+import { terrakojoFamily } from '../terrakojo/family.ts';
 import { workloadsFamily } from '../workloads/family.ts';
 import type { Family } from '../runtime/family.ts';
 
-export const bosunFamilies: readonly Family[] = [landscaperFamily, workloadsFamily];
+export const bosunFamilies: readonly Family[] = [landscaperFamily, terrakojoFamily, workloadsFamily];
 
 /** Families planned but not built yet: selecting one says so rather than calling the name unknown. */
-const NOT_BUILT_YET: readonly string[] = ['workflows', 'chaos'];
+const NOT_BUILT_YET: readonly string[] = ['chaos'];
 
 export class UnknownFamilyError extends Error {
   override readonly name = 'UnknownFamilyError' as const;

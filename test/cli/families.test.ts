@@ -9,6 +9,7 @@ import { bosunFamilies, familyCrds, FamilyCrdError, selectFamilies, UnknownFamil
 import { crdGroup, loadBosunCrds } from '../../src/crds/index.ts';
 import { landscaperFamily } from '../../src/landscaper/family.ts';
 import { landscaperWebhookConfiguration } from '../../src/landscaper/webhook/index.ts';
+import { terrakojoFamily } from '../../src/terrakojo/family.ts';
 import type { Family } from '../../src/runtime/family.ts';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
@@ -32,7 +33,7 @@ test('families are selected by name, each once; all of them without names', () =
   assert.deepEqual(selectFamilies(['b', 'a', 'b'], [a, b]), [b, a]);
   assert.deepEqual(selectFamilies([], [a, b]), []);
   assert.deepEqual(selectFamilies(['landscaper']), [landscaperFamily]);
-  assert.deepEqual(bosunFamilies.map((f) => f.name), ['landscaper', 'workloads']);
+  assert.deepEqual(bosunFamilies.map((f) => f.name), ['landscaper', 'terrakojo', 'workloads']);
 });
 
 test('an embedded-only family (a real cluster has its own) runs by default only on the embedded control plane', () => {
@@ -41,16 +42,16 @@ test('an embedded-only family (a real cluster has its own) runs by default only 
   assert.deepEqual(selectFamilies(undefined, [a, kcm]), [a], 'a real cluster: not by default');
   assert.deepEqual(selectFamilies(undefined, [a, kcm], { embedded: true }), [a, kcm], 'bosun up: by default');
   assert.deepEqual(selectFamilies(['kcm'], [a, kcm]), [kcm], 'named: anywhere');
-  assert.deepEqual(selectFamilies(undefined).map((f) => f.name), ['landscaper']);
-  assert.deepEqual(selectFamilies(undefined, bosunFamilies, { embedded: true }).map((f) => f.name), ['landscaper', 'workloads']);
+  assert.deepEqual(selectFamilies(undefined).map((f) => f.name), ['landscaper', 'terrakojo']);
+  assert.deepEqual(selectFamilies(undefined, bosunFamilies, { embedded: true }).map((f) => f.name), ['landscaper', 'terrakojo', 'workloads']);
 });
 
 test('an unknown family and one not built yet are refused, naming the available ones', () => {
   const refused = (names: string[], message: string): void => {
     assert.throws(() => selectFamilies(names), (e: unknown) => e instanceof UnknownFamilyError && e.message === message);
   };
-  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper, workloads)');
-  for (const name of ['workflows', 'chaos']) refused([name], `controller family "${name}" is not built yet (available: landscaper, workloads)`);
+  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper, terrakojo, workloads)');
+  refused(['chaos'], 'controller family "chaos" is not built yet (available: landscaper, terrakojo, workloads)');
   assert.throws(() => selectFamilies(['a'], []), { message: 'unknown controller family "a" (available: none)' });
 });
 
@@ -74,19 +75,22 @@ test("Landscaper's webhook configuration carries the family's name, which prunin
 
 test('the commands refuse an unknown or unbuilt family in one line with exit 1, before anything starts', async () => {
   const manifests = await bosun(['manifests', '--family', 'chaos']);
-  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: controller family "chaos" is not built yet (available: landscaper, workloads)\n']);
+  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: controller family "chaos" is not built yet (available: landscaper, terrakojo, workloads)\n']);
   // No kubeconfig is read: the family is checked first.
-  const controllers = await bosun(['controllers', '--kubeconfig', '/nonexistent/kubeconfig', '--controllers', 'workflows']);
-  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: controller family "workflows" is not built yet (available: landscaper, workloads)\n']);
+  const controllers = await bosun(['controllers', '--kubeconfig', '/nonexistent/kubeconfig', '--controllers', 'chaos']);
+  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: controller family "chaos" is not built yet (available: landscaper, terrakojo, workloads)\n']);
   // No server is started: the data dir is never touched.
   const up = await bosun(['up', '--data-dir', '/nonexistent/bosun', '--port', '0', '--controllers', 'landscaper,nope']);
-  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: landscaper, workloads)\n']);
+  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: landscaper, terrakojo, workloads)\n']);
 });
 
-test('bosun manifests --family landscaper prints the CRDs bosun manifests prints', async () => {
-  const [one, all] = await Promise.all([bosun(['manifests', '--family', 'landscaper']), bosun(['manifests'])]);
-  assert.equal(one.code, 0);
-  assert.ok(one.out.startsWith('---\napiVersion: apiextensions.k8s.io/v1\n'));
-  assert.equal(one.out.match(/^kind: CustomResourceDefinition$/gm)?.length, landscaperFamily.crds.length);
-  assert.equal(all.out, one.out);
+test('bosun manifests --family NAME prints that family\'s CRDs; bosun manifests all of them', async () => {
+  const [landscaper, terrakojo, all] = await Promise.all([bosun(['manifests', '--family', 'landscaper']), bosun(['manifests', '--family', 'terrakojo']), bosun(['manifests'])]);
+  const names = (out: string): string[] => [...out.matchAll(/^  name: (\S+)$/gm)].map((m) => m[1]!);
+  for (const [one, family] of [[landscaper, landscaperFamily], [terrakojo, terrakojoFamily]] as const) {
+    assert.equal(one.code, 0);
+    assert.ok(one.out.startsWith('---\napiVersion: apiextensions.k8s.io/v1\n'));
+    assert.deepEqual(names(one.out), [...family.crds].sort());
+  }
+  assert.deepEqual(names(all.out), [...landscaperFamily.crds, ...terrakojoFamily.crds].sort());
 });
