@@ -1,6 +1,7 @@
 // A GitHub of our own for tests: real HTTP on loopback, stateful, faithful to GitHub's REST answers for the calls
 // Bosun makes, with fault injection and signed webhooks. The contract is in the terrakojo design notes; the
 // /_meta admin API (meta.ts) does over HTTP what these methods do.
+import { EventEmitter } from 'node:events';
 import { Auth, type AppCredentials } from './auth.ts';
 import { GitHubTestServerError } from './errors.ts';
 import { CheckRunStore, type CheckRun } from './check-runs.ts';
@@ -29,6 +30,8 @@ export interface GitHubTestServerOptions {
 
 export class GitHubTestServer {
   readonly calls: CallRecord[] = [];
+  /** 'call' after every API request has changed (or read) the state. */
+  private readonly changes = new EventEmitter();
   private readonly webhooks = new WebhookSender(() => this.url);
   /** The state itself, for assertions the methods do not cover; change it through the methods. */
   readonly model = new GitHubModel((event) => this.onModelEvent(event));
@@ -53,7 +56,7 @@ export class GitHubTestServer {
     appRoutes(api, context);
     const meta = new Router();
     metaRoutes(meta, this);
-    this.listening = await listen({ api, meta, auth: this.auth, faults: this.faults, onCall: (call) => this.calls.push(call) }, options);
+    this.listening = await listen({ api, meta, auth: this.auth, faults: this.faults, onCall: (call) => this.recordCall(call) }, options);
   }
 
   /** 'http://127.0.0.1:PORT': the API as api.github.com lays it out. */
@@ -156,9 +159,35 @@ export class GitHubTestServer {
     return this.webhooks.idle();
   }
 
+  /**
+   * Resolves once `predicate` holds, checked now and after every API request (what changes the state a client
+   * sees); rejects after timeoutMs saying what it waited for and what `describe` says of the state then.
+   */
+  until(predicate: () => boolean, timeoutMs: number, what: string, describe: () => string = () => ''): Promise<void> {
+    if (predicate()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = (): void => {
+        if (!predicate()) return;
+        clearTimeout(timer);
+        this.changes.off('call', check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.changes.off('call', check);
+        reject(new GitHubTestServerError(`timed out after ${timeoutMs} ms waiting for ${what}${describe() ? `: ${describe()}` : ''}`));
+      }, timeoutMs);
+      this.changes.on('call', check);
+    });
+  }
+
   async close(): Promise<void> {
     this.webhooks.close();
     await this.listening?.close();
+  }
+
+  private recordCall(call: CallRecord): void {
+    this.calls.push(call);
+    this.changes.emit('call');
   }
 
   private onModelEvent(event: ModelEvent): void {

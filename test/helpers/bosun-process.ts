@@ -16,15 +16,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts `bosun up` on dataDir and port (with more flags if given); resolves once it prints its ready line (60 s at most). */
-export function startBosun(dataDir: string, port: number, flags: string[] = []): Promise<ChildProcess> {
-  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...flags], 'bosun is ready');
+/**
+ * Starts `bosun up` on dataDir and port (with more flags and environment variables if given); resolves once it
+ * prints its ready line (60 s at most).
+ */
+export function startBosun(dataDir: string, port: number, flags: string[] = [], env: Record<string, string> = {}): Promise<ChildProcess> {
+  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...flags], 'bosun is ready', env);
 }
 
-/** Starts a bosun command and resolves once its stdout shows readyText (60 s at most). */
-export function startReady(args: string[], readyText: string): Promise<ChildProcess> {
+/** Starts a bosun command (with more environment variables if given) and resolves once its stdout shows readyText (60 s at most). */
+export function startReady(args: string[], readyText: string, env: Record<string, string> = {}): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

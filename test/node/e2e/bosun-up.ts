@@ -16,9 +16,9 @@ export interface BosunUp {
   close(): Promise<void>;
 }
 
-export async function startBosunUp(flags: string[] = []): Promise<BosunUp> {
+export async function startBosunUp(flags: string[] = [], env: Record<string, string> = {}): Promise<BosunUp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
-  const bosun: ChildProcess = await startBosun(dataDir, await freePort(), flags);
+  const bosun: ChildProcess = await startBosun(dataDir, await freePort(), flags, env);
   const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
   const ok = async (args: string[], input?: string): Promise<string> => {
     const result = await kubectl(args, input);
