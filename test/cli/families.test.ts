@@ -86,7 +86,7 @@ test('the commands refuse an unknown or unbuilt family in one line with exit 1, 
 
 test('bosun manifests --family NAME prints that family\'s CRDs; bosun manifests all of them', async () => {
   const [landscaper, terrakojo, all] = await Promise.all([bosun(['manifests', '--family', 'landscaper']), bosun(['manifests', '--family', 'terrakojo']), bosun(['manifests'])]);
-  const names = (out: string): string[] => [...out.matchAll(/^  name: (\S+)$/gm)].map((m) => m[1]!);
+  const names = (out: string): string[] => [...out.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]!);
   for (const [one, family] of [[landscaper, landscaperFamily], [terrakojo, terrakojoFamily]] as const) {
     assert.equal(one.code, 0);
     assert.ok(one.out.startsWith('---\napiVersion: apiextensions.k8s.io/v1\n'));
