@@ -12,36 +12,9 @@ import { bosunFamilies } from '../../src/cli/families.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
-import { root, runnable, shellBlocks, shellIn, type Shell } from './shell-blocks.ts';
+import { readmeLines, root, runLine, shellIn } from './shell-blocks.ts';
 
 const examples = readdirSync(join(root, 'examples', 'landscaper')).sort();
-
-/** What a line's trailing comment says it prints, for a jsonpath read: `… -o jsonpath='{.data}'   # hello-a-b-c`. */
-function expectedOutput(line: string): string | undefined {
-  return /-o jsonpath=\S+\s+#\s+(.+)$/.exec(line)?.[1]?.trim();
-}
-
-async function runLine(sh: Shell, line: string): Promise<void> {
-  const command = line.replace(/\s+#.*$/, '');
-  if (!/^kubectl get\b/.test(command)) {
-    await sh.run(command);
-    return;
-  }
-  const expected = expectedOutput(line);
-  const deadline = Date.now() + 60_000;
-  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
-    const result = await sh.run(command).then(
-      (out) => ({ out, error: undefined }),
-      (error: unknown) => ({ out: '', error }),
-    );
-    if (result.error === undefined && (expected === undefined || result.out.includes(expected))) return;
-    if (Date.now() > deadline) {
-      if (result.error) throw result.error;
-      assert.fail(`${command}: printed ${JSON.stringify(result.out)}, the README says ${JSON.stringify(expected)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, delay));
-  }
-}
 
 let live: TestServer;
 let mgr: Manager;
@@ -64,12 +37,7 @@ for (const example of examples) {
     copyFileSync(live.kubeconfigFile, join(dir, '.bosun', 'kubeconfig'));
     symlinkSync(join(root, 'examples'), join(dir, 'examples'));
     const sh = shellIn(dir, join(dir, '.bosun', 'kubeconfig'));
-    const lines = shellBlocks(`examples/landscaper/${example}/README.md`)
-      .map(runnable)
-      .join('\n')
-      .replace(/\\\n\s*/g, '')
-      .split('\n')
-      .filter((l) => l.trim() !== '');
+    const lines = readmeLines(`examples/landscaper/${example}/README.md`);
     assert.ok(lines.length > 0, 'the README has commands');
     for (const line of lines) await runLine(sh, line);
   });
