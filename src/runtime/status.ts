@@ -1,17 +1,11 @@
-// Status writes that survive update conflicts (client-go's retry.RetryOnConflict around get + mutate + update):
-// the mutate function is re-applied to a freshly read object after every 409, so no status is lost.
+// Status writes that survive update conflicts: the mutate function is re-applied to a freshly read object after
+// every 409 (conflict-retry.ts), so no status is lost.
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../apimachinery/object.ts';
 import type { KubeClient, ResourceTarget } from '../client/client.ts';
-import { ConflictError } from '../client/errors.ts';
+import { retryOnConflict, type ConflictRetryOptions } from './conflict-retry.ts';
 
-export interface UpdateStatusOptions {
-  /** Attempts in all, the first included; default 6. */
-  attempts?: number;
-  /** First pause between attempts, doubled each time with ±50 % jitter; default 10 ms. */
-  backoffMs?: number;
-  signal?: AbortSignal;
-}
+export type UpdateStatusOptions = ConflictRetryOptions;
 
 export class StatusConflictError extends Error {
   override readonly name = 'StatusConflictError' as const;
@@ -24,47 +18,20 @@ export class StatusConflictError extends Error {
  * is written. Returns the object as stored. Only metadata and status are copied: mutate must not change the
  * spec (large specs made the copy the cost of a write).
  */
-export async function updateStatus<T extends KubeObject>(
+export function updateStatus<T extends KubeObject>(
   client: KubeClient,
   resource: ResourceTarget,
   obj: T,
   mutate: (draft: T) => void | Promise<void>,
   options: UpdateStatusOptions = {},
 ): Promise<T> {
-  const attempts = Math.max(1, options.attempts ?? 6);
-  const name = obj.metadata.name;
-  if (!name) throw new TypeError('updateStatus needs a named object');
-  const namespace = obj.metadata.namespace;
-  let current = obj;
-  let lastConflict: unknown;
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    if (attempt > 0) {
-      await pause(options.backoffMs ?? 10, attempt, options.signal);
-      current = await client.get<T>(resource, name, { ...(namespace !== undefined ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) });
-    }
+  const write = async (current: T): Promise<T> => {
     const draft = { ...current, metadata: structuredClone(current.metadata), status: structuredClone(current.status) };
     await mutate(draft);
     if (isDeepStrictEqual(draft.status, current.status)) return current;
-    try {
-      return await client.updateStatus<T>(resource, draft, options.signal ? { signal: options.signal } : {});
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-      lastConflict = err;
-    }
-  }
-  throw new StatusConflictError(`status of ${namespace ? `${namespace}/` : ''}${name} still conflicted after ${attempts} attempts`, { cause: lastConflict });
-}
-
-function pause(baseMs: number, attempt: number, signal: AbortSignal | undefined): Promise<void> {
-  const ms = baseMs * 2 ** (attempt - 1) * (0.5 + Math.random());
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason as Error);
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason as Error);
-    }, { once: true });
-  });
+    return client.updateStatus<T>(resource, draft, options.signal ? { signal: options.signal } : {});
+  };
+  return retryOnConflict(client, resource, obj, write, (what, n, cause) => new StatusConflictError(`status of ${what} still conflicted after ${n} attempts`, { cause }), options);
 }
 
 /** The one way a controller writes status: updateStatus, plus what the controller must learn of each write. */

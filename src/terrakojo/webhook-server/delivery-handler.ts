@@ -22,7 +22,7 @@ import { decodePayload, repositoryOf, type GitHubRepositoryName } from './github
 import { findRepositories } from './repository-lookup.ts';
 import { WebhookRequestError } from './request-error.ts';
 import type { SyncStamp } from './sync-stamp.ts';
-import { updateOnConflict } from './update-on-conflict.ts';
+import { updateObject } from '../../runtime/conflict-retry.ts';
 import type { DeliveryOutcome, WebhookMetrics } from './webhook-metrics.ts';
 
 export interface DeliveryHandlerOptions {
@@ -128,7 +128,7 @@ export class DeliveryHandler {
 async function stampRepository(client: KubeClient, repository: Repository, value: string, signal: AbortSignal): Promise<string | undefined> {
   const name = `${repository.metadata.namespace}/${repository.metadata.name}`;
   try {
-    await updateOnConflict(client, repositoriesResource, repository, (draft) => {
+    await updateObject(client, repositoriesResource, repository, (draft) => {
       draft.metadata.annotations = { ...draft.metadata.annotations, [SYNC_REQUESTED_AT_ANNOTATION]: value };
     }, { signal });
     return name;
