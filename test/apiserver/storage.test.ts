@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { SqliteStore } from '../../src/apiserver/storage/sqlite-store.ts';
+import { CHECKPOINT_EVERY_WRITES, SqliteStore } from '../../src/apiserver/storage/sqlite-store.ts';
 
 function put(store: SqliteStore, name: string): number {
   return store.write('/configmaps', 'default', name, 'ADDED', (rev) => ({ metadata: { name, resourceVersion: String(rev) } })).revision;
@@ -73,9 +73,10 @@ test('checkpoints on the worker thread keep the write-ahead log from growing wit
   const store = new SqliteStore(path);
   // 6,000 writes in 60 commits: without checkpoints the log grows past 4 MB; with them it is reused from the start.
   for (let batch = 0; batch < 60; batch++) {
+    const checkpoint = (batch + 1) % (CHECKPOINT_EVERY_WRITES / 100) === 0 ? store.nextCheckpoint() : undefined;
     for (let i = 0; i < 100; i++) put(store, `cm-${batch}-${i}`);
     await store.durable();
-    await new Promise((r) => setTimeout(r, 20));
+    await checkpoint;
   }
   const walBytes = statSync(`${path}-wal`).size;
   store.close();

@@ -16,4 +16,5 @@ parentPort.on('message', (message) => {
   } catch {
     // A busy database skips one checkpoint; the next write count triggers another.
   }
+  parentPort.postMessage('checkpointed');
 });

@@ -54,6 +54,9 @@ function keyOf(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
+/** Committed writes between two WAL checkpoints: the log is reused from its start after each. */
+export const CHECKPOINT_EVERY_WRITES = 1000;
+
 export class SqliteStore {
   private readonly db: Database.Database;
   private readonly mirror = new Map<string, Map<string, StoredObject>>();
@@ -63,6 +66,8 @@ export class SqliteStore {
   private eventsSinceCompaction = 0;
   private writesSinceCheckpoint = 0;
   private checkpointer: Worker | undefined;
+  /** Resolved when the checkpointer reports its next pass (done or skipped). */
+  private checkpointWaiters: (() => void)[] = [];
   /** (revision, time) samples, one per 64 writes: the age bound of compaction without a query. */
   private readonly timeline: { revision: number; ts: number }[] = [];
   private readonly pending: StoreEvent[] = [];
@@ -87,9 +92,13 @@ export class SqliteStore {
         this.db.pragma('wal_autocheckpoint = 0');
         this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path } });
         this.checkpointer.unref();
+        this.checkpointer.on('message', () => {
+          for (const resolve of this.checkpointWaiters.splice(0)) resolve();
+        });
         // A checkpointer that dies must not take the server with it: SQLite's own checkpoints take over.
         this.checkpointer.on('error', () => {
           this.checkpointer = undefined;
+          for (const resolve of this.checkpointWaiters.splice(0)) resolve();
           if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
         });
       }
@@ -244,7 +253,7 @@ export class SqliteStore {
     }
     for (const waiter of waiters) waiter.resolve();
     this.writesSinceCheckpoint += batch.length;
-    if (this.writesSinceCheckpoint >= 1000 && this.checkpointer) {
+    if (this.writesSinceCheckpoint >= CHECKPOINT_EVERY_WRITES && this.checkpointer) {
       this.writesSinceCheckpoint = 0;
       this.checkpointer.postMessage('checkpoint');
     }
@@ -313,10 +322,17 @@ export class SqliteStore {
     this.compactedRevision = upTo;
   }
 
+  /** Resolves when the checkpoint worker next finishes a pass; at once for a store without one (in memory). */
+  nextCheckpoint(): Promise<void> {
+    if (!this.checkpointer) return Promise.resolve();
+    return new Promise((resolve) => this.checkpointWaiters.push(resolve));
+  }
+
   close(): void {
     if (this.db.open) this.flush();
     this.checkpointer?.postMessage('close');
     this.checkpointer = undefined;
+    for (const resolve of this.checkpointWaiters.splice(0)) resolve();
     if (this.db.open) {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
       this.db.close();
