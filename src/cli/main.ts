@@ -18,11 +18,11 @@ const subcommands: Record<string, Subcommand> = {
   up: { summary: 'start the embedded API server, the controllers and a node agent', load: async () => (await import('./commands/up.ts')).upCommand(), serves: true },
   controllers: { summary: 'run the controllers against a cluster', load: async () => (await import('./commands/controllers.ts')).controllersCommand(), serves: true },
   node: { summary: 'run a node agent that runs the pods bound to its Node', load: async () => (await import('./commands/node.ts')).nodeCommand(), serves: true },
-  'webhook-server': { summary: 'receive GitHub push and pull_request webhooks and request Repository syncs', load: async () => (await import('./commands/webhook-server.ts')).webhookServerCommand(), serves: true },
+  'webhook-server': { summary: "receive GitHub push and pull_request webhooks for terrakojo's Repository syncs", load: async () => (await import('./commands/webhook-server.ts')).webhookServerCommand(), serves: true },
   manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
-  tree: { summary: 'show a live tree of Landscaper objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
+  tree: { summary: 'show a live tree of Landscaper or terrakojo objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
   chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand(), hidden: true },
 };
 
@@ -47,7 +47,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, and pods, Jobs and Deployments on its embedded control plane').version(version);
+const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo (GitHub pushes run as Jobs, mirrored into check runs), and pods, Jobs and Deployments on its embedded control plane').version(version);
 for (const [name, { summary, load, serves, hidden }] of Object.entries(subcommands)) {
   if (name !== wanted) {
     program.addCommand(new Command(name).summary(summary), { hidden: hidden === true });
