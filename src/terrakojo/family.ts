@@ -72,13 +72,16 @@ export function registerTerrakojo(mgr: Manager, options: TerrakojoOptions = {}):
 }
 
 /**
- * What the controllers read, watch and write: Repositories (finalizer, labels, status), the Branches and
- * Workflows they make and delete (finalizers, status), WorkflowTemplates read, the Secrets Repositories name
- * (watched, so a fixed Secret ends a credentials error at once), the Jobs Workflows run, the pods of those Jobs
- * and their logs (a completed check run shows the log's tail), and Events.
+ * What the controllers read, watch and write: Repositories (finalizer and labels by patch, status), the Branches and
+ * Workflows they make and delete (finalizers by patch, status), WorkflowTemplates read, the Secrets Repositories
+ * name (watched, so a fixed Secret ends a credentials error at once), the Jobs Workflows run, the pods of those
+ * Jobs and their logs (a completed check run shows the log's tail), and Events. No more: users create and delete
+ * Repositories, and the webhook server (a separate binary with rights of its own) is what updates them.
+ * test/terrakojo/family-rbac.test.ts checks both ways: every request allowed, every grant used.
  */
 const rbac: readonly PolicyRule[] = [
-  { apiGroups: [TERRAKOJO_GROUP], resources: ['repositories', 'branches', 'workflows'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
+  { apiGroups: [TERRAKOJO_GROUP], resources: ['repositories'], verbs: ['get', 'list', 'watch', 'patch'] },
+  { apiGroups: [TERRAKOJO_GROUP], resources: ['branches', 'workflows'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [TERRAKOJO_GROUP], resources: ['repositories/status', 'branches/status', 'workflows/status'], verbs: ['update'] },
   { apiGroups: [TERRAKOJO_GROUP], resources: ['workflowtemplates'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch'] },

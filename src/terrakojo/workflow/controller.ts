@@ -13,11 +13,12 @@ import { finalizer } from '../../runtime/finalizer.ts';
 import { CLEANUP_CHECKRUN_FINALIZER } from '../api/constants.ts';
 import { branchesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
 import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
+import { GitHubRequestError } from '../github/errors.ts';
 import type { GitHubClient } from '../github/github-client.ts';
 import { createCheckRun, defaultCheckRunName, showPhase, syncJobPhase } from './check-run-sync.ts';
 import { cancelCheckRunOnDeletion } from './deletion.ts';
 import { CancelPendingError, isConfigurationError, JobNotControlledError } from './errors.ts';
-import { EVENT_BRANCH_NOT_FOUND, EVENT_GITHUB_ACCESS_FAILED, EVENT_JOB_CREATE_FAILED, EVENT_JOB_CREATED, EVENT_JOB_NOT_CONTROLLED, EVENT_TEMPLATE_NOT_FOUND } from './events.ts';
+import { EVENT_BRANCH_NOT_FOUND, EVENT_CHECK_RUN_CREATE_FAILED, EVENT_GITHUB_ACCESS_FAILED, EVENT_JOB_CREATE_FAILED, EVENT_JOB_CREATED, EVENT_JOB_NOT_CONTROLLED, EVENT_TEMPLATE_NOT_FOUND } from './events.ts';
 import { buildJob } from './job-builder.ts';
 import type { Job } from './job-shape.ts';
 import type { WorkflowControllerData } from './options.ts';
@@ -78,7 +79,13 @@ async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx
 
   const name = defaultCheckRunName(template.spec.displayName, workflow.spec.path);
   if (!current.status?.checkRunID) {
-    const stored = await createCheckRun(d, await gh(), current, name);
+    const github = await gh();
+    const stored = await createCheckRun(d, github, current, name).catch((err: unknown) => {
+      // Retried with backoff; without the Event nothing would show why a Workflow (on a commit GitHub does not
+      // know: 422) never gets a phase.
+      if (err instanceof GitHubRequestError) void d.recorder.warning(workflow, EVENT_CHECK_RUN_CREATE_FAILED, err.message);
+      throw err;
+    });
     if (!stored) {
       ctx.log.info('Workflow was deleted during reconcile, ignoring');
       return action.awaitChange();

@@ -1,6 +1,7 @@
 // Event reasons and the JobStatus condition of a Workflow.
 
 export const EVENT_CHECK_RUN_CREATED = 'CheckRunCreated';
+export const EVENT_CHECK_RUN_CREATE_FAILED = 'CheckRunCreateFailed';
 export const EVENT_JOB_CREATED = 'JobCreated';
 export const EVENT_JOB_CREATE_FAILED = 'JobCreateFailed';
 export const EVENT_JOB_NOT_CONTROLLED = 'JobNotControlled';
