@@ -57,8 +57,12 @@ export class GitHubCredentialsError extends Error {
   /** The Secret key at fault, when one is. */
   readonly key: string | undefined;
 
+  /** What is wrong, without the Secret's name (for messages that name it already). */
+  readonly detail: string;
+
   constructor(secret: string, reason: GitHubCredentialsReason, message: string, key?: string) {
     super(`secret ${secret}: ${message}`);
+    this.detail = message;
     this.secret = secret;
     this.reason = reason;
     this.key = key;

@@ -13,12 +13,13 @@ export type GitHubClientProvider = (repository: Repository) => Promise<GitHubCli
 export interface CredentialsProblem {
   /** UpperCamelCase, fit for a condition reason: "NoCredentials", "InvalidPrivateKey", "SecretNotFound"… */
   reason: string;
-  message: string;
+  /** What is wrong with the Secret, without its name. */
+  detail: string;
 }
 
 /** The configuration error err reports, when it is one. */
 export function credentialsProblem(err: unknown): CredentialsProblem | undefined {
-  return err instanceof GitHubCredentialsError ? { reason: err.reason, message: err.message } : undefined;
+  return err instanceof GitHubCredentialsError ? { reason: err.reason, detail: err.detail } : undefined;
 }
 
 /** How long GitHub asked us to wait (a rate limit the client gave up waiting on), in ms. */

@@ -77,7 +77,7 @@ async function clientFor(d: RepositoryDeps, repo: Repository): Promise<GitHubCli
     const ref = repo.spec.githubSecretRef;
     const secret = objectKey(ref.namespace || repo.metadata.namespace, ref.name);
     const message = problem
-      ? `${describe(repo)}: Secret ${secret} gives no usable GitHub credentials: ${problem.message}`
+      ? `${describe(repo)}: Secret ${secret} gives no usable GitHub credentials: ${problem.detail}`
       : `${describe(repo)}: no GitHub client for Secret ${secret}: ${err instanceof Error ? err.message : String(err)}`;
     await reportNotReady(d, repo, { ready: false, reason: problem?.reason ?? RepositoryReason.SyncFailed, message });
     // The Secret watch and any change of the Repository wake it again; retrying sooner cannot help.
