@@ -3,7 +3,6 @@ import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import { action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
 import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { statusWriter } from '../../runtime/status.ts';
@@ -13,6 +12,7 @@ import type { Branch, Repository } from '../api/types.ts';
 import { retryAfterMs, type GitHubClientProvider } from './github-access.ts';
 import { controllerOf } from './ownership.ts';
 import { notStatusOnly } from './predicates.ts';
+import { indexRepositoriesBySecret, repositoriesUsing, secretContentChanged } from './secret-index.ts';
 import { reconcileRepository, type RepositoryDeps } from './reconcile.ts';
 
 export type { GitHubClientProvider } from './github-access.ts';
@@ -30,18 +30,6 @@ export interface RepositoryControllerOptions {
 export const REPOSITORY_CONTROLLER_NAME = 'terrakojo-repository';
 export const DEFAULT_RESYNC_INTERVAL_MS = 30 * 60 * 1000;
 
-/** Repositories by the "namespace/name" of the Secret they read credentials from. */
-const SECRET_INDEX = 'terrakojo.io/github-secret';
-
-function secretOf(repo: Repository): string {
-  const ref = repo.spec.githubSecretRef;
-  return objectKey(ref.namespace || repo.metadata.namespace, ref.name);
-}
-
-/** A Secret matters when it appears, goes, or its contents change. */
-const secretContentChanged: Predicate = (e) =>
-  e.type !== 'modified' || e.old === undefined || JSON.stringify([e.old['data'], e.old['stringData'], e.old['type']]) !== JSON.stringify([e.object['data'], e.object['stringData'], e.object['type']]);
-
 /**
  * Registers the controller. Besides its Repositories it watches the Secrets they name (a fixed Secret ends a
  * credentials error at once) and the deletion of their Branches (a Repository being deleted waits on those).
@@ -50,7 +38,7 @@ export function registerRepositoryController(mgr: Manager, options: RepositoryCo
   const repositories = mgr.informer<Repository>(repositoriesResource);
   const branches = mgr.informer<Branch>(branchesResource);
   const secrets = mgr.informer(secretsResource);
-  if (!repositories.store.indexNames().includes(SECRET_INDEX)) repositories.addIndexer(SECRET_INDEX, secretOf);
+  indexRepositoriesBySecret(repositories);
   const writes = new ReadYourWrites<Repository>();
   writes.attach(repositories);
   const deps: RepositoryDeps = {
@@ -83,6 +71,6 @@ export function registerRepositoryController(mgr: Manager, options: RepositoryCo
         return waitMs === undefined ? action.requeue() : action.requeueAfter(waitMs);
       },
     })
-    .watches(secrets, (secret: KubeObject) => repositories.store.indexKeys(SECRET_INDEX, objectKey(secret.metadata.namespace, secret.metadata.name ?? '')), { predicates: [secretContentChanged] })
+    .watches(secrets, (secret: KubeObject) => repositoriesUsing(repositories, secret).map((repo) => objectKey(repo.metadata.namespace, repo.metadata.name ?? '')), { predicates: [secretContentChanged] })
     .watches(branches, deletingOwner, { predicates: [(e) => e.type === 'deleted'] });
 }

@@ -1,12 +1,16 @@
 // registerWorkflowController(mgr, options): the terrakojo WorkflowReconciler on Bosun's runtime. Workflows
 // are the primary kind; the Jobs they control wake them (upstream's For(Workflow).Owns(Job)). Branches and
 // WorkflowTemplates are read through shared caches, not watched, as upstream.
-import { jobsResource } from '../../apimachinery/builtin-resources.ts';
+import { jobsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
+import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { statusWriter } from '../../runtime/status.ts';
-import { branchesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
-import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
+import { KIND_BRANCH, KIND_REPOSITORY } from '../api/constants.ts';
+import { branchesResource, repositoriesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
+import type { Branch, Repository, Workflow, WorkflowTemplate } from '../api/types.ts';
+import { controlledBy } from '../repository/ownership.ts';
+import { indexRepositoriesBySecret, repositoriesUsing, secretContentChanged } from '../repository/secret-index.ts';
 import { reconcileWorkflow, workflowErrorPolicy } from './controller.ts';
 import type { Job } from './job-shape.ts';
 import type { WorkflowControllerData, WorkflowControllerOptions } from './options.ts';
@@ -33,6 +37,15 @@ export function registerWorkflowController(mgr: Manager, options: WorkflowContro
     logTail: { tailLines: options.logTail?.tailLines ?? DEFAULT_LOG_TAIL_LINES, limitBytes: options.logTail?.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES },
     now: options.now ?? (() => new Date()),
   };
+  const repositories = mgr.informer<Repository>(repositoriesResource);
+  const workflows = mgr.informer<Workflow>(workflowsResource);
+  indexRepositoriesBySecret(repositories);
+  // A change of the Secret a Workflow's Repository reads wakes it: a fixed Secret ends a credentials error at once.
+  const workflowsReading = (secret: KubeObject): string[] =>
+    repositoriesUsing(repositories, secret)
+      .flatMap((repo) => controlledBy(data.branches.store, repo, KIND_REPOSITORY))
+      .flatMap((branch) => controlledBy(workflows.store, branch, KIND_BRANCH))
+      .map((w) => objectKey(w.metadata.namespace, w.metadata.name ?? ''));
   return mgr
     .controller<Workflow, WorkflowControllerData>({
       name: options.name ?? WORKFLOW_CONTROLLER_NAME,
@@ -42,5 +55,6 @@ export function registerWorkflowController(mgr: Manager, options: WorkflowContro
       reconcile: reconcileWorkflow,
       errorPolicy: workflowErrorPolicy,
     })
-    .owns(jobs);
+    .owns(jobs)
+    .watches(mgr.informer(secretsResource), workflowsReading, { predicates: [secretContentChanged] });
 }
