@@ -1,0 +1,172 @@
+// `npm run bench:terrakojo`: issue 12's end-to-end flow under load. The GitHub test server runs in this process;
+// `bosun up` (API server, workload controllers, node agent, terrakojo controllers, webhook receiver) in a child,
+// pointed at it with GitHub's pacing of writes off (GITHUB_WRITE_INTERVAL_MS=0; GitHub asks for a second between
+// writes, which would make 200 check runs take minutes by itself).
+// Measured, per run, in a fresh namespace and GitHub repository: one commit touching 200 folders
+// (infra/f000/main.tf … infra/f199/main.tf) pushed, its webhook delivered; the time from the push until the first
+// check run exists and until all 200 are completed/success; GitHub API calls under /check-runs per Workflow
+// (target: distinct phases + 1 = 4) and the calls of the sync itself (everything else).
+// The ceiling, in the same run and on the same node agent: 200 bare Jobs with the same (hardened) pod template
+// created at once through the API, from the creates to all 200 Complete. Env: BENCH_REPEAT (default 3; medians
+// are reported), BENCH_FOLDERS (default 200).
+import type { KubeObject } from '../src/apimachinery/object.ts';
+import { jobsResource, namespacesResource } from '../src/apimachinery/builtin-resources.ts';
+import { Informer } from '../src/runtime/informer/informer.ts';
+import { applyJobDefaults } from '../src/terrakojo/workflow/job-builder.ts';
+import type { Job, JobSpec } from '../src/terrakojo/workflow/job-shape.ts';
+import { OWNER, repositoryIn, runsOn, shellTemplate, startTerrakojoUp, type TerrakojoUp } from '../test/terrakojo/e2e/terrakojo-up.ts';
+
+const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);
+const FOLDERS = Number(process.env['BENCH_FOLDERS'] ?? 200);
+const TIMEOUT_MS = 300_000;
+const SCRIPT = 'echo ok';
+const TARGET_CALLS = 4;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
+const folders = Array.from({ length: FOLDERS }, (_, i) => `infra/f${String(i).padStart(3, '0')}/main.tf`);
+
+interface TerrakojoRun {
+  firstCheckRunMs: number;
+  allCreatedMs: number;
+  /** Check runs that went through in_progress: a Job that ends before its Running is seen skips that PATCH. */
+  shownInProgress: number;
+  allCompletedMs: number;
+  checkRunCallsPerWorkflow: number;
+  checkRunCallsByMethod: string;
+  syncCalls: number;
+  syncCallsByRoute: string;
+}
+
+/** The route of a call with owner, repository and ids taken out, e.g. "GET /repos/:o/:r/compare/:x". */
+const route = (method: string, path: string): string => `${method} ${path.replace(/^\/repos\/[^/]+\/[^/]+/, '/repos/:o/:r').replace(/\/(branches|compare|commits|check-runs|pulls)\/[^/]+/, '/$1/:x')}`;
+
+async function terrakojoRun(t: TerrakojoUp, n: number): Promise<TerrakojoRun> {
+  const ns = `tk-${n}`;
+  await repositoryIn(t, ns, ns, [shellTemplate('run', ['infra/**/*.tf'], SCRIPT)]);
+  t.gh.resetCalls();
+  // Counted as the calls come in: every check run is one POST and every completion a PATCH, so the full (copying)
+  // look at the check runs waits until there can be FOLDERS completed ones.
+  let creates = 0;
+  let patches = 0;
+  let counted = 0;
+  const count = (): void => {
+    for (; counted < t.gh.calls.length; counted++) {
+      const call = t.gh.calls[counted]!;
+      if (call.status >= 300 || !call.path.includes('/check-runs')) continue;
+      if (call.method === 'POST') creates++;
+      if (call.method === 'PATCH') patches++;
+    }
+  };
+  const pushedAt = performance.now();
+  const sha = t.gh.commit(OWNER, ns, { branch: 'main', files: folders });
+  const created = (n: number) => () => (count(), creates >= n);
+  await t.gh.until(created(1), TIMEOUT_MS, 'the first check run');
+  const firstCheckRunMs = performance.now() - pushedAt;
+  await t.gh.until(created(FOLDERS), TIMEOUT_MS, `${FOLDERS} check runs`);
+  const allCreatedMs = performance.now() - pushedAt;
+  const done = (): boolean => {
+    count();
+    if (patches < FOLDERS) return false;
+    const runs = runsOn(t, ns, sha);
+    return runs.length === FOLDERS && runs.every((r) => r.status === 'completed');
+  };
+  await t.gh.until(done, TIMEOUT_MS, `${FOLDERS} completed check runs`, () => `${runsOn(t, ns, sha).filter((r) => r.status === 'completed').length} completed`);
+  const allCompletedMs = performance.now() - pushedAt;
+  const final = runsOn(t, ns, sha);
+  const failed = final.filter((r) => r.conclusion !== 'success');
+  const shownInProgress = final.filter((r) => r.history.some((h) => h.status === 'in_progress')).length;
+  if (failed.length > 0) throw new Error(`${failed.length} check runs did not succeed: ${failed[0]?.name} ${failed[0]?.conclusion}`);
+  // Let the Branch go (it takes its Workflows and Jobs with it) so the next run starts on an idle node.
+  await t.up.ok(['wait', '-n', ns, '--for=delete', 'branches', '--all', '--timeout=300s']);
+  await t.up.ok(['wait', '-n', ns, '--for=delete', 'jobs', '--all', '--timeout=300s']);
+  await t.up.ok(['wait', '-n', ns, '--for=delete', 'pods', '--all', '--timeout=300s']);
+  const calls = [...t.gh.calls];
+  const checkRunCalls = calls.filter((c) => c.path.includes('/check-runs'));
+  const perMethod = (method: string) => checkRunCalls.filter((c) => c.method === method).length / FOLDERS;
+  const syncCalls = calls.filter((c) => !c.path.includes('/check-runs'));
+  const byRoute = new Map<string, number>();
+  for (const c of syncCalls) byRoute.set(route(c.method, c.path), (byRoute.get(route(c.method, c.path)) ?? 0) + 1);
+  return {
+    firstCheckRunMs,
+    allCreatedMs,
+    allCompletedMs,
+    shownInProgress,
+    checkRunCallsPerWorkflow: checkRunCalls.length / FOLDERS,
+    checkRunCallsByMethod: ['GET', 'POST', 'PATCH'].map((m) => `${perMethod(m).toFixed(2)} ${m}`).join(' + '),
+    syncCalls: syncCalls.length,
+    syncCallsByRoute: [...byRoute].map(([r, count]) => `${count}× ${r}`).join(', '),
+  };
+}
+
+/** The pod template of the benchmark's WorkflowTemplate, hardened as terrakojo hardens it. */
+function bareJob(ns: string, i: number): Job {
+  const spec = structuredClone((shellTemplate('run', [], SCRIPT) as { spec: { job: JobSpec } }).spec.job);
+  applyJobDefaults(spec);
+  return { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: `bare-${i}`, namespace: ns }, spec };
+}
+
+const complete = (job: Job): boolean => ((job.status?.['conditions'] ?? []) as { type: string; status: string }[]).some((c) => c.type === 'Complete' && c.status === 'True');
+
+/** 200 bare Jobs created at once; the time until all are Complete, seen by a watch. */
+async function ceilingRun(t: TerrakojoUp, n: number): Promise<number> {
+  const ns = `bare-${n}`;
+  await t.client.create<KubeObject>(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+  const informer = new Informer<Job>({ client: t.client, resource: jobsResource, namespace: ns });
+  const completed = new Set<string>();
+  let resolveAll!: (at: number) => void;
+  const all = new Promise<number>((resolve) => (resolveAll = resolve));
+  const seen = (job: Job): void => {
+    if (!complete(job)) return;
+    completed.add(job.metadata.name ?? '');
+    if (completed.size === FOLDERS) resolveAll(performance.now());
+  };
+  informer.addEventHandler({ onAdd: seen, onUpdate: (_old, job) => seen(job) });
+  informer.start();
+  try {
+    await informer.waitForSync();
+    const createdAt = performance.now();
+    await Promise.all(Array.from({ length: FOLDERS }, (_, i) => t.client.create<Job>(jobsResource, bareJob(ns, i), { namespace: ns })));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out: ${completed.size}/${FOLDERS} bare Jobs Complete`)), TIMEOUT_MS)));
+    const elapsed = (await Promise.race([all, timeout]).finally(() => clearTimeout(timer))) - createdAt;
+    return elapsed;
+  } finally {
+    await informer.stop();
+    await t.up.ok(['delete', 'jobs', '--all', '-n', ns, '--wait=true', '--timeout=300s']);
+    await t.up.ok(['wait', '-n', ns, '--for=delete', 'pods', '--all', '--timeout=300s']);
+  }
+}
+
+async function main(): Promise<void> {
+  const t = await startTerrakojoUp();
+  console.log(`terrakojo benchmark (node ${process.version}, ${process.platform}/${process.arch}): one push touching ${FOLDERS} folders, ${REPEAT} runs; ceiling: ${FOLDERS} bare Jobs on the same node agent, measured in the same runs`);
+  const runs: TerrakojoRun[] = [];
+  const ceilings: number[] = [];
+  try {
+    for (let n = 0; n < REPEAT; n++) {
+      // Ceiling and terrakojo alternate, so that the machine's noise falls on both.
+      const ceiling = await ceilingRun(t, n);
+      const run = await terrakojoRun(t, n);
+      ceilings.push(ceiling);
+      runs.push(run);
+      console.log(`  run ${n + 1}: push → first check run ${fmt(run.firstCheckRunMs)}, → all ${FOLDERS} created ${fmt(run.allCreatedMs)}, → all completed ${fmt(run.allCompletedMs)}; ceiling ${fmt(ceiling)} (ratio ${(run.allCompletedMs / ceiling).toFixed(2)}x)`);
+      console.log(`    check run calls per Workflow ${run.checkRunCallsPerWorkflow.toFixed(2)} (${run.checkRunCallsByMethod}; ${run.shownInProgress} of ${FOLDERS} shown in_progress); sync: ${run.syncCalls} calls (${run.syncCallsByRoute})`);
+    }
+  } finally {
+    await t.close();
+  }
+  const all = median(runs.map((r) => r.allCompletedMs));
+  const ceiling = median(ceilings);
+  console.log(`terrakojo, medians of ${REPEAT} runs:`);
+  console.log(`  push → first check run created: ${fmt(median(runs.map((r) => r.firstCheckRunMs)))}; → all ${FOLDERS} created: ${fmt(median(runs.map((r) => r.allCreatedMs)))}`);
+  console.log(`  push → all ${FOLDERS} check runs completed/success: ${fmt(all)} (ceiling, ${FOLDERS} bare Jobs created at once → all Complete: ${fmt(ceiling)}; ratio ${(all / ceiling).toFixed(2)}x; per-run ratios ${runs.map((r, i) => (r.allCompletedMs / ceilings[i]!).toFixed(2)).join(' / ')})`);
+  console.log(`  GitHub calls under /check-runs per Workflow: ${median(runs.map((r) => r.checkRunCallsPerWorkflow)).toFixed(2)} (target: distinct phases + 1 = ${TARGET_CALLS})`);
+  console.log(`  GitHub calls of the sync itself (all others): ${median(runs.map((r) => r.syncCalls))} for the push`);
+}
+
+await main();
