@@ -87,7 +87,7 @@ describe('upstream samples with the terrakojo family running', () => {
     await ok(h.kubectl, ['apply', '-k', SAMPLES, '-n', NS]);
     await h.until(() => ready()?.reason === 'SecretNotFound' && warnings('repository-sample', 'SecretNotFound').length > 0, 'SecretNotFound');
     assert.equal(ready()?.status, 'False');
-    assert.equal(ready()?.message, 'Repository samples/repository-sample (eeekcct/terrakojo): Secret samples/github-secrets gives no usable GitHub credentials: secret samples/github-secrets: not found');
+    assert.equal(ready()?.message, 'Repository samples/repository-sample (eeekcct/terrakojo): Secret samples/github-secrets gives no usable GitHub credentials: not found');
     assert.equal(await ok(h.kubectl, ['get', 'repository', 'repository-sample', '-n', NS, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].reason}']), 'SecretNotFound');
     assert.match(await ok(h.kubectl, ['describe', 'repository', 'repository-sample', '-n', NS]), /Warning\s+SecretNotFound\s+.*Secret samples\/github-secrets gives no usable GitHub credentials/);
     assert.equal(h.gh.calls.length, 0);
