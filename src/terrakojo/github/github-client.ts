@@ -66,7 +66,10 @@ export interface GitHubClient {
    * with that name and external_id, if one exists (one created before a crash could record its id).
    */
   findCheckRun(owner: string, repo: string, sha: string, name: string, externalId: string, signal?: AbortSignal): Promise<number | undefined>;
-  /** POST /repos/{o}/{r}/check-runs with status "queued": the new check run's id. */
+  /**
+   * POST /repos/{o}/{r}/check-runs with status "queued": the new check run's id. A 5xx or a timeout is not retried
+   * (GitHub may have made the check run): retry through findCheckRun with the same externalId.
+   */
   createCheckRun(owner: string, repo: string, run: CheckRunCreate, signal?: AbortSignal): Promise<number>;
   /** PATCH /repos/{o}/{r}/check-runs/{id}. */
   updateCheckRun(owner: string, repo: string, id: number, update: CheckRunUpdate, signal?: AbortSignal): Promise<void>;

@@ -159,7 +159,9 @@ export class OctokitGitHubClient implements GitHubClient {
       const { data } = await this.octokit.rest.checks.create({
         owner,
         repo,
-        request,
+        // A 5xx or a timeout may come after GitHub made the check run: not retried here, where a retry would make a
+        // second one, but by the caller, which looks for it by external_id first. Rate limits (nothing made) still wait.
+        request: { ...request, retries: 0 },
         name: run.name,
         head_sha: run.headSha,
         status: 'queued',

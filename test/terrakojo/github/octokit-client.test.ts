@@ -194,6 +194,31 @@ test('an App whose key GitHub does not know fails when minting the token, and sa
   assert.doesNotMatch(err.message, /BEGIN|eyJ/);
 });
 
+/** What the Workflow controller does across reconciles: look for the check run by external_id, else create it. */
+async function findOrCreateCheckRun(github: OctokitGitHubClient, name: string, externalId: string): Promise<number> {
+  for (;;) {
+    try {
+      return (await github.findCheckRun('acme', 'infra', main, name, externalId)) ?? (await github.createCheckRun('acme', 'infra', { name, headSha: main, externalId }));
+    } catch (err) {
+      // A 5xx or no answer: GitHub may or may not have made it; the next look finds it if it did.
+      if (!(err instanceof GitHubRequestError) || (err.status !== undefined && err.status < 500)) throw err;
+    }
+  }
+}
+
+test('a check run create that meets a 5xx is not retried (GitHub may have made it), unlike a read', async () => {
+  const github = client();
+  gh.resetCalls();
+  gh.setFaults({ rate: 1, kinds: ['500'], seed: 1 });
+  try {
+    const err = await failure(github.createCheckRun('acme', 'infra', { name: 'once', headSha: main, externalId: 'ext-once' }));
+    assert.ok((err.status ?? 0) >= 500, String(err.status));
+  } finally {
+    gh.setFaults(undefined);
+  }
+  assert.deepEqual(apiCalls().map((c) => c.method), ['POST']);
+});
+
 test('with 20% of requests failing (5xx, rate limits, hangs) every call still succeeds, the App token minted once', async () => {
   const app = gh.createApp();
   const github = client({ requestTimeoutMs: 300, retries: 5 }, { type: 'app', appId: app.appId, installationId: app.installationId, privateKey: app.privateKeyPem });
@@ -205,7 +230,7 @@ test('with 20% of requests failing (5xx, rate limits, hangs) every call still su
     for (let i = 0; i < 6; i++) {
       assert.equal(await github.getBranchHead('acme', 'infra', 'main'), main);
       assert.equal((await github.listBranches('acme', 'infra')).length, 2);
-      const id = await github.createCheckRun('acme', 'infra', { name: `faults-${i}`, headSha: main });
+      const id = await findOrCreateCheckRun(github, `faults-${i}`, `ext-${i}`);
       await github.updateCheckRun('acme', 'infra', id, { name: `faults-${i}`, status: 'completed', conclusion: 'success' });
     }
   } finally {
