@@ -2,6 +2,7 @@
 // cluster (upstream's ValidateCreate and ValidateUpdate, in their order: the first failing step answers).
 import type { UserInfo } from '../../apimachinery/admission-review.ts';
 import { LabelSelectorError, parseLabelSelector } from '../../apimachinery/label-selector.ts';
+import { hasFinalizer } from '../../runtime/finalizer.ts';
 import { DISRUPTION_FINALIZER, MAXIMUM_TC_FILTERS, SAFEMODE_ENVIRONMENT_ANNOTATION, USER_INFO_ANNOTATION } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
@@ -132,11 +133,9 @@ export function validateCreate(d: Disruption, context: CreateContext): Verdict {
   return ALLOW;
 }
 
-const hasFinalizer = (d: Disruption): boolean => d.metadata.finalizers?.includes(DISRUPTION_FINALIZER) ?? false;
-
 /** The update takes the disruption finalizer away: the webhook must then look for chaos pods. */
 export function removesDisruptionFinalizer(old: Disruption, updated: Disruption): boolean {
-  return hasFinalizer(old) && !hasFinalizer(updated);
+  return hasFinalizer(old, DISRUPTION_FINALIZER) && !hasFinalizer(updated, DISRUPTION_FINALIZER);
 }
 
 function userInfoImmutable(old: Disruption, updated: Disruption): SpecError | undefined {
