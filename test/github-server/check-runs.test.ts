@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RequestError } from '@octokit/request-error';
-import { startGitHubTestServer, type GitHubTestServer } from './index.ts';
-import { octokitFor, type TestOctokit } from './test-client.ts';
+import type { GitHubTestServer } from './index.ts';
+import { serverWithRepository, type TestOctokit } from './test-client.ts';
 
 let gh: GitHubTestServer;
 let octokit: TestOctokit;
 let sha: string;
 
 before(async () => {
-  gh = await startGitHubTestServer();
-  gh.createRepository('acme', 'infra', { defaultBranch: 'main' });
-  octokit = octokitFor(gh);
+  ({ gh, octokit } = await serverWithRepository());
   sha = gh.commit('acme', 'infra', { branch: 'main', files: ['infra/app/main.tf'] });
 });
 after(() => gh.close());

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startGitHubTestServer, type GitHubTestServer } from './index.ts';
-import { octokitFor, type TestOctokit } from './test-client.ts';
+import type { GitHubTestServer } from './index.ts';
+import { serverWithRepository, type TestOctokit } from './test-client.ts';
 
 let gh: GitHubTestServer;
 let octokit: TestOctokit;
 
-before(async () => {
-  gh = await startGitHubTestServer();
-  gh.createRepository('acme', 'infra', { defaultBranch: 'main' });
-  octokit = octokitFor(gh);
-});
+before(async () => ({ gh, octokit } = await serverWithRepository()));
 after(() => gh.close());
 
 test('open pull requests are listed newest first with head and base, in pages', async () => {

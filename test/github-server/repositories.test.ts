@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { RequestError } from '@octokit/request-error';
-import { startGitHubTestServer, type GitHubTestServer } from './index.ts';
-import { octokitFor, TestOctokit, type TestOctokit as Client } from './test-client.ts';
+import type { GitHubTestServer } from './index.ts';
+import { serverWithRepository, TestOctokit, type TestOctokit as Client } from './test-client.ts';
 
 let gh: GitHubTestServer;
 let octokit: Client;
 
-before(async () => {
-  gh = await startGitHubTestServer();
-  gh.createRepository('acme', 'infra', { defaultBranch: 'main' });
-  octokit = octokitFor(gh);
-});
+before(async () => ({ gh, octokit } = await serverWithRepository()));
 after(() => gh.close());
 
 test('a repository answers with GitHub shape, at the root and under /api/v3', async () => {

@@ -2,7 +2,7 @@
 import { Octokit } from '@octokit/core';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods';
-import type { GitHubTestServer } from './index.ts';
+import { startGitHubTestServer, type GitHubTestServer } from './index.ts';
 
 export const TestOctokit = Octokit.plugin(restEndpointMethods, paginateRest);
 export type TestOctokit = InstanceType<typeof TestOctokit>;
@@ -11,4 +11,11 @@ export type TestOctokit = InstanceType<typeof TestOctokit>;
 export function octokitFor(gh: GitHubTestServer, token = 'ghp_test'): TestOctokit {
   gh.addToken(token);
   return new TestOctokit({ auth: token, baseUrl: gh.apiUrl.replace(/\/$/, '') });
+}
+
+/** A server holding acme/infra (default branch main) and a client for it: what most of these tests start from. */
+export async function serverWithRepository(): Promise<{ gh: GitHubTestServer; octokit: TestOctokit }> {
+  const gh = await startGitHubTestServer();
+  gh.createRepository('acme', 'infra', { defaultBranch: 'main' });
+  return { gh, octokit: octokitFor(gh) };
 }

@@ -7,11 +7,11 @@ import { secretsResource } from '../../../src/apimachinery/builtin-resources.ts'
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { KubeClient } from '../../../src/client/client.ts';
 import { ForbiddenError, NotFoundError } from '../../../src/client/errors.ts';
-import { branchesResource, repositoriesResource, workflowsResource } from '../../../src/terrakojo/api/resources.ts';
+import { branchesResource, workflowsResource } from '../../../src/terrakojo/api/resources.ts';
 import type { Branch, Repository, Workflow } from '../../../src/terrakojo/api/types.ts';
 import { workflowName } from '../../../src/terrakojo/branch/workflow-name.ts';
 import { branchName } from '../../../src/terrakojo/repository/branch-name.ts';
-import { createTemplate, eventually, listWorkflows, OWNER, REPO, startSyncHarness, TOKEN, tokenSecret, type SyncHarness } from '../repository/harness.ts';
+import { createRepository, createTemplate, eventually, listWorkflows, OWNER, REPO, startSyncHarness, TOKEN, tokenSecret, type SyncHarness } from '../repository/harness.ts';
 
 let h: SyncHarness;
 let repo: Repository;
@@ -80,12 +80,7 @@ describe('Branch controller', () => {
     h = await startSyncHarness({ repositoryController: false, wrapClient: refuseTemplateLists });
     h.gh.createRepository(OWNER, REPO, { defaultBranch: 'main' });
     await h.client.create(secretsResource, tokenSecret(h.namespace, 'github', { token: TOKEN }));
-    repo = await h.client.create<Repository>(repositoriesResource, {
-      apiVersion: 'terrakojo.io/v1alpha1',
-      kind: 'Repository',
-      metadata: { name: 'infra', namespace: h.namespace, labels: { 'terrakojo.io/owner': OWNER, 'terrakojo.io/repo-name': REPO } },
-      spec: { owner: OWNER, name: REPO, type: 'github', defaultBranch: 'main', githubSecretRef: { name: 'github' } },
-    });
+    repo = await createRepository(h, 'infra', 'github', { 'terrakojo.io/owner': OWNER, 'terrakojo.io/repo-name': REPO });
     await createTemplate(h, 'tf', ['infrastructure/**/*.tf']);
     await createTemplate(h, 'md', ['**/*.md']);
     await createTemplate(h, 'whole', ['whole/**'], 'repository');

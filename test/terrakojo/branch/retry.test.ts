@@ -5,12 +5,12 @@ import { strict as assert } from 'node:assert';
 import { after, before, describe, it } from 'node:test';
 import { secretsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
-import { branchesResource, repositoriesResource, workflowsResource } from '../../../src/terrakojo/api/resources.ts';
+import { branchesResource, workflowsResource } from '../../../src/terrakojo/api/resources.ts';
 import type { Branch, Repository, Workflow } from '../../../src/terrakojo/api/types.ts';
 import { registerBranchController } from '../../../src/terrakojo/branch/index.ts';
 import { planWorkflows, workflowObject } from '../../../src/terrakojo/branch/workflow-plan.ts';
 import { branchName } from '../../../src/terrakojo/repository/branch-name.ts';
-import { createTemplate, eventually, listWorkflows, OWNER, REPO, startSyncHarness, TOKEN, tokenSecret, type SyncHarness } from '../repository/harness.ts';
+import { createRepository, createTemplate, eventually, listWorkflows, OWNER, REPO, startSyncHarness, TOKEN, tokenSecret, type SyncHarness } from '../repository/harness.ts';
 
 let h: SyncHarness;
 let repo: Repository;
@@ -36,12 +36,7 @@ describe('Workflow creation after a partial attempt', () => {
     h = await startSyncHarness({ repositoryController: false, branchController: false });
     h.gh.createRepository(OWNER, REPO, { defaultBranch: 'main' });
     await h.client.create(secretsResource, tokenSecret(h.namespace, 'github', { token: TOKEN }));
-    repo = await h.client.create<Repository>(repositoriesResource, {
-      apiVersion: 'terrakojo.io/v1alpha1',
-      kind: 'Repository',
-      metadata: { name: 'infra', namespace: h.namespace },
-      spec: { owner: OWNER, name: REPO, type: 'github', defaultBranch: 'main', githubSecretRef: { name: 'github' } },
-    });
+    repo = await createRepository(h);
     await createTemplate(h, 'plan', ['infra/**/*.tf']);
   });
   after(() => h.close());

@@ -80,11 +80,12 @@ export function tokenSecret(namespace: string, name: string, data: Record<string
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, type: 'Opaque', data: encoded };
 }
 
-export async function createRepository(h: SyncHarness, name = 'infra', secret = 'github'): Promise<Repository> {
+/** A Repository for OWNER/REPO; labels as the Repository controller sets them, for tests that run without it. */
+export async function createRepository(h: SyncHarness, name = 'infra', secret = 'github', labels?: Record<string, string>): Promise<Repository> {
   return h.client.create<Repository>(repositoriesResource, {
     apiVersion: 'terrakojo.io/v1alpha1',
     kind: 'Repository',
-    metadata: { name, namespace: h.namespace },
+    metadata: { name, namespace: h.namespace, ...(labels ? { labels } : {}) },
     spec: { owner: OWNER, name: REPO, type: 'github', defaultBranch: 'main', githubSecretRef: { name: secret } },
   });
 }
