@@ -1,24 +1,14 @@
 // `bosun chaos validate` as a user runs it: a process on files and on stdin; "valid" lines and exit 0 for good
 // Disruptions (other kinds in the file skipped), each error with its field path and exit 1 otherwise.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { bin } from '../helpers/bosun-process.ts';
+import { bin, runToEnd, type Finished } from '../helpers/bosun-process.ts';
 
 const FIXTURES = join(import.meta.dirname, 'fixtures');
 
-function bosun(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+function bosun(args: string[], input?: string): Promise<Finished> {
+  return runToEnd(process.execPath, [bin, ...args], input === undefined ? {} : { input });
 }
 
 const T = { timeout: 60_000 };

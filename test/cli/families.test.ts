@@ -2,8 +2,6 @@
 // them: selection by name (an unknown or unbuilt family is one clear line and exit 1, before anything
 // starts), each family's CRDs against the manifests in crds/.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import { bosunFamilies, familyCrds, FamilyCrdError, selectFamilies, UnknownFamilyError } from '../../src/cli/families.ts';
 import { crdGroup, loadBosunCrds } from '../../src/crds/index.ts';
@@ -11,19 +9,14 @@ import { landscaperFamily } from '../../src/landscaper/family.ts';
 import { landscaperWebhookConfiguration } from '../../src/landscaper/webhook/index.ts';
 import { terrakojoFamily } from '../../src/terrakojo/family.ts';
 import type { Family } from '../../src/runtime/family.ts';
-
-const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
+import { bin, runToEnd } from '../helpers/bosun-process.ts';
 
 const family = (name: string, groups: string[], crds: string[]): Family => ({ name, groups, crds, rbac: [], register: () => {} });
 
 /** Runs `bosun ARGS` to its exit; resolves with the code and stderr. */
-function bosun(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, out, err })));
+async function bosun(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const { code, stdout, stderr } = await runToEnd(process.execPath, [bin, ...args]);
+  return { code, out: stdout, err: stderr };
 }
 
 test('families are selected by name, each once; all of them without names', () => {

@@ -2,7 +2,6 @@
 // when it exists, else the kubeconfig of the `bosun up` in the current directory, said on stderr; a clear
 // error when there is neither. The CLI runs as a user runs it, against a real test server.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,29 +9,15 @@ import { after, before, describe, test } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
-import { bin } from '../helpers/bosun-process.ts';
+import { bin, runToEnd, type Finished } from '../helpers/bosun-process.ts';
 
 const NS = 'shop';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `bosun tree installation NAME` in cwd with HOME set and no $KUBECONFIG (async: the test server runs in this process). */
-function tree(name: string, cwd: string, home: string): Promise<Run> {
+function tree(name: string, cwd: string, home: string): Promise<Finished> {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, NO_COLOR: '' };
   delete env['KUBECONFIG'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'tree', 'installation', name], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runToEnd(process.execPath, [bin, 'tree', 'installation', name], { cwd, env });
 }
 
 describe('bosun tree finds a kubeconfig', () => {

@@ -13,6 +13,7 @@ import type { Execution } from '../../src/landscaper/api/execution.ts';
 import type { Installation } from '../../src/landscaper/api/installation.ts';
 import { deployItemsResource, executionsResource, installationsResource } from '../../src/landscaper/api/resources.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { bin, runToEnd } from '../helpers/bosun-process.ts';
 
 const API = 'landscaper.gardener.cloud/v1alpha1';
 const NS = 'tree';
@@ -120,15 +121,9 @@ test('bosun tree installation exits 1 for a missing installation', () => {
 });
 
 /** Runs `bosun tree ARGS` to its end (asynchronously: the in-process test server must keep answering). */
-function runTree(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/bosun.js', 'tree', ...args, '--kubeconfig', server.kubeconfigFile]);
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
+async function runTree(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const { code, stdout, stderr } = await runToEnd(process.execPath, [bin, 'tree', ...args, '--kubeconfig', server.kubeconfigFile]);
+  return { code, out: stdout, err: stderr };
 }
 
 test('bosun tree execution, deployitem and installations: the other roots', async () => {

@@ -13,6 +13,7 @@ import type { ContainerRef, RunningContainers } from '../../src/node/agent/runni
 import { startKubeletApi, SPDY_REFUSAL, type RunningKubeletApi } from '../../src/node/kubelet-api/server.ts';
 import type { ContainerHandle } from '../../src/node/sandbox/container-handle.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { runToEnd, type Finished } from '../helpers/bosun-process.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 import { openSandboxHarness, waitForLog, type SandboxHarness } from './harness.ts';
 
@@ -150,16 +151,8 @@ test('kubectl logs --previous shows the run before', async () => {
 });
 
 /** A kubectl of a given minor version, bypassing the dispatcher's choice (which follows the server's 1.32). */
-function kubectlVersion(minor: number, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(`/usr/lib/google-cloud-sdk/bin/kubectl.1.${minor}`, ['--kubeconfig', server.kubeconfigFile, '--cache-dir', kubectl.cacheDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function kubectlVersion(minor: number, args: string[]): Promise<Finished> {
+  return runToEnd(`/usr/lib/google-cloud-sdk/bin/kubectl.1.${minor}`, ['--kubeconfig', server.kubeconfigFile, '--cache-dir', kubectl.cacheDir, ...args]);
 }
 
 test('kubectl 1.29 (SPDY only) gets a clear refusal and does not hang', { timeout: 60_000 }, async () => {
