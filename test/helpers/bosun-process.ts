@@ -75,3 +75,22 @@ export function runToEnd(command: string, args: string[], options: { input?: str
     child.stdin.end(options.input);
   });
 }
+
+/** Runs a shell command in cwd, in its own process group (stop it with process.kill(-pid)), until its stdout shows readyText. */
+export function startInBackground(command: string, readyText: string, cwd: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`${command}: not ready within 60 s: ${out}`)), 60_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes(readyText)) {
+        clearTimeout(timer);
+        child.stdout.resume();
+        resolve(child);
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${out}`)));
+  });
+}

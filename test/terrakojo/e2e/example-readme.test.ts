@@ -3,35 +3,16 @@
 // through bash in a directory of the user's, `kubectl get` lines read again until they print what the README says.
 // The README's ports (3001, 8080) become free ones.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
+import { exited, freePort, startBosun, startInBackground } from '../../helpers/bosun-process.ts';
 import { readmeLines, root, runLine, shellBlocks, shellIn, startsBosun } from '../../docs/shell-blocks.ts';
 
 const README = 'examples/terrakojo/README.md';
 const START_GITHUB = /^npm run github-test-server\b/;
-
-/** Runs a shell command in the repository, in its own process group, until its stdout shows readyText. */
-function startInBackground(command: string, readyText: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', command], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`${command}: not ready within 60 s: ${out}`)), 60_000);
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes(readyText)) {
-        clearTimeout(timer);
-        child.stdout.resume();
-        resolve(child);
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`${command} exited with ${code}: ${out}`)));
-  });
-}
 
 test('examples/terrakojo/README.md: every command runs as written', { timeout: 300_000 }, async () => {
   const [ghPort, hookPort, apiPort] = [await freePort(), await freePort(), await freePort()];
@@ -45,7 +26,7 @@ test('examples/terrakojo/README.md: every command runs as written', { timeout: 3
   const dir = mkdtempSync(join(tmpdir(), 'bosun-example-'));
   symlinkSync(join(root, 'examples'), join(dir, 'examples'));
   mkdirSync(join(dir, '.bosun'));
-  const github = await startInBackground(startGitHub, 'GitHub test server ready');
+  const github = await startInBackground(startGitHub, 'GitHub test server ready', root);
   let bosun: ChildProcess | undefined;
   try {
     const env = Object.fromEntries([...startUp.matchAll(/(?:^|\s)([A-Z_]+)=(\S*)/g)].map((m) => [m[1]!, m[2]!]));
