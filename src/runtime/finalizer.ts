@@ -4,7 +4,9 @@
 // 1. Not being deleted and our finalizer missing → add it (nothing else runs; the write triggers the next reconcile).
 // 2. Not being deleted, finalizer present → apply(obj): the normal reconcile.
 // 3. Being deleted, finalizer present → cleanup(obj); when it returns, remove the finalizer and return its action.
-//    When cleanup throws, the finalizer stays and the error propagates (the controller retries).
+//    When cleanup throws, the finalizer stays and the error propagates (the controller retries). When it returns
+//    cleanupPending(next) (it waits for something a watch will report, e.g. its children going), the finalizer
+//    stays and `next` is returned, without an error's backoff.
 // 4. Being deleted, finalizer absent → nothing: our part is done, or we never took part.
 //
 // Every write is a JSON patch guarded by `test` operations on metadata.resourceVersion and on the
@@ -21,9 +23,18 @@ import type { Action } from './controller/action.ts';
 import { action } from './controller/action.ts';
 import { ConflictError, NotFoundError } from '../client/errors.ts';
 
+/** What cleanup returns while its work is not finished yet: keep the finalizer, and go on as `next` says. */
+export interface CleanupPending {
+  readonly pending: Action;
+}
+
+export function cleanupPending(next: Action = action.awaitChange()): CleanupPending {
+  return { pending: next };
+}
+
 export interface FinalizerHandlers<T extends KubeObject> {
   apply(obj: T): Promise<Action>;
-  cleanup(obj: T): Promise<Action>;
+  cleanup(obj: T): Promise<Action | CleanupPending>;
 }
 
 export type FinalizerErrorKind = 'AddFinalizer' | 'RemoveFinalizer' | 'UnnamedObject' | 'InvalidFinalizer';
@@ -58,6 +69,7 @@ export async function finalizer<T extends KubeObject>(
   if (!deleting) return handlers.apply(obj);
   if (!present) return action.awaitChange();
   const next = await handlers.cleanup(obj);
+  if ('pending' in next) return next.pending;
   await removeFinalizer(client, resource, obj, name);
   return next;
 }

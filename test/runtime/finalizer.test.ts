@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { action } from '../../src/runtime/controller/action.ts';
-import { finalizer, FinalizerError } from '../../src/runtime/finalizer.ts';
+import { cleanupPending, finalizer, FinalizerError } from '../../src/runtime/finalizer.ts';
 import { startHarness, widget, widgets, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -119,6 +119,20 @@ test('a failing cleanup keeps the finalizer; a deleted object without ours is le
   assert.deepEqual(await finalizer(h.client, widgets, ours, await get('theirs'), r.handlers), action.awaitChange());
   assert.deepEqual(r.calls, []);
   assert.deepEqual((await get('theirs')).metadata.finalizers, ['other.io/a']);
+});
+
+test('a cleanup still waiting keeps the finalizer and returns its action; once done the finalizer goes', async () => {
+  await h.client.create(widgets, { ...widget('waiting'), metadata: { name: 'waiting', namespace: 'default', finalizers: [ours] } });
+  await h.client.delete(widgets, 'waiting', { namespace: 'default' });
+  let children = 2;
+  const handlers = {
+    apply: async () => action.awaitChange(),
+    cleanup: async () => (--children > 0 ? cleanupPending(action.requeueAfter(1_000)) : action.awaitChange()),
+  };
+  assert.deepEqual(await finalizer(h.client, widgets, ours, await get('waiting'), handlers), action.requeueAfter(1_000));
+  assert.deepEqual((await get('waiting')).metadata.finalizers, [ours], 'kept while cleanup waits');
+  assert.deepEqual(await finalizer(h.client, widgets, ours, await get('waiting'), handlers), action.awaitChange());
+  await assert.rejects(get('waiting'), { name: 'NotFoundError' });
 });
 
 test('rejects invalid finalizer names and unsaved objects', async () => {

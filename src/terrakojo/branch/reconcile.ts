@@ -9,7 +9,7 @@ import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { forEachLimited } from '../../runtime/concurrency.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { cleanupPending, finalizer, type CleanupPending } from '../../runtime/finalizer.ts';
 import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { ReadonlyStore } from '../../runtime/informer/store.ts';
 import type { StatusWriter } from '../../runtime/status.ts';
@@ -44,12 +44,13 @@ export class WorkflowNameTakenError extends Error {
 
 export async function reconcileBranch(cached: Branch, ctx: ReconcileContext<BranchDeps>): Promise<Action> {
   const d = ctx.data;
-  const branch = d.writes.resolve(cached);
-  if (branch.metadata.deletionTimestamp) return finalizeBranch(d, branch);
-  if (!hasFinalizer(branch, CLEANUP_WORKFLOWS_FINALIZER)) {
-    await addFinalizer(d.client, branchesResource, branch, CLEANUP_WORKFLOWS_FINALIZER);
-    return action.awaitChange();
-  }
+  return finalizer(d.client, branchesResource, CLEANUP_WORKFLOWS_FINALIZER, d.writes.resolve(cached), {
+    apply: (branch) => reconcileLive(d, branch, ctx),
+    cleanup: (branch) => deleteOwnedWorkflows(d, branch),
+  });
+}
+
+async function reconcileLive(d: BranchDeps, branch: Branch, ctx: ReconcileContext<BranchDeps>): Promise<Action> {
   const repo = await findRepository(d.repositories, d.client, branch);
   if (!repo) {
     ctx.log.info({ ref: branch.spec.name, sha: branch.spec.sha }, 'no Repository for the Branch; deleting it');
@@ -170,13 +171,11 @@ async function deleteWorkflow(client: KubeClient, workflow: Workflow): Promise<v
  * Deletes every owned Workflow and keeps the finalizer until they are gone (their own finalizers cancel running
  * check runs): each deletion wakes the Branch through the Workflow watch. The last check reads the API.
  */
-async function finalizeBranch(d: BranchDeps, branch: Branch): Promise<Action> {
-  if (!hasFinalizer(branch, CLEANUP_WORKFLOWS_FINALIZER)) return action.awaitChange();
+/** Deletes the Branch's Workflows; the finalizer stays until none is left (their finalizers cancel check runs first). */
+async function deleteOwnedWorkflows(d: BranchDeps, branch: Branch): Promise<Action | CleanupPending> {
   const owned = await listOwnedWorkflows(d.client, branch);
   await forEachLimited(owned, CREATE_PARALLELISM, (w) => deleteWorkflow(d.client, w));
-  if (owned.length > 0) return action.awaitChange();
-  await removeFinalizer(d.client, branchesResource, branch, CLEANUP_WORKFLOWS_FINALIZER);
-  return action.awaitChange();
+  return owned.length > 0 ? cleanupPending() : action.awaitChange();
 }
 
 /** The Branch's Workflows as the API (not the cache) has them. */

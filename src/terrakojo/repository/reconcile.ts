@@ -8,7 +8,7 @@ import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { cleanupPending, finalizer, type CleanupPending } from '../../runtime/finalizer.ts';
 import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { StatusWriter } from '../../runtime/status.ts';
 import { CLEANUP_BRANCHES_FINALIZER, KIND_REPOSITORY, MANAGED_BY_LABEL, MANAGED_BY_VALUE, OWNER_LABEL, REPO_NAME_LABEL, REPO_UID_LABEL } from '../api/constants.ts';
@@ -32,12 +32,13 @@ export interface RepositoryDeps extends SyncDeps {
 
 export async function reconcileRepository(cached: Repository, ctx: ReconcileContext<RepositoryDeps>): Promise<Action> {
   const d = ctx.data;
-  const repo = d.writes.resolve(cached);
-  if (repo.metadata.deletionTimestamp) return finalizeRepository(d, repo);
-  if (!hasFinalizer(repo, CLEANUP_BRANCHES_FINALIZER)) {
-    await addFinalizer(d.client, repositoriesResource, repo, CLEANUP_BRANCHES_FINALIZER);
-    return action.awaitChange();
-  }
+  return finalizer(d.client, repositoriesResource, CLEANUP_BRANCHES_FINALIZER, d.writes.resolve(cached), {
+    apply: (repo) => syncRepository(d, repo),
+    cleanup: (repo) => deleteOwnedBranches(d, repo),
+  });
+}
+
+async function syncRepository(d: RepositoryDeps, repo: Repository): Promise<Action> {
   if (await ensureLabels(d.client, repo)) return action.awaitChange();
 
   const github = await clientFor(d, repo);
@@ -110,15 +111,13 @@ async function ensureLabels(client: KubeClient, repo: Repository): Promise<boole
  * Repository (the Branch watch), so this waits without polling. The last check reads the API, not the cache, so
  * no Branch created just before the deletion is left behind.
  */
-async function finalizeRepository(d: RepositoryDeps, repo: Repository): Promise<Action> {
-  if (!hasFinalizer(repo, CLEANUP_BRANCHES_FINALIZER)) return action.awaitChange();
+/** Deletes the Repository's Branches; the finalizer stays until none is left (their deletion events wake it). */
+async function deleteOwnedBranches(d: RepositoryDeps, repo: Repository): Promise<Action | CleanupPending> {
   const uid = repo.metadata.uid ?? '';
   const listed = await d.client.list<Branch>(branchesResource, { namespace: repo.metadata.namespace ?? '', labelSelector: `${REPO_UID_LABEL}=${uid}` });
   const owned = listed.items.filter((b) => controllerOf(b, KIND_REPOSITORY)?.uid === uid);
   for (const branch of owned) await deleteBranch(d.client, branch);
-  if (owned.length > 0) return action.awaitChange();
-  await removeFinalizer(d.client, repositoriesResource, repo, CLEANUP_BRANCHES_FINALIZER);
-  return action.awaitChange();
+  return owned.length > 0 ? cleanupPending() : action.awaitChange();
 }
 
 function describe(repo: Repository): string {
