@@ -221,7 +221,7 @@ describe('bridge pod network', { concurrency: false }, () => {
     const attachment = await network.attach(p);
     const request = sandbox.request('sandboxed', { name: 'main', argv: ['sh', '-c', 'ip -4 -o addr show dev eth0; ip route show default'] }, { network: attachment.network });
     const exit = await (await sandbox.sandbox.start(request)).exited;
-    assert.equal(exit.reason, 'Completed');
+    assert.equal(exit.reason, 'Completed', exit.message);
     const [address, route] = await logContents(request.logPath);
     assert.match(address ?? '', new RegExp(`eth0\\s+inet ${attachment.podIP.replace(/\./g, '\\.')}/16 `));
     assert.match(route ?? '', new RegExp(`^default via ${network.gateway} dev eth0`));

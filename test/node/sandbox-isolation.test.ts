@@ -42,7 +42,7 @@ test('runAsUser and runAsGroup are the process ids; no user means nobody, not ro
 
 test('the hostname and /etc/hostname, /etc/hosts, /etc/resolv.conf are the pod\'s', async () => {
   const { exit, lines, request } = await run('web-0', sh('hostname; cat /etc/hostname; cat /etc/hosts; cat /etc/resolv.conf'));
-  assert.equal(exit.reason, 'Completed');
+  assert.equal(exit.reason, 'Completed', exit.message);
   assert.deepEqual(lines, ['web-0', 'web-0', ...request.pod.etcHosts.trim().split('\n'), ...request.pod.resolvConf.trim().split('\n')]);
 });
 
@@ -72,7 +72,7 @@ test('the host root is read-only; /tmp is private and writable; the host\'s /tmp
   const marker = `bosun-sandbox-marker-${process.pid}`;
   const script = `touch /usr/${marker} 2>/dev/null || echo usr-refused; touch /etc/${marker} 2>/dev/null || echo etc-refused; echo kept > /tmp/${marker} && cat /tmp/${marker}; ls /tmp | wc -l`;
   const { exit, lines } = await run('readonly', sh(script, { securityContext: { runAsUser: 0 } }));
-  assert.equal(exit.reason, 'Completed');
+  assert.equal(exit.reason, 'Completed', exit.message);
   assert.deepEqual(lines, ['usr-refused', 'etc-refused', 'kept', '1']);
   assert.equal(existsSync(`/tmp/${marker}`), false);
   assert.equal(existsSync(`/usr/${marker}`), false);
@@ -93,7 +93,7 @@ test('the host\'s /run (its sockets) is not shown; /sys/fs/cgroup holds only the
   await writeFile(marker, 'host only');
   try {
     const { exit, lines } = await run('hidden', sh(`test -e ${marker} && echo run-visible; ls /sys/fs/cgroup; touch /sys/kernel/x 2>/dev/null || echo sys-refused`, { securityContext: { runAsUser: 0 } }));
-    assert.equal(exit.reason, 'Completed');
+    assert.equal(exit.reason, 'Completed', exit.message);
     const expected = h.sandbox.cgroupLayout.version === 1 ? h.sandbox.cgroupLayout.hierarchies.map((x) => x.mountPoint.split('/').pop()).sort() : [];
     if (h.sandbox.cgroupLayout.version === 1) assert.deepEqual(lines.slice(0, -1), expected);
     assert.equal(lines.includes('run-visible'), false);

@@ -118,7 +118,7 @@ test('exec runs in the container\'s namespaces, cgroup and user', async () => {
 test('output goes to a CRI log: timestamps, streams, full and partial lines', async () => {
   const request = h.request('logs', sh('echo hello; echo oops >&2; echo to-dev-stdout > /dev/stdout; printf "no newline"'));
   const exit = await (await h.sandbox.start(request)).exited;
-  assert.equal(exit.reason, 'Completed');
+  assert.equal(exit.reason, 'Completed', exit.message);
   const lines = (await readLog(request.logPath)).trimEnd().split('\n');
   for (const line of lines) assert.match(line, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z (stdout|stderr) [PF] /);
   const records = lines.map((line) => line.split(' ').slice(1).join(' '));
@@ -182,7 +182,7 @@ test('an agent stalled while a short container runs loses no output and sees the
   const request = h.request('stalled', sh('echo hello; echo oops >&2'));
   await stallAgentAtSpawn(request, 2000);
   const exit = await (await h.sandbox.start(request)).exited;
-  assert.equal(exit.reason, 'Completed');
+  assert.equal(exit.reason, 'Completed', exit.message);
   assert.deepEqual(await logContents(request.logPath), ['hello', 'oops']);
 });
 
