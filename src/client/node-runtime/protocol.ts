@@ -1,0 +1,56 @@
+// The node runtime API: what a node agent answers on a unix socket for the privileged pods it runs (chaos
+// injectors), as containerd answers upstream's injector on /run/containerd. Pods on Bosun's node agent have no
+// API identity (no TokenRequest), so the few API writes an injector makes for its own node (its own pod's
+// finalizer, pod replacement) go through the agent, which holds the node's credentials and checks that the
+// objects are its own. Reaching the socket takes a hostPath mount of /run: root on the node already.
+
+/** The environment variable the agent sets on privileged containers of trusted namespaces: the socket's path. */
+export const NODE_RUNTIME_SOCKET_ENV = 'BOSUN_NODE_RUNTIME_SOCKET';
+
+/** A running (or last run) container, as the agent knows it. */
+export interface RuntimeContainer {
+  /** The ID without the `bosun://` scheme. */
+  id: string;
+  podUid: string;
+  namespace: string;
+  pod: string;
+  container: string;
+  /** Host PID of the container's main process (its PID 1), absent when it is not running. */
+  pid?: number;
+  /** 1 or 2: which cgroup API the paths below speak. */
+  cgroupVersion: 1 | 2;
+  /** Absolute host paths of the container's cgroup, by controller (v1: cpu, cpuacct, memory, pids, blkio, cpuset when present; v2: one path under 'unified'). */
+  cgroups: Record<string, string>;
+}
+
+/** One line of GET /v1/pods/{namespace}/{name}/containers?watch=true (newline-delimited JSON), sent at once and on every container start or stop. */
+export interface RuntimePodContainers {
+  podUid: string;
+  containers: { name: string; id?: string; running: boolean }[];
+}
+
+export interface PodReplacementRequest {
+  /** Delete the PersistentVolumeClaims the pod mounts. */
+  deleteStorage: boolean;
+  /** Delete with grace 0 (force) instead of the pod's own grace period. */
+  force: boolean;
+  /** A grace period for the delete, when not forced (seconds). */
+  gracePeriodSeconds?: number;
+}
+
+export interface NodeFailureRequest {
+  /** false: a crash (the agent kills its pods and stops reporting, then comes back as after a reboot); true: a shutdown (same, and it stays down until restarted). */
+  shutdown: boolean;
+}
+
+/** An error answer: HTTP status plus this body. */
+export interface RuntimeErrorBody {
+  message: string;
+}
+
+// Routes (all JSON):
+//   GET  /v1/containers/{id}                               → RuntimeContainer; 404 unknown
+//   GET  /v1/pods/{namespace}/{name}/containers?watch=true → RuntimePodContainers lines; 404 no such pod on this node
+//   POST /v1/pods/{namespace}/{name}/finalizers/remove     body { finalizer } → 204; only pods bound to this node
+//   POST /v1/pods/{namespace}/{name}/replace               body PodReplacementRequest → 204 (cordon, PVCs, delete, uncordon)
+//   POST /v1/node/failure                                  body NodeFailureRequest → 202, then the agent goes dark
