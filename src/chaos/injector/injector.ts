@@ -47,3 +47,17 @@ export interface Injector {
 
 /** Kinds whose injection is redone when a targeted container restarts (upstream's reinjectable kinds, minus containerFailure: #747). */
 export const REINJECTABLE_KINDS: readonly DisruptionKindName[] = ['cpu-pressure', 'memory-pressure', 'disk-pressure', 'network-disruption', 'dns-disruption'];
+
+/** One flag of a kind's subcommand, with upstream's name (commander syntax: '--count <count>', '--forced'). */
+export interface KindOption {
+  flags: string;
+  description: string;
+  defaultValue?: string | boolean;
+}
+
+/** A kind: its subcommand's flags and how it builds an injector per target from their values (camelCased by commander). */
+export interface KindDefinition {
+  readonly name: DisruptionKindName;
+  readonly options: readonly KindOption[];
+  create(ctx: InjectorContext, values: Readonly<Record<string, unknown>>): Injector;
+}
