@@ -1,7 +1,8 @@
-// `bosun tree installation|execution|deployitem NAME`, `bosun tree installations` and `bosun tree repository NAME`
-// [-n NS] [--watch] [--wide]: a live tree of Landscaper objects (an installation, its subinstallations, executions
-// and deploy items) with phase, job, duration, what it waits for and its last error (like `landscaper-cli
-// inspect`), or of a terrakojo Repository (its branches, workflows with their check runs, jobs and pods).
+// `bosun tree installation|execution|deployitem NAME`, `bosun tree installations`, `bosun tree repository NAME`
+// and `bosun tree disruption NAME` [-n NS] [--watch] [--wide]: a live tree of Landscaper objects (an
+// installation, its subinstallations, executions and deploy items) with phase, job, duration, what it waits for
+// and its last error (like `landscaper-cli inspect`), of a terrakojo Repository (its branches, workflows with
+// their check runs, jobs and pods), or of a chaos Disruption (its targets, chaos pods and injection status).
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import type { KubeClient } from '../../client/client.ts';
@@ -13,6 +14,10 @@ import { renderForest, renderTree, type RenderOptions } from '../../landscaper/t
 import { treeResources } from '../../landscaper/tree/resources.ts';
 import { loadSnapshot, type Snapshot, type SnapshotResources } from '../../runtime/view/snapshot.ts';
 import { SnapshotWatcher } from '../../runtime/view/snapshot-watcher.ts';
+import { DEFAULT_CHAOS_NAMESPACE } from '../../chaos/api/constants.ts';
+import { buildDisruptionTree, type DisruptionTreeObjects } from '../../chaos/tree/build.ts';
+import { renderDisruptionTree } from '../../chaos/tree/render.ts';
+import { disruptionTreeResources } from '../../chaos/tree/resources.ts';
 import { buildRepositoryTree, type RepositoryTreeObjects } from '../../terrakojo/tree/build.ts';
 import { renderRepositoryTree } from '../../terrakojo/tree/render.ts';
 import { repositoryTreeResources } from '../../terrakojo/tree/resources.ts';
@@ -144,6 +149,18 @@ function repositoryView(name: string): View {
   };
 }
 
+/** A chaos Disruption → targets → per kind its injection status and chaos pod, and what cleanup waits for. */
+function disruptionView(name: string, chaosNamespace: string): View {
+  return {
+    title: (namespace) => `Disruption ${namespace}/${name}`,
+    resources: disruptionTreeResources(chaosNamespace),
+    render: (namespace, objects, options) => {
+      const model = buildDisruptionTree(namespace, name, objects as unknown as DisruptionTreeObjects);
+      return { text: renderDisruptionTree(model, options), found: model.root !== undefined };
+    },
+  };
+}
+
 const installationsView: View = {
   title: (namespace) => `Installations in ${namespace}`,
   resources: treeResources,
@@ -160,7 +177,7 @@ function withCommonOptions(command: Command, what: string): Command {
 }
 
 export function treeCommand(): Command {
-  const tree = new Command('tree').description('show a live tree of Landscaper or terrakojo objects');
+  const tree = new Command('tree').description('show a live tree of Landscaper, terrakojo or chaos objects');
   const roots = [
     { command: 'installation', alias: 'inst', kind: 'Installation', build: buildTree, description: 'an installation → subinstallations → execution → deploy items' },
     { command: 'execution', alias: 'exec', kind: 'Execution', build: buildExecutionTree, description: 'an execution → its deploy items' },
@@ -176,6 +193,11 @@ export function treeCommand(): Command {
     .description('a terrakojo repository → branches → workflows with their check runs → jobs → pods')
     .argument('<name>', 'the Repository')
     .action((name: string, opts: TreeOptions) => show(repositoryView(name), opts));
+  withCommonOptions(tree.command('disruption').alias('dis'), 'disruption')
+    .description('a chaos disruption → targets → per kind its injection status and chaos pod, and what cleanup waits for')
+    .argument('<name>', 'the Disruption')
+    .option('--chaos-namespace <ns>', 'where the controller runs chaos pods', DEFAULT_CHAOS_NAMESPACE)
+    .action((name: string, opts: TreeOptions & { chaosNamespace: string }) => show(disruptionView(name, opts.chaosNamespace), opts));
   withCommonOptions(tree.command('installations').alias('insts'), 'installations')
     .description('every top-level installation of the namespace with its tree')
     .action((opts: TreeOptions) => show(installationsView, opts));

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { Informer } from '../informer/informer.ts';
-import type { Snapshot, SnapshotResources } from './snapshot.ts';
+import { resolveSource, type Snapshot, type SnapshotResources } from './snapshot.ts';
 
 export interface SnapshotUpdate<K extends string> {
   objects: Snapshot<K>;
@@ -28,7 +28,10 @@ export class SnapshotWatcher<K extends string> {
       this.stale = err instanceof Error ? err.message : String(err);
       this.schedule();
     };
-    this.informers = (Object.keys(resources) as K[]).map((key) => [key, new Informer<KubeObject>({ client, namespace, resource: resources[key], builtinIndexes: false, onError })]);
+    this.informers = (Object.keys(resources) as K[]).map((key) => {
+      const where = resolveSource(resources[key], namespace);
+      return [key, new Informer<KubeObject>({ client, ...(where.namespace !== undefined ? { namespace: where.namespace } : {}), resource: where.resource, builtinIndexes: false, onError })];
+    });
     for (const [, informer] of this.informers) {
       informer.addEventHandler({ onAdd: () => this.changed(), onUpdate: () => this.changed(), onDelete: () => this.changed() });
     }
