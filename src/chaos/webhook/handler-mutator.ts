@@ -1,0 +1,52 @@
+// The pod mutating webhook of onInit disruptions (upstream's ChaosHandlerMutator): a pod labelled
+// chaos.datadoghq.com/disrupt-on-init gets the chaos handler as its first init container, which waits for the
+// injector's SIGUSR1. The pod's chaos.datadoghq.com/disrupt-on-init-timeout annotation overrides the wait (up
+// to the configured maximum), disrupt-on-init-succeed-on-timeout lets it start anyway after the wait.
+import { isPlainObject } from '../../apimachinery/object.ts';
+import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler } from '../../runtime/webhook/index.ts';
+import { CHAOS_GROUP } from '../api/constants.ts';
+import { durationNs, goDuration, msToNs } from '../validation/values.ts';
+
+export const HANDLER_CONTAINER_NAME = 'chaos-handler';
+export const HANDLER_TIMEOUT_ANNOTATION = `${CHAOS_GROUP}/disrupt-on-init-timeout`;
+export const HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION = `${CHAOS_GROUP}/disrupt-on-init-succeed-on-timeout`;
+
+export interface HandlerSettings {
+  image: string;
+  timeoutMs: number;
+  maxTimeoutMs: number;
+  /** Requests and limits of the init container (upstream's chart: cpu 10m, memory 5Mi). */
+  resources: Record<string, string>;
+}
+
+type PodLike = { metadata?: { annotations?: Record<string, string>; name?: string; generateName?: string }; spec?: { initContainers?: unknown[] } };
+
+/** The handler init container's args, or why the pod is refused (a timeout above the maximum). */
+export function handlerArgs(annotations: Readonly<Record<string, string>>, settings: HandlerSettings): string[] | { refused: string } {
+  let timeoutNs = msToNs(settings.timeoutMs);
+  const override = annotations[HANDLER_TIMEOUT_ANNOTATION];
+  if (override !== undefined) {
+    const parsed = durationNs(override);
+    // Unparseable: upstream logs it and keeps the default.
+    if (parsed.ok) {
+      if (parsed.value > msToNs(settings.maxTimeoutMs)) {
+        return { refused: `you have requested a handler timeout of ${goDuration(parsed.value)} but the maximum allowed timeout is ${goDuration(msToNs(settings.maxTimeoutMs))}` };
+      }
+      timeoutNs = parsed.value;
+    }
+  }
+  return ['--timeout', goDuration(timeoutNs), ...(Object.hasOwn(annotations, HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION) ? ['--succeed-on-timeout'] : [])];
+}
+
+export function handlerMutator(settings: HandlerSettings): AdmissionHandler {
+  return (req) => {
+    if (req.operation !== 'CREATE' || req.subResource) return allowed();
+    if (!isPlainObject(req.object)) return denied('no object in the request', 400);
+    const pod = req.object as PodLike;
+    const args = handlerArgs(pod.metadata?.annotations ?? {}, settings);
+    if (!Array.isArray(args)) return denied(args.refused, 400);
+    const init = { name: HANDLER_CONTAINER_NAME, image: settings.image, imagePullPolicy: 'IfNotPresent', args, resources: { limits: settings.resources, requests: settings.resources } };
+    const mutated = { ...pod, spec: { ...pod.spec, initContainers: [init, ...(pod.spec?.initContainers ?? [])] } };
+    return patched(jsonPatchFor(req.object, mutated));
+  };
+}
