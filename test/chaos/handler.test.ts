@@ -48,7 +48,7 @@ describe('chaos handler', () => {
     ]);
     const refused = await handlerMutator(settings)({ operation: 'CREATE', object: { ...pod, metadata: { ...pod.metadata, annotations: { [HANDLER_TIMEOUT_ANNOTATION]: '5h' } } } } as AdmissionRequest);
     assert.equal(refused.allowed, false);
-    assert.match(refused.status?.message ?? '', /maximum allowed timeout is 2h0m0s/);
+    assert.match(refused.result?.message ?? '', /maximum allowed timeout is 2h0m0s/);
   });
 
   it('exits 0 on SIGUSR1, 1 on timeout, 0 on timeout with --succeed-on-timeout', async () => {
