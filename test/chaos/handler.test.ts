@@ -33,7 +33,7 @@ describe('chaos handler', () => {
 
   it('puts the handler first among the init containers of a created pod', async () => {
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'app', labels: { 'chaos.datadoghq.com/disrupt-on-init': 'true' } }, spec: { initContainers: [{ name: 'setup', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }] } };
-    const response = await handlerMutator(settings)({ operation: 'CREATE', object: pod } as AdmissionRequest);
+    const response = await handlerMutator(settings)({ operation: 'CREATE', object: pod } as unknown as AdmissionRequest);
     assert.equal(response.allowed, true);
     const patch = (response.patch ?? []) as { op: string; path: string; value?: unknown }[];
     assert.deepEqual(patch, [
@@ -46,7 +46,7 @@ describe('chaos handler', () => {
         ],
       },
     ]);
-    const refused = await handlerMutator(settings)({ operation: 'CREATE', object: { ...pod, metadata: { ...pod.metadata, annotations: { [HANDLER_TIMEOUT_ANNOTATION]: '5h' } } } } as AdmissionRequest);
+    const refused = await handlerMutator(settings)({ operation: 'CREATE', object: { ...pod, metadata: { ...pod.metadata, annotations: { [HANDLER_TIMEOUT_ANNOTATION]: '5h' } } } } as unknown as AdmissionRequest);
     assert.equal(refused.allowed, false);
     assert.match(refused.result?.message ?? '', /maximum allowed timeout is 2h0m0s/);
   });
