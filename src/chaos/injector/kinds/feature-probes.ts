@@ -40,6 +40,10 @@ export const FEATURES = {
   },
   iptablesNat: { missing: 'iptables cannot use the nat table', probe: 'iptables --wait -t nat -S' },
   iptablesMangle: { missing: 'iptables cannot use the mangle table', probe: 'iptables --wait -t mangle -S' },
+  dnat: {
+    missing: 'the kernel has no DNAT target (xt_nat)',
+    probe: `iptables --wait -t nat -N CHAOS-DNS && iptables --wait -t nat -A CHAOS-DNS -p udp --dport 53 -j DNAT --to-destination 127.0.0.1:5353`,
+  },
   cgroupMatch: { missing: 'the kernel has no xt_cgroup match', probe: 'iptables --wait -t mangle -A POSTROUTING -m cgroup --cgroup 0x00020002 -j MARK --set-mark 0x00020002' },
 } as const satisfies Record<string, Feature>;
 

@@ -10,7 +10,8 @@ import { posix } from 'node:path';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { FEATURES, FeatureUnavailableError, missingFeatures, type Feature, type MissingFeature } from './feature-probes.ts';
 import { cgroupRoot, procPath } from './mounts.ts';
-import { CHAOS_DNS_CHAIN, checkArgv, deleteArgv, deleteChainArgv, insertArgv, type IptablesRule } from './network/iptables-rules.ts';
+import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
+import { CHAOS_DNS_CHAIN, deleteChainArgv, type IptablesRule } from './network/iptables-rules.ts';
 import { emptySpec, hasHttpFilters, networkDisruptionSpec, type NetworkDisruptionSpec } from './network/network-spec.ts';
 import { planNetworkDisruption, type NetworkPlan } from './network/plan.ts';
 import { resolveHosts, systemResolver, type HostResolver } from './network/resolve-hosts.ts';
@@ -102,12 +103,12 @@ class NetworkDisruptionInjector implements Injector {
       for (const link of plan.txqlenFixes) await this.run(pid, ['ip', 'link', 'set', 'dev', link, 'txqueuelen', '0']).catch((err: unknown) => log.error(`can't clear ${link} link transmission queue length`, { error: (err as Error).message }));
     }
     const [conntrack, ...marks] = plan.iptables;
-    if (conntrack) await this.insertRule(pid, conntrack);
+    if (conntrack && (await insertRule(this.ctx, pid, conntrack))) this.injectedRules.push(conntrack);
     if (plan.netClsClassId) {
       this.netClsDir = target.container?.cgroups['net_cls'];
       if (this.netClsDir) await this.ctx.writes.writeFile(posix.join(this.netClsDir, 'net_cls.classid'), INJECTOR_CGROUP_CLASSID);
     }
-    for (const rule of marks) await this.insertRule(pid, rule);
+    for (const rule of marks) if (await insertRule(this.ctx, pid, rule)) this.injectedRules.push(rule);
   }
 
   async clean(): Promise<void> {
@@ -122,12 +123,7 @@ class NetworkDisruptionInjector implements Injector {
         const result = await writes.run(inNetns(pid, ['tc', ...clearRootQdisc(link.name)]));
         if (result.code !== 0 && result.code !== NO_SUCH_QDISC_EXIT_CODE) throw new NetworkDisruptionError(`error deleting root qdisc of ${link.name}: ${result.stderr.trim()}`);
       }
-      for (const rule of this.injectedRules) {
-        const deleted = await writes.run(inNetns(pid, deleteArgv(rule)));
-        if (deleted.code !== 0 && (await exitCode(this.ctx, inNetns(pid, checkArgv(rule)))) === 0) {
-          throw new NetworkDisruptionError(`unable to delete iptables rule ${rule.table} ${rule.chain} ${rule.rulespec.join(' ')}: ${deleted.stderr.trim()}`);
-        }
-      }
+      await deleteRules(this.ctx, pid, this.injectedRules);
       this.injectedRules = [];
       await writes.run(inNetns(pid, deleteChainArgv('nat', CHAOS_DNS_CHAIN))); // as upstream: errors ignored
     }
@@ -145,25 +141,6 @@ class NetworkDisruptionInjector implements Injector {
   private async run(pid: number, argv: string[]): Promise<void> {
     const result = await this.ctx.writes.run(inNetns(pid, argv));
     if (result.code !== 0) throw new NetworkDisruptionError(`${argv.join(' ')} failed (exit ${result.code}): ${result.stderr.trim()}`);
-  }
-
-  /** go-iptables' Insert after Exists: position 1, only when absent; recorded for clean. */
-  private async insertRule(pid: number, rule: IptablesRule): Promise<void> {
-    if ((await exitCode(this.ctx, inNetns(pid, checkArgv(rule)))) === 0) {
-      this.ctx.log.info('iptables rule already exists, skipping', { table: rule.table, chain: rule.chain, rulespec: rule.rulespec });
-      return;
-    }
-    await this.run(pid, insertArgv(rule));
-    this.injectedRules.push(rule);
-  }
-}
-
-/** A read command's exit code; one that cannot start (no iptables) counts as a failure. */
-async function exitCode(ctx: InjectorContext, argv: string[]): Promise<number> {
-  try {
-    return (await ctx.reads.run(argv)).code;
-  } catch {
-    return -1;
   }
 }
 
