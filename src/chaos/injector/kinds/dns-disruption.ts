@@ -2,11 +2,12 @@
 // forwarding the rest to the target's own nameservers; upstream's injector/dns_disruption.go. In the target's
 // netns, nat rules DNAT the DNS port to the responder (dns/dns-plan.ts). Before any write the node is probed
 // for iptables and a nat table with DNAT (feature-probes.ts): without them inject fails saying what is
-// missing, and dry-run (which upstream returns from at once) only warns. The responder itself is a port
-// (StartDnsResponder) wired by the CLI; without one a real injection fails clearly.
+// missing, and dry-run (which upstream returns from at once) only warns. The responder (dns/dns-responder.ts)
+// listens on all addresses of the chaos pod; tests may give another (StartDnsResponder), or null for none.
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { parseDnsRecords, upstreamNameservers, type DnsRecord } from './dns/dns-records.ts';
 import { planDnsDisruption, type DnsPlan, type DnsProtocol } from './dns/dns-plan.ts';
+import { startDnsResponder } from './dns/dns-responder.ts';
 import { FEATURES, FeatureUnavailableError, missingFeatures } from './feature-probes.ts';
 import { procPath } from './mounts.ts';
 import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
@@ -148,7 +149,7 @@ class DnsDisruptionInjector implements Injector {
   }
 }
 
-export function dnsDisruptionKind(deps: { startResponder?: StartDnsResponder; env?: NodeJS.ProcessEnv } = {}): KindDefinition {
+export function dnsDisruptionKind(deps: { startResponder?: StartDnsResponder | null; env?: NodeJS.ProcessEnv } = {}): KindDefinition {
   const shared: SharedResponder = {};
   return {
     name: 'dns-disruption',
@@ -157,6 +158,6 @@ export function dnsDisruptionKind(deps: { startResponder?: StartDnsResponder; en
       { flags: '--port <port>', description: 'DNS port to intercept', defaultValue: '53' },
       { flags: '--protocol <protocol>', description: 'DNS protocol to disrupt: udp, tcp, or both', defaultValue: 'both' },
     ],
-    create: (ctx, values) => new DnsDisruptionInjector(ctx, dnsDisruptionSpec(values), { startResponder: deps.startResponder, env: deps.env ?? process.env, shared }),
+    create: (ctx, values) => new DnsDisruptionInjector(ctx, dnsDisruptionSpec(values), { startResponder: deps.startResponder === undefined ? (config) => startDnsResponder(config) : (deps.startResponder ?? undefined), env: deps.env ?? process.env, shared }),
   };
 }

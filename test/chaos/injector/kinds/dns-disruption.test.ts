@@ -58,7 +58,7 @@ test('the nat rules and the responder on a capable node (golden), cleaned after'
 });
 
 test('without a responder a real injection fails clearly', async () => {
-  await assert.rejects(dnsDisruptionKind({ env }).create(context(target(4242), new RecordingWrites(), capableHost()), { records: 'a:A:1.2.3.4:1' }).inject(), /no DNS responder/);
+  await assert.rejects(dnsDisruptionKind({ env, startResponder: null }).create(context(target(4242), new RecordingWrites(), capableHost()), { records: 'a:A:1.2.3.4:1' }).inject(), /no DNS responder/);
   await assert.rejects(dnsDisruptionKind({ env }).create(context({ level: 'node', targetName: 'n', nodeName: 'n' }, new RecordingWrites(), capableHost()), { records: 'a:A:1.2.3.4:1' }).inject(), /only be applied at the pod level/);
 });
 
