@@ -10,9 +10,8 @@ import { planDnsDisruption, type DnsPlan, type DnsProtocol } from './dns/dns-pla
 import { startDnsResponder } from './dns/dns-responder.ts';
 import { FEATURES, FeatureUnavailableError, missingFeatures } from './feature-probes.ts';
 import { procPath } from './mounts.ts';
-import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
-import { CHAOS_DNS_CHAIN, deleteChainArgv, type IptablesRule } from './network/iptables-rules.ts';
-import { inNetns } from './network/target-netns.ts';
+import { deleteChaosDnsChain, deleteRules, insertRule } from './network/iptables-in-netns.ts';
+import { CHAOS_DNS_CHAIN, type IptablesRule } from './network/iptables-rules.ts';
 import { InjectorOptionError, intValue, stringValue } from './option-values.ts';
 
 export class DnsDisruptionError extends Error {
@@ -108,7 +107,7 @@ class DnsDisruptionInjector implements Injector {
       try {
         await deleteRules(this.ctx, pid, this.injectedRules);
         this.injectedRules = [];
-        await this.ctx.writes.run(inNetns(pid, deleteChainArgv('nat', CHAOS_DNS_CHAIN))); // errors ignored, as upstream
+        await deleteChaosDnsChain(this.ctx, pid);
       } catch (err) {
         errors.push(`failed to clear IPTables rules: ${(err as Error).message}`);
       }

@@ -8,10 +8,10 @@
 // periodic re-resolution of host names (--host-resolve-interval): they fail or are said so in the log.
 import { posix } from 'node:path';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
-import { FEATURES, FeatureUnavailableError, missingFeatures, type Feature, type MissingFeature } from './feature-probes.ts';
+import { FEATURES, FeatureUnavailableError, hasTool, missingFeatures, type Feature, type MissingFeature } from './feature-probes.ts';
 import { cgroupRoot, procPath } from './mounts.ts';
-import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
-import { CHAOS_DNS_CHAIN, deleteChainArgv, type IptablesRule } from './network/iptables-rules.ts';
+import { deleteChaosDnsChain, deleteRules, insertRule } from './network/iptables-in-netns.ts';
+import type { IptablesRule } from './network/iptables-rules.ts';
 import { emptySpec, hasHttpFilters, networkDisruptionSpec, type NetworkDisruptionSpec } from './network/network-spec.ts';
 import { planNetworkDisruption, type NetworkPlan } from './network/plan.ts';
 import { resolveHosts, systemResolver, type HostResolver } from './network/resolve-hosts.ts';
@@ -120,12 +120,19 @@ class NetworkDisruptionInjector implements Injector {
     } else {
       log.info('clearing root qdiscs');
       for (const link of await listLinks(reads, pid, target.level === 'pod')) {
-        const result = await writes.run(inNetns(pid, ['tc', ...clearRootQdisc(link.name)]));
+        let result: { code: number; stderr: string };
+        try {
+          result = await writes.run(inNetns(pid, ['tc', ...clearRootQdisc(link.name)]));
+        } catch (err) {
+          // tc cannot even start: there is no tc to have added a qdisc with
+          if (!(await hasTool(reads, 'tc'))) break;
+          throw err;
+        }
         if (result.code !== 0 && result.code !== NO_SUCH_QDISC_EXIT_CODE) throw new NetworkDisruptionError(`error deleting root qdisc of ${link.name}: ${result.stderr.trim()}`);
       }
       await deleteRules(this.ctx, pid, this.injectedRules);
       this.injectedRules = [];
-      await writes.run(inNetns(pid, deleteChainArgv('nat', CHAOS_DNS_CHAIN))); // as upstream: errors ignored
+      await deleteChaosDnsChain(this.ctx, pid);
     }
     if (this.netClsDir) {
       try {

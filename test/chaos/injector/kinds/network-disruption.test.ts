@@ -15,7 +15,7 @@ import { networkDisruptionKind } from '../../../../src/chaos/injector/kinds/netw
 import { jitterMs } from '../../../../src/chaos/injector/kinds/network/plan.ts';
 import { parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
 import { selectByPercentage } from '../../../../src/chaos/injector/kinds/network/resolve-hosts.ts';
-import { context, realReads, RecordingWrites } from './host-doubles.ts';
+import { context, realReads, realWrites, RecordingWrites } from './host-doubles.ts';
 
 const GOLDEN = join(import.meta.dirname, 'golden');
 const ok = (stdout = ''): CommandResult => ({ code: 0, stdout, stderr: '' });
@@ -162,6 +162,12 @@ describe('network-disruption on this machine', () => {
       return true;
     });
     assert.deepEqual(writes.recorded, []);
+    await injector.clean();
+  });
+
+  test('a clean after the failed injection succeeds for real (tc says no qdisc, iptables is absent)', async () => {
+    const injector = networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100' });
+    await assert.rejects(injector.inject(), { name: 'FeatureUnavailableError' });
     await injector.clean();
   });
 

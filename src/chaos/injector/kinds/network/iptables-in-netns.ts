@@ -2,7 +2,7 @@
 // read), insert at position 1 when absent (a write), remember what was inserted; on clean, delete each and
 // tolerate one that is already gone.
 import type { InjectorContext } from '../../injector.ts';
-import { chainExistsArgv, checkArgv, deleteArgv, insertArgv, newChainArgv, type IptablesRule } from './iptables-rules.ts';
+import { CHAOS_DNS_CHAIN, chainExistsArgv, checkArgv, deleteArgv, deleteChainArgv, insertArgv, newChainArgv, type IptablesRule } from './iptables-rules.ts';
 import { inNetns } from './target-netns.ts';
 
 export class IptablesError extends Error {
@@ -42,5 +42,14 @@ export async function deleteRules(ctx: InjectorContext, pid: number, rules: read
     if (deleted.code !== 0 && (await readExitCode(ctx, inNetns(pid, checkArgv(rule)))) === 0) {
       throw new IptablesError(`unable to delete iptables rule ${rule.table} ${rule.chain} ${rule.rulespec.join(' ')}: ${deleted.stderr.trim()}`);
     }
+  }
+}
+
+/** upstream's `DeleteChain("nat", "CHAOS-DNS")` on clean: whatever it says (no chain, still referenced, no iptables) is ignored. */
+export async function deleteChaosDnsChain(ctx: InjectorContext, pid: number): Promise<void> {
+  try {
+    await ctx.writes.run(inNetns(pid, deleteChainArgv('nat', CHAOS_DNS_CHAIN)));
+  } catch (err) {
+    ctx.log.info(`could not delete the ${CHAOS_DNS_CHAIN} chain, ignored`, { error: (err as Error).message });
   }
 }
