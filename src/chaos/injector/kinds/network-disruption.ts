@@ -157,9 +157,10 @@ function relativeCgroupPath(absolute: string, root: string): string {
 }
 
 export function networkDisruptionKind(deps: NetworkDisruptionDeps = {}): KindDefinition {
-  // The containers of a pod share its netns: only the first injector of a pod carries the spec, the others only
-  // mark their container's packets (upstream gives them an empty spec).
-  const carriers = new Map<string, Injector>();
+  // The containers of a pod share its netns: only the first container of a pod carries the spec, the others
+  // only mark their packets (upstream gives them an empty spec). Keyed by container name, so that the injector
+  // the lifecycle creates again for a restarted container carries it too.
+  const carriers = new Map<string, string>();
   return {
     name: 'network-disruption',
     options: [
@@ -181,14 +182,14 @@ export function networkDisruptionKind(deps: NetworkDisruptionDeps = {}): KindDef
     create: (ctx, values) => {
       const parsed = networkDisruptionSpec(values);
       const podKey = ctx.target.container?.podUid ?? `node:${ctx.target.nodeName}`;
-      const injector: Injector = new NetworkDisruptionInjector(ctx, () => (carriers.get(podKey) === injector ? parsed : emptySpec()), {
+      const containerName = ctx.target.container?.container ?? '';
+      if (!carriers.has(podKey)) carriers.set(podKey, containerName);
+      return new NetworkDisruptionInjector(ctx, () => (carriers.get(podKey) === containerName ? parsed : emptySpec()), {
         onInit: boolValue(values, 'onInit', false),
         disruptionUid: stringValue(values, 'logContextDisruptionUid'),
         resolve: deps.resolve ?? systemResolver,
         env: deps.env ?? process.env,
       });
-      if (!carriers.has(podKey)) carriers.set(podKey, injector);
-      return injector;
     },
   };
 }

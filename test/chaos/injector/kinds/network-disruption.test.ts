@@ -80,12 +80,16 @@ describe('network-disruption command sequences', () => {
     });
   }
 
-  test('the second container of a pod only marks its packets', async () => {
+  test('the second container of a pod only marks its packets; a restarted first one carries the spec', async () => {
     const kind = networkDisruptionKind({ resolve, env });
     const first = new RecordingWrites();
     const second = new RecordingWrites();
     await kind.create(context(podTarget(1, 'app'), first, capableHost()), { drop: '100' }).inject();
     await kind.create(context(podTarget(1, 'sidecar'), second, capableHost()), { drop: '100' }).inject();
+    // a restarted app container gets a new injector from the lifecycle: it carries the spec again
+    const restarted = new RecordingWrites();
+    await kind.create(context(podTarget(1, 'app'), restarted, capableHost()), { drop: '100' }).inject();
+    assert.ok(restarted.commands().some((c) => c.includes(' tc qdisc add ')));
     assert.ok(first.commands().some((c) => c.includes(' tc qdisc add ')));
     assert.deepEqual(transcript(second).trim().split('\n'), [
       'nsenter --net=/proc/4242/ns/net iptables --wait -t nat -I OUTPUT 1 -m state --state new,established -j LOG',
