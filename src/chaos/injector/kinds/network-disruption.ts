@@ -1,0 +1,195 @@
+// network-disruption: delays, drops, duplicates, corrupts or limits the target's traffic with tc inside its
+// network namespace, classified by flower filters and, at pod level, by a packet mark set with iptables;
+// upstream's injector/network_disruption.go, network/tc.go and network/iptables.go. The commands are planned
+// purely (network/plan.ts) and run through ctx.writes (`nsenter --net=… tc …`), so dry-run runs everything but
+// them. Before any write, the kernel's qdiscs, classifier and netfilter are probed (feature-probes.ts): a
+// node without them fails the injection with what is missing, and dry-run only warns (the pod gets Ready).
+// Not ported: the eBPF HTTP filters (--method/--path), Kubernetes service filters (--services) and the
+// periodic re-resolution of host names (--host-resolve-interval): they fail or are said so in the log.
+import { posix } from 'node:path';
+import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
+import { FEATURES, FeatureUnavailableError, hasTool, missingFeatures, type Feature, type MissingFeature } from './feature-probes.ts';
+import { cgroupRoot, procPath } from './mounts.ts';
+import { deleteChaosDnsChain, deleteRules, insertRule } from './network/iptables-in-netns.ts';
+import type { IptablesRule } from './network/iptables-rules.ts';
+import { emptySpec, hasHttpFilters, networkDisruptionSpec, type NetworkDisruptionSpec } from './network/network-spec.ts';
+import { planNetworkDisruption, type NetworkPlan } from './network/plan.ts';
+import { resolveHosts, systemResolver, type HostResolver } from './network/resolve-hosts.ts';
+import { clearRootQdisc, INJECTOR_CGROUP_CLASSID, NO_SUCH_QDISC_EXIT_CODE } from './network/tc-commands.ts';
+import { defaultRoutes, inNetns, listLinks } from './network/target-netns.ts';
+import { boolValue, stringValue } from './option-values.ts';
+
+export class NetworkDisruptionError extends Error {
+  override readonly name = 'NetworkDisruptionError' as const;
+}
+
+export interface NetworkDisruptionDeps {
+  resolve?: HostResolver;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The features a plan needs. */
+export function requiredFeatures(spec: NetworkDisruptionSpec, plan: NetworkPlan): Feature[] {
+  const features: Feature[] = [];
+  if (plan.tc.length > 0) {
+    features.push(FEATURES.prio);
+    if (spec.delay > 0 || spec.drop > 0 || spec.corrupt > 0 || spec.duplicate > 0) features.push(FEATURES.netem);
+    if (spec.bandwidthLimit > 0) features.push(FEATURES.tbf);
+    features.push(FEATURES.flower);
+  }
+  features.push(FEATURES.iptablesNat);
+  if (plan.iptables.some((r) => r.table === 'mangle')) features.push(FEATURES.iptablesMangle, FEATURES.cgroupMatch);
+  return features;
+}
+
+class NetworkDisruptionInjector implements Injector {
+  readonly kind = 'network-disruption' as const;
+  private injectedRules: IptablesRule[] = [];
+  private netClsDir: string | undefined;
+
+  constructor(
+    private readonly ctx: InjectorContext,
+    private readonly spec: () => NetworkDisruptionSpec,
+    private readonly options: { onInit: boolean; disruptionUid: string; resolve: HostResolver; env: NodeJS.ProcessEnv },
+  ) {}
+
+  private get pid(): number {
+    const { target } = this.ctx;
+    if (target.level === 'node') return 1;
+    if (target.container?.pid === undefined) throw new NetworkDisruptionError(`target container ${target.container?.container ?? '?'} is not running: no network namespace to disrupt`);
+    return target.container.pid;
+  }
+
+  async inject(): Promise<void> {
+    const spec = this.spec();
+    const { target, reads, log } = this.ctx;
+    if (hasHttpFilters(spec)) throw new NetworkDisruptionError('HTTP filters (--method, --path) need the eBPF tc classifier bpf-network-tc-filter, which this injector does not have');
+    if (spec.services.length > 0) throw new NetworkDisruptionError('service filters (--services) need to watch the Kubernetes API, which the injector cannot do on this node yet; use --hosts with the service IPs');
+    const pid = this.pid;
+    const pod = target.level === 'pod';
+    const nodeIP = this.options.env['TARGET_POD_HOST_IP'] ?? '';
+    if (pod && nodeIP === '') throw new NetworkDisruptionError('TARGET_POD_HOST_IP environment variable must be set with the target pod node IP');
+    const cgroupVersion = target.container?.cgroupVersion ?? 1;
+    const plan = planNetworkDisruption({
+      spec,
+      level: target.level,
+      onInit: this.options.onInit,
+      links: await listLinks(reads, pid, pod),
+      defaultRoutes: await defaultRoutes(reads, pid),
+      nodeIP,
+      hosts: await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid),
+      allowedHosts: await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid),
+      cgroupVersion,
+      ...(cgroupVersion === 2 && { cgroupRelativePath: relativeCgroupPath(target.container?.cgroups['unified'] ?? '/', cgroupRoot(this.options.env)) }),
+    });
+
+    const missing: MissingFeature[] = await missingFeatures(reads, requiredFeatures(spec, plan));
+    if (plan.netClsClassId && !target.container?.cgroups['net_cls']) {
+      missing.push({ missing: 'the target container has no net_cls cgroup', evidence: 'cgroup v1 packet marking writes net_cls.classid' });
+    }
+    if (missing.length > 0) {
+      const error = new FeatureUnavailableError('network disruptions', missing);
+      if (!this.ctx.dryRun) throw error;
+      log.warn(`dry-run: a real injection would fail: ${error.message}`);
+    }
+
+    log.info('adding network disruptions', { drop: spec.drop, duplicate: spec.duplicate, corrupt: spec.corrupt, delay: spec.delay, delayJitter: spec.delayJitter, bandwidthLimit: spec.bandwidthLimit });
+    if (spec.hosts.some((h) => !/^[\d./]*$/.test(h.host))) log.info('host names are resolved once, at injection (upstream re-resolves them every --host-resolve-interval)');
+    try {
+      for (const link of plan.txqlenFixes) await this.run(pid, ['ip', 'link', 'set', 'dev', link, 'txqueuelen', '1000']);
+      for (const args of plan.tc) await this.run(pid, ['tc', ...args]);
+    } finally {
+      // upstream clears the queue length it set as soon as the qdiscs exist (a prio copies it when created).
+      for (const link of plan.txqlenFixes) await this.run(pid, ['ip', 'link', 'set', 'dev', link, 'txqueuelen', '0']).catch((err: unknown) => log.error(`can't clear ${link} link transmission queue length`, { error: (err as Error).message }));
+    }
+    const [conntrack, ...marks] = plan.iptables;
+    if (conntrack && (await insertRule(this.ctx, pid, conntrack))) this.injectedRules.push(conntrack);
+    if (plan.netClsClassId) {
+      this.netClsDir = target.container?.cgroups['net_cls'];
+      if (this.netClsDir) await this.ctx.writes.writeFile(posix.join(this.netClsDir, 'net_cls.classid'), INJECTOR_CGROUP_CLASSID);
+    }
+    for (const rule of marks) if (await insertRule(this.ctx, pid, rule)) this.injectedRules.push(rule);
+  }
+
+  async clean(): Promise<void> {
+    const { reads, writes, log, target } = this.ctx;
+    const pid = target.level === 'node' ? 1 : target.container?.pid;
+    if (pid === undefined || !(await reads.exists(procPath(pid, 'ns/net')))) {
+      log.warn('the target network namespace is gone, and its qdiscs and rules with it');
+      this.injectedRules = [];
+    } else {
+      log.info('clearing root qdiscs');
+      for (const link of await listLinks(reads, pid, target.level === 'pod')) {
+        let result: { code: number; stderr: string };
+        try {
+          result = await writes.run(inNetns(pid, ['tc', ...clearRootQdisc(link.name)]));
+        } catch (err) {
+          // tc cannot even start: there is no tc to have added a qdisc with
+          if (!(await hasTool(reads, 'tc'))) break;
+          throw err;
+        }
+        if (result.code !== 0 && result.code !== NO_SUCH_QDISC_EXIT_CODE) throw new NetworkDisruptionError(`error deleting root qdisc of ${link.name}: ${result.stderr.trim()}`);
+      }
+      await deleteRules(this.ctx, pid, this.injectedRules);
+      this.injectedRules = [];
+      await deleteChaosDnsChain(this.ctx, pid);
+    }
+    if (this.netClsDir) {
+      try {
+        await writes.writeFile(posix.join(this.netClsDir, 'net_cls.classid'), '0');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new NetworkDisruptionError(`error cleaning net_cls classid: ${(err as Error).message}`);
+        log.warn("unable to find target container's net_cls.classid file, assuming its cgroup is gone");
+      }
+      this.netClsDir = undefined;
+    }
+  }
+
+  private async run(pid: number, argv: string[]): Promise<void> {
+    const result = await this.ctx.writes.run(inNetns(pid, argv));
+    if (result.code !== 0) throw new NetworkDisruptionError(`${argv.join(' ')} failed (exit ${result.code}): ${result.stderr.trim()}`);
+  }
+}
+
+function relativeCgroupPath(absolute: string, root: string): string {
+  const base = root.replace(/\/+$/, '');
+  return absolute.startsWith(`${base}/`) ? absolute.slice(base.length) : absolute;
+}
+
+export function networkDisruptionKind(deps: NetworkDisruptionDeps = {}): KindDefinition {
+  // The containers of a pod share its netns: only the first container of a pod carries the spec, the others
+  // only mark their packets (upstream gives them an empty spec). Keyed by container name, so that the injector
+  // the lifecycle creates again for a restarted container carries it too.
+  const carriers = new Map<string, string>();
+  return {
+    name: 'network-disruption',
+    options: [
+      { flags: '--hosts <hosts...>', description: 'List of hosts (hostname, single IP or IP block) with port and protocol to apply disruptions to (format: <host>;<port>;<protocol>;<flow>;<connState>;<dnsResolver>;<percentage>)' },
+      { flags: '--allowed-hosts <hosts...>', description: 'List of allowed hosts not being impacted by the disruption (same format as --hosts)' },
+      { flags: '--services <services...>', description: 'List of services to apply disruptions to (format: <name>;<namespace>;<port>-<port-name>;…;<percentage>)' },
+      { flags: '--drop <percent>', description: 'Percentage to drop packets (100 is a total drop)', defaultValue: '100' },
+      { flags: '--duplicate <percent>', description: 'Percentage to duplicate packets (100 is duplicating each packet)', defaultValue: '100' },
+      { flags: '--corrupt <percent>', description: 'Percentage to corrupt packets (100 is a total corruption)', defaultValue: '100' },
+      { flags: '--delay <ms>', description: 'Delay to add to the given container in ms', defaultValue: '0' },
+      { flags: '--delay-jitter <percent>', description: 'Jitter added to the delay, as a percentage of it (default: 10%, at least 1ms)', defaultValue: '0' },
+      { flags: '--bandwidth-limit <bytes>', description: 'Bandwidth limit in bytes', defaultValue: '0' },
+      { flags: '--host-resolve-interval <duration>', description: 'Interval to resolve hostnames (not used: names are resolved once)', defaultValue: '1m0s' },
+      { flags: '--method <method...>', description: 'Filter by http method (needs eBPF: not supported)' },
+      { flags: '--path <path...>', description: 'Filter by path (needs eBPF: not supported beyond the default /)' },
+      { flags: '--dns-pod-resolv-conf <path>', description: 'Path to pod DNS resolv.conf file (not used: the injector resolves with its own resolver)' },
+      { flags: '--dns-node-resolv-conf <path>', description: 'Path to node DNS resolv.conf file (not used)' },
+    ],
+    create: (ctx, values) => {
+      const parsed = networkDisruptionSpec(values);
+      const podKey = ctx.target.container?.podUid ?? `node:${ctx.target.nodeName}`;
+      const containerName = ctx.target.container?.container ?? '';
+      if (!carriers.has(podKey)) carriers.set(podKey, containerName);
+      return new NetworkDisruptionInjector(ctx, () => (carriers.get(podKey) === containerName ? parsed : emptySpec()), {
+        onInit: boolValue(values, 'onInit', false),
+        disruptionUid: stringValue(values, 'logContextDisruptionUid'),
+        resolve: deps.resolve ?? systemResolver,
+        env: deps.env ?? process.env,
+      });
+    },
+  };
+}

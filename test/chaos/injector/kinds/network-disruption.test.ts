@@ -1,0 +1,187 @@
+// network-disruption: the exact command sequence (tc, ip, iptables under nsenter, net_cls writes) recorded per
+// scenario against golden files (upstream tests the same sequences with mocks), with a host that has every
+// feature; then the real feature detection of this machine, whose kernel has no prio/netem qdisc and no flower
+// classifier and which has no iptables: inject fails naming them, dry-run succeeds.
+// Regenerate the golden files with UPDATE_GOLDEN=1.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { CommandResult } from '../../../../src/chaos/injector/host/host-writes.ts';
+import type { HostReads } from '../../../../src/chaos/injector/host/host-reads.ts';
+import type { InjectorTarget } from '../../../../src/chaos/injector/injector.ts';
+import { networkDisruptionKind } from '../../../../src/chaos/injector/kinds/network-disruption.ts';
+import { jitterMs } from '../../../../src/chaos/injector/kinds/network/plan.ts';
+import { parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
+import { selectByPercentage } from '../../../../src/chaos/injector/kinds/network/resolve-hosts.ts';
+import { context, realReads, realWrites, RecordingWrites } from './host-doubles.ts';
+
+const GOLDEN = join(import.meta.dirname, 'golden');
+const ok = (stdout = ''): CommandResult => ({ code: 0, stdout, stderr: '' });
+
+/** A node with every feature: links eth0 (txqueuelen 0) and lo, a default route, tc and iptables that work. */
+function capableHost(links = [{ ifname: 'lo', txqlen: 1000 }, { ifname: 'eth0@if12', txqlen: 0 }, { ifname: 'docker0', txqlen: 1000 }]): HostReads {
+  return {
+    readFile: () => Promise.reject(new Error('unexpected read')),
+    exists: () => Promise.resolve(true),
+    run: (argv) => {
+      const cmd = argv.join(' ');
+      if (cmd.includes('ip -j link show')) return Promise.resolve(ok(JSON.stringify(links)));
+      if (cmd.includes('ip -j -4 route show default')) return Promise.resolve(ok(JSON.stringify([{ dst: 'default', gateway: '10.0.0.1', dev: 'eth0' }])));
+      if (cmd.includes(' -C ')) return Promise.resolve({ code: 1, stdout: '', stderr: 'iptables: Bad rule (does a matching rule exist in that chain?).' });
+      return Promise.resolve(ok());
+    },
+  };
+}
+
+const podTarget = (cgroupVersion: 1 | 2, container = 'app'): InjectorTarget => ({
+  level: 'pod',
+  targetName: 'web-0',
+  nodeName: 'node-a',
+  container: {
+    id: `id-${container}`, podUid: 'pod-uid', namespace: 'shop', pod: 'web-0', container, pid: 4242, cgroupVersion,
+    cgroups: cgroupVersion === 1 ? { net_cls: `/sys/fs/cgroup/net_cls/bosun/pod-uid/${container}` } : { unified: `/sys/fs/cgroup/bosun/pod-uid/${container}` },
+  },
+});
+const nodeTarget: InjectorTarget = { level: 'node', targetName: 'node-a', nodeName: 'node-a' };
+const env = { TARGET_POD_HOST_IP: '192.168.1.10', CHAOS_INJECTOR_MOUNT_CGROUP: '/sys/fs/cgroup/' };
+const resolve = (name: string) => Promise.resolve(name === 'db.internal' ? ['10.2.0.7', '10.2.0.8', '10.2.0.9', '10.2.0.10'] : []);
+
+function transcript(writes: RecordingWrites): string {
+  return `${writes.recorded.map((r) => (r.op === 'run' ? r.argv.join(' ') : r.op === 'writeFile' ? `write ${r.path} ${r.content}` : `runtime ${r.description}`)).join('\n')}\n`;
+}
+
+function assertGolden(name: string, actual: string): void {
+  const file = join(GOLDEN, `${name}.txt`);
+  if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(file)) writeFileSync(file, actual);
+  assert.equal(actual, readFileSync(file, 'utf8'), `golden ${file}`);
+}
+
+const scenarios: { name: string; target: InjectorTarget; values: Record<string, unknown> }[] = [
+  { name: 'delay-drop-pod-v1', target: podTarget(1), values: { delay: '100', drop: '20', duplicate: '0', corrupt: '0' } },
+  { name: 'bandwidth-pod-v2', target: podTarget(2), values: { drop: '0', duplicate: '0', corrupt: '0', bandwidthLimit: '65536' } },
+  { name: 'hosts-filter', target: podTarget(2), values: { drop: '100', duplicate: '0', corrupt: '0', hosts: ['10.1.2.3;443;tcp', 'db.internal;5432;;;new;;50'], allowedHosts: ['10.9.0.0/16'], logContextDisruptionUid: 'uid-1' } },
+  { name: 'node-level-safeguards', target: nodeTarget, values: { delay: '250', delayJitter: '20', drop: '0', duplicate: '5', corrupt: '1' } },
+  { name: 'ingress-flow', target: podTarget(1), values: { drop: '50', duplicate: '0', corrupt: '0', hosts: ['10.0.0.0/8;80;tcp;ingress;est'] } },
+  { name: 'on-init', target: podTarget(1), values: { drop: '100', duplicate: '0', corrupt: '0', onInit: true } },
+];
+
+describe('network-disruption command sequences', () => {
+  for (const scenario of scenarios) {
+    test(scenario.name, async () => {
+      const writes = new RecordingWrites();
+      const injector = networkDisruptionKind({ resolve, env }).create(context(scenario.target, writes, capableHost()), scenario.values);
+      await injector.inject();
+      const injected = transcript(writes);
+      writes.recorded.length = 0;
+      await injector.clean();
+      assertGolden(`network-${scenario.name}`, `# inject\n${injected}# clean\n${transcript(writes)}`);
+    });
+  }
+
+  test('the second container of a pod only marks its packets; a restarted first one carries the spec', async () => {
+    const kind = networkDisruptionKind({ resolve, env });
+    const first = new RecordingWrites();
+    const second = new RecordingWrites();
+    await kind.create(context(podTarget(1, 'app'), first, capableHost()), { drop: '100' }).inject();
+    await kind.create(context(podTarget(1, 'sidecar'), second, capableHost()), { drop: '100' }).inject();
+    // a restarted app container gets a new injector from the lifecycle: it carries the spec again
+    const restarted = new RecordingWrites();
+    await kind.create(context(podTarget(1, 'app'), restarted, capableHost()), { drop: '100' }).inject();
+    assert.ok(restarted.commands().some((c) => c.includes(' tc qdisc add ')));
+    assert.ok(first.commands().some((c) => c.includes(' tc qdisc add ')));
+    assert.deepEqual(transcript(second).trim().split('\n'), [
+      'nsenter --net=/proc/4242/ns/net iptables --wait -t nat -I OUTPUT 1 -m state --state new,established -j LOG',
+      'write /sys/fs/cgroup/net_cls/bosun/pod-uid/sidecar/net_cls.classid 0x00020002',
+      'nsenter --net=/proc/4242/ns/net iptables --wait -t mangle -I POSTROUTING 1 -m cgroup --cgroup 0x00020002 -j MARK --set-mark 0x00020002',
+    ]);
+  });
+
+  test('a clean tolerates "no such qdisc" (tc exit 2), and a failing tc fails the injection', async () => {
+    const answers: HostReads = capableHost();
+    const writes = new RecordingWrites((argv) => (argv.includes('del') ? { code: 2, stdout: '', stderr: 'Error: Cannot delete qdisc with handle of zero.' } : argv.includes('netem') ? { code: 2, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : ok()));
+    const injector = networkDisruptionKind({ resolve, env }).create(context(podTarget(2), writes, answers), { drop: '100' });
+    await assert.rejects(injector.inject(), { name: 'NetworkDisruptionError', message: /tc qdisc add dev lo parent 2:2 handle 3: netem loss 100% duplicate 100% corrupt 100% failed \(exit 2\): Error: Specified qdisc kind is unknown\./ });
+    // the txqueuelen set for eth0 is put back even so
+    assert.equal(writes.commands().at(-1), 'nsenter --net=/proc/4242/ns/net ip link set dev eth0 txqueuelen 0');
+    await injector.clean();
+  });
+
+  test('HTTP and service filters are refused clearly', async () => {
+    const kind = networkDisruptionKind({ resolve, env });
+    await assert.rejects(kind.create(context(podTarget(2), new RecordingWrites(), capableHost()), { method: ['GET'] }).inject(), /HTTP filters .* eBPF/);
+    await assert.rejects(networkDisruptionKind({ resolve, env }).create(context(podTarget(2), new RecordingWrites(), capableHost()), { services: ['api;shop;80-http'] }).inject(), /--services/);
+  });
+
+  test("upstream's jitter, host and service formats, percentage selection", () => {
+    assert.equal(jitterMs(100, 0), 10);
+    assert.equal(jitterMs(5, 0), 1);
+    assert.equal(jitterMs(250, 20), 50);
+    assert.deepEqual(parseHostSpec('db;5432;tcp;ingress;new;pod;50'), { host: 'db', port: 5432, protocol: 'tcp', flow: 'ingress', connState: 'new', dnsResolver: 'pod', percentage: 50 });
+    assert.deepEqual(parseHostSpec('10.0.0.1'), { host: '10.0.0.1', port: 0, protocol: '', flow: '', connState: '', dnsResolver: '' });
+    assert.deepEqual(parseServiceSpec('api;shop;80-http;443-https;100'), { name: 'api', namespace: 'shop', ports: [{ port: 80, name: 'http' }, { port: 443, name: 'https' }], percentage: 100 });
+    const ips = ['10.2.0.7/32', '10.2.0.8/32', '10.2.0.9/32', '10.2.0.10/32'];
+    const picked = selectByPercentage(ips, 50, 'db.internal-uid-1');
+    assert.equal(picked.length, 2);
+    assert.deepEqual(selectByPercentage([...ips].reverse(), 50, 'db.internal-uid-1').sort(), [...picked].sort());
+  });
+});
+
+describe('network-disruption on this machine', () => {
+  let netns: ChildProcess;
+  let target: InjectorTarget;
+
+  before(async () => {
+    // A "container": a process in its own network namespace (only lo).
+    netns = spawn('unshare', ['--net', '--', 'sleep', '600'], { stdio: 'ignore' });
+    await new Promise<void>((resolve) => netns.once('spawn', () => resolve()));
+    const pid = netns.pid ?? 0;
+    target = { level: 'pod', targetName: 'web-0', nodeName: 'node-a', podIP: '10.0.0.2', container: { id: 'c', podUid: 'real-uid', namespace: 'shop', pod: 'web-0', container: 'app', pid, cgroupVersion: 1, cgroups: {} } };
+    // wait until unshare has exec'd sleep in the new namespace
+    for (let i = 0; i < 100; i++) {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cmdline.startsWith('sleep')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+
+  after(() => {
+    netns.kill('SIGKILL');
+  });
+
+  // This machine's kernel has no sch_prio: the test says what a node without it gets.
+  const hasPrio = spawnSync('unshare', ['--net', '--', 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'prio']).status === 0;
+
+  test('inject fails naming the missing kernel features; nothing was written', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
+    const writes = new RecordingWrites();
+    const injector = networkDisruptionKind({ env }).create(context(target, writes, realReads), { delay: '100', drop: '0', duplicate: '0', corrupt: '0' });
+    await assert.rejects(injector.inject(), (err: Error) => {
+      assert.equal(err.name, 'FeatureUnavailableError');
+      assert.match(err.message, /the kernel has no sch_prio qdisc \(tc qdisc add dev lo root handle 1: prio .*: Error: Specified qdisc kind is unknown\.\)/);
+      assert.match(err.message, /the kernel has no sch_netem qdisc/);
+      assert.match(err.message, /the kernel has no cls_flower classifier/);
+      assert.match(err.message, /iptables is not installed/);
+      assert.match(err.message, /: network disruptions cannot run on this node$/);
+      return true;
+    });
+    assert.deepEqual(writes.recorded, []);
+    await injector.clean();
+  });
+
+  test('a clean after the failed injection succeeds for real (tc says no qdisc, iptables is absent)', async () => {
+    const injector = networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100' });
+    await assert.rejects(injector.inject(), { name: 'FeatureUnavailableError' });
+    await injector.clean();
+  });
+
+  test('dry-run succeeds, warning what a real run would lack', async () => {
+    const writes = new RecordingWrites(undefined, true);
+    const ctx = context(target, writes, realReads, true);
+    const injector = networkDisruptionKind({ env }).create(ctx, { drop: '100' });
+    await injector.inject();
+    assert.ok(ctx.log.lines.some((l) => l.level === 'warn' && l.message.includes('network disruptions cannot run on this node')));
+    assert.ok(writes.commands().includes(`nsenter --net=/proc/${netns.pid}/ns/net tc qdisc add dev lo root handle 1: prio bands 4 priomap 1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1`));
+    await injector.clean();
+  });
+});
