@@ -15,18 +15,24 @@ export interface CpuStressOptions {
   deadline?: Date;
 }
 
-// Plain JavaScript, evaluated in each worker: busy for `duty` of every 100 ms window, then Atomics.wait for the rest.
+// Plain JavaScript, evaluated in each worker: busy for the shared duty (parts per million) of every 100 ms
+// window, then Atomics.wait for the rest.
 const BURN = `
 const { workerData } = require('node:worker_threads');
+const duty = new Int32Array(workerData.duty);
 const lock = new Int32Array(new SharedArrayBuffer(4));
 const WINDOW = 100;
 for (;;) {
   const start = performance.now();
-  while (performance.now() - start < workerData.duty * WINDOW) {}
+  const busy = (Atomics.load(duty, 0) / 1e6) * WINDOW;
+  while (performance.now() - start < busy) {}
   const rest = WINDOW - (performance.now() - start);
   if (rest > 0) Atomics.wait(lock, 0, 0, rest);
 }
 `;
+
+/** How often the duty is corrected from the CPU time the process actually got. */
+const CONTROL_INTERVAL_MS = 500;
 
 /** How the load is split: n workers each busy `duty` of the time, summing to cpus × percentage. */
 export function burnPlan(percentage: number, cpus: number): { workers: number; duty: number } {
@@ -39,9 +45,23 @@ export function burnPlan(percentage: number, cpus: number): { workers: number; d
 export async function runCpuStress(options: CpuStressOptions, log: InjectorLogger): Promise<number> {
   await joinCgroups(options.join);
   const plan = burnPlan(options.percentage, options.cpus);
-  const workers = Array.from({ length: plan.workers }, () => new Worker(BURN, { eval: true, workerData: { duty: plan.duty } }));
+  const duty = new Int32Array(new SharedArrayBuffer(4));
+  Atomics.store(duty, 0, Math.round(plan.duty * 1e6));
+  const workers = Array.from({ length: plan.workers }, () => new Worker(BURN, { eval: true, workerData: { duty: duty.buffer } }));
   log.info('cpu stress started', { pid: process.pid, percentage: options.percentage, cpus: options.cpus, workers: plan.workers, duty: plan.duty, cgroups: options.join });
+  // Busy for a share of wall time is less CPU time when other processes preempt the workers (or the quota
+  // throttles them mid-window): correct the duty from the CPU time this process actually got, towards the load.
+  const load = plan.workers * plan.duty;
+  let last = { cpu: process.cpuUsage(), at: performance.now() };
+  const control = setInterval(() => {
+    const now = { cpu: process.cpuUsage(), at: performance.now() };
+    const used = (now.cpu.user + now.cpu.system - last.cpu.user - last.cpu.system) / 1000 / (now.at - last.at);
+    last = now;
+    const next = Atomics.load(duty, 0) / 1e6 + (0.5 * (load - used)) / Math.max(1, plan.workers);
+    Atomics.store(duty, 0, Math.round(Math.min(1, Math.max(0, next)) * 1e6));
+  }, CONTROL_INTERVAL_MS);
   const reason = await childEnd(options.parentPid, options.deadline);
+  clearInterval(control);
   await Promise.all(workers.map((worker) => worker.terminate()));
   log.info('cpu stress stopped', { pid: process.pid, reason });
   return 0;
