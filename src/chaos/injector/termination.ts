@@ -19,6 +19,9 @@ export function watchTermination(deadline: Date | undefined): Termination {
     settle(reason);
   };
   const onSignal = (): void => end('signal');
+  // Signal handlers do not keep Node running: with nothing else pending (container-failure holds no child),
+  // the process would end instead of waiting.
+  const keepAlive = setInterval(() => undefined, 2 ** 30);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const timers = new AbortController();
@@ -34,6 +37,7 @@ export function watchTermination(deadline: Date | undefined): Termination {
     ended,
     dispose: () => {
       timers.abort();
+      clearInterval(keepAlive);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },
