@@ -32,7 +32,9 @@ test('count and capacity arithmetic', () => {
 });
 
 test('cpu-pressure 50% burns half of a 1-CPU quota in the target cgroup, and stops at clean', { timeout: 120_000 }, async () => {
-  const container = await createTestContainer(['cpu', 'cpuacct'], { 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '100000' });
+  // A high cpu.shares, as a pod that requested its CPU: in cgroup v1 the group competes as one entity with
+  // the machine's other processes, and this machine is shared with other test runs.
+  const container = await createTestContainer(['cpu', 'cpuacct'], { 'cpu.cfs_period_us': '100000', 'cpu.cfs_quota_us': '100000', 'cpu.shares': '262144' });
   const cpuacct = container.runtime.cgroups['cpuacct'] ?? '';
   const idle = await usageRate(cpuacct);
   assert.ok(idle < 0.05, `idle target uses ${idle} CPU`);
@@ -65,4 +67,20 @@ test('cpu-pressure 50% burns half of a 1-CPU quota in the target cgroup, and sto
     await container.dispose();
   }
   assert.ok(!existsSync(cpuacct));
+});
+
+test('the cpu-stress child ends by itself when its parent injector is killed', { timeout: 120_000 }, async () => {
+  const container = await createTestContainer(['cpu', 'cpuacct'], { 'cpu.cfs_quota_us': '50000' });
+  const injector = startInjector(['cpu-pressure', '--level', 'pod', '--target-containers', `app;bosun://${container.runtime.id}`, '--count', '1'], { containers: { [container.runtime.id]: container.runtime }, pods: {} });
+  try {
+    await waitReady(injector);
+    const childPid = Number(injector.logLines().find((line) => line['msg'] === 'cpu stress started')?.['pid']);
+    assert.ok(processAlive(childPid));
+    injector.child.kill('SIGKILL');
+    await injector.exit;
+    await waitFor('the orphaned stress child to exit', () => !processAlive(childPid));
+  } finally {
+    injector.dispose();
+    await container.dispose();
+  }
 });

@@ -4,13 +4,9 @@
 import type { ChildProcessHandle } from '../host/host-writes.ts';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { cgroupDirs, readCpuCapacity } from '../cgroups.ts';
-import { sleep } from '../durations.ts';
-import { InjectorFlagError, StressChildError } from '../errors.ts';
-import { startStressChild, stopStressChild } from '../stress/child.ts';
+import { InjectorFlagError } from '../errors.ts';
+import { awaitStressChild, startStressChild, stopStressChild } from '../stress/child.ts';
 import { deadlineOf } from './values.ts';
-
-/** A child that exits within this long after starting failed to start (upstream's bootstrap window). */
-const BOOTSTRAP_MS = 1000;
 
 export type CpuCount = { percent: number } | { cpus: number };
 
@@ -49,10 +45,12 @@ class CpuPressureInjector implements Injector {
     const args = ['--percentage', String(percentage), '--cpus', String(capacity.capacity), ...(join.length > 0 ? ['--join', join.join(',')] : [])];
     const child = await startStressChild(this.ctx.writes, 'cpu-stress', args, this.deadline);
     this.child = child;
-    const early = await Promise.race([child.exited, sleep(BOOTSTRAP_MS, this.ctx.signal).then(() => undefined)]);
-    if (early) {
+    try {
+      await awaitStressChild(child, join, this.ctx.reads, this.ctx.signal);
+    } catch (error) {
       this.child = undefined;
-      throw new StressChildError(`cpu-stress child ${child.pid} exited at start (code ${early.code}, signal ${early.signal})`);
+      await stopStressChild(child);
+      throw error;
     }
     void child.exited.then(({ code, signal }) => {
       if (this.child === child) this.ctx.log.warn('cpu stress child exited on its own', { pid: child.pid, code, signal });

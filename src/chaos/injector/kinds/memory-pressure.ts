@@ -4,12 +4,10 @@
 import type { ChildProcessHandle } from '../host/host-writes.ts';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { cgroupDirs, memoryCgroup, parseMemoryLimit } from '../cgroups.ts';
-import { parseGoDuration, sleep } from '../durations.ts';
-import { CgroupError, InjectorFlagError, StressChildError } from '../errors.ts';
-import { startStressChild, stopStressChild } from '../stress/child.ts';
+import { parseGoDuration } from '../durations.ts';
+import { CgroupError, InjectorFlagError } from '../errors.ts';
+import { awaitStressChild, startStressChild, stopStressChild } from '../stress/child.ts';
 import { deadlineOf } from './values.ts';
-
-const BOOTSTRAP_MS = 1000;
 
 /** "76%" or "76" → 76. */
 export function parseTargetPercent(text: string): number {
@@ -37,13 +35,16 @@ class MemoryPressureInjector implements Injector {
     const memory = memoryCgroup(container);
     const limit = parseMemoryLimit(await this.ctx.reads.readFile(memory.limitFile), memory.limitFile);
     this.ctx.log.info('starting memory stress', { container: container.id, limit, targetPercent: this.targetPercent, rampMs: this.rampMs });
-    const args = ['--target-percent', String(this.targetPercent), '--ramp-duration', `${this.rampMs}ms`, '--join', cgroupDirs(container).join(','), '--limit-file', memory.limitFile, '--usage-file', memory.usageFile];
+    const joins = cgroupDirs(container);
+    const args = ['--target-percent', String(this.targetPercent), '--ramp-duration', `${this.rampMs}ms`, '--join', joins.join(','), '--limit-file', memory.limitFile, '--usage-file', memory.usageFile];
     const child = await startStressChild(this.ctx.writes, 'memory-stress', args, this.deadline);
     this.child = child;
-    const early = await Promise.race([child.exited, sleep(BOOTSTRAP_MS, this.ctx.signal).then(() => undefined)]);
-    if (early) {
+    try {
+      await awaitStressChild(child, joins, this.ctx.reads, this.ctx.signal);
+    } catch (error) {
       this.child = undefined;
-      throw new StressChildError(`memory-stress child ${child.pid} exited at start (code ${early.code}, signal ${early.signal})`);
+      await stopStressChild(child);
+      throw error;
     }
     void child.exited.then(({ code, signal }) => {
       if (this.child === child) this.ctx.log.warn('memory stress child exited on its own', { pid: child.pid, code, signal });

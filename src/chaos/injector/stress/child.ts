@@ -4,9 +4,15 @@
 // charged to the target, and ends on its own when its parent is gone, at the deadline or on SIGTERM.
 import { writeFile } from 'node:fs/promises';
 import type { ChildProcessHandle, HostWrites } from '../host/host-writes.ts';
+import type { HostReads } from '../host/host-reads.ts';
+import { sleep } from '../durations.ts';
 import { StressChildError } from '../errors.ts';
 
 const STOP_GRACE_MS = 5000;
+/** Without cgroups to watch (node level), a child still running after this long has started (upstream's bootstrap window). */
+const BOOTSTRAP_MS = 1000;
+/** How long a child may take to join its cgroups (starting Node on a loaded node takes seconds). */
+const JOIN_TIMEOUT_MS = 30_000;
 
 /** How to run this same CLI again: node, its loader flags (tsx in a checkout) and the entry script. */
 export function selfCommand(): string[] {
@@ -18,6 +24,34 @@ export function selfCommand(): string[] {
 export async function startStressChild(writes: HostWrites, subcommand: string, args: readonly string[], deadline: Date | undefined): Promise<ChildProcessHandle> {
   const argv = [...selfCommand(), 'inject', subcommand, ...args, '--parent-pid', String(process.pid), ...(deadline ? ['--deadline', deadline.toISOString()] : [])];
   return writes.spawn(argv);
+}
+
+/**
+ * Resolves once the child is at work: its PID is in every cgroup it joins (it starts stressing right after), or,
+ * with none, it outlived the bootstrap window. Throws when it exits first or never joins. A dry-run child
+ * (PID 0) is at work at once.
+ */
+export async function awaitStressChild(child: ChildProcessHandle, joins: readonly string[], reads: HostReads, signal: AbortSignal): Promise<void> {
+  if (child.pid === 0) return;
+  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  void child.exited.then((result) => (exit = result));
+  const joined = async (): Promise<boolean> => {
+    for (const dir of joins) {
+      const procs = await reads.readFile(`${dir}/cgroup.procs`).catch(() => '');
+      if (!procs.split('\n').includes(String(child.pid))) return false;
+    }
+    return true;
+  };
+  const end = Date.now() + (joins.length > 0 ? JOIN_TIMEOUT_MS : BOOTSTRAP_MS);
+  while (!signal.aborted) {
+    if (exit) throw new StressChildError(`stress child ${child.pid} exited at start (code ${exit.code}, signal ${exit.signal})`);
+    if (joins.length > 0 && (await joined())) return;
+    if (Date.now() >= end) {
+      if (joins.length === 0) return;
+      throw new StressChildError(`stress child ${child.pid} did not join ${joins.join(', ')} within ${JOIN_TIMEOUT_MS / 1000} s`);
+    }
+    await sleep(100, signal);
+  }
 }
 
 /** SIGTERM, then SIGKILL if it has not exited after 5 s; resolves once it has exited. */

@@ -1,6 +1,7 @@
 // `bosun inject cpu-stress`: the child of cpu-pressure. It joins the target's cgroups and burns `percentage`%
 // of `cpus` CPUs (the target's capacity, computed by the parent): one worker thread per CPU it needs, each
 // busy for its share of every 100 ms window and asleep for the rest (upstream: one goroutine per cpuset CPU).
+import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { InjectorLogger } from '../injector.ts';
 import { childEnd, joinCgroups } from './child.ts';
@@ -45,6 +46,13 @@ export function burnPlan(percentage: number, cpus: number): { workers: number; d
 export async function runCpuStress(options: CpuStressOptions, log: InjectorLogger): Promise<number> {
   await joinCgroups(options.join);
   const plan = burnPlan(options.percentage, options.cpus);
+  // As upstream: nice −20, so that the target's own processes (and the node's) do not starve the stress of the
+  // share it was asked for. Set before the workers start: Linux threads inherit their creator's nice value.
+  try {
+    setPriority(-20);
+  } catch (error) {
+    log.warn('could not raise the stress priority (needs CAP_SYS_NICE)', { error });
+  }
   const duty = new Int32Array(new SharedArrayBuffer(4));
   Atomics.store(duty, 0, Math.round(plan.duty * 1e6));
   const workers = Array.from({ length: plan.workers }, () => new Worker(BURN, { eval: true, workerData: { duty: duty.buffer } }));
