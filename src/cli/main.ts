@@ -23,6 +23,7 @@ const subcommands: Record<string, Subcommand> = {
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
   tree: { summary: 'show a live tree of Landscaper or terrakojo objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
+  inject: { summary: 'run a chaos injector (what chaos pods run)', load: async () => (await import('./commands/inject.ts')).injectCommand(), hidden: true },
   chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand(), hidden: true },
   'chaos-handler': { summary: "what an onInit disruption's chaos handler init container runs", load: async () => (await import('./commands/chaos-handler.ts')).chaosHandlerCommand(), hidden: true },
 };

@@ -1,0 +1,70 @@
+// memory-pressure (upstream injector/memory_pressure.go): one `memory-stress` child per target, which joins the
+// target's cgroups and fills its memory to --target-percent of the limit, at once or over --ramp-duration. The
+// parent reads the limit first so that a target without one fails the injection (not only the child).
+import type { ChildProcessHandle } from '../host/host-writes.ts';
+import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
+import { cgroupDirs, memoryCgroup, parseMemoryLimit } from '../cgroups.ts';
+import { parseGoDuration } from '../durations.ts';
+import { CgroupError, InjectorFlagError } from '../errors.ts';
+import { awaitStressChild, startStressChild, stopStressChild } from '../stress/child.ts';
+import { deadlineOf } from './values.ts';
+
+/** "76%" or "76" → 76. */
+export function parseTargetPercent(text: string): number {
+  const match = /^(\d+)%?$/.exec(text.trim());
+  const value = Number(match?.[1]);
+  if (!match || !(value > 0 && value <= 100)) throw new InjectorFlagError(`--target-percent: ${JSON.stringify(text)} is not a percentage between 1 and 100`);
+  return value;
+}
+
+class MemoryPressureInjector implements Injector {
+  readonly kind = 'memory-pressure' as const;
+  private child: ChildProcessHandle | undefined;
+
+  constructor(
+    private readonly ctx: InjectorContext,
+    private readonly targetPercent: number,
+    private readonly rampMs: number,
+    private readonly deadline: Date | undefined,
+  ) {}
+
+  async inject(): Promise<void> {
+    if (this.child) return;
+    const { container } = this.ctx.target;
+    if (!container) throw new CgroupError('memory-pressure needs a target container (pod level): the node has no memory limit to fill');
+    const memory = memoryCgroup(container);
+    const limit = parseMemoryLimit(await this.ctx.reads.readFile(memory.limitFile), memory.limitFile);
+    this.ctx.log.info('starting memory stress', { container: container.id, limit, targetPercent: this.targetPercent, rampMs: this.rampMs });
+    const joins = cgroupDirs(container);
+    const args = ['--target-percent', String(this.targetPercent), '--ramp-duration', `${this.rampMs}ms`, '--join', joins.join(','), '--limit-file', memory.limitFile, '--usage-file', memory.usageFile];
+    const child = await startStressChild(this.ctx.writes, 'memory-stress', args, this.deadline);
+    this.child = child;
+    try {
+      await awaitStressChild(child, joins, this.ctx.reads, this.ctx.signal);
+    } catch (error) {
+      this.child = undefined;
+      await stopStressChild(child);
+      throw error;
+    }
+    void child.exited.then(({ code, signal }) => {
+      if (this.child === child) this.ctx.log.warn('memory stress child exited on its own', { pid: child.pid, code, signal });
+    });
+  }
+
+  async clean(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    await stopStressChild(child);
+    this.ctx.log.info('memory stress stopped', { pid: child.pid });
+  }
+}
+
+export const memoryPressureKind: KindDefinition = {
+  name: 'memory-pressure',
+  options: [
+    { flags: '--target-percent <percent>', description: "target share of the memory limit, e.g. '76%'" },
+    { flags: '--ramp-duration <duration>', description: 'reach the target gradually over this long (0: at once)', defaultValue: '0' },
+  ],
+  create: (ctx, values) => new MemoryPressureInjector(ctx, parseTargetPercent(String(values['targetPercent'] ?? '')), parseGoDuration('ramp-duration', String(values['rampDuration'] ?? '0')), deadlineOf(values)),
+};
