@@ -172,6 +172,16 @@ export class ContainerHandle {
     return this.exit;
   }
 
+  /** Whether the run's main process still lives (false from its exit on, while the handle cleans up). */
+  get isRunning(): boolean {
+    return this.running && this.pid !== undefined;
+  }
+
+  /** The run's cgroups (one directory per hierarchy); undefined for a run that never started. */
+  get cgroup(): ContainerCgroup | undefined {
+    return this.context?.cgroup;
+  }
+
   private run(request: LaunchRequest): Promise<void> {
     const log = new CriLogWriter(request.logPath);
     const outputs: OutputCopy[] = [];
