@@ -10,6 +10,7 @@ import { NotFoundError } from '../../src/client/errors.ts';
 import { NodeRuntimeClient, NodeRuntimeForbiddenError, NodeRuntimeNotFoundError } from '../../src/client/node-runtime/client.ts';
 import { NODE_RUNTIME_SOCKET_ENV, type RuntimePodContainers } from '../../src/client/node-runtime/protocol.ts';
 import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
+import { updateObject } from '../../src/runtime/conflict-retry.ts';
 import { isAlive } from './harness.ts';
 import { NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
 import { CHAOS_NAMESPACE, cmdline, containerStatus, ensureNamespace, environ, isRunning, nsPids, procCgroups } from './runtime-api-fixture.ts';
@@ -48,7 +49,8 @@ test('a container: its main process (PID 1 of its namespace) in the cgroups the 
   assert.equal((await nsPids(pid)).at(-1), 1, 'PID 1 in its own PID namespace');
   assert.ok(!(await environ(pid)).some((v) => v.startsWith(`${NODE_RUNTIME_SOCKET_ENV}=`)), 'an unprivileged pod is not told the socket');
   const own = await procCgroups(pid);
-  for (const controller of ['cpu', 'memory', 'pids']) {
+  assert.ok(container.cgroups['cpuset'] === undefined || container.cgroups['cpuset'].startsWith('/'), 'cpuset, when mounted, as an absolute path');
+  for (const controller of ['cpu', 'memory', 'pids', ...(container.cgroups['cpuset'] !== undefined ? ['cpuset'] : [])]) {
     const dir = container.cgroups[controller];
     assert.ok(dir !== undefined, `a ${controller} cgroup`);
     assert.ok(dir.endsWith(own.get(controller) ?? '\0'), `${controller}: ${dir} holds ${own.get(controller) ?? '?'}`);
@@ -124,8 +126,9 @@ test('finalizer removal: this node\'s pods only', { timeout: 30_000 }, async () 
 
   // Let both go: without finalizers, deleted at once (the other node's pod has no agent to wait for).
   for (const name of ['finalized', 'elsewhere']) {
+    // The agent writes the status of the pod it runs meanwhile: retry on conflict.
     const pod = await h.client.get<Pod>(podsResource, name, { namespace: 'default' });
-    await h.client.update<Pod>(podsResource, { ...pod, metadata: { ...pod.metadata, finalizers: [] } }, { namespace: 'default' });
+    await updateObject(h.client, podsResource, pod, (draft) => void (draft.metadata.finalizers = []));
     await h.client.delete(podsResource, name, { namespace: 'default', gracePeriodSeconds: 0 });
   }
 });

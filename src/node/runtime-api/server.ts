@@ -92,7 +92,7 @@ export async function startRuntimeApi(options: RuntimeApiOptions): Promise<Runti
     if (container && method === 'GET') {
       const found = registry.container(decodeURIComponent(container[1] ?? ''));
       if (found === undefined) throw notFound(`container ${container[1] ?? ''} is not known on this node`);
-      return sendJson(res, 200, describeContainer(found, options.cgroupLayout));
+      return sendJson(res, 200, await describeContainer(found, options.cgroupLayout));
     }
     const pod = POD_ROUTE.exec(url.pathname);
     if (pod) {
