@@ -57,7 +57,7 @@ test('a crash: NotReady, processes gone without a status write, then back Ready 
   const pid = await runningPid(runtime, 'survivor');
   await untilNode(() => ready() === 'True', 'node Ready');
 
-  await runtime.failNode({ shutdown: false });
+  await runtime.nodeFailure({ shutdown: false });
   await untilNode(() => ready() !== undefined && ready() !== 'True', 'node NotReady');
   assert.equal(await isAlive(pid), false, 'the pod\'s process is gone');
   assert.deepEqual(await h.agent.sandbox.listPods(), [], 'no pod processes are left');
@@ -78,7 +78,7 @@ test('a shutdown stays dark until the agent is started again', { timeout: 90_000
   const runtime = new NodeRuntimeClient(h.agent.runtimeSocketPath);
   const pid = await runningPid(runtime, 'survivor');
   const restarts = containerStatus(h, 'default', 'survivor', 'main')?.restartCount ?? 0;
-  await runtime.failNode({ shutdown: true });
+  await runtime.nodeFailure({ shutdown: true });
   await untilNode(() => ready() !== undefined && ready() !== 'True', 'node NotReady');
   assert.equal(await isAlive(pid), false);
   // No reboot is pending.

@@ -100,7 +100,7 @@ export class NodeRuntimeClient {
   }
 
   /** Accepted (202) before the node goes dark. */
-  async failNode(failure: NodeFailureRequest, signal?: AbortSignal): Promise<void> {
+  async nodeFailure(failure: NodeFailureRequest, signal?: AbortSignal): Promise<void> {
     await this.json('POST', '/v1/node/failure', failure, signal);
   }
 
