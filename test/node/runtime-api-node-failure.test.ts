@@ -46,7 +46,7 @@ const untilNode = (check: () => boolean, what: string) => nodeChanges.until(chec
 
 async function runningPid(runtime: NodeRuntimeClient, pod: string): Promise<number> {
   await h.until(() => isRunning(containerStatus(h, 'default', pod, 'main')), `${pod} running`, 30_000);
-  const pid = (await runtime.getContainer(containerStatus(h, 'default', pod, 'main')?.containerID ?? '')).pid;
+  const pid = (await runtime.container(containerStatus(h, 'default', pod, 'main')?.containerID ?? '')).pid;
   assert.ok(pid !== undefined && (await isAlive(pid)));
   return pid;
 }

@@ -39,7 +39,7 @@ test('a container: its main process (PID 1 of its namespace) in the cgroups the 
   await h.until(() => isRunning(containerStatus(h, 'default', 'plain', 'main')), 'plain running');
   const id = containerStatus(h, 'default', 'plain', 'main')?.containerID ?? '';
   assert.match(id, /^bosun:\/\/[0-9a-f]{64}$/);
-  const container = await runtime.getContainer(id);
+  const container = await runtime.container(id);
   assert.equal(container.id, id.slice('bosun://'.length));
   assert.deepEqual([container.namespace, container.pod, container.container, container.podUid], ['default', 'plain', 'main', h.pod('plain')?.metadata.uid]);
   assert.equal(container.cgroupVersion, h.agent.sandbox.cgroupLayout.version);
@@ -58,23 +58,23 @@ test('a container: its main process (PID 1 of its namespace) in the cgroups the 
     assert.ok(procs.includes(pid), `${dir}/cgroup.procs lists ${pid}`);
   }
   // The plain GET of the pod's containers, and unknown IDs.
-  const listed = await runtime.getPodContainers('default', 'plain');
+  const listed = await runtime.podContainers('default', 'plain');
   assert.deepEqual(listed.containers, [{ name: 'main', id: container.id, running: true }]);
-  await assert.rejects(runtime.getContainer('bosun://0000'), NodeRuntimeNotFoundError);
-  await assert.rejects(runtime.getPodContainers('default', 'no-such-pod'), NodeRuntimeNotFoundError);
+  await assert.rejects(runtime.container('bosun://0000'), NodeRuntimeNotFoundError);
+  await assert.rejects(runtime.podContainers('default', 'no-such-pod'), NodeRuntimeNotFoundError);
 });
 
 test('SIGTERM to a privileged container\'s main PID restarts it, and the watch reports the stop and the start', { timeout: 40_000 }, async () => {
   await h.create('chaos', { hostPID: true, containers: [{ ...sleeper('main'), securityContext: { privileged: true } }] }, CHAOS_NAMESPACE);
   await h.until(() => isRunning(containerStatus(h, CHAOS_NAMESPACE, 'chaos', 'main')), 'chaos running');
-  const first = await runtime.getContainer(containerStatus(h, CHAOS_NAMESPACE, 'chaos', 'main')?.containerID ?? '');
+  const first = await runtime.container(containerStatus(h, CHAOS_NAMESPACE, 'chaos', 'main')?.containerID ?? '');
   const pid = first.pid ?? 0;
   assert.deepEqual(await cmdline(pid), ['sleep', '3600']);
   assert.ok((await environ(pid)).includes(`${NODE_RUNTIME_SOCKET_ENV}=${h.agent.runtimeSocketPath}`), 'a privileged pod of a trusted namespace is told the socket');
 
   const abort = new AbortController();
   const lines: RuntimePodContainers[] = [];
-  const watch = runtime.watchPodContainers(CHAOS_NAMESPACE, 'chaos', abort.signal);
+  const watch = runtime.watchPod(CHAOS_NAMESPACE, 'chaos', abort.signal);
   const next = async () => {
     const result = await watch.next();
     assert.ok(!result.done, 'the watch ended early');
@@ -93,7 +93,7 @@ test('SIGTERM to a privileged container\'s main PID restarts it, and the watch r
   assert.ok(last && 'terminated' in last);
   assert.equal(last.terminated.exitCode, 143);
   assert.equal(await isAlive(pid), false);
-  const second = await runtime.getContainer(restarted.id ?? '');
+  const second = await runtime.container(restarted.id ?? '');
   assert.notEqual(second.pid, pid);
   assert.equal(second.pid !== undefined && (await isAlive(second.pid)), true);
 

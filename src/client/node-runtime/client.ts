@@ -44,6 +44,10 @@ async function readAll(res: IncomingMessage): Promise<string> {
 
 const segment = encodeURIComponent;
 
+/**
+ * Its method names are those of the injector's NodeRuntimePort (src/chaos/injector/node-runtime-port.ts), which
+ * it satisfies as it is.
+ */
 export class NodeRuntimeClient {
   constructor(readonly socketPath: string) {}
 
@@ -55,17 +59,17 @@ export class NodeRuntimeClient {
   }
 
   /** A container by its ID, with or without the bosun:// scheme. */
-  getContainer(id: string, signal?: AbortSignal): Promise<RuntimeContainer> {
+  container(id: string, signal?: AbortSignal): Promise<RuntimeContainer> {
     const bare = id.startsWith('bosun://') ? id.slice('bosun://'.length) : id;
     return this.json<RuntimeContainer>('GET', `/v1/containers/${segment(bare)}`, undefined, signal);
   }
 
-  getPodContainers(namespace: string, name: string, signal?: AbortSignal): Promise<RuntimePodContainers> {
+  podContainers(namespace: string, name: string, signal?: AbortSignal): Promise<RuntimePodContainers> {
     return this.json<RuntimePodContainers>('GET', `/v1/pods/${segment(namespace)}/${segment(name)}/containers`, undefined, signal);
   }
 
   /** The pod's containers now and after each start or stop; ends when the pod leaves the node or signal aborts. */
-  async *watchPodContainers(namespace: string, name: string, signal?: AbortSignal): AsyncGenerator<RuntimePodContainers> {
+  async *watchPod(namespace: string, name: string, signal?: AbortSignal): AsyncGenerator<RuntimePodContainers> {
     if (signal?.aborted) return;
     const res = await this.open('GET', `/v1/pods/${segment(namespace)}/${segment(name)}/containers?watch=true`, undefined, signal);
     const lines = createInterface({ input: res, crlfDelay: Infinity });
