@@ -30,6 +30,10 @@ export interface NodeOptions {
   imageMap?: Record<string, ImageDefaults>;
   /** kubelet's --node-lease-duration-seconds (default 40); the Lease is renewed every quarter of it. */
   leaseDurationSeconds?: number;
+  /** How long a node crashed through the runtime API's node failure stays down (default 30 s). */
+  nodeFailureRebootAfterMs?: number;
+  /** The node runtime API's socket (default /run/bosun/runtime-<hash of dataDir>.sock). */
+  runtimeSocketPath?: string;
   logger: Logger;
 }
 
@@ -38,6 +42,8 @@ export interface RunningNode {
   readonly kubeletUrl: string;
   /** 'bridge <cidr>' or 'host', for the ready line. */
   readonly podNetwork: string;
+  /** The node runtime API's unix socket. */
+  readonly runtimeSocketPath: string;
   /** Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them). */
   stop(options?: { killPods?: boolean }): Promise<void>;
 }
@@ -91,6 +97,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),
       ...(options.imageMap !== undefined ? { imageMap: options.imageMap } : {}),
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+      ...(options.nodeFailureRebootAfterMs !== undefined ? { nodeFailureRebootAfterMs: options.nodeFailureRebootAfterMs } : {}),
+      ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
     });
   } catch (error) {
     await kubelet.close();
@@ -101,6 +109,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     nodeName: options.nodeName,
     kubeletUrl: kubelet.url,
     podNetwork: network.description,
+    runtimeSocketPath: running.runtimeSocketPath,
     async stop(stopOptions = {}) {
       await running.stop(stopOptions);
       await kubelet.close();

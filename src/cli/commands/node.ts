@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { parse } from 'yaml';
+import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
 import { createKubeClient, loadKubeConfig } from '../../client/create-client.ts';
 import type { KubeClient } from '../../client/client.ts';
 import type { ImageDefaults } from '../../node/agent/container-argv.ts';
@@ -22,10 +23,20 @@ export interface NodeFlags {
   allowRoot: boolean;
   imageMap?: string;
   nodeLeaseDurationSeconds?: number;
+  nodeFailureRebootAfter?: number;
 }
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function duration(value: string): number {
+  try {
+    return parseGoDuration(value);
+  } catch (error) {
+    if (error instanceof DurationError) throw new InvalidArgumentError('not a duration such as 30s or 1m');
+    throw error;
+  }
 }
 
 function positiveInteger(value: string): number {
@@ -43,7 +54,8 @@ export function withNodeFlags(command: Command): Command {
     .option('--trusted-namespaces <list>', 'namespaces whose pods may be privileged or share the host\'s PIDs (default: kube-system,chaos-engineering)', list)
     .option('--allow-root', 'containers that set no runAsUser run as root (default: as nobody)', false)
     .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
-    .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger);
+    .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger)
+    .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration);
 }
 
 export class ImageMapError extends Error {
@@ -80,6 +92,7 @@ export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient;
     ...(flags.trustedNamespaces !== undefined ? { trustedNamespaces: flags.trustedNamespaces } : {}),
     ...(flags.imageMap !== undefined ? { imageMap: readImageMap(flags.imageMap) } : {}),
     ...(flags.nodeLeaseDurationSeconds !== undefined ? { leaseDurationSeconds: flags.nodeLeaseDurationSeconds } : {}),
+    ...(flags.nodeFailureRebootAfter !== undefined ? { nodeFailureRebootAfterMs: flags.nodeFailureRebootAfter } : {}),
   });
 }
 

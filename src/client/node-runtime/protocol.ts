@@ -48,9 +48,11 @@ export interface RuntimeErrorBody {
   message: string;
 }
 
-// Routes (all JSON):
-//   GET  /v1/containers/{id}                               → RuntimeContainer; 404 unknown
-//   GET  /v1/pods/{namespace}/{name}/containers?watch=true → RuntimePodContainers lines; 404 no such pod on this node
-//   POST /v1/pods/{namespace}/{name}/finalizers/remove     body { finalizer } → 204; only pods bound to this node
-//   POST /v1/pods/{namespace}/{name}/replace               body PodReplacementRequest → 204 (cordon, PVCs, delete, uncordon)
+// Routes (all JSON; an error is RuntimeErrorBody with 400 for a bad body, 403, 404 or 500):
+//   GET  /v1/containers/{id}                               → RuntimeContainer; id with or without bosun://; 404 unknown
+//   GET  /v1/pods/{namespace}/{name}/containers            → RuntimePodContainers; 404 no such pod on this node
+//   GET  /v1/pods/{namespace}/{name}/containers?watch=true → RuntimePodContainers lines (application/x-ndjson),
+//                                                            ending when the pod leaves this node; 404 as above
+//   POST /v1/pods/{namespace}/{name}/finalizers/remove     body { finalizer } → 204; 403 a pod of another node, 404 none
+//   POST /v1/pods/{namespace}/{name}/replace               body PodReplacementRequest → 204 (cordon, PVCs, delete, uncordon); 403, 404 as above
 //   POST /v1/node/failure                                  body NodeFailureRequest → 202, then the agent goes dark

@@ -1,6 +1,7 @@
 // A container's argv as kubelet's runtime would build it: command replaces the image's entrypoint, args its
 // default arguments. The sandbox runs host binaries rather than images, so the entrypoints of a few
 // well-known images come from a small table; any other image must say its command.
+import { fileURLToPath } from 'node:url';
 import { SandboxSpecError } from '../sandbox/errors.ts';
 
 export interface ImageDefaults {
@@ -16,6 +17,9 @@ const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   ubuntu: { entrypoint: [], cmd: ['bash'] },
   python: { entrypoint: [], cmd: ['python3'] },
   node: { entrypoint: [], cmd: ['node'] },
+  // Upstream's chaos injector image (datadog/chaos-injector) runs Bosun's own injector, with this Node and this
+  // install's bin/bosun.js: a chaos pod's args (`cpu-pressure --count 50% …`) follow `bosun inject`.
+  'chaos-injector': { entrypoint: [process.execPath, fileURLToPath(new URL('../../../bin/bosun.js', import.meta.url)), 'inject'], cmd: [] },
 };
 
 /** "docker.io/library/busybox:1.36@sha256:…" → "busybox". */

@@ -13,11 +13,17 @@ import type { ImageDefaults } from './container-argv.ts';
 import { NodeLease } from './node-lease.ts';
 import { desiredNodeStatus, registerNode } from './node-registration.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
+import type { NodeFailureRequest } from '../../client/node-runtime/protocol.ts';
+import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
+import { defaultRuntimeSocketPath } from '../runtime-api/socket-path.ts';
+import { ContainerRegistry } from './pods/container-registry.ts';
 import { PodController } from './pods/pod-controller.ts';
+import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
 import type { RunningContainers } from './running-containers.ts';
 
 export const DEFAULT_TRUSTED_NAMESPACES = ['kube-system', 'chaos-engineering'];
+export const DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS = 30_000;
 
 export interface NodeAgentOptions {
   client: KubeClient;
@@ -45,6 +51,10 @@ export interface NodeAgentOptions {
   kubeletPort?: number;
   /** Host directories no container may see: the agent's own state (other pods' volumes and logs). */
   privateDirs?: string[];
+  /** The node runtime API's unix socket; default /run/bosun/runtime-<12 hex of sha256(dataDir)>.sock. */
+  runtimeSocketPath?: string;
+  /** How long a crashed node (the runtime API's node failure) stays down before it comes back; default 30 s. */
+  nodeFailureRebootAfterMs?: number;
   logger?: Logger;
 }
 
@@ -53,6 +63,22 @@ export interface NodeAgent {
   stop(options?: { killPods?: boolean }): Promise<void>;
   containers: RunningContainers;
   sandbox: Sandbox;
+  /** The node runtime API's socket. */
+  runtimeSocketPath: string;
+  /**
+   * A node failure (the runtime API's POST /v1/node/failure): the agent stops heartbeating and kills its pods'
+   * processes without a word to the API server, as a crashed kubelet on a dying machine; after a crash it comes
+   * back nodeFailureRebootAfterMs later as after a reboot, after a shutdown only when started again.
+   */
+  fail(request: NodeFailureRequest): Promise<void>;
+  /** Resolves once a node failure's reboot is done (at once when the agent is up). */
+  readonly up: Promise<void>;
+}
+
+/** What runs while the node is up: its heartbeat and its pods. A node failure ends it; a reboot starts another. */
+interface Life {
+  lease: NodeLease;
+  pods: PodController;
 }
 
 export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAgent> {
@@ -64,15 +90,9 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),
     ...(options.privateDirs !== undefined ? { privateDirs: options.privateDirs } : {}),
   });
-  await registerNode(options.client, { nodeName: options.nodeName, ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}) });
-  const lease = new NodeLease(options.client, {
-    nodeName: options.nodeName,
-    ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
-    ...(options.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: options.leaseRenewIntervalMs } : {}),
-    onError: (err) => logger.warn({ err }, 'could not renew the node lease'),
-  });
-  await lease.start();
-  const pods = new PodController({
+  const registry = new ContainerRegistry();
+  const runtimeSocketPath = options.runtimeSocketPath ?? defaultRuntimeSocketPath(options.dataDir);
+  const context: PodWorkerContext = {
     client: options.client,
     sandbox,
     network: options.network ?? hostNetworkProvider(hostIP),
@@ -81,22 +101,122 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     nodeName: options.nodeName,
     hostIP,
     dataDir: options.dataDir,
-    policy: { trustedNamespaces: options.trustedNamespaces ?? DEFAULT_TRUSTED_NAMESPACES, imageMap: options.imageMap ?? {} },
+    policy: { trustedNamespaces: options.trustedNamespaces ?? DEFAULT_TRUSTED_NAMESPACES, imageMap: options.imageMap ?? {}, runtimeSocketPath },
     restartBackoff: options.restartBackoff ?? {},
     nodeAllocatable: desiredNodeStatus({ nodeName: options.nodeName }).allocatable ?? {},
-  });
+    registry,
+  };
+
+  async function bootUp(): Promise<Life> {
+    await registerNode(options.client, { nodeName: options.nodeName, ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}) });
+    const lease = new NodeLease(options.client, {
+      nodeName: options.nodeName,
+      ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+      ...(options.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: options.leaseRenewIntervalMs } : {}),
+      onError: (err) => logger.warn({ err }, 'could not renew the node lease'),
+    });
+    await lease.start();
+    const pods = new PodController(context);
+    try {
+      await pods.start();
+    } catch (error) {
+      lease.stop();
+      throw error;
+    }
+    return { lease, pods };
+  }
+
+  let life: Life | undefined = await bootUp();
+  let stopped = false;
+  let rebootTimer: NodeJS.Timeout | undefined;
+  let up: Promise<void> = Promise.resolve();
+  let cancelReboot = () => undefined as void;
+
+  const containers: RunningContainers = {
+    running: (ref) => life?.pods.running(ref),
+    logPath: (ref, previous) => life?.pods.logPath(ref, previous),
+  };
+
+  async function reboot(): Promise<void> {
+    rebootTimer = undefined;
+    if (stopped || life !== undefined) return;
+    logger.warn('the node comes back after a node failure');
+    // A failed boot (the API server unreachable) is retried as kubelet's would be by its service manager.
+    for (;;) {
+      try {
+        life = await bootUp();
+        return;
+      } catch (err) {
+        logger.error({ err }, 'booting after a node failure failed');
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        if (stopped) return;
+      }
+    }
+  }
+
+  let goingDark: Promise<void> = Promise.resolve();
+  function fail(request: NodeFailureRequest): Promise<void> {
+    goingDark = goDark(request);
+    return goingDark;
+  }
+
+  async function goDark(request: NodeFailureRequest): Promise<void> {
+    const current = life;
+    if (current === undefined || stopped) return;
+    life = undefined;
+    logger.warn({ shutdown: request.shutdown }, 'node failure: the agent goes dark');
+    current.lease.stop();
+    // Detached workers write nothing: the API server learns of the failure only from the missing heartbeat.
+    await current.pods.stop({ killPods: true });
+    if (request.shutdown || stopped) return;
+    up = new Promise<void>((resolve) => {
+      rebootTimer = setTimeout(() => void reboot().then(resolve), options.nodeFailureRebootAfterMs ?? DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS);
+      cancelReboot = () => {
+        if (rebootTimer === undefined) return;
+        clearTimeout(rebootTimer);
+        rebootTimer = undefined;
+        resolve();
+      };
+    });
+  }
+
+  let runtimeApi: RuntimeApi;
   try {
-    await pods.start();
+    runtimeApi = await startRuntimeApi({
+      socketPath: runtimeSocketPath,
+      nodeName: options.nodeName,
+      client: options.client,
+      registry,
+      cgroupLayout: sandbox.cgroupLayout,
+      failNode: (request) => void fail(request).catch((err: unknown) => logger.error({ err }, 'node failure failed')),
+      logger,
+    });
   } catch (error) {
-    lease.stop();
+    life.lease.stop();
+    await life.pods.stop();
     throw error;
   }
+
   return {
-    containers: pods,
+    containers,
     sandbox,
+    runtimeSocketPath,
+    fail,
+    get up() {
+      return up;
+    },
     async stop(stopOptions = {}) {
-      lease.stop();
-      await pods.stop(stopOptions);
+      stopped = true;
+      await goingDark.catch(() => undefined);
+      cancelReboot();
+      await up;
+      await runtimeApi.close();
+      const current = life;
+      life = undefined;
+      if (current) {
+        current.lease.stop();
+        await current.pods.stop(stopOptions);
+      }
       if (stopOptions.killPods === true) await sandbox.close();
     },
   };

@@ -14,7 +14,8 @@ import { ContainerNotRunningError, ExecStartError, SandboxStartTimeoutError } fr
 import type { HostTools } from './host-tools.ts';
 import { OutputCopy } from './output-copy.ts';
 import { removeRunDir, type RunDir } from './run-dir.ts';
-import { CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CONTAINER_SETUP, CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
 import { SetupReport } from './setup-report.ts';
 
 /** containerd's exit code for a container whose process never started. */
@@ -170,6 +171,40 @@ export class ContainerHandle {
 
   get exited(): Promise<ContainerExit> {
     return this.exit;
+  }
+
+  /** Whether the run's main process still lives (false from its exit on, while the handle cleans up). */
+  get isRunning(): boolean {
+    return this.running && this.pid !== undefined;
+  }
+
+  /**
+   * The main PID once it runs the container's own command. The setup reports "exec" just before its last
+   * steps (exec setpriv, exec env, exec the command: the same PID throughout), so for a moment after the
+   * start the process may still be one of those; /proc offers no event for an exec, so this re-reads its
+   * command line with exponential backoff (1 ms doubling to 50 ms, for at most 2 s). Undefined once it exited.
+   */
+  async commandPid(): Promise<number | undefined> {
+    const context = this.context;
+    const pid = this.pid;
+    if (context === undefined || pid === undefined) return undefined;
+    const envWords = Object.entries(context.env).map(([k, v]) => `${k}=${v}`);
+    const inSandboxChain = (words: string[]) =>
+      (words[0] === context.tools.sh && words[1] === '-c' && words[2] === CONTAINER_SETUP) ||
+      (words[0] === context.tools.setpriv && context.setprivOptions.every((option, i) => words[i + 1] === option)) ||
+      (words[0] === context.tools.env && words[1] === '-i' && envWords.every((word, i) => words[i + 2] === word));
+    const deadline = Date.now() + 2000;
+    for (let delayMs = 1; this.running; delayMs = Math.min(50, delayMs * 2)) {
+      const words = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+      if (!inSandboxChain(words) || Date.now() > deadline) return this.running ? pid : undefined;
+      await sleep(delayMs);
+    }
+    return undefined;
+  }
+
+  /** The run's cgroups (one directory per hierarchy); undefined for a run that never started. */
+  get cgroup(): ContainerCgroup | undefined {
+    return this.context?.cgroup;
   }
 
   private run(request: LaunchRequest): Promise<void> {

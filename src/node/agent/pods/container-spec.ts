@@ -2,6 +2,7 @@
 // kubelet's runtime manager builds a container config. Every call to the argv, env and volume helpers is
 // here, so that a change to their signatures is met in one place.
 import type { KubeClient } from '../../../client/client.ts';
+import { NODE_RUNTIME_SOCKET_ENV } from '../../../client/node-runtime/protocol.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { ContainerSpec, PodFacts, PodNetwork, SecurityContext } from '../../sandbox/types.ts';
 import { resolveArgv, type ImageDefaults } from '../container-argv.ts';
@@ -36,6 +37,8 @@ export interface NodePolicy {
   trustedNamespaces: readonly string[];
   /** Entrypoints of images beyond the built-in table, by base name. */
   imageMap: Readonly<Record<string, ImageDefaults>>;
+  /** The node runtime API's socket, told to privileged containers of trusted namespaces (chaos injectors). */
+  runtimeSocketPath?: string;
 }
 
 export interface ContainerConfig {
@@ -133,9 +136,22 @@ export function checkHostAccess(pod: Pod, container: Container, trustedNamespace
   );
 }
 
+/**
+ * Only a privileged container of a trusted namespace learns where the node runtime API is: it can reach the
+ * host's /run anyway, and no other pod should be pointed at the agent's privileged endpoint.
+ */
+export function runtimeSocketEnv(pod: Pod, container: Container, policy: NodePolicy): { name: string; value: string }[] {
+  if (policy.runtimeSocketPath === undefined || container.securityContext?.privileged !== true) return [];
+  if (!policy.trustedNamespaces.includes(pod.metadata.namespace ?? '')) return [];
+  return [{ name: NODE_RUNTIME_SOCKET_ENV, value: policy.runtimeSocketPath }];
+}
+
 export async function containerConfig(pod: Pod, container: Container, prepared: PreparedPod, policy: NodePolicy, client: KubeClient): Promise<ContainerConfig> {
   checkHostAccess(pod, container, policy.trustedNamespaces);
-  const { env, warnings } = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
+  const resolved = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
+  const { warnings } = resolved;
+  // The container's own setting of the variable wins, as with any variable the runtime adds.
+  const env = [...runtimeSocketEnv(pod, container, policy).filter((extra) => !resolved.env.some((v) => v.name === extra.name)), ...resolved.env];
   const envMap = new Map(env.map((v) => [v.name, v.value]));
   const argv = resolveArgv(container, envMap, policy.imageMap);
   const spec: ContainerSpec = {

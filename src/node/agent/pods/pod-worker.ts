@@ -22,6 +22,7 @@ import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.t
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { goDuration } from './go-duration.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import type { ContainerRegistry } from './container-registry.ts';
 import type { ContainerProgress } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
 import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
@@ -39,6 +40,8 @@ export interface PodWorkerContext {
   restartBackoff: RestartBackoffOptions;
   /** The node's allocatable cpu and memory (the downward API's value for an unset limit). */
   nodeAllocatable: Readonly<Record<string, string>>;
+  /** Where the runs' IDs, PIDs and cgroups are published for the node runtime API. */
+  registry: ContainerRegistry;
 }
 
 interface ContainerRecord extends ContainerProgress {
@@ -167,6 +170,7 @@ export class PodWorker {
     this.init = (pod.spec.initContainers ?? []).map((c) => record(c, true));
     this.containers = pod.spec.containers.map((c) => record(c, false));
     if (this.init.some((r) => r.done && exitCodeOf(r.status.state) !== 0)) this.failure = {};
+    ctx.registry.addPod({ uid: this.uid, namespace: this.namespace, name: this.name, containers: [...this.init, ...this.containers].map((r) => r.spec.name) });
   }
 
   get uid(): string {
@@ -221,6 +225,7 @@ export class PodWorker {
    */
   async detach(killPods: boolean): Promise<void> {
     this.detached = true;
+    this.ctx.registry.removePod(this.uid);
     this.stopTimers();
     // Wakes the restart and setup back-offs, which then see the worker detached and end.
     this.halted.abort();
@@ -355,6 +360,7 @@ export class PodWorker {
           rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
           void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
           this.requestStatus();
+          this.ctx.registry.started(this.uid, rec.spec.name, containerID, handle);
           // A halt that came while the container started: stop it now.
           const halting = this.currentHalt();
           if (halting) void this.stopContainer(rec, halting.graceMs, false);
@@ -373,6 +379,7 @@ export class PodWorker {
       }
       this.stopProbes(rec);
       rec.handle = undefined;
+      this.ctx.registry.stopped(this.uid, rec.spec.name);
       if (this.detached) return false;
       rec.status.state = terminatedState(exit, containerID);
       rec.status.ready = false;
@@ -542,6 +549,7 @@ export class PodWorker {
       }
     }
     this.detached = true;
+    this.ctx.registry.removePod(this.uid);
     this.stopTimers();
     // The logs go with the pod object (kubectl logs works until then).
     await rm(this.logDir, { recursive: true, force: true });
