@@ -48,13 +48,7 @@ async function runKind(kind: KindDefinition, values: RawCommonOptions & Record<s
   }
   let port = deps.port;
   const socket = process.env[NODE_RUNTIME_SOCKET_ENV];
-  if (!port && socket) {
-    try {
-      port = await connectNodeRuntime(socket);
-    } catch (error) {
-      log.warn('no node runtime', { socket, error });
-    }
-  }
+  if (!port && socket) port = connectNodeRuntime(socket);
   const podName = process.env['INJECTOR_POD_NAME'];
   // The kinds that act through the node agent are bound to it now that it is connected.
   const bound = deps.kinds ? kind : (kindDefinition(kind.name, port ?? {}) ?? kind);

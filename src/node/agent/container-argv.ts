@@ -7,7 +7,11 @@ import { SandboxSpecError } from '../sandbox/errors.ts';
 export interface ImageDefaults {
   entrypoint: string[];
   cmd: string[];
+  /** The image's USER when it is not the node's default: honoured only in trusted namespaces. */
+  user?: number;
 }
+
+const BOSUN_BIN = fileURLToPath(new URL('../../../bin/bosun.js', import.meta.url));
 
 const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   busybox: { entrypoint: [], cmd: ['sh'] },
@@ -17,9 +21,13 @@ const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   ubuntu: { entrypoint: [], cmd: ['bash'] },
   python: { entrypoint: [], cmd: ['python3'] },
   node: { entrypoint: [], cmd: ['node'] },
+  // Kubernetes' pause image holds a pod's namespaces and does nothing: a sleep.
+  pause: { entrypoint: ['sleep', 'infinity'], cmd: [] },
   // Upstream's chaos injector image (datadog/chaos-injector) runs Bosun's own injector, with this Node and this
-  // install's bin/bosun.js: a chaos pod's args (`cpu-pressure --count 50% …`) follow `bosun inject`.
-  'chaos-injector': { entrypoint: [process.execPath, fileURLToPath(new URL('../../../bin/bosun.js', import.meta.url)), 'inject'], cmd: [] },
+  // install's bin/bosun.js, as root like the image: a chaos pod's args (`cpu-pressure --count 50% …`) follow
+  // `bosun inject`. Its handler image (chaos-handler, an onInit target's init container) runs `bosun chaos-handler`.
+  'chaos-injector': { entrypoint: [process.execPath, BOSUN_BIN, 'inject'], cmd: [], user: 0 },
+  'chaos-handler': { entrypoint: [process.execPath, BOSUN_BIN, 'chaos-handler'], cmd: [] },
 };
 
 /** "docker.io/library/busybox:1.36@sha256:…" → "busybox". */
@@ -41,10 +49,15 @@ export function expandReferences(text: string, env: ReadonlyMap<string, string>)
   return text.replace(/\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)/g, (match, name: string | undefined) => (name === undefined ? '$' : (env.get(name) ?? match)));
 }
 
+/** What this node knows of an image: an agent's --image-map first, then the built-in table. */
+export function imageDefaults(image: string | undefined, imageMap: Readonly<Record<string, ImageDefaults>> = {}): ImageDefaults | undefined {
+  const base = imageBaseName(image ?? '');
+  return Object.hasOwn(imageMap, base) ? imageMap[base] : IMAGE_DEFAULTS[base];
+}
+
 /** imageMap: more images (an agent's --image-map), by base name, taking precedence over the built-in table. */
 export function resolveArgv(container: ContainerCommand, env: ReadonlyMap<string, string>, imageMap: Readonly<Record<string, ImageDefaults>> = {}): string[] {
-  const base = imageBaseName(container.image ?? '');
-  const defaults = Object.hasOwn(imageMap, base) ? imageMap[base] : IMAGE_DEFAULTS[base];
+  const defaults = imageDefaults(container.image, imageMap);
   if (container.command === undefined && defaults === undefined) {
     throw new SandboxSpecError(
       'CreateContainerError',

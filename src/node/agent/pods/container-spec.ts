@@ -5,7 +5,7 @@ import type { KubeClient } from '../../../client/client.ts';
 import { NODE_RUNTIME_SOCKET_ENV } from '../../../client/node-runtime/protocol.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { ContainerSpec, PodFacts, PodNetwork, SecurityContext } from '../../sandbox/types.ts';
-import { resolveArgv, type ImageDefaults } from '../container-argv.ts';
+import { imageDefaults, resolveArgv, type ImageDefaults } from '../container-argv.ts';
 import { resolveEnv } from '../container-env.ts';
 import { PodApiObjects } from '../pod-api-objects.ts';
 import type { PodView } from '../pod-context.ts';
@@ -146,6 +146,13 @@ export function runtimeSocketEnv(pod: Pod, container: Container, policy: NodePol
   return [{ name: NODE_RUNTIME_SOCKET_ENV, value: policy.runtimeSocketPath }];
 }
 
+/** An image that runs as another user than the node's default (the chaos injector: root) does so in trusted namespaces, unless the pod names a user. */
+function imageUser(pod: Pod, container: Container, policy: NodePolicy, sc: ContainerSpec['securityContext']): ContainerSpec['securityContext'] {
+  const user = imageDefaults(container.image, policy.imageMap)?.user;
+  if (user === undefined || sc?.runAsUser !== undefined || !policy.trustedNamespaces.includes(pod.metadata.namespace ?? '')) return sc;
+  return { ...sc, runAsUser: user };
+}
+
 export async function containerConfig(pod: Pod, container: Container, prepared: PreparedPod, policy: NodePolicy, client: KubeClient): Promise<ContainerConfig> {
   checkHostAccess(pod, container, policy.trustedNamespaces);
   const resolved = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
@@ -159,7 +166,7 @@ export async function containerConfig(pod: Pod, container: Container, prepared: 
     argv,
     env,
     volumeMounts: await volumeBindings(container.name, container.volumeMounts ?? [], prepared.volumes, envMap),
-    securityContext: effectiveSecurityContext(pod, container),
+    securityContext: imageUser(pod, container, policy, effectiveSecurityContext(pod, container)),
   };
   if (container.workingDir !== undefined) spec.workingDir = container.workingDir;
   if (container.resources !== undefined) spec.resources = container.resources;
