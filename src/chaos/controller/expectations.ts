@@ -29,6 +29,13 @@ export class ChaosPodExpectations {
     return out;
   }
 
+  /** Every disruption's created pods not yet seen in the cache (another disruption's selection must see them). */
+  pending(nowMs: number): Pod[] {
+    const out: Pod[] = [];
+    for (const pods of this.created.values()) for (const entry of pods.values()) if (nowMs - entry.atMs <= EXPECTATION_TTL_MS) out.push(entry.pod);
+    return out;
+  }
+
   forget(disruptionKey: string, podKey?: string): void {
     if (podKey === undefined) this.created.delete(disruptionKey);
     else this.created.get(disruptionKey)?.delete(podKey);

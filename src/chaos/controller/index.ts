@@ -8,12 +8,14 @@ import { matchesLabels } from '../../apimachinery/label-selector.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
+import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import { statusWriter } from '../../runtime/status.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption } from '../api/types.ts';
 import { DEFAULT_CHAOS_CONFIG } from '../config.ts';
 import { ChaosPodExpectations } from './expectations.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import { ChaosControllerMetrics } from './metrics.ts';
 import type { DisruptionControllerData, DisruptionControllerOptions } from './options.ts';
@@ -53,11 +55,15 @@ export function registerDisruptionController(mgr: Manager, options: DisruptionCo
   const nodes = mgr.informer<Node>(nodesResource);
   pods.addIndexer(CHAOS_POD_BY_DISRUPTION, (p) => (isChaosPod(p, config.chaosNamespace) ? objectKey(p.metadata.labels?.[DISRUPTION_NAMESPACE_LABEL], p.metadata.labels?.[DISRUPTION_NAME_LABEL] ?? '') : undefined));
   pods.addIndexer(CHAOS_POD_BY_TARGET, (p) => (isChaosPod(p, config.chaosNamespace) ? p.metadata.labels?.[TARGET_LABEL] : undefined));
+  const writes = new ReadYourWrites<Disruption>();
+  writes.attach(disruptions);
   const data: DisruptionControllerData = {
     client: mgr.client,
     config,
     recorder: mgr.recorder('chaos-controller'),
-    status: statusWriter<Disruption>(mgr.client, disruptionsResource),
+    status: statusWriter<Disruption>(mgr.client, disruptionsResource, { afterWrite: (before, stored) => writes.record(before.metadata.resourceVersion, stored) }),
+    writes,
+    selection: new KeyedMutex(),
     disruptions,
     pods,
     nodes,

@@ -2,10 +2,12 @@
 import type { KubeClient } from '../../client/client.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
+import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { StatusWriter } from '../../runtime/status.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import type { ChaosPodExpectations } from './expectations.ts';
+import type { KeyedMutex } from './keyed-mutex.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import type { ChaosControllerMetrics } from './metrics.ts';
 import type { Rng } from './selection.ts';
@@ -31,6 +33,10 @@ export interface DisruptionControllerData {
   pods: Informer<Pod>;
   nodes: Informer<Node>;
   expectations: ChaosPodExpectations;
+  /** Our own writes of disruptions, until the cache shows them (a stale status would re-pick random targets). */
+  writes: ReadYourWrites<Disruption>;
+  /** Target selection and chaos pod creation, one disruption at a time per namespace (or for nodes). */
+  selection: KeyedMutex;
   metrics: ChaosControllerMetrics;
   rng: Rng;
   now(): Date;

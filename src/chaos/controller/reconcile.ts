@@ -57,7 +57,8 @@ export async function reconcileDisruption(disruption: Disruption, ctx: Ctx): Pro
   x.metrics.reconcile.inc();
   const stopTimer = x.metrics.reconcileDuration.startTimer();
   try {
-    let d = disruption;
+    const fresh = x.writes.resolve(disruption);
+    let d = fresh === disruption ? disruption : structuredClone(fresh);
     d.status ??= { selectedTargetsCount: 0, ignoredTargetsCount: 0, injectedTargetsCount: 0, desiredTargetsCount: 0 };
     const chaosPods = chaosPodsOf(x, d);
     const stuck = await handleChaosPodsTermination(x, d, chaosPods, ctx);
@@ -70,7 +71,9 @@ export async function reconcileDisruption(disruption: Disruption, ctx: Ctx): Pro
       await x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }).catch(ignoreNotFound);
       return action.awaitChange();
     }
-    d = await addFinalizer(x.client, disruptionsResource, d, DISRUPTION_FINALIZER);
+    const stored = await addFinalizer(x.client, disruptionsResource, d, DISRUPTION_FINALIZER);
+    if (stored !== d) x.writes.record(d.metadata.resourceVersion, stored);
+    d = stored;
     return await reconcileLive(x, d, chaosPods, stuck, ctx);
   } finally {
     stopTimer();
@@ -154,7 +157,10 @@ async function reconcileDeletion(x: DisruptionControllerData, d: Disruption, cha
 async function writeStatus(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus): Promise<Disruption> {
   try {
     return await x.status.write(d, (draft) => {
-      draft.status = { ...status };
+      // On a conflict draft is fresher than what status was computed from: the first cleanedAt and a stuck flag stay.
+      const cleanedAt = draft.status?.cleanedAt ?? status.cleanedAt;
+      const stuck = draft.status?.isStuckOnRemoval === true || status.isStuckOnRemoval === true;
+      draft.status = { ...status, ...(cleanedAt ? { cleanedAt } : {}), ...(stuck ? { isStuckOnRemoval: true } : {}) };
     });
   } catch (err) {
     return ignoreNotFound(err) ?? d;
@@ -187,8 +193,11 @@ async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPo
   const createAt = timeToCreatePodsMs(d);
   if (createAt - nowMs > CREATE_PODS_LEAD_MS) return action.requeueAfter(createAt - CREATE_PODS_LEAD_MS - nowMs);
 
-  const selection = select(x, d, status, kinds, now);
-  const live = await startInjection(x, d, status, chaosPods, kinds, now, ctx);
+  const lockKey = isNodeLevel(d) ? 'nodes' : `namespace/${d.metadata.namespace ?? ''}`;
+  const { selection, live } = await x.selection.run(lockKey, async () => {
+    const selection = select(x, d, status, kinds, now);
+    return { selection, live: await startInjection(x, d, status, chaosPods, kinds, now, ctx) };
+  });
   Object.assign(status, injectionFields(d, status, live, kinds, false, now));
   status.selectedTargetsCount = Object.keys(status.targetInjections ?? {}).length;
   status.ignoredTargetsCount = Math.max(0, selection.matching - status.selectedTargetsCount);

@@ -23,7 +23,10 @@ export function matchingTargets(x: DisruptionControllerData, d: Disruption, sele
 
 /** Chaos pods of any disruption on this target (at pod level, on a pod of the disruption's namespace). */
 export function chaosPodsOnTarget(x: DisruptionControllerData, d: Disruption, target: string): Pod[] {
-  return x.pods.byIndex(CHAOS_POD_BY_TARGET, target).filter((p) => p.metadata.namespace === x.config.chaosNamespace && (isNodeLevel(d) || p.metadata.labels?.[DISRUPTION_NAMESPACE_LABEL] === d.metadata.namespace));
+  const cached = x.pods.byIndex(CHAOS_POD_BY_TARGET, target);
+  const names = new Set(cached.map((p) => p.metadata.name));
+  const created = x.expectations.pending(x.now().getTime()).filter((p) => p.metadata.labels?.[TARGET_LABEL] === target && !names.has(p.metadata.name));
+  return [...cached, ...created].filter((p) => p.metadata.namespace === x.config.chaosNamespace && (isNodeLevel(d) || p.metadata.labels?.[DISRUPTION_NAMESPACE_LABEL] === d.metadata.namespace));
 }
 
 export function targetObject(x: DisruptionControllerData, d: Disruption, name: string): Pod | Node | undefined {
