@@ -15,7 +15,7 @@ import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption, DisruptionStatus, TargetInjection } from '../api/types.ts';
 import { specKinds } from '../validation/spec.ts';
 import { buildChaosPod } from './chaos-pod.ts';
-import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_STUCK_ON_REMOVAL } from './events.ts';
+import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_EMPTY_DISRUPTION, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_STUCK_ON_REMOVAL } from './events.ts';
 import { nextInjection, terminationStatus } from './injection-status.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import type { DisruptionControllerData } from './options.ts';
@@ -190,6 +190,11 @@ async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPo
     if (before !== status.injectionStatus) void x.recorder.normal(d, EVENT_DURATION_OVER, `the disruption's duration is over; it is deleted in ${Math.round(gcDelay / 1000)}s`);
     return action.requeueAfter(Math.max(0, gcDelay + remaining));
   }
+  if (kinds.length === 0) {
+    // Admission refuses these; one that slipped in (no webhook) has nothing to inject.
+    void x.recorder.warning(d, EVENT_EMPTY_DISRUPTION, 'the disruption sets no disruption kind: nothing to inject');
+    return action.awaitChange();
+  }
   const createAt = timeToCreatePodsMs(d);
   if (createAt - nowMs > CREATE_PODS_LEAD_MS) return action.requeueAfter(createAt - CREATE_PODS_LEAD_MS - nowMs);
 
@@ -280,6 +285,9 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, status
   }
   // Too late to inject anything worth it.
   if (remainingMs(d, now.getTime()) < 1000) return live;
+  // maxRuns: how many passes may create chaos pods (upstream counts and checks per target, so with maxRuns 1
+  // only the first target of a pass got its pods).
+  if (d.spec.maxRuns !== undefined && d.spec.maxRuns !== null && (status.runCount ?? 0) >= d.spec.maxRuns) return live;
   const key = disruptionKey(d);
   let failure: unknown;
   let created = 0;
@@ -319,6 +327,7 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, status
       }
     }
   }
+  if (created > 0) status.runCount = (status.runCount ?? 0) + 1;
   if (created > 0) x.metrics.injectDuration.observe(Math.max(0, now.getTime() - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
   if (failure !== undefined) {
     // Keep what was created in status before backing off.

@@ -206,6 +206,25 @@ test('expiry: an Injected disruption becomes PreviouslyInjected once its duratio
   assert.equal(h.chaosPods(ns, 'short').length, 1);
 });
 
+test('a chaos pod deleted by someone is recreated while the target stays; with maxRuns 1 it is not', async () => {
+  const ns = await h.namespace();
+  await h.targetPod(ns, 'p', { app: 'again' });
+  await h.targetPod(ns, 'q', { app: 'once' });
+  await h.createDisruption(ns, 'again', { selector: { app: 'again' }, cpuPressure: {} });
+  await h.createDisruption(ns, 'once', { selector: { app: 'once' }, cpuPressure: {}, maxRuns: 1 });
+  const [first] = await h.until('again\'s chaos pod', () => h.chaosPods(ns, 'again'), (p) => p.length === 1);
+  const [only] = await h.until('once\'s chaos pod', () => h.chaosPods(ns, 'once'), (p) => p.length === 1);
+  await h.untilDisruption(ns, 'once', 'runCount 1', (d) => d.status?.runCount === 1);
+  await h.client.delete(podsResource, first!.metadata.name ?? '', { namespace: CHAOS_NS });
+  await h.client.delete(podsResource, only!.metadata.name ?? '', { namespace: CHAOS_NS });
+  const [second] = await h.until('a new chaos pod for again', () => h.chaosPods(ns, 'again'), (p) => p.length === 1 && p[0]?.metadata.name !== first!.metadata.name && !p[0]?.metadata.deletionTimestamp);
+  assert.equal(second?.metadata.labels?.['chaos.datadoghq.com/target'], 'p');
+  await h.until('once\'s chaos pod gone', () => h.chaosPods(ns, 'once'), (p) => p.length === 0);
+  const once = await h.untilDisruption(ns, 'once', 'reconciled after the pod went', (d) => d.status?.injectionStatus === 'NotInjected' || d.status?.injectionStatus === 'PausedPartiallyInjected');
+  assert.equal(once.status?.runCount, 1);
+  assert.equal(h.chaosPods(ns, 'once').length, 0);
+});
+
 test('every request of the controllers is one the family\'s RBAC allows', () => {
   const own = h.server.requests.filter((r) => r.userAgent === CONTROLLER_USER_AGENT);
   assert.ok(own.length > 0);
