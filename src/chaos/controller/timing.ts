@@ -13,28 +13,24 @@ function creationMs(d: Disruption): number {
   return Number.isNaN(created) ? 0 : created;
 }
 
-/** A trigger's time: notBefore, else base + offset; never before base. Undefined when the trigger sets neither. */
-function triggerMs(trigger: DisruptionTrigger | undefined, base: number): number | undefined {
+/** A trigger's time: offset after `from` when set (it wins over notBefore, as upstream), else notBefore; never before creation. */
+function triggerMs(trigger: DisruptionTrigger | undefined, created: number, from: () => number): number | undefined {
   if (!trigger) return undefined;
-  const notBefore = rfc3339(trigger.notBefore);
-  if (notBefore.ok && notBefore.value) return Math.max(base, notBefore.value.getTime());
   const offset = durationMs(trigger.offset);
-  return offset > 0 ? base + offset : undefined;
+  const notBefore = rfc3339(trigger.notBefore);
+  const at = offset > 0 ? from() + offset : notBefore.ok && notBefore.value ? notBefore.value.getTime() : undefined;
+  return at === undefined ? undefined : Math.max(created, at);
 }
 
 export function timeToCreatePodsMs(d: Disruption): number {
   const created = creationMs(d);
-  return triggerMs(d.spec.triggers?.createPods, created) ?? created;
+  return triggerMs(d.spec.triggers?.createPods, created, () => created) ?? created;
 }
 
+/** Injection waits for its own trigger, else for the chaos pods' creation; an inject offset counts from the latter. */
 export function timeToInjectMs(d: Disruption): number {
   const created = creationMs(d);
-  const inject = d.spec.triggers?.inject;
-  const notBefore = rfc3339(inject?.notBefore);
-  if (notBefore.ok && notBefore.value) return Math.max(created, notBefore.value.getTime());
-  const offset = durationMs(inject?.offset);
-  // An inject offset counts from when the pods are created.
-  return offset > 0 ? timeToCreatePodsMs(d) + offset : Math.max(created, timeToCreatePodsMs(d));
+  return triggerMs(d.spec.triggers?.inject, created, () => timeToCreatePodsMs(d)) ?? timeToCreatePodsMs(d);
 }
 
 export function specDurationMs(d: Disruption): number {
