@@ -6,7 +6,9 @@
 import { nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { matchesLabels } from '../../apimachinery/label-selector.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
+import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../runtime/controller/controller.ts';
+import type { Predicate } from '../../runtime/controller/predicate.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import { statusWriter } from '../../runtime/status.ts';
@@ -47,6 +49,16 @@ function concerns(d: Disruption, obj: KubeObject): boolean {
     return false;
   }
 }
+
+/**
+ * Our own status writes wake nothing: a disruption is reconciled again when its spec changes (generation), it is
+ * being deleted, or its finalizers change (someone removed ours), besides its chaos pods and targets.
+ */
+const specOrLifecycleChanged: Predicate<Disruption> = (e) => {
+  if (e.type !== 'modified' || !e.old) return true;
+  const [before, after] = [e.old.metadata, e.object.metadata];
+  return before.generation !== after.generation || before.deletionTimestamp !== after.deletionTimestamp || !isDeepStrictEqual(before.finalizers, after.finalizers);
+};
 
 export function registerDisruptionController(mgr: Manager, options: DisruptionControllerOptions = {}): DisruptionControllers {
   const config = options.config ?? DEFAULT_CHAOS_CONFIG;
@@ -91,6 +103,7 @@ export function registerDisruptionController(mgr: Manager, options: DisruptionCo
       for: disruptionsResource,
       data,
       concurrency: options.concurrency ?? 4,
+      predicates: [specOrLifecycleChanged],
       reconcile: reconcileDisruption,
     })
     .watches(pods, disruptionsOfPod)
