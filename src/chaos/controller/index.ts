@@ -18,7 +18,7 @@ import type { Disruption } from '../api/types.ts';
 import { DEFAULT_CHAOS_CONFIG } from '../config.ts';
 import { ChaosPodExpectations } from './expectations.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
-import type { Node, Pod } from './kube-shapes.ts';
+import { isReadyCondition, type Node, type Pod } from './kube-shapes.ts';
 import { ChaosControllerMetrics } from './metrics.ts';
 import type { DisruptionControllerData, DisruptionControllerOptions } from './options.ts';
 import { reconcileChaosPodOrphan } from './orphans.ts';
@@ -58,6 +58,14 @@ const specOrLifecycleChanged: Predicate<Disruption> = (e) => {
   if (e.type !== 'modified' || !e.old) return true;
   const [before, after] = [e.old.metadata, e.object.metadata];
   return before.generation !== after.generation || before.deletionTimestamp !== after.deletionTimestamp || !isDeepStrictEqual(before.finalizers, after.finalizers);
+};
+
+/** A node's heartbeats change nothing a disruption reads: only its labels, annotations, readiness or deletion do. */
+const nodeTargetingChanged: Predicate<Node> = (e) => {
+  if (e.type !== 'modified' || !e.old) return true;
+  const ready = (n: Node) => isReadyCondition(n.status?.conditions) !== undefined;
+  const [before, after] = [e.old.metadata, e.object.metadata];
+  return ready(e.old) !== ready(e.object) || before.deletionTimestamp !== after.deletionTimestamp || !isDeepStrictEqual(before.labels, after.labels) || !isDeepStrictEqual(before.annotations, after.annotations);
 };
 
 export function registerDisruptionController(mgr: Manager, options: DisruptionControllerOptions = {}): DisruptionControllers {
@@ -107,7 +115,7 @@ export function registerDisruptionController(mgr: Manager, options: DisruptionCo
       reconcile: reconcileDisruption,
     })
     .watches(pods, disruptionsOfPod)
-    .watches(nodes, disruptionsOfNode);
+    .watches(nodes, disruptionsOfNode, { predicates: [nodeTargetingChanged] });
 
   // Orphans: chaos pods are the primary kind here; a target or a disruption going away wakes its chaos pods.
   const chaosPodKeys = (list: Pod[]): string[] => list.map((p) => objectKey(p.metadata.namespace, p.metadata.name ?? ''));
