@@ -225,6 +225,24 @@ test('a chaos pod deleted by someone is recreated while the target stays; with m
   assert.equal(h.chaosPods(ns, 'once').length, 0);
 });
 
+test('a random pick stays picked: target events and reconciles never move count 1 to another target', async () => {
+  const ns = await h.namespace();
+  for (const name of ['s1', 's2', 's3']) await h.targetPod(ns, name, { app: 'stable' });
+  await h.createDisruption(ns, 'stable', { selector: { app: 'stable' }, cpuPressure: {} });
+  const [pod] = await h.until('one chaos pod', () => h.chaosPods(ns, 'stable'), (p) => p.length === 1);
+  const chosen = pod!.metadata.labels?.['chaos.datadoghq.com/target'];
+  await h.kubelet(pod!, 'ready');
+  await h.untilDisruption(ns, 'stable', 'Injected', (d) => d.status?.injectionStatus === 'Injected');
+  // Every touch of a matching pod reconciles the disruption; wait until all of them were handled.
+  const before = await h.mgr.metrics.value('chaos_controller_reconcile_total');
+  for (let i = 0; i < 10; i++) await h.client.patch(podsResource, `s${(i % 3) + 1}`, { metadata: { annotations: { touch: String(i) } } }, { type: 'merge', namespace: ns });
+  await h.until('the touches reconciled', () => h.mgr.metrics.value('chaos_controller_reconcile_total'), (n) => n >= before + 3);
+  await h.until('the queue drained', () => h.controllers.disruptions.queue.length, (n) => n === 0);
+  const after = await h.untilDisruption(ns, 'stable', 'still Injected', (d) => d.status?.injectionStatus === 'Injected');
+  assert.deepEqual(Object.keys(after.status?.targetInjections ?? {}), [chosen]);
+  assert.deepEqual(h.chaosPods(ns, 'stable').map((p) => p.metadata.name), [pod!.metadata.name]);
+});
+
 test('every request of the controllers is one the family\'s RBAC allows', () => {
   const own = h.server.requests.filter((r) => r.userAgent === CONTROLLER_USER_AGENT);
   assert.ok(own.length > 0);
