@@ -1,22 +1,30 @@
-// The chaos controller family (DataDog's chaos-controller): so far the Disruption API and its admission
-// webhooks. The controller, the chaos pods and the injector come next; until then the family is not in the
-// list Bosun ships (src/cli/families.ts).
+// The chaos controller family (DataDog's chaos-controller): the Disruption API, its admission webhooks, and the
+// Disruption controller that runs chaos pods on the targets' nodes. Not yet in the list Bosun ships
+// (src/cli/families.ts) until the injector and node agent side land.
 import type { Family, PolicyRule } from '../runtime/family.ts';
 import { CHAOS_GROUP } from './api/constants.ts';
 import { DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
+import { registerDisruptionController, type DisruptionControllerOptions } from './controller/index.ts';
 import { registerChaosWebhooks } from './webhook/index.ts';
 
 /**
- * What the webhooks read: pods (the countTooLarge net counts pods in the namespace and the cluster, and the
- * finalizer guard lists a disruption's chaos pods), nodes (the net at node level) and the Services a network
- * disruption names. They write nothing.
+ * Webhooks: they list pods and nodes (the countTooLarge net, the finalizer guard) and get the Services a network
+ * disruption names. Controller: disruptions (watched, finalizer by patch, deleted when expired or delete-only),
+ * their status; pods everywhere (targets read and watched; chaos pods created, deleted, their finalizer
+ * removed by patch); nodes read and watched (node-level targets); Events on disruptions and targets.
  */
 const rbac: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['pods', 'nodes'], verbs: ['list'] },
+  { apiGroups: [CHAOS_GROUP], resources: ['disruptions'], verbs: ['get', 'list', 'watch', 'patch', 'delete'] },
+  { apiGroups: [CHAOS_GROUP], resources: ['disruptions/status'], verbs: ['update'] },
+  { apiGroups: [CHAOS_GROUP], resources: ['disruptions/finalizers'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete', 'patch'] },
+  { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['services'], verbs: ['get'] },
+  { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 
-export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG): Family {
+export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, controller: Omit<DisruptionControllerOptions, 'config'> = {}): Family {
   return {
     name: 'chaos',
     groups: [CHAOS_GROUP],
@@ -24,6 +32,7 @@ export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG): Fam
     rbac,
     register: (mgr, env) => {
       if (env.webhooks) registerChaosWebhooks(env.webhooks, mgr.client, config);
+      registerDisruptionController(mgr, { ...controller, config });
     },
   };
 }

@@ -1,0 +1,43 @@
+// What registerDisruptionController takes, and what every reconcile sees (ctx.data).
+import type { KubeClient } from '../../client/client.ts';
+import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { Informer } from '../../runtime/informer/informer.ts';
+import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
+import type { StatusWriter } from '../../runtime/status.ts';
+import type { Disruption } from '../api/types.ts';
+import type { ChaosConfig } from '../config.ts';
+import type { ChaosPodExpectations } from './expectations.ts';
+import type { KeyedMutex } from './keyed-mutex.ts';
+import type { Node, Pod } from './kube-shapes.ts';
+import type { ChaosControllerMetrics } from './metrics.ts';
+import type { Rng } from './selection.ts';
+
+export interface DisruptionControllerOptions {
+  /** Chaos namespace, durations, delays, safeguards and how chaos pods are built; default DEFAULT_CHAOS_CONFIG. */
+  config?: ChaosConfig;
+  /** Disruptions reconciled in parallel; default 4. */
+  concurrency?: number;
+  /** A number in [0, 1) for picking random targets; default Math.random (tests pin it). */
+  rng?: Rng;
+  now?: () => Date;
+  name?: string;
+}
+
+export interface DisruptionControllerData {
+  client: KubeClient;
+  config: ChaosConfig;
+  recorder: EventRecorder;
+  status: StatusWriter<Disruption>;
+  disruptions: Informer<Disruption>;
+  /** Pods in every namespace: targets, and chaos pods (indexed by disruption and by target). */
+  pods: Informer<Pod>;
+  nodes: Informer<Node>;
+  expectations: ChaosPodExpectations;
+  /** Our own writes of disruptions, until the cache shows them (a stale status would re-pick random targets). */
+  writes: ReadYourWrites<Disruption>;
+  /** Target selection and chaos pod creation, one disruption at a time per namespace (or for nodes). */
+  selection: KeyedMutex;
+  metrics: ChaosControllerMetrics;
+  rng: Rng;
+  now(): Date;
+}
