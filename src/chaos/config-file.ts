@@ -1,6 +1,8 @@
 // Upstream's controller config file (config/config.go: the chart's `controller:`, `injector:` and `handler:`
 // values, durations as Go strings) read into a ChaosConfig, for `bosun up --chaos-config`. Keys Bosun has no use
 // for (bind addresses, notifiers, tracing, cloud providers…) are ignored; a known key with a wrong type is an error.
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { DurationError, parseGoDuration } from '../apimachinery/duration.ts';
 import { DISRUPTION_KIND_NAMES, type DisruptionKindName } from './api/constants.ts';
 import { DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
@@ -52,6 +54,14 @@ function stringMap(s: Section, key: string, path: string, fallback: Readonly<Rec
   return value as Record<string, string>;
 }
 
+/** The handler container's cpu and memory (upstream: handler.cpu, handler.memory; the chart: handler.resources). */
+function handlerResources(handler: Section, base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  const nested = section(handler, 'resources', 'handler.');
+  const cpu = read(handler, 'cpu', 'handler.', 'string', read(nested, 'cpu', 'handler.resources.', 'string', base['cpu'] ?? ''));
+  const memory = read(handler, 'memory', 'handler.', 'string', read(nested, 'memory', 'handler.resources.', 'string', base['memory'] ?? ''));
+  return { ...(cpu ? { cpu } : {}), ...(memory ? { memory } : {}) };
+}
+
 /** The config file's document (parsed YAML or JSON) over `base`, by default upstream's flag defaults. */
 export function chaosConfigFromFile(doc: unknown, base: ChaosConfig = DEFAULT_CHAOS_CONFIG): ChaosConfig {
   if (doc === undefined || doc === null) return base;
@@ -86,6 +96,12 @@ export function chaosConfigFromFile(doc: unknown, base: ChaosConfig = DEFAULT_CH
     disruptionDeletionTimeoutMs: durationMs(c, 'disruptionDeletionTimeout', 'controller.', base.disruptionDeletionTimeoutMs),
     finalizerDeletionDelayMs: durationMs(c, 'finalizerDeletionDelay', 'controller.', base.finalizerDeletionDelayMs),
     enableSafeguards: read(c, 'enableSafeguards', 'controller.', 'boolean', base.enableSafeguards),
+    handler: {
+      image: read(handler, 'image', 'handler.', 'string', base.handler.image),
+      timeoutMs: durationMs(handler, 'timeout', 'handler.', base.handler.timeoutMs),
+      maxTimeoutMs: durationMs(handler, 'maxTimeout', 'handler.', base.handler.maxTimeoutMs),
+      resources: handlerResources(handler, base.handler.resources),
+    },
     injector: {
       ...base.injector,
       image: read(inj, 'image', 'injector.', 'string', base.injector.image),
@@ -101,4 +117,13 @@ export function chaosConfigFromFile(doc: unknown, base: ChaosConfig = DEFAULT_CH
       dnsNodeResolvConf: read(net, 'dnsNodeResolvConf', 'injector.networkDisruption.', 'string', base.injector.dnsNodeResolvConf),
     },
   };
+}
+
+/** `--chaos-config FILE`: the file (YAML or JSON) over `base`; a bad file is one error naming it. */
+export function readChaosConfigFile(path: string, base: ChaosConfig): ChaosConfig {
+  try {
+    return chaosConfigFromFile(parse(readFileSync(path, 'utf8')), base);
+  } catch (err) {
+    throw new ChaosConfigError(`--chaos-config ${path}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
 }

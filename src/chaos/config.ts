@@ -40,6 +40,19 @@ export interface ChaosConfig {
   /** The node the controller runs on (upstream's CONTROLLER_NODE_NAME); '' when unknown. */
   controllerNodeName: string;
   injector: InjectorConfig;
+  /** The chaos handler init container of onInit targets (used when handlerEnabled). */
+  handler: HandlerConfig;
+}
+
+/** Upstream's handler.* settings. */
+export interface HandlerConfig {
+  image: string;
+  /** How long the handler holds a pod waiting for its injector (ms). */
+  timeoutMs: number;
+  /** The longest a pod's disrupt-on-init-timeout annotation may ask for (ms). */
+  maxTimeoutMs: number;
+  /** Requests and limits of the handler container. */
+  resources: Readonly<Record<string, string>>;
 }
 
 /** How chaos pods are built (upstream's injector.* flags). */
@@ -79,6 +92,9 @@ export const DEFAULT_INJECTOR_CONFIG: InjectorConfig = {
   imagePullSecrets: '',
 };
 
+export const DEFAULT_HANDLER_CONFIG: HandlerConfig = { image: 'datadog/chaos-handler:13.4.0', timeoutMs: 60_000, maxTimeoutMs: 0, resources: {} };
+
+/** Upstream's controller flag defaults (config/config.go). */
 export const DEFAULT_CHAOS_CONFIG: ChaosConfig = {
   chaosNamespace: DEFAULT_CHAOS_NAMESPACE,
   defaultDurationMs: 3_600_000,
@@ -94,16 +110,33 @@ export const DEFAULT_CHAOS_CONFIG: ChaosConfig = {
   enableSafeguards: true,
   controllerNodeName: '',
   injector: DEFAULT_INJECTOR_CONFIG,
+  handler: DEFAULT_HANDLER_CONFIG,
+};
+
+/**
+ * What Bosun runs with unless told otherwise: upstream's Helm chart values (chart/values.yaml), the way users
+ * deploy chaos-controller, so their disruptions behave here as there: 5 minutes by default and at most 2 hours,
+ * expired disruptions deleted after 10 minutes, the handler on (onInit disruptions work), safemode's nets off.
+ */
+export const CHART_CHAOS_CONFIG: ChaosConfig = {
+  ...DEFAULT_CHAOS_CONFIG,
+  defaultDurationMs: 5 * 60_000,
+  maxDurationMs: 2 * 3_600_000,
+  expiredDisruptionGCDelayMs: 10 * 60_000,
+  handlerEnabled: true,
+  safemode: { ...DEFAULT_CHAOS_CONFIG.safemode, enable: false },
+  handler: { image: 'datadog/chaos-handler:13.4.0', timeoutMs: 10 * 60_000, maxTimeoutMs: 2 * 3_600_000, resources: { cpu: '10m', memory: '5Mi' } },
 };
 
 /** The defaults with some settings overridden (safemode and injector merged field by field). */
 export function chaosConfig(
-  overrides: Partial<Omit<ChaosConfig, 'safemode' | 'injector'>> & { safemode?: Partial<SafemodeConfig>; injector?: Partial<InjectorConfig> } = {},
+  overrides: Partial<Omit<ChaosConfig, 'safemode' | 'injector' | 'handler'>> & { safemode?: Partial<SafemodeConfig>; injector?: Partial<InjectorConfig>; handler?: Partial<HandlerConfig> } = {},
 ): ChaosConfig {
   return {
     ...DEFAULT_CHAOS_CONFIG,
     ...overrides,
     safemode: { ...DEFAULT_CHAOS_CONFIG.safemode, ...overrides.safemode },
     injector: { ...DEFAULT_CHAOS_CONFIG.injector, ...overrides.injector },
+    handler: { ...DEFAULT_CHAOS_CONFIG.handler, ...overrides.handler },
   };
 }

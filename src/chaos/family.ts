@@ -1,9 +1,9 @@
-// The chaos controller family (DataDog's chaos-controller): the Disruption API, its admission webhooks, and the
-// Disruption controller that runs chaos pods on the targets' nodes. Not yet in the list Bosun ships
-// (src/cli/families.ts) until the injector and node agent side land.
+// The chaos controller family (DataDog's chaos-controller): the Disruption API, its admission webhooks (and the
+// chaos handler's pod webhook for onInit disruptions), and the Disruption controller that runs chaos pods on the
+// targets' nodes; the node agent runs them with Bosun's injector (`bosun inject`).
 import type { Family, PolicyRule } from '../runtime/family.ts';
 import { CHAOS_GROUP } from './api/constants.ts';
-import { DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
+import { CHART_CHAOS_CONFIG, DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
 import { registerDisruptionController, type DisruptionControllerOptions } from './controller/index.ts';
 import { registerChaosWebhooks } from './webhook/index.ts';
 
@@ -37,4 +37,5 @@ export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, cont
   };
 }
 
-export const chaosFamily: Family = chaosFamilyWith();
+/** As Bosun ships it: upstream's chart values (CHART_CHAOS_CONFIG). */
+export const chaosFamily: Family = chaosFamilyWith(CHART_CHAOS_CONFIG);

@@ -2,15 +2,31 @@
 // `bosun up` installs derive from.
 import type { KubeObject } from '../apimachinery/object.ts';
 import { crdGroup, loadBosunCrds } from '../crds/index.ts';
+import { CHART_CHAOS_CONFIG } from '../chaos/config.ts';
+import { readChaosConfigFile } from '../chaos/config-file.ts';
+import { chaosFamily, chaosFamilyWith } from '../chaos/family.ts';
 import { landscaperFamily } from '../landscaper/family.ts';
 import { terrakojoFamily } from '../terrakojo/family.ts';
-import { workloadsFamily } from '../workloads/family.ts';
+import { workloadsFamily, workloadsFamilyWith } from '../workloads/family.ts';
 import type { Family } from '../runtime/family.ts';
 
-export const bosunFamilies: readonly Family[] = [landscaperFamily, terrakojoFamily, workloadsFamily];
+export const bosunFamilies: readonly Family[] = [chaosFamily, landscaperFamily, terrakojoFamily, workloadsFamily];
 
-/** Families planned but not built yet: selecting one says so rather than calling the name unknown. */
-const NOT_BUILT_YET: readonly string[] = ['chaos'];
+/** What the command line configures in the families: `--chaos-config FILE`, `--node-monitor-grace-period`. */
+export interface FamilySettings {
+  /** Upstream chaos-controller's config file (controller:, injector:, handler:), over its chart's values. */
+  chaosConfigFile?: string;
+  nodeMonitorGracePeriodMs?: number;
+}
+
+/** The shipped families with the settings applied. */
+export function configuredFamilies(settings: FamilySettings): Family[] {
+  return bosunFamilies.map((family) => {
+    if (family.name === 'chaos' && settings.chaosConfigFile !== undefined) return chaosFamilyWith(readChaosConfigFile(settings.chaosConfigFile, CHART_CHAOS_CONFIG));
+    if (family.name === 'workloads' && settings.nodeMonitorGracePeriodMs !== undefined) return workloadsFamilyWith({ nodeLifecycle: { gracePeriodMs: settings.nodeMonitorGracePeriodMs } });
+    return family;
+  });
+}
 
 export class UnknownFamilyError extends Error {
   override readonly name = 'UnknownFamilyError' as const;
@@ -31,7 +47,7 @@ export function selectFamilies(names: readonly string[] | undefined, available: 
     const family = available.find((f) => f.name === name);
     if (family) return family;
     const choices = `available: ${available.map((f) => f.name).join(', ') || 'none'}`;
-    throw new UnknownFamilyError(NOT_BUILT_YET.includes(name) ? `controller family "${name}" is not built yet (${choices})` : `unknown controller family "${name}" (${choices})`);
+    throw new UnknownFamilyError(`unknown controller family "${name}" (${choices})`);
   });
 }
 

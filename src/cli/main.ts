@@ -10,7 +10,7 @@ interface Subcommand {
   load: () => Promise<Command>;
   /** Runs until signalled, and logs (--log-format): its output going nowhere is no reason to stop. */
   serves?: boolean;
-  /** Left out of `bosun --help` while its family is not shipped (src/cli/families.ts). */
+  /** Left out of `bosun --help`: what pods run (the chaos injector and handler), not a user. */
   hidden?: boolean;
 }
 
@@ -22,9 +22,9 @@ const subcommands: Record<string, Subcommand> = {
   manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
-  tree: { summary: 'show a live tree of Landscaper or terrakojo objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
+  tree: { summary: 'show a live tree of Landscaper, terrakojo or chaos objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
   inject: { summary: 'run a chaos injector (what chaos pods run)', load: async () => (await import('./commands/inject.ts')).injectCommand(), hidden: true },
-  chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand(), hidden: true },
+  chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand() },
   'chaos-handler': { summary: "what an onInit disruption's chaos handler init container runs", load: async () => (await import('./commands/chaos-handler.ts')).chaosHandlerCommand(), hidden: true },
 };
 
@@ -49,7 +49,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo (GitHub pushes run as Jobs, mirrored into check runs), and pods, Jobs and Deployments on its embedded control plane').version(version);
+const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo (GitHub pushes run as Jobs, mirrored into check runs), chaos Disruptions, and pods, Jobs and Deployments on its embedded control plane').version(version);
 for (const [name, { summary, load, serves, hidden }] of Object.entries(subcommands)) {
   if (name !== wanted) {
     program.addCommand(new Command(name).summary(summary), { hidden: hidden === true });

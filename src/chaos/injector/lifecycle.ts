@@ -45,6 +45,24 @@ interface Entry {
 }
 
 const CLEAN_RETRIES = 3;
+const HANDLER_CONTAINER = 'chaos-handler';
+
+/**
+ * onInit: the target pod waits in its chaos-handler init container; SIGUSR1 lets it go on, now disrupted. Not a
+ * write to the host's state (the pod would only wait out its timeout), so dry-run sends it too.
+ */
+function releaseHandlers(entries: readonly Entry[], log: InjectorLogger): void {
+  const handlers = entries.map((e) => e.target.container).filter((c) => c?.container === HANDLER_CONTAINER && c.pid !== undefined);
+  if (handlers.length === 0) log.warn('--on-init: the target has no running chaos-handler init container to release');
+  for (const handler of handlers) {
+    try {
+      process.kill(handler!.pid!, 'SIGUSR1');
+      log.info('released the chaos handler', { pod: handler!.pod, pid: handler!.pid });
+    } catch (error) {
+      log.error('could not release the chaos handler', { pod: handler!.pod, error });
+    }
+  }
+}
 
 export async function runLifecycle(kind: KindDefinition, values: Readonly<Record<string, unknown>>, options: CommonOptions, deps: LifecycleDeps): Promise<number> {
   const { log, port } = deps;
@@ -114,7 +132,7 @@ export async function runLifecycle(kind: KindDefinition, values: Readonly<Record
           log.error('could not write the readiness file', { path: options.readinessFile, error });
         }
       } else log.error('not every injection succeeded: the chaos pod does not become ready', { kind: kind.name });
-      if (options.onInit) log.warn('--on-init: no chaos-handler init container to release on this node runtime');
+      if (options.onInit) releaseHandlers(entries, log);
     }
 
     // 4. Hold until a signal or the deadline, pulsing and re-injecting restarted containers meanwhile.

@@ -4,7 +4,7 @@
 // and the user info. failurePolicy Fail, as upstream: an unreachable webhook blocks writes rather
 // than letting unchecked disruptions in. Status writes do not match `disruptions` and are never blocked.
 import type { WebhookConfigurationSpec, WebhookDefinition } from '../../runtime/webhook/index.ts';
-import { CHAOS_GROUP, CHAOS_VERSION } from '../api/constants.ts';
+import { CHAOS_GROUP, CHAOS_VERSION, DISRUPT_ON_INIT_LABEL } from '../api/constants.ts';
 
 export const CHAOS_WEBHOOK_CONFIGURATION_NAME = 'chaos-controller';
 /** The component label of the configurations: the family that serves them. */
@@ -12,6 +12,8 @@ export const CHAOS_WEBHOOK_COMPONENT = 'chaos';
 export const VALIDATE_DISRUPTION_PATH = '/validate-chaos-datadoghq-com-v1beta1-disruption';
 export const MUTATE_DISRUPTION_PATH = '/mutate-chaos-datadoghq-com-v1beta1-disruption';
 export const MUTATE_USER_INFO_PATH = '/mutate-chaos-datadoghq-com-v1beta1-user-info';
+export const MUTATE_POD_HANDLER_PATH = '/mutate-v1-pod-chaos-handler-init-container';
+export const POD_HANDLER_CONFIGURATION_NAME = 'chaos-controller-pod-chaos-handler';
 
 function webhook(name: string, path: string, operations: ('CREATE' | 'UPDATE' | 'DELETE')[]): WebhookDefinition {
   return {
@@ -24,9 +26,33 @@ function webhook(name: string, path: string, operations: ('CREATE' | 'UPDATE' | 
   };
 }
 
+/**
+ * The chaos handler's pod webhook, as upstream's chart has it: pods labelled disrupt-on-init, on CREATE,
+ * failurePolicy Ignore (a controller that is down must not stop pods from being created).
+ */
+function podHandlerConfiguration(chaosNamespace: string): WebhookConfigurationSpec {
+  return {
+    type: 'Mutating',
+    name: POD_HANDLER_CONFIGURATION_NAME,
+    component: CHAOS_WEBHOOK_COMPONENT,
+    webhooks: [
+      {
+        name: `chaos-controller-admission-webhook.${chaosNamespace}.svc`,
+        path: MUTATE_POD_HANDLER_PATH,
+        rules: [{ apiGroups: [''], apiVersions: ['v1'], resources: ['pods'], operations: ['CREATE'], scope: 'Namespaced' }],
+        objectSelector: { matchExpressions: [{ key: DISRUPT_ON_INIT_LABEL, operator: 'Exists' }] },
+        failurePolicy: 'Ignore',
+        sideEffects: 'NoneOnDryRun',
+        timeoutSeconds: 10,
+      },
+    ],
+  };
+}
+
 /** Upstream names its webhooks after the service in the chaos namespace. */
-export function chaosWebhookConfigurations(chaosNamespace: string): WebhookConfigurationSpec[] {
+export function chaosWebhookConfigurations(chaosNamespace: string, handlerEnabled = false): WebhookConfigurationSpec[] {
   return [
+    ...(handlerEnabled ? [podHandlerConfiguration(chaosNamespace)] : []),
     {
       type: 'Validating',
       name: CHAOS_WEBHOOK_CONFIGURATION_NAME,

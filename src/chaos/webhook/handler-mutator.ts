@@ -5,24 +5,18 @@
 import { isPlainObject } from '../../apimachinery/object.ts';
 import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler } from '../../runtime/webhook/index.ts';
 import { CHAOS_GROUP } from '../api/constants.ts';
+import type { HandlerConfig } from '../config.ts';
 import { durationNs, goDuration, msToNs } from '../validation/values.ts';
 
 export const HANDLER_CONTAINER_NAME = 'chaos-handler';
 export const HANDLER_TIMEOUT_ANNOTATION = `${CHAOS_GROUP}/disrupt-on-init-timeout`;
 export const HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION = `${CHAOS_GROUP}/disrupt-on-init-succeed-on-timeout`;
 
-export interface HandlerSettings {
-  image: string;
-  timeoutMs: number;
-  maxTimeoutMs: number;
-  /** Requests and limits of the init container (upstream's chart: cpu 10m, memory 5Mi). */
-  resources: Record<string, string>;
-}
 
 type PodLike = { metadata?: { annotations?: Record<string, string>; name?: string; generateName?: string }; spec?: { initContainers?: unknown[] } };
 
 /** The handler init container's args, or why the pod is refused (a timeout above the maximum). */
-export function handlerArgs(annotations: Readonly<Record<string, string>>, settings: HandlerSettings): string[] | { refused: string } {
+export function handlerArgs(annotations: Readonly<Record<string, string>>, settings: HandlerConfig): string[] | { refused: string } {
   let timeoutNs = msToNs(settings.timeoutMs);
   const override = annotations[HANDLER_TIMEOUT_ANNOTATION];
   if (override !== undefined) {
@@ -38,7 +32,7 @@ export function handlerArgs(annotations: Readonly<Record<string, string>>, setti
   return ['--timeout', goDuration(timeoutNs), ...(Object.hasOwn(annotations, HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION) ? ['--succeed-on-timeout'] : [])];
 }
 
-export function handlerMutator(settings: HandlerSettings): AdmissionHandler {
+export function handlerMutator(settings: HandlerConfig): AdmissionHandler {
   return (req) => {
     if (req.operation !== 'CREATE' || req.subResource) return allowed();
     if (!isPlainObject(req.object)) return denied('no object in the request', 400);

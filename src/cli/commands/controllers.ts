@@ -11,7 +11,7 @@ import type { Family } from '../../runtime/family.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { Manager } from '../../runtime/manager.ts';
 import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '../../runtime/webhook/index.ts';
-import { bosunFamilies, selectFamilies } from '../families.ts';
+import { bosunFamilies, configuredFamilies, selectFamilies } from '../families.ts';
 
 export interface ControllersOptions {
   /** Bosun's own embedded control plane (`bosun up`): embedded-only families run by default too. */
@@ -205,12 +205,14 @@ export function controllersCommand(available: readonly Family[] = bosunFamilies)
     .option('--webhook-tls-key <file>', 'the key of --webhook-tls-cert')
     .option('--webhook-ca-bundle <file>', 'the CA the API server trusts for --webhook-tls-cert (default: the certificate itself)')
     .option('--no-webhook', 'serve no admission webhooks and remove the selected families\' webhook configurations')
-    .action(async (opts: Omit<ControllersOptions, 'webhook'> & WebhookFlags) => {
+    .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
+    .action(async (opts: Omit<ControllersOptions, 'webhook'> & WebhookFlags & { chaosConfig?: string }) => {
       let mgr: Manager;
       try {
-        const { webhook: _enabled, ...rest } = opts;
+        const { webhook: _enabled, chaosConfig, ...rest } = opts;
         const webhook = resolveWebhookFlags(opts);
-        mgr = await runControllers({ ...rest, ...(webhook ? { webhook } : {}) }, available);
+        const families = chaosConfig === undefined ? available : configuredFamilies({ chaosConfigFile: chaosConfig });
+        mgr = await runControllers({ ...rest, ...(webhook ? { webhook } : {}) }, families);
       } catch (err) {
         console.error(`bosun controllers: ${err instanceof Error ? err.message : String(err)}`);
         process.exit(1);

@@ -11,8 +11,7 @@ import { createKubeClient } from '../../client/create-client.ts';
 import type { RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { workloadsFamilyWith } from '../../workloads/family.ts';
-import { bosunFamilies, familyCrds, selectFamilies } from '../families.ts';
+import { bosunFamilies, configuredFamilies, familyCrds, selectFamilies } from '../families.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { runControllers } from './controllers.ts';
 import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
@@ -64,6 +63,7 @@ interface UpOptions extends NodeFlags {
   webhookServer: boolean;
   webhookServerPort: number;
   webhookSecretFile?: string;
+  chaosConfig?: string;
 }
 
 export function upCommand(): Command {
@@ -86,6 +86,7 @@ export function upCommand(): Command {
     .option('--webhook-server-port <port>', 'loopback port of the GitHub webhook server (bosun webhook-server; 0 picks one)', port, 8080)
     .option('--webhook-secret-file <file>', 'file holding the GitHub webhook secret (default: $GITHUB_WEBHOOK_SECRET; without one the webhook server is off)')
     .option('--no-webhook-server', 'run no GitHub webhook server')
+    .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
         console.error('bosun up: --tls-cert and --tls-key go together');
@@ -94,6 +95,16 @@ export function upCommand(): Command {
       const names = options.controllers === 'none' ? [] : options.controllers?.split(',').map((f) => f.trim()).filter(Boolean);
       try {
         selectFamilies(names);
+      } catch (error) {
+        console.error(`bosun up: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      }
+      let families;
+      try {
+        families = configuredFamilies({
+          ...(options.chaosConfig !== undefined ? { chaosConfigFile: options.chaosConfig } : {}),
+          ...(options.nodeMonitorGracePeriod !== undefined ? { nodeMonitorGracePeriodMs: options.nodeMonitorGracePeriod } : {}),
+        });
       } catch (error) {
         console.error(`bosun up: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
@@ -133,9 +144,7 @@ export function upCommand(): Command {
             // not selected this time) is stale and would block writes: it is removed at start.
             webhook: options.webhook ? { serve: { bind: '127.0.0.1', port: options.webhookPort }, prune: 'all' } : { prune: 'all' },
           },
-          options.nodeMonitorGracePeriod === undefined
-            ? bosunFamilies
-            : bosunFamilies.map((f) => (f.name === 'workloads' ? workloadsFamilyWith({ nodeLifecycle: { gracePeriodMs: options.nodeMonitorGracePeriod } }) : f)),
+          families,
         );
       } catch (error) {
         console.error(`bosun up: controllers: ${error instanceof Error ? error.message : String(error)}`);
