@@ -73,6 +73,12 @@ export interface InjectorConfig {
   dnsPodResolvConf: string;
   dnsNodeResolvConf: string;
   imagePullSecrets: string;
+  /**
+   * Mount the node's sysrq files (node failure's last resort). Off on Bosun's embedded control plane, whose node
+   * agents fail a node through their runtime API: a kernel without sysrq (many VMs and containers) would
+   * otherwise keep every chaos pod from starting.
+   */
+  mountSysrq: boolean;
 }
 
 /** The upstream chart's image: Bosun's node agent maps it to its own injector. */
@@ -90,6 +96,7 @@ export const DEFAULT_INJECTOR_CONFIG: InjectorConfig = {
   dnsPodResolvConf: '',
   dnsNodeResolvConf: '',
   imagePullSecrets: '',
+  mountSysrq: true,
 };
 
 export const DEFAULT_HANDLER_CONFIG: HandlerConfig = { image: 'datadog/chaos-handler:13.4.0', timeoutMs: 60_000, maxTimeoutMs: 0, resources: {} };

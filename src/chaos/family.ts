@@ -5,6 +5,7 @@ import type { Family, PolicyRule } from '../runtime/family.ts';
 import { CHAOS_GROUP } from './api/constants.ts';
 import { CHART_CHAOS_CONFIG, DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
 import { registerDisruptionController, type DisruptionControllerOptions } from './controller/index.ts';
+import { chaosNamespaceRunnable } from './chaos-namespace.ts';
 import { registerChaosWebhooks } from './webhook/index.ts';
 
 /**
@@ -22,6 +23,8 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['services'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  // The chaos namespace, made at start when missing.
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['create'] },
 ];
 
 export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, controller: Omit<DisruptionControllerOptions, 'config'> = {}): Family {
@@ -31,6 +34,7 @@ export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, cont
     crds: [`disruptions.${CHAOS_GROUP}`],
     rbac,
     register: (mgr, env) => {
+      mgr.add(chaosNamespaceRunnable(mgr.client, config.chaosNamespace, mgr.log));
       if (env.webhooks) registerChaosWebhooks(env.webhooks, mgr.client, config);
       registerDisruptionController(mgr, { ...controller, config });
     },

@@ -17,12 +17,17 @@ export interface FamilySettings {
   /** Upstream chaos-controller's config file (controller:, injector:, handler:), over its chart's values. */
   chaosConfigFile?: string;
   nodeMonitorGracePeriodMs?: number;
+  /** Bosun's embedded control plane (`bosun up`), whose node agents are Bosun's. */
+  embedded?: boolean;
 }
 
 /** The shipped families with the settings applied. */
 export function configuredFamilies(settings: FamilySettings): Family[] {
   return bosunFamilies.map((family) => {
-    if (family.name === 'chaos' && settings.chaosConfigFile !== undefined) return chaosFamilyWith(readChaosConfigFile(settings.chaosConfigFile, CHART_CHAOS_CONFIG));
+    if (family.name === 'chaos' && (settings.chaosConfigFile !== undefined || settings.embedded === true)) {
+      const config = settings.chaosConfigFile !== undefined ? readChaosConfigFile(settings.chaosConfigFile, CHART_CHAOS_CONFIG) : CHART_CHAOS_CONFIG;
+      return chaosFamilyWith(settings.embedded === true ? { ...config, injector: { ...config.injector, mountSysrq: false } } : config);
+    }
     if (family.name === 'workloads' && settings.nodeMonitorGracePeriodMs !== undefined) return workloadsFamilyWith({ nodeLifecycle: { gracePeriodMs: settings.nodeMonitorGracePeriodMs } });
     return family;
   });

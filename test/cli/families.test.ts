@@ -35,16 +35,15 @@ test('an embedded-only family (a real cluster has its own) runs by default only 
   assert.deepEqual(selectFamilies(undefined, [a, kcm]), [a], 'a real cluster: not by default');
   assert.deepEqual(selectFamilies(undefined, [a, kcm], { embedded: true }), [a, kcm], 'bosun up: by default');
   assert.deepEqual(selectFamilies(['kcm'], [a, kcm]), [kcm], 'named: anywhere');
-  assert.deepEqual(selectFamilies(undefined).map((f) => f.name), ['landscaper', 'terrakojo']);
-  assert.deepEqual(selectFamilies(undefined, bosunFamilies, { embedded: true }).map((f) => f.name), ['landscaper', 'terrakojo', 'workloads']);
+  assert.deepEqual(selectFamilies(undefined).map((f) => f.name), ['chaos', 'landscaper', 'terrakojo']);
+  assert.deepEqual(selectFamilies(undefined, bosunFamilies, { embedded: true }).map((f) => f.name), ['chaos', 'landscaper', 'terrakojo', 'workloads']);
 });
 
-test('an unknown family and one not built yet are refused, naming the available ones', () => {
+test('an unknown family is refused, naming the available ones', () => {
   const refused = (names: string[], message: string): void => {
     assert.throws(() => selectFamilies(names), (e: unknown) => e instanceof UnknownFamilyError && e.message === message);
   };
-  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: landscaper, terrakojo, workloads)');
-  refused(['chaos'], 'controller family "chaos" is not built yet (available: landscaper, terrakojo, workloads)');
+  refused(['landscaper', 'nope'], 'unknown controller family "nope" (available: chaos, landscaper, terrakojo, workloads)');
   assert.throws(() => selectFamilies(['a'], []), { message: 'unknown controller family "a" (available: none)' });
 });
 
@@ -66,15 +65,18 @@ test("Landscaper's webhook configuration carries the family's name, which prunin
   assert.equal(landscaperWebhookConfiguration().component, landscaperFamily.name);
 });
 
-test('the commands refuse an unknown or unbuilt family in one line with exit 1, before anything starts', async () => {
-  const manifests = await bosun(['manifests', '--family', 'chaos']);
-  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: controller family "chaos" is not built yet (available: landscaper, terrakojo, workloads)\n']);
+test('the commands refuse an unknown family or a bad chaos config in one line with exit 1, before anything starts', async () => {
+  const manifests = await bosun(['manifests', '--family', 'chaso']);
+  assert.deepEqual([manifests.code, manifests.out, manifests.err], [1, '', 'bosun manifests: unknown controller family "chaso" (available: chaos, landscaper, terrakojo, workloads)\n']);
   // No kubeconfig is read: the family is checked first.
-  const controllers = await bosun(['controllers', '--kubeconfig', '/nonexistent/kubeconfig', '--controllers', 'chaos']);
-  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: controller family "chaos" is not built yet (available: landscaper, terrakojo, workloads)\n']);
+  const controllers = await bosun(['controllers', '--kubeconfig', '/nonexistent/kubeconfig', '--controllers', 'chaso']);
+  assert.deepEqual([controllers.code, controllers.err], [1, 'bosun controllers: unknown controller family "chaso" (available: chaos, landscaper, terrakojo, workloads)\n']);
   // No server is started: the data dir is never touched.
   const up = await bosun(['up', '--data-dir', '/nonexistent/bosun', '--port', '0', '--controllers', 'landscaper,nope']);
-  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: landscaper, terrakojo, workloads)\n']);
+  assert.deepEqual([up.code, up.out, up.err], [1, '', 'bosun up: unknown controller family "nope" (available: chaos, landscaper, terrakojo, workloads)\n']);
+  const config = await bosun(['up', '--data-dir', '/nonexistent/bosun', '--port', '0', '--chaos-config', '/nonexistent/chaos.yaml']);
+  assert.equal(config.code, 1);
+  assert.match(config.err, /^bosun up: --chaos-config \/nonexistent\/chaos.yaml: ENOENT/);
 });
 
 test('bosun manifests --family NAME prints that family\'s CRDs; bosun manifests all of them', async () => {

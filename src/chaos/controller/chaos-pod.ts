@@ -120,15 +120,23 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
           fieldEnv('INJECTOR_POD_NAME', 'metadata.name'),
           { name: 'CHAOS_INJECTOR_MOUNT_HOST', value: '/mnt/host/' },
           { name: 'CHAOS_INJECTOR_MOUNT_PROC', value: '/mnt/host/proc/' },
-          { name: 'CHAOS_INJECTOR_MOUNT_SYSRQ', value: '/mnt/sysrq' },
-          { name: 'CHAOS_INJECTOR_MOUNT_SYSRQ_TRIGGER', value: '/mnt/sysrq-trigger' },
+          ...(c.injector.mountSysrq
+            ? [
+                { name: 'CHAOS_INJECTOR_MOUNT_SYSRQ', value: '/mnt/sysrq' },
+                { name: 'CHAOS_INJECTOR_MOUNT_SYSRQ_TRIGGER', value: '/mnt/sysrq-trigger' },
+              ]
+            : []),
           { name: 'CHAOS_INJECTOR_MOUNT_CGROUP', value: '/mnt/cgroup/' },
           { name: 'LOG_LEVEL', value: c.injector.logLevel },
         ],
         volumeMounts: [
           { name: 'run', mountPath: '/run' },
-          { name: 'sysrq', mountPath: '/mnt/sysrq' },
-          { name: 'sysrq-trigger', mountPath: '/mnt/sysrq-trigger' },
+          ...(c.injector.mountSysrq
+            ? [
+                { name: 'sysrq', mountPath: '/mnt/sysrq' },
+                { name: 'sysrq-trigger', mountPath: '/mnt/sysrq-trigger' },
+              ]
+            : []),
           { name: 'cgroup', mountPath: '/mnt/cgroup' },
           { name: 'host', mountPath: '/mnt/host', readOnly: true },
           { name: 'boot', mountPath: '/boot', readOnly: true },
@@ -138,8 +146,7 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
     volumes: [
       hostPath('run', '/run', 'Directory'),
       hostPath('proc', '/proc', 'Directory'),
-      hostPath('sysrq', '/proc/sys/kernel/sysrq', 'File'),
-      hostPath('sysrq-trigger', '/proc/sysrq-trigger', 'File'),
+      ...(c.injector.mountSysrq ? [hostPath('sysrq', '/proc/sys/kernel/sysrq', 'File'), hostPath('sysrq-trigger', '/proc/sysrq-trigger', 'File')] : []),
       hostPath('cgroup', '/sys/fs/cgroup', 'Directory'),
       hostPath('host', '/', 'Directory'),
       hostPath('boot', '/boot', 'Directory'),

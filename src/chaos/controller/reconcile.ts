@@ -20,7 +20,7 @@ import { nextInjection, terminationStatus } from './injection-status.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import type { DisruptionControllerData } from './options.ts';
 import { isEligibleNode, isEligiblePod, isTargetAvailable, ownedBy, selectTargets, targetSelector, type EligibilityContext } from './selection.ts';
-import { CHAOS_POD_BY_DISRUPTION, chaosPodsOnTarget, chaosTarget, ContainerNotFoundError, isNodeLevel, matchingTargets, targetIsHealthy, targetObject } from './targets.ts';
+import { CHAOS_POD_BY_DISRUPTION, chaosPodsOnTarget, chaosTarget, ContainerNotFoundError, ContainerNotStartedError, isNodeLevel, matchingTargets, targetIsHealthy, targetObject } from './targets.ts';
 import { decideTermination } from './termination.ts';
 import { remainingMs, timeToCreatePodsMs } from './timing.ts';
 
@@ -304,6 +304,7 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, status
     try {
       info = chaosTarget(d, object);
     } catch (err) {
+      if (err instanceof ContainerNotStartedError) continue;
       if (!(err instanceof ContainerNotFoundError)) throw err;
       void x.recorder.warning(d, EVENT_INVALID_SPEC, err.message);
       continue;

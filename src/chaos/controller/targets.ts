@@ -37,6 +37,11 @@ export class ContainerNotFoundError extends Error {
   override readonly name = 'ContainerNotFoundError' as const;
 }
 
+/** A targeted container has no ID yet (still being created): the pod's next status update brings the disruption back. */
+export class ContainerNotStartedError extends Error {
+  override readonly name = 'ContainerNotStartedError' as const;
+}
+
 /**
  * What the chaos pod needs of its target. Containers: spec.containers when given (each must exist), else every
  * running container and init container, as name → runtime://id.
@@ -52,10 +57,12 @@ export function chaosTarget(d: Disruption, target: Pod | Node): ChaosTarget {
     containers = wanted.map((c) => {
       const s = statuses.find((st) => st.name === c);
       if (!s) throw new ContainerNotFoundError(`targeted container ${c} does not exist in pod ${name}`);
-      return [c, s.containerID ?? ''];
+      // Upstream passes "name;" and its injector fails on it: wait for the runtime to give the container an ID.
+      if (!s.containerID) throw new ContainerNotStartedError(`targeted container ${c} of pod ${name} has not started yet`);
+      return [c, s.containerID];
     });
   } else {
-    containers = statuses.filter((s) => s.state?.running !== undefined).map((s) => [s.name, s.containerID ?? '']);
+    containers = statuses.filter((s) => s.state?.running !== undefined && s.containerID).map((s) => [s.name, s.containerID ?? '']);
   }
   return { name, nodeName: pod.spec?.nodeName ?? '', containers, podIP: pod.status?.podIP ?? '' };
 }

@@ -102,6 +102,7 @@ export function upCommand(): Command {
       let families;
       try {
         families = configuredFamilies({
+          embedded: true,
           ...(options.chaosConfig !== undefined ? { chaosConfigFile: options.chaosConfig } : {}),
           ...(options.nodeMonitorGracePeriod !== undefined ? { nodeMonitorGracePeriodMs: options.nodeMonitorGracePeriod } : {}),
         });
