@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { podsResource } from '../../../src/apimachinery/builtin-resources.ts';
+import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import {
   chaosPods,
   createDisruption,
@@ -56,6 +57,42 @@ describe('chaos e2e: dynamic targets (upstream scenarios)', { timeout: 600_000 }
     await expectAll(3);
     await deleteRunningPod(c, extra);
     await expectAll(2);
+  });
+
+  it('11. onInit: a pod labelled disrupt-on-init waits in the chaos handler until it is disrupted, then runs', async () => {
+    const ns = await freshNamespace(c, 'oninit');
+    await createDisruption(c, ns, {
+      dryRun: true,
+      duration: '3m',
+      count: '100%',
+      unsafeMode: { disableAll: true },
+      selector: { 'foo-foo': 'bar-bar' },
+      onInit: true,
+      network: { hosts: [{ host: '127.0.0.1', port: 80, protocol: 'tcp' }], drop: 100 },
+    });
+    await expectStatus(c, ns, ['NotInjected']);
+    const created = await c.client.create<KubeObject>(podsResource, {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { generateName: 'on-init-gen-', namespace: ns, labels: { 'foo-foo': 'bar-bar', 'chaos.datadoghq.com/disrupt-on-init': 'true' } },
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ image: 'k8s.gcr.io/pause:3.4.1', name: 'ctn1' }] },
+    });
+    const name = created.metadata.name ?? '';
+    const spec = created['spec'] as { initContainers?: { name: string }[] };
+    assert.equal(spec.initContainers?.[0]?.name, 'chaos-handler', 'the pod webhook added the handler');
+    // Running with every container ready means the handler was released: by the injector, once it had injected.
+    await until(`pod ${name} released and running`, async () => {
+      const pod = await c.client.get(podsResource, name, { namespace: ns });
+      const status = (pod['status'] ?? {}) as { phase?: string; initContainerStatuses?: { state?: Record<string, { exitCode?: number }> }[]; containerStatuses?: { ready?: boolean }[] };
+      const handler = status.initContainerStatuses?.[0]?.state?.['terminated'];
+      if (handler && handler.exitCode !== 0) assert.fail(`the chaos handler exited ${handler.exitCode}: it timed out instead of being released`);
+      return status.phase === 'Running' && (status.containerStatuses ?? []).every((s) => s.ready === true) && handler?.exitCode === 0 ? true : undefined;
+    });
+    const [chaosPod] = await chaosPods(c, ns);
+    assert.ok(chaosPod, 'the on-init target got its chaos pod');
+    // Still targeted once it runs (upstream: "keep on init target pods throughout the reconcile loop").
+    const d = await expectStatus(c, ns, ['Injected']);
+    assert.ok(Object.hasOwn(d.status?.targetInjections ?? {}, name));
   });
 
   it('12. count 3 of 2 pods: PartiallyInjected (3/0/2/2) → two more → Injected (3/1/3/3) → deleted → PartiallyInjected (3/0/2/2)', async () => {
