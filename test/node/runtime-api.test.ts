@@ -2,7 +2,7 @@
 // SIGTERM to that PID restarting the container, the containers watch, the socket env only on privileged pods
 // of trusted namespaces, finalizer removal and pod replacement limited to this node's pods.
 import assert from 'node:assert/strict';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { nodesResource, persistentVolumeClaimsResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
@@ -32,6 +32,12 @@ test('the socket is private to root and named after the data dir', async () => {
   assert.match(h.agent.runtimeSocketPath, /^\/run\/bosun\/runtime-[0-9a-f]{12}\.sock$/);
   assert.ok((await stat(h.agent.runtimeSocketPath)).isSocket());
   assert.equal((await stat(join(h.agent.runtimeSocketPath, '..'))).mode & 0o777, 0o700);
+});
+
+test('the node: its name and a process in its network namespace, which node-level disruptions enter', async () => {
+  const node = await runtime.node();
+  assert.equal(node.name, NODE);
+  assert.equal(await readlink(`/proc/${node.pid}/ns/net`), await readlink('/proc/self/ns/net'));
 });
 
 test('a container: its main process (PID 1 of its namespace) in the cgroups the API names; no socket env unprivileged', { timeout: 30_000 }, async () => {

@@ -16,6 +16,8 @@ export interface InjectorTarget {
   nodeName: string;
   /** From --target-pod-ip. */
   podIP?: string;
+  /** Node level: a host process in the node's namespaces (the node agent's; upstream's PID 1 without one). */
+  nodePid?: number;
 }
 
 export interface InjectorLogger {

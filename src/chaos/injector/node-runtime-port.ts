@@ -1,9 +1,11 @@
 // What the injector needs from the node agent's runtime API (src/client/node-runtime/protocol.ts): container
 // lookups, a watch of its target pod's containers (re-injection after a restart) and the few API writes made
 // for it by the agent. The CLI implements it with the node runtime client; tests with an in-memory one.
-import type { NodeFailureRequest, PodReplacementRequest, RuntimeContainer, RuntimePodContainers } from '../../client/node-runtime/protocol.ts';
+import type { NodeFailureRequest, PodReplacementRequest, RuntimeContainer, RuntimeNode, RuntimePodContainers } from '../../client/node-runtime/protocol.ts';
 
 export interface NodeRuntimePort {
+  /** The node: a process in its namespaces, for node-level kinds. */
+  node(): Promise<RuntimeNode>;
   /** The container with this ID (no scheme); throws when unknown. */
   container(id: string): Promise<RuntimeContainer>;
   /** The pod's containers now and on every start or stop, until the signal aborts (then the iterable ends). */

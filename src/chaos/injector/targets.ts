@@ -37,7 +37,16 @@ export async function resolveContainer(ref: TargetContainerRef, options: CommonO
 
 export async function resolveTargets(options: CommonOptions, port: NodeRuntimePort | undefined): Promise<ResolvedTarget[]> {
   if (options.level === 'node') {
-    return [{ level: 'node', targetName: options.logContext['targetName'] ?? '', nodeName: options.logContext['targetNodeName'] ?? options.logContext['targetName'] ?? '', ...(options.targetPodIP ? { podIP: options.targetPodIP } : {}) }];
+    const node = port ? await port.node().catch((error: unknown) => Promise.reject(new TargetResolutionError(`the node runtime: ${error instanceof Error ? error.message : String(error)}`))) : undefined;
+    return [
+      {
+        level: 'node',
+        targetName: options.logContext['targetName'] ?? '',
+        nodeName: options.logContext['targetNodeName'] ?? options.logContext['targetName'] ?? '',
+        ...(options.targetPodIP ? { podIP: options.targetPodIP } : {}),
+        ...(node ? { nodePid: node.pid } : {}),
+      },
+    ];
   }
   if (options.targetContainers.length === 0) throw new TargetResolutionError('--level pod needs --target-containers');
   const targets: ResolvedTarget[] = [];

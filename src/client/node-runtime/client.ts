@@ -2,7 +2,7 @@
 // socket the agent names in BOSUN_NODE_RUNTIME_SOCKET. Answers outside 2xx become typed errors.
 import { request, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
-import { NODE_RUNTIME_SOCKET_ENV, type NodeFailureRequest, type PodReplacementRequest, type RuntimeContainer, type RuntimeErrorBody, type RuntimePodContainers } from './protocol.ts';
+import { NODE_RUNTIME_SOCKET_ENV, type NodeFailureRequest, type PodReplacementRequest, type RuntimeContainer, type RuntimeErrorBody, type RuntimeNode, type RuntimePodContainers } from './protocol.ts';
 
 export class NodeRuntimeError extends Error {
   override readonly name: 'NodeRuntimeError' | 'NodeRuntimeNotFoundError' | 'NodeRuntimeForbiddenError' = 'NodeRuntimeError';
@@ -56,6 +56,11 @@ export class NodeRuntimeClient {
     const path = env[NODE_RUNTIME_SOCKET_ENV];
     if (path === undefined || path === '') throw new NodeRuntimeUnavailableError(`${NODE_RUNTIME_SOCKET_ENV} is not set: the node runtime API is offered only to privileged pods of trusted namespaces`);
     return new NodeRuntimeClient(path);
+  }
+
+  /** The node: its name and a process in its namespaces. */
+  node(signal?: AbortSignal): Promise<RuntimeNode> {
+    return this.json<RuntimeNode>('GET', '/v1/node', undefined, signal);
   }
 
   /** A container by its ID, with or without the bosun:// scheme. */

@@ -29,6 +29,16 @@ export interface RuntimePodContainers {
   containers: { name: string; id?: string; running: boolean }[];
 }
 
+/** GET /v1/node: the node itself, for node-level disruptions. */
+export interface RuntimeNode {
+  name: string;
+  /**
+   * A host process in the node's own namespaces (the agent's): what upstream finds as PID 1, which may be out of
+   * reach (a node inside a container or a sandboxed VM, whose PID 1 has capabilities no pod has).
+   */
+  pid: number;
+}
+
 export interface PodReplacementRequest {
   /** Delete the PersistentVolumeClaims the pod mounts. */
   deleteStorage: boolean;

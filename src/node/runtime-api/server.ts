@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { unlink } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../client/client.ts';
-import type { NodeFailureRequest, PodReplacementRequest, RuntimeErrorBody } from '../../client/node-runtime/protocol.ts';
+import type { NodeFailureRequest, PodReplacementRequest, RuntimeErrorBody, RuntimeNode } from '../../client/node-runtime/protocol.ts';
 import type { ContainerRegistry } from '../agent/pods/container-registry.ts';
 import type { CgroupLayout } from '../sandbox/cgroup-layout.ts';
 import { findPod, podContainers, watchPodContainers } from './container-watch.ts';
@@ -88,6 +88,7 @@ export async function startRuntimeApi(options: RuntimeApiOptions): Promise<Runti
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://node');
     const method = req.method ?? 'GET';
+    if (url.pathname === '/v1/node' && method === 'GET') return sendJson(res, 200, { name: nodeName, pid: process.pid } satisfies RuntimeNode);
     const container = CONTAINER_ROUTE.exec(url.pathname);
     if (container && method === 'GET') {
       const found = registry.container(decodeURIComponent(container[1] ?? ''));

@@ -2,7 +2,7 @@
 // writes (containers by ID, pods' containers), and the calls it receives are appended to a log file the test
 // reads. The containers are real: cgroups and processes the test created (cgroup-fixture.ts).
 import { appendFileSync, readFileSync } from 'node:fs';
-import type { NodeFailureRequest, PodReplacementRequest, RuntimeContainer, RuntimePodContainers } from '../../../src/client/node-runtime/protocol.ts';
+import type { NodeFailureRequest, PodReplacementRequest, RuntimeContainer, RuntimeNode, RuntimePodContainers } from '../../../src/client/node-runtime/protocol.ts';
 import type { NodeRuntimePort } from '../../../src/chaos/injector/node-runtime-port.ts';
 
 export interface PortState {
@@ -26,6 +26,11 @@ export class FilePort implements NodeRuntimePort {
 
   private record(call: string, args: unknown): void {
     appendFileSync(this.callLog, `${JSON.stringify({ call, args })}\n`);
+  }
+
+  /** The test process stands in for the node agent. */
+  node(): Promise<RuntimeNode> {
+    return Promise.resolve({ name: 'test-node', pid: process.pid });
   }
 
   container(id: string): Promise<RuntimeContainer> {

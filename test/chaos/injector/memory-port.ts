@@ -1,6 +1,6 @@
 // An in-memory NodeRuntimePort for in-process lifecycle tests: containers by ID, and pod reports pushed by
 // the test to whoever watches.
-import type { NodeFailureRequest, PodReplacementRequest, RuntimeContainer, RuntimePodContainers } from '../../../src/client/node-runtime/protocol.ts';
+import type { NodeFailureRequest, PodReplacementRequest, RuntimeContainer, RuntimeNode, RuntimePodContainers } from '../../../src/client/node-runtime/protocol.ts';
 import type { NodeRuntimePort } from '../../../src/chaos/injector/node-runtime-port.ts';
 
 export class MemoryPort implements NodeRuntimePort {
@@ -8,6 +8,11 @@ export class MemoryPort implements NodeRuntimePort {
   readonly finalizerRemovals: string[] = [];
   finalizerFailures = 0;
   private readonly watchers = new Set<(pod: string, state: RuntimePodContainers) => void>();
+
+  /** The test process stands in for the node agent. */
+  node(): Promise<RuntimeNode> {
+    return Promise.resolve({ name: 'test-node', pid: process.pid });
+  }
 
   container(id: string): Promise<RuntimeContainer> {
     const container = this.containers.get(id);

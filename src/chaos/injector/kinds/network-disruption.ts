@@ -55,7 +55,7 @@ class NetworkDisruptionInjector implements Injector {
 
   private get pid(): number {
     const { target } = this.ctx;
-    if (target.level === 'node') return 1;
+    if (target.level === 'node') return target.nodePid ?? 1;
     if (target.container?.pid === undefined) throw new NetworkDisruptionError(`target container ${target.container?.container ?? '?'} is not running: no network namespace to disrupt`);
     return target.container.pid;
   }
