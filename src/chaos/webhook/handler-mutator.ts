@@ -3,6 +3,7 @@
 // injector's SIGUSR1. The pod's chaos.datadoghq.com/disrupt-on-init-timeout annotation overrides the wait (up
 // to the configured maximum), disrupt-on-init-succeed-on-timeout lets it start anyway after the wait.
 import { isPlainObject } from '../../apimachinery/object.ts';
+import { parseQuantity } from '../../apimachinery/quantity.ts';
 import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler } from '../../runtime/webhook/index.ts';
 import { CHAOS_GROUP } from '../api/constants.ts';
 import type { HandlerConfig } from '../config.ts';
@@ -32,6 +33,19 @@ export function handlerArgs(annotations: Readonly<Record<string, string>>, setti
   return ['--timeout', goDuration(timeoutNs), ...(Object.hasOwn(annotations, HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION) ? ['--succeed-on-timeout'] : [])];
 }
 
+/**
+ * Bosun's handler is a Node.js process, not upstream's small Go binary: below this much memory (upstream's chart
+ * gives 5Mi) it is OOM-killed before it can wait.
+ */
+export const HANDLER_MEMORY_FLOOR = '64Mi';
+
+/** The configured requests and limits, the memory raised to what the handler needs to run. */
+export function handlerResources(configured: Readonly<Record<string, string>>): Record<string, string> {
+  const memory = configured['memory'];
+  if (memory === undefined || parseQuantity(memory) >= parseQuantity(HANDLER_MEMORY_FLOOR)) return { ...configured };
+  return { ...configured, memory: HANDLER_MEMORY_FLOOR };
+}
+
 export function handlerMutator(settings: HandlerConfig): AdmissionHandler {
   return (req) => {
     if (req.operation !== 'CREATE' || req.subResource) return allowed();
@@ -39,7 +53,8 @@ export function handlerMutator(settings: HandlerConfig): AdmissionHandler {
     const pod = req.object as PodLike;
     const args = handlerArgs(pod.metadata?.annotations ?? {}, settings);
     if (!Array.isArray(args)) return denied(args.refused, 400);
-    const init = { name: HANDLER_CONTAINER_NAME, image: settings.image, imagePullPolicy: 'IfNotPresent', args, resources: { limits: settings.resources, requests: settings.resources } };
+    const resources = handlerResources(settings.resources);
+    const init = { name: HANDLER_CONTAINER_NAME, image: settings.image, imagePullPolicy: 'IfNotPresent', args, resources: { limits: resources, requests: resources } };
     const mutated = { ...pod, spec: { ...pod.spec, initContainers: [init, ...(pod.spec?.initContainers ?? [])] } };
     return patched(jsonPatchFor(req.object, mutated));
   };
