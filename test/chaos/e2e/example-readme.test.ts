@@ -1,0 +1,61 @@
+// examples/chaos/README.md as a newcomer follows it, against `bosun up` with its node agent: every line runs
+// through bash in a directory of the user's (`kubectl get` lines read again until they print what the README
+// says), and each `measure.sh` line must print what its comment says, within what a busy machine allows:
+// CPU ±15 points, memory ±10 points, throttled disk ±20 %, an unthrottled disk at least twice the throttle.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { readmeLines, root, runLine, shellIn, type Shell } from '../../docs/shell-blocks.ts';
+import { startBosunUp } from '../../node/e2e/bosun-up.ts';
+
+const README = 'examples/chaos/README.md';
+
+/** dd's speed in MB/s from its last line ("4194304 bytes (4.2 MB, 4.0 MiB) copied, 4.0 s, 1.0 MB/s"). */
+function ddSpeed(line: string): number {
+  const m = /([\d.]+) ([kMG]?B)\/s\s*$/.exec(line.trim());
+  assert.ok(m, `dd printed ${JSON.stringify(line)}`);
+  const scale: Record<string, number> = { B: 1e-6, kB: 1e-3, MB: 1, GB: 1e3 };
+  return Number(m[1]) * (scale[m[2]!] ?? 1);
+}
+
+async function measured(sh: Shell, line: string): Promise<void> {
+  const command = line.replace(/\s+#.*$/, '');
+  const expected = /#\s+(.*)$/.exec(line)?.[1] ?? '';
+  const out = (await sh.run(command)).trim();
+  if (command.endsWith(' cpu')) {
+    const want = Number(/cpu: (\d+)%/.exec(expected)?.[1]);
+    const got = Number(/cpu: (\d+)%/.exec(out)?.[1]);
+    assert.ok(Math.abs(got - want) <= 15, `${command}: ${out} (the README says ${expected})`);
+  } else if (command.endsWith(' memory')) {
+    const want = Number(/\((\d+)%\)/.exec(expected)?.[1]);
+    const got = Number(/\((\d+)%\)/.exec(out)?.[1]);
+    assert.ok(Math.abs(got - want) <= 10, `${command}: ${out} (the README says ${expected})`);
+  } else if (command.endsWith(' disk')) {
+    const want = ddSpeed(expected);
+    const got = ddSpeed(out);
+    // The README's unthrottled figure is an example of "fast": at least twice the 1 MB/s throttle.
+    if (want > 2) assert.ok(got >= 2, `${command}: ${out}, not above the throttle`);
+    else assert.ok(Math.abs(got - want) <= want * 0.2 + 0.05, `${command}: ${out} (the README says ${expected})`);
+  }
+}
+
+test('examples/chaos/README.md: every command runs as written and shows the effect it says', { timeout: 420_000 }, async () => {
+  const up = await startBosunUp();
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-chaos-example-'));
+  try {
+    symlinkSync(up.dataDir, join(dir, '.bosun'));
+    symlinkSync(join(root, 'examples'), join(dir, 'examples'));
+    const sh = shellIn(dir, join(dir, '.bosun', 'kubeconfig'));
+    const lines = readmeLines(README);
+    assert.ok(lines.some((l) => l.startsWith('examples/chaos/measure.sh')), 'the README measures');
+    for (const line of lines) {
+      if (line.startsWith('examples/chaos/measure.sh')) await measured(sh, line);
+      else await runLine(sh, line);
+    }
+  } finally {
+    await up.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
