@@ -89,9 +89,13 @@ async function runChild(name: string, run: (log: InjectorLogger) => Promise<numb
 export function injectCommand(deps: InjectCommandDeps = {}): Command {
   const command = new Command('inject').description('Run a chaos injector against the targets the flags name, as chaos pods do: inject, wait for a signal or the deadline, clean');
   for (const kind of deps.kinds ?? kindDefinitions()) {
-    const sub = addCommonOptions(new Command(kind.name).description(`inject ${kind.name}`));
+    // Upstream's node-failure and pod-replacement take an `inject` word (`node-failure inject --shutdown`).
+    const sub = addCommonOptions(new Command(kind.name).description(`inject ${kind.name}`).argument('[action]', 'upstream\'s "inject" (node-failure, pod-replacement)'));
     for (const option of kind.options) sub.option(option.flags, option.description, option.defaultValue);
-    sub.action(async (values: RawCommonOptions & Record<string, unknown>) => process.exit(await runKind(kind, values, deps)));
+    sub.action(async (action: string | undefined, values: RawCommonOptions & Record<string, unknown>) => {
+      if (action !== undefined && action !== 'inject') sub.error(`error: unknown action '${action}' (only 'inject')`);
+      process.exit(await runKind(kind, values, deps));
+    });
     command.addCommand(sub);
   }
   const cpuStress = childOptions(new Command('cpu-stress').description('internal: the child cpu-pressure starts').option('--percentage <n>', 'share of the capacity to burn', '100').option('--cpus <n>', 'the capacity, in CPUs', '1'));

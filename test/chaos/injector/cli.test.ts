@@ -55,6 +55,20 @@ test('node level, --dry-run: readiness file, SIGTERM, clean, exit 0; JSON lines 
   }
 });
 
+test("node-failure and pod-replacement take upstream's `inject` word", { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-inject-cli-'));
+  try {
+    const run = inject(['node-failure', 'inject', '--level', 'node', '--dry-run', '--readiness-file', join(dir, 'r'), '--deadline', new Date(Date.now() + 3000).toISOString()]);
+    assert.equal(await run.exit, 0, run.output());
+    assert.equal(readFileSync(join(dir, 'r'), 'utf8'), '1');
+    const wrong = inject(['node-failure', 'crash', '--level', 'node']);
+    assert.notEqual(await wrong.exit, 0);
+    assert.match(wrong.output(), /unknown action 'crash'/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('the deadline ends the injector: exit 0', { timeout: 120_000 }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-inject-cli-'));
   const run = inject(['cpu-pressure', '--level', 'node', '--dry-run', '--readiness-file', join(dir, 'r'), '--deadline', new Date(Date.now() + 4000).toISOString()]);
