@@ -1,15 +1,19 @@
 // Go-style durations (`30s`, `1m30s`, `500ms`), as the controller writes --pulse-* and --ramp-duration, and the
 // RFC3339 dates of --deadline and --not-injected-before.
+import { parseGoDuration as parseDuration } from '../../apimachinery/duration.ts';
 import { InjectorFlagError } from './errors.ts';
 
-const UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Milliseconds; '' and '0' are 0. */
+/** A flag's duration in milliseconds; '' is 0, a negative one is refused. */
 export function parseGoDuration(flag: string, text: string): number {
-  if (text === '' || text === '0') return 0;
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) throw new InjectorFlagError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 30s, 1m30s)`);
-  return parts.reduce((total, [, value, unit]) => total + Number(value) * (UNITS[unit ?? 's'] ?? 0), 0);
+  if (text === '') return 0;
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch {
+    ms = Number.NaN;
+  }
+  if (!(ms >= 0)) throw new InjectorFlagError(`--${flag}: ${JSON.stringify(text)} is not a duration (e.g. 30s, 1m30s)`);
+  return ms;
 }
 
 export function parseRfc3339(flag: string, text: string): Date {

@@ -1,11 +1,10 @@
 // cpu-pressure (upstream injector/cpu_pressure.go): one `cpu-stress` child per target, which joins the target's
 // cgroups and burns a share of the target's CPU capacity. --count is a number of CPUs or a percentage
 // ("50%"); the capacity is min(cpuset CPUs, quota/period) — see readCpuCapacity for the deviation from upstream.
-import type { ChildProcessHandle } from '../host/host-writes.ts';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { cgroupDirs, readCpuCapacity } from '../cgroups.ts';
 import { InjectorFlagError } from '../errors.ts';
-import { awaitStressChild, startStressChild, stopStressChild } from '../stress/child.ts';
+import { StressSlot } from '../stress/stress-slot.ts';
 import { deadlineOf } from './values.ts';
 
 export type CpuCount = { percent: number } | { cpus: number };
@@ -27,42 +26,29 @@ export function percentageOfCapacity(count: CpuCount, capacity: number): number 
 
 class CpuPressureInjector implements Injector {
   readonly kind = 'cpu-pressure' as const;
-  private child: ChildProcessHandle | undefined;
+  private readonly stress: StressSlot;
 
   constructor(
     private readonly ctx: InjectorContext,
     private readonly count: CpuCount,
-    private readonly deadline: Date | undefined,
-  ) {}
+    deadline: Date | undefined,
+  ) {
+    this.stress = new StressSlot(ctx, 'cpu-stress', deadline);
+  }
 
   async inject(): Promise<void> {
-    if (this.child) return;
+    if (this.stress.running) return;
     const { container } = this.ctx.target;
     const capacity = await readCpuCapacity(container, this.ctx.reads);
     const percentage = percentageOfCapacity(this.count, capacity.capacity);
     const join = container ? cgroupDirs(container) : [];
     this.ctx.log.info('starting cpu stress', { container: container?.id, cpusetCpus: capacity.cpusetCpus, quotaCpus: capacity.quotaCpus, capacity: capacity.capacity, percentage });
     const args = ['--percentage', String(percentage), '--cpus', String(capacity.capacity), ...(join.length > 0 ? ['--join', join.join(',')] : [])];
-    const child = await startStressChild(this.ctx.writes, 'cpu-stress', args, this.deadline);
-    this.child = child;
-    try {
-      await awaitStressChild(child, join, this.ctx.reads, this.ctx.signal);
-    } catch (error) {
-      this.child = undefined;
-      await stopStressChild(child);
-      throw error;
-    }
-    void child.exited.then(({ code, signal }) => {
-      if (this.child === child) this.ctx.log.warn('cpu stress child exited on its own', { pid: child.pid, code, signal });
-    });
+    await this.stress.start(args, join);
   }
 
-  async clean(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = undefined;
-    await stopStressChild(child);
-    this.ctx.log.info('cpu stress stopped', { pid: child.pid });
+  clean(): Promise<void> {
+    return this.stress.stop();
   }
 }
 

@@ -1,12 +1,11 @@
 // memory-pressure (upstream injector/memory_pressure.go): one `memory-stress` child per target, which joins the
 // target's cgroups and fills its memory to --target-percent of the limit, at once or over --ramp-duration. The
 // parent reads the limit first so that a target without one fails the injection (not only the child).
-import type { ChildProcessHandle } from '../host/host-writes.ts';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { cgroupDirs, memoryCgroup, parseMemoryLimit } from '../cgroups.ts';
 import { parseGoDuration } from '../durations.ts';
 import { CgroupError, InjectorFlagError } from '../errors.ts';
-import { awaitStressChild, startStressChild, stopStressChild } from '../stress/child.ts';
+import { StressSlot } from '../stress/stress-slot.ts';
 import { deadlineOf } from './values.ts';
 
 /** "76%" or "76" → 76. */
@@ -19,17 +18,19 @@ export function parseTargetPercent(text: string): number {
 
 class MemoryPressureInjector implements Injector {
   readonly kind = 'memory-pressure' as const;
-  private child: ChildProcessHandle | undefined;
+  private readonly stress: StressSlot;
 
   constructor(
     private readonly ctx: InjectorContext,
     private readonly targetPercent: number,
     private readonly rampMs: number,
-    private readonly deadline: Date | undefined,
-  ) {}
+    deadline: Date | undefined,
+  ) {
+    this.stress = new StressSlot(ctx, 'memory-stress', deadline);
+  }
 
   async inject(): Promise<void> {
-    if (this.child) return;
+    if (this.stress.running) return;
     const { container } = this.ctx.target;
     if (!container) throw new CgroupError('memory-pressure needs a target container (pod level): the node has no memory limit to fill');
     const memory = memoryCgroup(container);
@@ -37,26 +38,11 @@ class MemoryPressureInjector implements Injector {
     this.ctx.log.info('starting memory stress', { container: container.id, limit, targetPercent: this.targetPercent, rampMs: this.rampMs });
     const joins = cgroupDirs(container);
     const args = ['--target-percent', String(this.targetPercent), '--ramp-duration', `${this.rampMs}ms`, '--join', joins.join(','), '--limit-file', memory.limitFile, '--usage-file', memory.usageFile];
-    const child = await startStressChild(this.ctx.writes, 'memory-stress', args, this.deadline);
-    this.child = child;
-    try {
-      await awaitStressChild(child, joins, this.ctx.reads, this.ctx.signal);
-    } catch (error) {
-      this.child = undefined;
-      await stopStressChild(child);
-      throw error;
-    }
-    void child.exited.then(({ code, signal }) => {
-      if (this.child === child) this.ctx.log.warn('memory stress child exited on its own', { pid: child.pid, code, signal });
-    });
+    await this.stress.start(args, joins);
   }
 
-  async clean(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = undefined;
-    await stopStressChild(child);
-    this.ctx.log.info('memory stress stopped', { pid: child.pid });
+  clean(): Promise<void> {
+    return this.stress.stop();
   }
 }
 
