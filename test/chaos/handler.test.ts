@@ -8,7 +8,7 @@ import type { AdmissionRequest } from '../../src/runtime/webhook/index.ts';
 import { bin } from '../helpers/bosun-process.ts';
 
 const settings = { image: 'datadog/chaos-handler:13.4.0', timeoutMs: 600_000, maxTimeoutMs: 7_200_000, resources: { cpu: '10m', memory: '5Mi' } };
-const raised = { cpu: '10m', memory: '64Mi' };
+const raised = { cpu: '100m', memory: '64Mi' };
 
 function run(args: string[], signalAfterMs?: number): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve, reject) => {
@@ -42,7 +42,7 @@ describe('chaos handler', () => {
         op: 'replace',
         path: '/spec/initContainers',
         value: [
-          // Upstream's chart's 5Mi would OOM-kill a Node.js process: raised to what it needs.
+          // Upstream's chart's 10m and 5Mi would starve a Node.js process: raised to what it needs.
           { name: 'chaos-handler', image: settings.image, imagePullPolicy: 'IfNotPresent', args: ['--timeout', '10m0s'], resources: { limits: raised, requests: raised } },
           { name: 'setup', image: 'busybox' },
         ],

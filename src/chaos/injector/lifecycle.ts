@@ -49,19 +49,30 @@ const HANDLER_CONTAINER = 'chaos-handler';
 
 /**
  * onInit: the target pod waits in its chaos-handler init container; SIGUSR1 lets it go on, now disrupted. Not a
- * write to the host's state (the pod would only wait out its timeout), so dry-run sends it too.
+ * write to the host's state (the pod would only wait out its timeout), so dry-run sends it too. A handler still
+ * starting has no SIGUSR1 handler yet and would miss the signal, so it is sent again, backing off, until the
+ * handler has exited (its acknowledgement) or the injector stops.
  */
-function releaseHandlers(entries: readonly Entry[], log: InjectorLogger): void {
-  const handlers = entries.map((e) => e.target.container).filter((c) => c?.container === HANDLER_CONTAINER && c.pid !== undefined);
+async function releaseHandlers(entries: readonly Entry[], log: InjectorLogger, signal: AbortSignal): Promise<void> {
+  const handlers = entries.map((e) => e.target.container).filter((c): c is NonNullable<typeof c> & { pid: number } => c?.container === HANDLER_CONTAINER && c.pid !== undefined);
   if (handlers.length === 0) log.warn('--on-init: the target has no running chaos-handler init container to release');
-  for (const handler of handlers) {
-    try {
-      process.kill(handler!.pid!, 'SIGUSR1');
-      log.info('released the chaos handler', { pod: handler!.pod, pid: handler!.pid });
-    } catch (error) {
-      log.error('could not release the chaos handler', { pod: handler!.pod, error });
-    }
-  }
+  await Promise.all(
+    handlers.map(async (handler) => {
+      for (let delay = 100; !signal.aborted; delay = Math.min(delay * 2, 5000)) {
+        try {
+          process.kill(handler.pid, 'SIGUSR1');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ESRCH') {
+            log.info('released the chaos handler', { pod: handler.pod, pid: handler.pid });
+            return;
+          }
+          log.error('could not release the chaos handler', { pod: handler.pod, error });
+          return;
+        }
+        await sleep(delay, signal);
+      }
+    }),
+  );
 }
 
 export async function runLifecycle(kind: KindDefinition, values: Readonly<Record<string, unknown>>, options: CommonOptions, deps: LifecycleDeps): Promise<number> {
@@ -132,12 +143,12 @@ export async function runLifecycle(kind: KindDefinition, values: Readonly<Record
           log.error('could not write the readiness file', { path: options.readinessFile, error });
         }
       } else log.error('not every injection succeeded: the chaos pod does not become ready', { kind: kind.name });
-      if (options.onInit) releaseHandlers(entries, log);
     }
 
     // 4. Hold until a signal or the deadline, pulsing and re-injecting restarted containers meanwhile.
     const holding = new AbortController();
     const background: Promise<void>[] = [];
+    if (active && options.onInit) background.push(releaseHandlers(entries, log, holding.signal));
     if (!termination.signal.aborted && options.pulseActiveMs > 0 && options.pulseDormantMs > 0) {
       background.push(
         (async () => {

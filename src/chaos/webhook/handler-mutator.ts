@@ -35,15 +35,18 @@ export function handlerArgs(annotations: Readonly<Record<string, string>>, setti
 
 /**
  * Bosun's handler is a Node.js process, not upstream's small Go binary: below this much memory (upstream's chart
- * gives 5Mi) it is OOM-killed before it can wait.
+ * gives 5Mi) it is OOM-killed before it can wait, and with upstream's 10m of CPU it takes seconds to start.
  */
-export const HANDLER_MEMORY_FLOOR = '64Mi';
+export const HANDLER_FLOORS: Readonly<Record<string, string>> = { cpu: '100m', memory: '64Mi' };
 
-/** The configured requests and limits, the memory raised to what the handler needs to run. */
+/** The configured requests and limits, each raised to what the handler needs to run. */
 export function handlerResources(configured: Readonly<Record<string, string>>): Record<string, string> {
-  const memory = configured['memory'];
-  if (memory === undefined || parseQuantity(memory) >= parseQuantity(HANDLER_MEMORY_FLOOR)) return { ...configured };
-  return { ...configured, memory: HANDLER_MEMORY_FLOOR };
+  const out = { ...configured };
+  for (const [resource, floor] of Object.entries(HANDLER_FLOORS)) {
+    const value = configured[resource];
+    if (value !== undefined && parseQuantity(value) < parseQuantity(floor)) out[resource] = floor;
+  }
+  return out;
 }
 
 export function handlerMutator(settings: HandlerConfig): AdmissionHandler {
