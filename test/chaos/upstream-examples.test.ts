@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
 import type { Disruption } from '../../src/chaos/api/types.ts';
-import { chaosConfig, type ChaosConfig } from '../../src/chaos/config.ts';
+import { CHART_CHAOS_CONFIG, chaosConfig, type ChaosConfig } from '../../src/chaos/config.ts';
 import { formatSpecError, validateCreate } from '../../src/chaos/validation/index.ts';
 import { startChaosWebhooks, type ChaosWebhookHarness } from './webhook-harness.ts';
 
@@ -18,21 +18,21 @@ const examples = readdirSync(DIR).filter((f) => f.endsWith('.yaml') && !ENVIRONM
 const NOT_SUPPORTED = 'is not supported by this injector';
 const NO_FILTER = 'spec.network: the specified disruption either contains no Host or Service filters. This will result in all network traffic being affected.';
 
-/** Refused with safemode off: the first expected message. */
+/** Refused as Bosun ships the family (upstream's chart values: safemode off, the handler on): the first message. */
 const refused: Record<string, string> = {
   'complete.yaml': 'spec.containerFailure: container failure disruptions are not compatible with other disruption kinds',
   'disk_failure.yaml': `spec.diskFailure: disk-failure ${NOT_SUPPORTED}`,
   'grpc.yaml': `spec.grpc: grpc-disruption ${NOT_SUPPORTED}`,
   'grpc_error.yaml': `spec.grpc: grpc-disruption ${NOT_SUPPORTED}`,
   'grpc_override.yaml': `spec.grpc: grpc-disruption ${NOT_SUPPORTED}`,
-  'on_init.yaml': 'spec.onInit: the chaos handler is disabled but the disruption onInit field is set to true',
 };
+const ON_INIT_WITHOUT_HANDLER = 'spec.onInit: the chaos handler is disabled but the disruption onInit field is set to true';
 
 /** Also caught with safemode on: network disruptions that filter nothing. */
 const unfiltered = [
   'advanced_selector.yaml', 'annotation_filter.yaml', 'containers_targeting.yaml', 'network_bandwidth_limitation.yaml', 'network_cloud.yaml', 'network_cloud_s3.yaml',
   'network_corrupt.yaml', 'network_delay.yaml', 'network_delay_node.yaml', 'network_drop.yaml', 'network_duplication.yaml', 'network_filter_http.yaml', 'pulse.yaml',
-  'reporting_network_drop.yaml', 'safemode_environment.yaml', 'slack_reporting_network_drop.yaml', 'static_targeting.yaml', 'timed_disruption.yaml', 'triggers.yaml',
+  'on_init.yaml', 'reporting_network_drop.yaml', 'safemode_environment.yaml', 'slack_reporting_network_drop.yaml', 'static_targeting.yaml', 'timed_disruption.yaml', 'triggers.yaml',
 ];
 
 const load = (file: string) => parse(readFileSync(join(DIR, file), 'utf8')) as Disruption;
@@ -43,18 +43,18 @@ test('the fixtures are the upstream examples the README lists', () => {
   for (const file of [...Object.keys(refused), ...unfiltered]) assert.ok(examples.includes(file), file);
 });
 
-test('pure validation, safemode off (upstream\'s chart): all but the refused ones are valid', () => {
-  const off = chaosConfig({ safemode: { enable: false } });
+test('pure validation as Bosun ships it (upstream\'s chart values): all but the refused ones are valid', () => {
   for (const file of examples) {
-    const errors = judge(file, off);
+    const errors = judge(file, CHART_CHAOS_CONFIG);
     const expected = refused[file];
     if (expected === undefined) assert.deepEqual(errors, [], file);
     else assert.ok(errors[0]?.startsWith(expected), `${file}: ${errors.join('; ')}`);
   }
+  assert.ok(judge('on_init.yaml', chaosConfig({ handlerEnabled: false }))[0]?.startsWith(ON_INIT_WITHOUT_HANDLER), 'onInit needs the handler');
 });
 
 test('pure validation, safemode on: the network examples that filter nothing are caught as well', () => {
-  const on = chaosConfig();
+  const on = chaosConfig({ handlerEnabled: true });
   for (const file of examples.filter((f) => refused[f] === undefined)) {
     assert.deepEqual(judge(file, on), unfiltered.includes(file) ? [NO_FILTER] : [], file);
   }
@@ -63,7 +63,7 @@ test('pure validation, safemode on: the network examples that filter nothing are
 let h: ChaosWebhookHarness;
 
 before(async () => {
-  h = await startChaosWebhooks(chaosConfig({ safemode: { enable: false } }));
+  h = await startChaosWebhooks(CHART_CHAOS_CONFIG);
   const env = await h.kubectl(['apply', '-f', join(DIR, 'namespace.yaml')]);
   assert.equal(env.code, 0, env.stderr);
 });

@@ -49,7 +49,9 @@ export function isEligiblePod(pod: Pod, c: EligibilityContext): boolean {
   if (c.safeguardNode && c.spec.nodeFailure && pod.spec?.nodeName === c.safeguardNode) return false;
   const phase = pod.status?.phase;
   if (c.spec.onInit) {
-    if (phase === 'Running') return c.currentTargets.has(pod.metadata.name ?? '');
+    // A target stays one from its handler's release (still Pending for a moment, between the init container and
+    // the app) through Running; a new one is a pod waiting in its handler.
+    if (c.currentTargets.has(pod.metadata.name ?? '')) return phase === 'Pending' || phase === 'Running';
     return phase === 'Pending' && (pod.status?.initContainerStatuses ?? []).some((s) => s.name === 'chaos-handler' && s.state?.running !== undefined);
   }
   return phase === 'Running';

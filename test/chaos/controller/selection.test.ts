@@ -54,6 +54,10 @@ test('isEligiblePod: onInit takes Pending pods whose chaos-handler runs, and kee
   assert.equal(isEligiblePod(waiting, c), true);
   assert.equal(isEligiblePod(pod('fresh', 'Running'), c), false);
   assert.equal(isEligiblePod(pod('kept', 'Running'), c), true);
+  // Released: the handler has exited, the app not started yet; the target must not be dropped in between.
+  const released: Pod = { metadata: { name: 'kept' }, status: { phase: 'Pending', initContainerStatuses: [{ name: 'chaos-handler', state: { terminated: { exitCode: 0 } } }] } };
+  assert.equal(isEligiblePod(released, c), true);
+  assert.equal(isEligiblePod({ ...released, metadata: { name: 'other' } }, c), false);
 });
 
 test('isEligibleNode: Ready, annotation filter, never the controller node with safeguards', () => {
