@@ -12,13 +12,13 @@ import { registerChaosWebhooks } from './webhook/index.ts';
  * Webhooks: they list pods and nodes (the countTooLarge net, the finalizer guard) and get the Services a network
  * disruption names. Controller: disruptions (watched, finalizer by patch, deleted when expired or delete-only),
  * their status; pods everywhere (targets read and watched; chaos pods created, deleted, their finalizer
- * removed by patch); nodes read and watched (node-level targets); Events on disruptions and targets.
+ * removed by patch; a deleted disruption's deleted in one request); nodes read and watched (node-level targets); Events on disruptions and targets.
  */
 const rbac: readonly PolicyRule[] = [
   { apiGroups: [CHAOS_GROUP], resources: ['disruptions'], verbs: ['get', 'list', 'watch', 'patch', 'delete'] },
   { apiGroups: [CHAOS_GROUP], resources: ['disruptions/status'], verbs: ['update'] },
   { apiGroups: [CHAOS_GROUP], resources: ['disruptions/finalizers'], verbs: ['update'] },
-  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete', 'patch'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete', 'deletecollection', 'patch'] },
   { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['services'], verbs: ['get'] },

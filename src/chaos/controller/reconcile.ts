@@ -9,8 +9,9 @@ import { NotFoundError } from '../../client/errors.ts';
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
+import { forEachLimited } from '../../runtime/concurrency.ts';
 import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
-import { CHAOS_POD_FINALIZER, DISRUPTION_FINALIZER, DISRUPTION_KIND_LABEL, TARGET_LABEL, type DisruptionKindName, type InjectionStatus } from '../api/constants.ts';
+import { CHAOS_POD_FINALIZER, DISRUPTION_FINALIZER, DISRUPTION_KIND_LABEL, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL, type DisruptionKindName, type InjectionStatus } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption, DisruptionStatus, TargetInjection } from '../api/types.ts';
 import { specKinds } from '../validation/spec.ts';
@@ -23,6 +24,14 @@ import { isEligibleNode, isEligiblePod, isTargetAvailable, ownedBy, selectTarget
 import { CHAOS_POD_BY_DISRUPTION, chaosPodsOnTarget, chaosTarget, ContainerNotFoundError, ContainerNotStartedError, isNodeLevel, matchingTargets, targetIsHealthy, targetObject } from './targets.ts';
 import { decideTermination } from './termination.ts';
 import { remainingMs, timeToCreatePodsMs } from './timing.ts';
+
+/** The labels that make a chaos pod this disruption's. */
+function chaosPodSelector(d: Disruption): string {
+  return `${DISRUPTION_NAME_LABEL}=${d.metadata.name ?? ''},${DISRUPTION_NAMESPACE_LABEL}=${d.metadata.namespace ?? ''}`;
+}
+
+/** Chaos pod creates and deletes one disruption has in flight at once. */
+const WRITE_CONCURRENCY = 16;
 
 type Ctx = ReconcileContext<DisruptionControllerData>;
 
@@ -138,10 +147,10 @@ async function reconcileDeletion(x: DisruptionControllerData, d: Disruption, cha
     return action.awaitChange();
   }
   // cleanDisruption: every chaos pod goes (the kubelet signals the injector, which cleans and exits).
-  for (const pod of chaosPods) {
-    if (pod.metadata.deletionTimestamp) continue;
-    ctx.log.info({ pod: pod.metadata.name }, 'deleting chaos pod');
-    await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }).catch(ignoreNotFound);
+  // One request for them all (upstream deletes them one by one): the disruption's chaos pods by their labels.
+  if (chaosPods.some((pod) => !pod.metadata.deletionTimestamp)) {
+    ctx.log.info({ pods: chaosPods.length }, 'deleting the chaos pods');
+    await x.client.deleteCollection(podsResource, { namespace: x.config.chaosNamespace, labelSelector: chaosPodSelector(d) });
   }
   if (chaosPods.length === 0) {
     status.cleanedAt = now.toISOString();
@@ -273,16 +282,16 @@ function select(x: DisruptionControllerData, d: Disruption, status: DisruptionSt
 async function startInjection(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus, chaosPods: Pod[], kinds: readonly DisruptionKindName[], now: Date, ctx: Ctx): Promise<Pod[]> {
   const injections = status.targetInjections ?? {};
   const live: Pod[] = [];
+  const dropped: Pod[] = [];
   for (const pod of chaosPods) {
     const target = pod.metadata.labels?.[TARGET_LABEL] ?? '';
-    if (injections[target] !== undefined) {
-      live.push(pod);
-      continue;
-    }
-    if (pod.metadata.deletionTimestamp) continue;
-    ctx.log.info({ pod: pod.metadata.name, target }, 'deleting the chaos pod of a target no longer selected');
-    await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }).catch(ignoreNotFound);
+    if (injections[target] !== undefined) live.push(pod);
+    else if (!pod.metadata.deletionTimestamp) dropped.push(pod);
   }
+  await forEachLimited(dropped, WRITE_CONCURRENCY, async (pod) => {
+    ctx.log.info({ pod: pod.metadata.name, target: pod.metadata.labels?.[TARGET_LABEL] }, 'deleting the chaos pod of a target no longer selected');
+    await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }).catch(ignoreNotFound);
+  });
   // Too late to inject anything worth it.
   if (remainingMs(d, now.getTime()) < 1000) return live;
   // maxRuns: how many passes may create chaos pods (upstream counts and checks per target, so with maxRuns 1
@@ -291,43 +300,44 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, status
   const key = disruptionKey(d);
   let failure: unknown;
   let created = 0;
-  for (const [target, perKind] of Object.entries(injections)) {
-    const missing = kinds.filter((kind) => {
-      if (live.some((p) => p.metadata.labels?.[TARGET_LABEL] === target && p.metadata.labels[DISRUPTION_KIND_LABEL] === kind)) return false;
-      // A static nodeFailure is never injected twice: the node was already brought down once.
-      return !(kind === 'node-failure' && d.spec.staticTargeting && perKind[kind]?.injectionStatus === 'Injected');
-    });
-    if (missing.length === 0) continue;
-    const object = targetObject(x, d, target);
-    if (!object) continue;
-    let info;
-    try {
-      info = chaosTarget(d, object);
-    } catch (err) {
-      if (err instanceof ContainerNotStartedError) continue;
-      if (!(err instanceof ContainerNotFoundError)) throw err;
-      void x.recorder.warning(d, EVENT_INVALID_SPEC, err.message);
-      continue;
-    }
-    if (!info.nodeName) continue;
-    for (const kind of missing) {
-      const pod = buildChaosPod(d, kind, info, { injector: x.config.injector, chaosNamespace: x.config.chaosNamespace, now });
+  // Targets in parallel (bounded), their kinds in order: a burst of targets is as fast as the API allows.
+  await forEachLimited(Object.entries(injections), WRITE_CONCURRENCY, async ([target, perKind]) => {
+      const missing = kinds.filter((kind) => {
+        if (live.some((p) => p.metadata.labels?.[TARGET_LABEL] === target && p.metadata.labels[DISRUPTION_KIND_LABEL] === kind)) return false;
+        // A static nodeFailure is never injected twice: the node was already brought down once.
+        return !(kind === 'node-failure' && d.spec.staticTargeting && perKind[kind]?.injectionStatus === 'Injected');
+      });
+      if (missing.length === 0) return;
+      const object = targetObject(x, d, target);
+      if (!object) return;
+      let info;
       try {
-        const stored = await x.client.create<Pod>(podsResource, pod);
-        x.expectations.expect(key, stored, now.getTime());
-        live.push(stored);
-        created++;
-        x.metrics.podsCreated.inc({ status: 'succeed' });
-        perKind[kind] = { injectorPodName: stored.metadata.name ?? '', injectionStatus: 'NotInjected', since: now.toISOString() } satisfies TargetInjection;
-        void x.recorder.normal(d, EVENT_CHAOS_POD_CREATED, `created chaos pod ${stored.metadata.name ?? ''} (${kind}) for target ${target}`);
-        void x.recorder.normal(object, EVENT_DISRUPTED, `chaos pod ${stored.metadata.name ?? ''} of disruption ${d.metadata.name ?? ''} targets this ${isNodeLevel(d) ? 'node' : 'pod'} (${kind})`);
+        info = chaosTarget(d, object);
       } catch (err) {
-        x.metrics.podsCreated.inc({ status: 'failed' });
-        void x.recorder.warning(d, EVENT_CREATE_FAILED, `could not create the ${kind} chaos pod of target ${target}: ${err instanceof Error ? err.message : String(err)}`);
-        failure ??= err;
+        if (err instanceof ContainerNotStartedError) return;
+        if (!(err instanceof ContainerNotFoundError)) throw err;
+        void x.recorder.warning(d, EVENT_INVALID_SPEC, err.message);
+        return;
       }
-    }
-  }
+      if (!info.nodeName) return;
+      for (const kind of missing) {
+        const pod = buildChaosPod(d, kind, info, { injector: x.config.injector, chaosNamespace: x.config.chaosNamespace, now });
+        try {
+          const stored = await x.client.create<Pod>(podsResource, pod);
+          x.expectations.expect(key, stored, now.getTime());
+          live.push(stored);
+          created++;
+          x.metrics.podsCreated.inc({ status: 'succeed' });
+          perKind[kind] = { injectorPodName: stored.metadata.name ?? '', injectionStatus: 'NotInjected', since: now.toISOString() } satisfies TargetInjection;
+          void x.recorder.normal(d, EVENT_CHAOS_POD_CREATED, `created chaos pod ${stored.metadata.name ?? ''} (${kind}) for target ${target}`);
+          void x.recorder.normal(object, EVENT_DISRUPTED, `chaos pod ${stored.metadata.name ?? ''} of disruption ${d.metadata.name ?? ''} targets this ${isNodeLevel(d) ? 'node' : 'pod'} (${kind})`);
+        } catch (err) {
+          x.metrics.podsCreated.inc({ status: 'failed' });
+          void x.recorder.warning(d, EVENT_CREATE_FAILED, `could not create the ${kind} chaos pod of target ${target}: ${err instanceof Error ? err.message : String(err)}`);
+          failure ??= err;
+        }
+      }
+  });
   if (created > 0) status.runCount = (status.runCount ?? 0) + 1;
   if (created > 0) x.metrics.injectDuration.observe(Math.max(0, now.getTime() - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
   if (failure !== undefined) {
