@@ -16,6 +16,7 @@ const ENVIRONMENT = new Set(['namespace.yaml']);
 const examples = readdirSync(DIR).filter((f) => f.endsWith('.yaml') && !ENVIRONMENT.has(f)).sort();
 
 const NOT_SUPPORTED = 'is not supported by this injector';
+const NO_CLOUD = "spec.network.cloud: cloud managed services are not supported by this controller: it does not fetch the cloud providers' IP ranges";
 const NO_FILTER = 'spec.network: the specified disruption either contains no Host or Service filters. This will result in all network traffic being affected.';
 
 /** Refused as Bosun ships the family (upstream's chart values: safemode off, the handler on): the first message. */
@@ -25,6 +26,8 @@ const refused: Record<string, string> = {
   'grpc.yaml': `spec.grpc: grpc-disruption ${NOT_SUPPORTED}`,
   'grpc_error.yaml': `spec.grpc: grpc-disruption ${NOT_SUPPORTED}`,
   'grpc_override.yaml': `spec.grpc: grpc-disruption ${NOT_SUPPORTED}`,
+  'network_cloud.yaml': NO_CLOUD,
+  'network_cloud_s3.yaml': NO_CLOUD,
 };
 const ON_INIT_WITHOUT_HANDLER = 'spec.onInit: the chaos handler is disabled but the disruption onInit field is set to true';
 

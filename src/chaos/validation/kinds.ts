@@ -158,6 +158,12 @@ export function kindErrors(spec: DisruptionSpec, kinds: readonly [DisruptionKind
       continue;
     }
     if (field === 'network' && spec.network) out.push(...networkErrors(spec.network));
+    // Upstream turns cloud services into the providers' published IP ranges, which this controller does not fetch:
+    // refused rather than run with no filter, which would disrupt all traffic.
+    const cloud = spec.network?.cloud;
+    if (field === 'network' && cloud && (cloud.aws || cloud.gcp || cloud.datadog)) {
+      out.push(specError('spec.network.cloud', 'cloud managed services are not supported by this controller: it does not fetch the cloud providers\' IP ranges; list their hosts in spec.network.hosts instead'));
+    }
     if (field === 'cpuPressure' && spec.cpuPressure) out.push(...cpuPressureErrors(spec.cpuPressure));
     if (field === 'memoryPressure' && spec.memoryPressure) out.push(...memoryPressureErrors(spec.memoryPressure));
     if (field === 'dns' && spec.dns) out.push(...dnsErrors(spec.dns));
