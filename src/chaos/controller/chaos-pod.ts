@@ -97,6 +97,9 @@ const zero = { cpu: '0', memory: '0' };
 export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: ChaosTarget, c: ChaosPodContext): Pod {
   // Seconds, truncated as Go's int64(Duration.Seconds()) does; the injector stops itself at --deadline first.
   const activeDeadlineSeconds = Math.trunc(remainingMs(d, c.now.getTime()) / 1000) + 10;
+  // Deviation: upstream mounts sysrq into every chaos pod, but only node-failure reads it; on a kernel without
+  // sysrq (many VMs and containers) the hostPath File check would keep every other kind from starting too.
+  const sysrq = c.injector.mountSysrq && kind === 'node-failure';
   const spec: Record<string, unknown> = {
     hostPID: true,
     restartPolicy: 'Never',
@@ -120,7 +123,7 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
           fieldEnv('INJECTOR_POD_NAME', 'metadata.name'),
           { name: 'CHAOS_INJECTOR_MOUNT_HOST', value: '/mnt/host/' },
           { name: 'CHAOS_INJECTOR_MOUNT_PROC', value: '/mnt/host/proc/' },
-          ...(c.injector.mountSysrq
+          ...(sysrq
             ? [
                 { name: 'CHAOS_INJECTOR_MOUNT_SYSRQ', value: '/mnt/sysrq' },
                 { name: 'CHAOS_INJECTOR_MOUNT_SYSRQ_TRIGGER', value: '/mnt/sysrq-trigger' },
@@ -131,7 +134,7 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
         ],
         volumeMounts: [
           { name: 'run', mountPath: '/run' },
-          ...(c.injector.mountSysrq
+          ...(sysrq
             ? [
                 { name: 'sysrq', mountPath: '/mnt/sysrq' },
                 { name: 'sysrq-trigger', mountPath: '/mnt/sysrq-trigger' },
@@ -146,7 +149,7 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
     volumes: [
       hostPath('run', '/run', 'Directory'),
       hostPath('proc', '/proc', 'Directory'),
-      ...(c.injector.mountSysrq ? [hostPath('sysrq', '/proc/sys/kernel/sysrq', 'File'), hostPath('sysrq-trigger', '/proc/sysrq-trigger', 'File')] : []),
+      ...(sysrq ? [hostPath('sysrq', '/proc/sys/kernel/sysrq', 'File'), hostPath('sysrq-trigger', '/proc/sysrq-trigger', 'File')] : []),
       hostPath('cgroup', '/sys/fs/cgroup', 'Directory'),
       hostPath('host', '/', 'Directory'),
       hostPath('boot', '/boot', 'Directory'),

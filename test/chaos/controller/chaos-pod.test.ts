@@ -133,14 +133,21 @@ test('buildChaosPod: upstream\'s pod, pinned to the target\'s node', () => {
     'INJECTOR_POD_NAME=metadata.name',
     'CHAOS_INJECTOR_MOUNT_HOST=/mnt/host/',
     'CHAOS_INJECTOR_MOUNT_PROC=/mnt/host/proc/',
-    'CHAOS_INJECTOR_MOUNT_SYSRQ=/mnt/sysrq',
-    'CHAOS_INJECTOR_MOUNT_SYSRQ_TRIGGER=/mnt/sysrq-trigger',
     'CHAOS_INJECTOR_MOUNT_CGROUP=/mnt/cgroup/',
     'LOG_LEVEL=DEBUG',
   ]);
-  assert.deepEqual(c.volumeMounts.map((m: { name: string; mountPath: string; readOnly?: boolean }) => `${m.name}:${m.mountPath}${m.readOnly ? ':ro' : ''}`), ['run:/run', 'sysrq:/mnt/sysrq', 'sysrq-trigger:/mnt/sysrq-trigger', 'cgroup:/mnt/cgroup', 'host:/mnt/host:ro', 'boot:/boot:ro']);
+  assert.deepEqual(c.volumeMounts.map((m: { name: string; mountPath: string; readOnly?: boolean }) => `${m.name}:${m.mountPath}${m.readOnly ? ':ro' : ''}`), ['run:/run', 'cgroup:/mnt/cgroup', 'host:/mnt/host:ro', 'boot:/boot:ro']);
   assert.deepEqual(spec.volumes.map((v: { name: string; hostPath: { path: string; type: string } }) => `${v.name}=${v.hostPath.path}(${v.hostPath.type})`), [
-    'run=/run(Directory)', 'proc=/proc(Directory)', 'sysrq=/proc/sys/kernel/sysrq(File)', 'sysrq-trigger=/proc/sysrq-trigger(File)', 'cgroup=/sys/fs/cgroup(Directory)', 'host=/(Directory)', 'boot=/boot(Directory)',
+    'run=/run(Directory)', 'proc=/proc(Directory)', 'cgroup=/sys/fs/cgroup(Directory)', 'host=/(Directory)', 'boot=/boot(Directory)',
   ]);
   assert.equal(c.args.at(-1), '2026-01-01T00:10:02Z');
+});
+
+test('buildChaosPod: sysrq (upstream mounts it everywhere) only in node-failure pods, the one kind that reads it', () => {
+  const pod = buildChaosPod(disruption({ level: 'node', nodeFailure: {} }), 'node-failure', { name: 'node-a', nodeName: 'node-a', containers: [], podIP: '' }, context);
+  const spec = pod.spec as Record<string, any>;
+  const c = spec.containers[0];
+  assert.deepEqual(c.env.filter((e: { name: string }) => e.name.includes('SYSRQ')).map((e: { name: string; value: string }) => `${e.name}=${e.value}`), ['CHAOS_INJECTOR_MOUNT_SYSRQ=/mnt/sysrq', 'CHAOS_INJECTOR_MOUNT_SYSRQ_TRIGGER=/mnt/sysrq-trigger']);
+  assert.deepEqual(c.volumeMounts.map((m: { name: string }) => m.name), ['run', 'sysrq', 'sysrq-trigger', 'cgroup', 'host', 'boot']);
+  assert.deepEqual(spec.volumes.filter((v: { name: string }) => v.name.startsWith('sysrq')).map((v: { hostPath: { path: string; type: string } }) => `${v.hostPath.path}(${v.hostPath.type})`), ['/proc/sys/kernel/sysrq(File)', '/proc/sysrq-trigger(File)']);
 });

@@ -2,11 +2,12 @@
 // the chaos controller configured by an upstream-style config file (short delays), a client, kubectl, and
 // helpers that create running target pods and wait on what upstream's e2e suite waits on.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { podsResource } from '../../../src/apimachinery/builtin-resources.ts';
+import { eventsResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import { CHAOS_API_VERSION, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, type InjectionStatus } from '../../../src/chaos/api/constants.ts';
 import { disruptionsResource } from '../../../src/chaos/api/resources.ts';
@@ -14,6 +15,7 @@ import type { Disruption, DisruptionSpec } from '../../../src/chaos/api/types.ts
 import type { KubeClient } from '../../../src/client/client.ts';
 import { createKubeClient } from '../../../src/client/create-client.ts';
 import { NotFoundError } from '../../../src/client/errors.ts';
+import { bin, exited, freePort, startReady } from '../../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../../node/e2e/bosun-up.ts';
 
 export const CHAOS_NAMESPACE = 'chaos-engineering';
@@ -39,6 +41,52 @@ export async function startChaosUp(config: object = E2E_CHAOS_CONFIG, flags: str
     up,
     client,
     async close() {
+      await client.close();
+      await up.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ChaosUpApart extends ChaosUp {
+  /** kill -9 of the chaos controllers' process (its webhooks go with it). */
+  killControllers(): Promise<void>;
+  /** The same `bosun controllers` command again, after killControllers. */
+  startControllers(): Promise<void>;
+}
+
+/**
+ * `bosun up` without the chaos family, and the chaos controllers and webhooks in a `bosun controllers` process of
+ * their own (a fixed loopback webhook port, so a restart serves the same URL), so that a test can kill them alone.
+ */
+export async function startChaosUpApart(config: object = E2E_CHAOS_CONFIG): Promise<ChaosUpApart> {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-chaos-config-'));
+  const file = join(dir, 'chaos-config.yaml');
+  writeFileSync(file, stringify(config));
+  const up = await startBosunUp(['--controllers', 'workloads,landscaper,terrakojo']);
+  const kubeconfig = join(up.dataDir, 'kubeconfig');
+  const client = createKubeClient({ kubeconfigPath: kubeconfig });
+  const webhookUrl = `https://127.0.0.1:${await freePort()}`;
+  const command = [bin, 'controllers', '--kubeconfig', kubeconfig, '--controllers', 'chaos', '--chaos-config', file, '--metrics-port', '0', '--webhook-url', webhookUrl];
+  let controllers: ChildProcess | undefined = await startReady(command, 'bosun controllers started');
+  return {
+    up,
+    client,
+    async killControllers() {
+      assert.ok(controllers, 'the chaos controllers run');
+      controllers.kill('SIGKILL');
+      await exited(controllers);
+      controllers = undefined;
+    },
+    async startControllers() {
+      assert.equal(controllers, undefined, 'the chaos controllers were killed');
+      controllers = await startReady(command, 'bosun controllers started');
+    },
+    async close() {
+      if (controllers) {
+        controllers.kill('SIGTERM');
+        await exited(controllers);
+      }
       await client.close();
       await up.close();
       rmSync(dir, { recursive: true, force: true });
@@ -215,4 +263,87 @@ export async function twoTargets(c: ChaosUp, namespace: string, options: { skipS
   const first = createRunningPod(c, targetPod(namespace));
   const second = options.skipSecond ? undefined : createRunningPod(c, targetPod(namespace, { second: true }));
   return [await first, ...(second ? [await second] : [])];
+}
+
+/** The pod's container cgroup for a v1 controller, as the host sees it: /sys/fs/cgroup/<controller>/<root>/pod<uid>/<container>. */
+export function containerCgroup(controller: string, pod: KubeObject, container: string): string | undefined {
+  const base = join('/sys/fs/cgroup', controller);
+  for (const root of readdirSync(base, { withFileTypes: true })) {
+    if (!root.isDirectory()) continue;
+    const dir = join(base, root.name, `pod${pod.metadata.uid ?? ''}`, container);
+    if (existsSync(dir)) return dir;
+  }
+  return undefined;
+}
+
+/** The CPU the container's cgroup used over `ms`, in CPUs (cpuacct.usage is nanoseconds). */
+export async function cpuRate(pod: KubeObject, container: string, ms = 3000): Promise<number> {
+  const dir = containerCgroup('cpuacct', pod, container);
+  assert.ok(dir, `cpuacct cgroup of ${pod.metadata.name ?? ''}/${container}`);
+  const usage = () => Number(readFileSync(join(dir, 'cpuacct.usage'), 'utf8'));
+  const [u0, t0] = [usage(), process.hrtime.bigint()];
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const [u1, t1] = [usage(), process.hrtime.bigint()];
+  return (u1 - u0) / Number(t1 - t0);
+}
+
+/** Runs a command in the pod's container (kubectl exec) and asserts it succeeded; resolves with stdout and stderr. */
+export async function execIn(c: ChaosUp, pod: KubeObject, container: string, command: string[]): Promise<{ stdout: string; stderr: string }> {
+  const result = await c.up.kubectl(['exec', '-n', pod.metadata.namespace ?? '', pod.metadata.name ?? '', '-c', container, '--', ...command]);
+  assert.equal(result.code, 0, `exec ${command.join(' ')}: ${result.stderr}`);
+  return { stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The pod's container's restart count. */
+export async function restartCount(c: ChaosUp, pod: KubeObject, container: string): Promise<number> {
+  const p = await c.client.get(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' });
+  const statuses = (((p['status'] ?? {}) as Record<string, unknown>)['containerStatuses'] ?? []) as { name: string; restartCount?: number }[];
+  return statuses.find((s) => s.name === container)?.restartCount ?? 0;
+}
+
+export interface EventSummary {
+  type?: string;
+  reason?: string;
+  message?: string;
+  involvedObject?: { kind?: string; name?: string };
+}
+
+/** Events about one object of the namespace. */
+export async function eventsFor(c: ChaosUp, namespace: string, kind: string, name: string): Promise<EventSummary[]> {
+  const list = await c.client.list(eventsResource, { namespace });
+  return (list.items as unknown as EventSummary[]).filter((e) => e.involvedObject?.kind === kind && e.involvedObject.name === name);
+}
+
+/** Waits for an event with that reason about the disruption; resolves with it. */
+export async function expectDisruptionEvent(c: ChaosUp, namespace: string, reason: string, name = 'dis'): Promise<EventSummary> {
+  return until(`event ${reason} on disruption ${namespace}/${name}`, async () => (await eventsFor(c, namespace, 'Disruption', name)).find((e) => e.reason === reason));
+}
+
+/** PIDs of host processes whose command line matches the pattern (pgrep -f); none: []. */
+export function pgrep(pattern: string): Promise<number[]> {
+  return new Promise((resolve, reject) =>
+    execFile('pgrep', ['-f', pattern], (err, stdout) => {
+      if (err && (err as { code?: unknown }).code !== 1) reject(err);
+      else resolve(stdout.split('\n').filter(Boolean).map(Number));
+    }),
+  );
+}
+
+/**
+ * A target whose container burns nothing, dies on SIGTERM (it traps it, as a process must in a container), and has
+ * limits (256Mi by default: a CPU limit is also a request, and the node has few CPUs) and an emptyDir at /scratch: what the effect tests measure. `command` replaces
+ * the trapping loop (e.g. `sleep infinity`, whose process list never changes).
+ */
+export function workloadPod(namespace: string, options: { limits?: Record<string, string>; labels?: Record<string, string>; command?: string[] } = {}): KubeObject {
+  const command = options.command ?? ['sh', '-c', "trap 'exit 0' TERM; while true; do sleep 1; done"];
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { generateName: 'workload-', namespace, labels: options.labels ?? { foo: 'bar' } },
+    spec: {
+      terminationGracePeriodSeconds: 1,
+      containers: [{ name: 'ctn1', image: 'busybox', command, resources: { limits: options.limits ?? { memory: '256Mi' } }, volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }] }],
+      volumes: [{ name: 'scratch', emptyDir: {} }],
+    },
+  };
 }
