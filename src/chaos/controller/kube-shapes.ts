@@ -12,7 +12,7 @@ export interface PodCondition {
 export interface ContainerState {
   running?: { startedAt?: string };
   waiting?: { reason?: string };
-  terminated?: { exitCode?: number; reason?: string };
+  terminated?: { exitCode?: number; reason?: string; startedAt?: string };
 }
 
 export interface ContainerStatus {

@@ -33,7 +33,11 @@ export function decideTermination(t: TerminationInput): TerminationDecision {
       const statuses = status.containerStatuses ?? [];
       if (statuses.length === 0 || status.reason === 'DeadlineExceeded') return 'removeFinalizer';
       const injector = statuses.find((s) => s.name === INJECTOR_CONTAINER);
-      if (injector && (injector.started === false || injector.state?.terminated?.reason === 'StartError')) return 'removeFinalizer';
+      // Never started: nothing was injected, nothing to clean. Upstream reads `started: false` alone, but kubelet
+      // reports that for every terminated container, so an injector whose clean failed (exit 1) was never flagged
+      // stuck; a container that ran has its terminated state's startedAt.
+      const terminated = injector?.state?.terminated;
+      if (injector && ((injector.started === false && !terminated?.startedAt) || terminated?.reason === 'StartError')) return 'removeFinalizer';
       return 'stuck';
     }
     default:

@@ -26,7 +26,13 @@ const cases: Array<[string, { pod: Pod; kind?: string; healthy?: boolean; hasFin
   ['a running pod: still cleaning', { pod: deleting({ phase: 'Running' }) }, 'wait'],
   ['a failed pod with containers', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'test-1' }] }) }, 'stuck'],
   ['a failed pod with a running injector', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector' }] }) }, 'stuck'],
-  ['a failed pod whose injector exited 1 after cleaning failed', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: false, state: { terminated: { exitCode: 1, reason: 'Error' } } }] }) }, 'removeFinalizer'],
+  ['a failed pod whose injector exited 1 without ever running', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: false, state: { terminated: { exitCode: 1, reason: 'Error' } } }] }) }, 'removeFinalizer'],
+  // What kubelet (and Bosun's node agent) report for an injector whose clean failed: started is false once terminated.
+  [
+    'a failed pod whose injector ran and exited 1 (its clean failed)',
+    { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: false, state: { terminated: { exitCode: 1, reason: 'Error', startedAt: '2026-11-25T00:00:00Z' } } }] }) },
+    'stuck',
+  ],
   ['a failed pod whose started injector exited 1', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: true, state: { terminated: { exitCode: 1, reason: 'Error' } } }] }) }, 'stuck'],
 ];
 
