@@ -7,7 +7,7 @@ import type { ChildProcessHandle, HostWrites } from './host-writes.ts';
 function neverStarted(): ChildProcessHandle {
   let exit!: (result: { code: number | null; signal: NodeJS.Signals | null }) => void;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => (exit = resolve));
-  return { pid: 0, exited, kill: (signal) => exit({ code: null, signal }) };
+  return { pid: 0, exited, reported: Promise.resolve(), kill: (signal) => exit({ code: null, signal }) };
 }
 
 export function createDryRunWrites(log: InjectorLogger): HostWrites {

@@ -6,6 +6,8 @@ export interface ChildProcessHandle {
   readonly pid: number;
   /** Resolves with the exit code (or null and the signal) when the child ends. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when the child writes its first line to fd 3 (a stress child: "at work"); never, if it does not. */
+  readonly reported: Promise<void>;
   kill(signal: NodeJS.Signals): void;
 }
 

@@ -2,6 +2,7 @@
 // runtime calls. Every change the injector makes goes through here (dry-run swaps in dry-run-writes.ts).
 import { spawn as spawnProcess, execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { ChildProcessHandle, CommandResult, HostWrites } from './host-writes.ts';
 
 /** Runs argv, capturing its output; a missing binary is code 127 as a shell would say. */
@@ -27,12 +28,16 @@ export function createRealWrites(): HostWrites {
     spawn: (argv, options) => {
       const [file, ...args] = argv;
       if (!file) return Promise.reject(new Error('spawn: empty command'));
-      const child = spawnProcess(file, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...options?.env } });
+      // fd 3: the child's report channel (a stress child says it is at work there).
+      const child = spawnProcess(file, args, { stdio: ['ignore', 'inherit', 'inherit', 'pipe'], env: { ...process.env, ...options?.env } });
+      const channel = child.stdio[3] as Readable | null;
+      const reported = new Promise<void>((done) => channel?.once('data', () => done()));
+      channel?.resume();
       return new Promise<ChildProcessHandle>((resolve, reject) => {
         child.once('error', reject);
         child.once('spawn', () => {
           const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => child.once('exit', (code, signal) => done({ code, signal })));
-          resolve({ pid: child.pid ?? 0, exited, kill: (signal) => void child.kill(signal) });
+          resolve({ pid: child.pid ?? 0, exited, reported, kill: (signal) => void child.kill(signal) });
         });
       });
     },

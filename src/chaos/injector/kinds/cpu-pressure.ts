@@ -44,7 +44,7 @@ class CpuPressureInjector implements Injector {
     const join = container ? cgroupDirs(container) : [];
     this.ctx.log.info('starting cpu stress', { container: container?.id, cpusetCpus: capacity.cpusetCpus, quotaCpus: capacity.quotaCpus, capacity: capacity.capacity, percentage });
     const args = ['--percentage', String(percentage), '--cpus', String(capacity.capacity), ...(join.length > 0 ? ['--join', join.join(',')] : [])];
-    await this.stress.start(args, join);
+    await this.stress.start(args);
   }
 
   clean(): Promise<void> {

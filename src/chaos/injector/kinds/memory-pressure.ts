@@ -38,7 +38,7 @@ class MemoryPressureInjector implements Injector {
     this.ctx.log.info('starting memory stress', { container: container.id, limit, targetPercent: this.targetPercent, rampMs: this.rampMs });
     const joins = cgroupDirs(container);
     const args = ['--target-percent', String(this.targetPercent), '--ramp-duration', `${this.rampMs}ms`, '--join', joins.join(','), '--limit-file', memory.limitFile, '--usage-file', memory.usageFile];
-    await this.stress.start(args, joins);
+    await this.stress.start(args);
   }
 
   clean(): Promise<void> {

@@ -2,17 +2,14 @@
 // through HostWrites.spawn (so dry-run never starts it) and stops it with SIGTERM, then SIGKILL after 5 s, as
 // upstream's command package does. The child joins the target's cgroups so that what it burns or allocates is
 // charged to the target, and ends on its own when its parent is gone, at the deadline or on SIGTERM.
+import { closeSync, writeSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { ChildProcessHandle, HostWrites } from '../host/host-writes.ts';
-import type { HostReads } from '../host/host-reads.ts';
-import { sleep } from '../durations.ts';
 import { StressChildError } from '../errors.ts';
 
 const STOP_GRACE_MS = 5000;
-/** Without cgroups to watch (node level), a child still running after this long has started (upstream's bootstrap window). */
-const BOOTSTRAP_MS = 1000;
-/** How long a child may take to join its cgroups (starting Node on a loaded node takes seconds). */
-const JOIN_TIMEOUT_MS = 30_000;
+/** How long a child may take to be at work (starting Node on a loaded node takes seconds). */
+const START_TIMEOUT_MS = 30_000;
 
 /** How to run this same CLI again: node, its loader flags (tsx in a checkout) and the entry script. */
 export function selfCommand(): string[] {
@@ -27,30 +24,32 @@ export async function startStressChild(writes: HostWrites, subcommand: string, a
 }
 
 /**
- * Resolves once the child is at work: its PID is in every cgroup it joins (it starts stressing right after), or,
- * with none, it outlived the bootstrap window. Throws when it exits first or never joins. A dry-run child
- * (PID 0) is at work at once.
+ * Resolves once the child says it is at work (its line on fd 3: joined the target's cgroups and burning, or
+ * holding the memory it was asked for), so that readiness follows the disruption rather than the start of a
+ * process. Throws when it exits first or says nothing in time. A dry-run child is at work at once.
  */
-export async function awaitStressChild(child: ChildProcessHandle, joins: readonly string[], reads: HostReads, signal: AbortSignal): Promise<void> {
-  if (child.pid === 0) return;
-  let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  void child.exited.then((result) => (exit = result));
-  const joined = async (): Promise<boolean> => {
-    for (const dir of joins) {
-      const procs = await reads.readFile(`${dir}/cgroup.procs`).catch(() => '');
-      if (!procs.split('\n').includes(String(child.pid))) return false;
-    }
-    return true;
-  };
-  const end = Date.now() + (joins.length > 0 ? JOIN_TIMEOUT_MS : BOOTSTRAP_MS);
-  while (!signal.aborted) {
-    if (exit) throw new StressChildError(`stress child ${child.pid} exited at start (code ${exit.code}, signal ${exit.signal})`);
-    if (joins.length > 0 && (await joined())) return;
-    if (Date.now() >= end) {
-      if (joins.length === 0) return;
-      throw new StressChildError(`stress child ${child.pid} did not join ${joins.join(', ')} within ${JOIN_TIMEOUT_MS / 1000} s`);
-    }
-    await sleep(100, signal);
+export async function awaitStressChild(child: ChildProcessHandle, signal: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const exitedFirst = child.exited.then(({ code, signal: by }) => Promise.reject(new StressChildError(`stress child ${child.pid} exited at start (code ${code}, signal ${by})`)));
+  const tooLate = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StressChildError(`stress child ${child.pid} was not at work within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+  });
+  const aborted = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    await Promise.race([child.reported, exitedFirst, tooLate, aborted]);
+  } finally {
+    clearTimeout(timer);
+    exitedFirst.catch(() => undefined);
+  }
+}
+
+/** Child side: tells the parent it is at work (fd 3); a child started without that channel has nobody to tell. */
+export function reportAtWork(): void {
+  try {
+    writeSync(3, 'at work\n');
+    closeSync(3);
+  } catch {
+    // No fd 3: started by hand or by a test.
   }
 }
 

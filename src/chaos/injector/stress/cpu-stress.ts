@@ -4,7 +4,7 @@
 import { setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { InjectorLogger } from '../injector.ts';
-import { childEnd, joinCgroups } from './child.ts';
+import { childEnd, joinCgroups, reportAtWork } from './child.ts';
 
 export interface CpuStressOptions {
   percentage: number;
@@ -56,6 +56,7 @@ export async function runCpuStress(options: CpuStressOptions, log: InjectorLogge
   const duty = new Int32Array(new SharedArrayBuffer(4));
   Atomics.store(duty, 0, Math.round(plan.duty * 1e6));
   const workers = Array.from({ length: plan.workers }, () => new Worker(BURN, { eval: true, workerData: { duty: duty.buffer } }));
+  reportAtWork();
   log.info('cpu stress started', { pid: process.pid, percentage: options.percentage, cpus: options.cpus, workers: plan.workers, duty: plan.duty, cgroups: options.join });
   // Busy for a share of wall time is less CPU time when other processes preempt the workers (or the quota
   // throttles them mid-window): correct the duty from the CPU time this process actually got, towards the load.

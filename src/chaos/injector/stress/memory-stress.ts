@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import type { InjectorLogger } from '../injector.ts';
 import { parseMemoryLimit } from '../cgroups.ts';
 import { sleep } from '../durations.ts';
-import { childEnd, joinCgroups } from './child.ts';
+import { childEnd, joinCgroups, reportAtWork } from './child.ts';
 
 export interface MemoryStressOptions {
   targetPercent: number;
@@ -42,6 +42,8 @@ export async function runMemoryStress(options: MemoryStressOptions, log: Injecto
       held.push(Buffer.allocUnsafeSlow(size).fill(0xa5));
       allocated += size;
     }
+    // At work once the first share is held (all of it without a ramp): readiness follows the memory.
+    if (step === 1) reportAtWork();
     if (step < steps) await sleep(1000, stop.signal);
   }
   if (!stop.signal.aborted) log.info('memory stress allocated', { pid: process.pid, allocated });

@@ -17,11 +17,11 @@ export class StressSlot {
     return this.child !== undefined;
   }
 
-  async start(args: readonly string[], joins: readonly string[]): Promise<void> {
+  async start(args: readonly string[]): Promise<void> {
     const child = await startStressChild(this.ctx.writes, this.subcommand, args, this.deadline);
     this.child = child;
     try {
-      await awaitStressChild(child, joins, this.ctx.reads, this.ctx.signal);
+      await awaitStressChild(child, this.ctx.signal);
     } catch (error) {
       this.child = undefined;
       await stopStressChild(child);

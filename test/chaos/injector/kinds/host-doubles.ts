@@ -1,40 +1,15 @@
 // Host reads and writes for the kinds' tests: real ones (files and processes of this machine, as the injector
 // would use them) and a recording writes (upstream tests its tc and iptables sequences against mocks too).
-import { execFile, spawn } from 'node:child_process';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { createRealReads } from '../../../../src/chaos/injector/host/real-reads.ts';
+import { createRealWrites, runCommand } from '../../../../src/chaos/injector/host/real-writes.ts';
 import type { ChildProcessHandle, CommandResult, HostWrites } from '../../../../src/chaos/injector/host/host-writes.ts';
 import type { HostReads } from '../../../../src/chaos/injector/host/host-reads.ts';
 import type { InjectorContext, InjectorLogger, InjectorTarget } from '../../../../src/chaos/injector/injector.ts';
 
-export function runCommand(argv: readonly string[]): Promise<CommandResult> {
-  const [file, ...args] = argv;
-  return new Promise((resolve) => {
-    execFile(file ?? 'false', args, { encoding: 'utf8' }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : 127) : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-export const realReads: HostReads = {
-  readFile: (path) => readFile(path, 'utf8'),
-  exists: (path) => access(path).then(() => true, () => false),
-  run: runCommand,
-};
-
-export const realWrites: HostWrites = {
-  writeFile: (path, content) => writeFile(path, content, { flag: 'r+' }),
-  kill: (pid, signal) => Promise.resolve(void process.kill(pid, signal)),
-  spawn: (argv, options) => {
-    const [file, ...args] = argv;
-    const child = spawn(file ?? 'false', args, { env: { ...process.env, ...options?.env }, stdio: 'ignore' });
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-    const handle: ChildProcessHandle = { pid: child.pid ?? -1, exited, kill: (signal) => void child.kill(signal) };
-    return Promise.resolve(handle);
-  },
-  run: runCommand,
-  runtimeCall: (_description, call) => call(),
-};
+// The injector's own implementations: the kinds' tests change this machine as a chaos pod would.
+export const realReads: HostReads = createRealReads();
+export const realWrites: HostWrites = createRealWrites();
+export { runCommand };
 
 export type Recorded =
   | { op: 'writeFile'; path: string; content: string }
