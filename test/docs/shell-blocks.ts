@@ -55,6 +55,11 @@ function expectedOutput(line: string): string | undefined {
   return /-o jsonpath=('[^']*'|\S+)\s+#\s+(.+)$/.exec(line)?.[2]?.trim();
 }
 
+/** The output has the expected text as whole words ("Injected" is not in "NotInjected"). */
+function printsWords(out: string, expected: string): boolean {
+  return new RegExp(`(^|\\s)${expected.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`).test(out);
+}
+
 /**
  * Runs one README line as a user would: a `kubectl get` line is read again until it succeeds, as a user reads
  * again while a job runs, and a `-o jsonpath` line with a trailing `# text` comment must print that text (60 s).
@@ -72,7 +77,7 @@ export async function runLine(sh: Shell, line: string): Promise<void> {
       (out) => ({ out, error: undefined }),
       (error: unknown) => ({ out: '', error }),
     );
-    if (result.error === undefined && (expected === undefined || result.out.includes(expected))) return;
+    if (result.error === undefined && (expected === undefined || printsWords(result.out, expected))) return;
     if (Date.now() > deadline) {
       if (result.error) throw result.error;
       assert.fail(`${command}: printed ${JSON.stringify(result.out)}, the README says ${JSON.stringify(expected)}`);
