@@ -1,6 +1,7 @@
 // A container's argv as kubelet's runtime would build it: command replaces the image's entrypoint, args its
 // default arguments. The sandbox runs host binaries rather than images, so the entrypoints of a few
 // well-known images come from a small table; any other image must say its command.
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SandboxSpecError } from '../sandbox/errors.ts';
 
@@ -9,9 +10,14 @@ export interface ImageDefaults {
   cmd: string[];
   /** The image's USER when it is not the node's default: honoured only in trusted namespaces. */
   user?: number;
+  /** Host directories the image's program lives in, bound read-only at the same path (the sandbox hides /tmp …). */
+  hostDirs?: string[];
 }
 
-const BOSUN_BIN = fileURLToPath(new URL('../../../bin/bosun.js', import.meta.url));
+const BOSUN_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
+const BOSUN_BIN = `${BOSUN_ROOT}/bin/bosun.js`;
+// Bosun's own programs: this install (wherever it is, /tmp included) and the Node that runs it.
+const BOSUN_DIRS = [BOSUN_ROOT, dirname(process.execPath)];
 
 const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   busybox: { entrypoint: [], cmd: ['sh'] },
@@ -26,8 +32,8 @@ const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   // Upstream's chaos injector image (datadog/chaos-injector) runs Bosun's own injector, with this Node and this
   // install's bin/bosun.js, as root like the image: a chaos pod's args (`cpu-pressure --count 50% …`) follow
   // `bosun inject`. Its handler image (chaos-handler, an onInit target's init container) runs `bosun chaos-handler`.
-  'chaos-injector': { entrypoint: [process.execPath, BOSUN_BIN, 'inject'], cmd: [], user: 0 },
-  'chaos-handler': { entrypoint: [process.execPath, BOSUN_BIN, 'chaos-handler'], cmd: [] },
+  'chaos-injector': { entrypoint: [process.execPath, BOSUN_BIN, 'inject'], cmd: [], user: 0, hostDirs: BOSUN_DIRS },
+  'chaos-handler': { entrypoint: [process.execPath, BOSUN_BIN, 'chaos-handler'], cmd: [], hostDirs: BOSUN_DIRS },
 };
 
 /** "docker.io/library/busybox:1.36@sha256:…" → "busybox". */

@@ -146,6 +146,11 @@ export function runtimeSocketEnv(pod: Pod, container: Container, policy: NodePol
   return [{ name: NODE_RUNTIME_SOCKET_ENV, value: policy.runtimeSocketPath }];
 }
 
+/** The host directories an image's program needs (Bosun's own images: its install, which may be under /tmp), read-only. */
+function imageDirs(container: Container, policy: NodePolicy): { hostPath: string; mountPath: string; readOnly: boolean }[] {
+  return (imageDefaults(container.image, policy.imageMap)?.hostDirs ?? []).map((dir) => ({ hostPath: dir, mountPath: dir, readOnly: true }));
+}
+
 /** An image that runs as another user than the node's default (the chaos injector: root) does so in trusted namespaces, unless the pod names a user. */
 function imageUser(pod: Pod, container: Container, policy: NodePolicy, sc: ContainerSpec['securityContext']): ContainerSpec['securityContext'] {
   const user = imageDefaults(container.image, policy.imageMap)?.user;
@@ -165,7 +170,7 @@ export async function containerConfig(pod: Pod, container: Container, prepared: 
     name: container.name,
     argv,
     env,
-    volumeMounts: await volumeBindings(container.name, container.volumeMounts ?? [], prepared.volumes, envMap),
+    volumeMounts: [...(await volumeBindings(container.name, container.volumeMounts ?? [], prepared.volumes, envMap)), ...imageDirs(container, policy)],
     securityContext: imageUser(pod, container, policy, effectiveSecurityContext(pod, container)),
   };
   if (container.workingDir !== undefined) spec.workingDir = container.workingDir;
