@@ -2,6 +2,7 @@
 // HTTP and the controller on a manager. No node agent runs, so chaos pods never start: tests play the kubelet
 // by writing pod statuses (Running, Ready, Succeeded, Failed). Waiting is event-driven: a probe is re-evaluated
 // whenever the test's own informers see a Disruption, Pod or Event change.
+import { ChangeWaiter } from '../../helpers/change-waiter.ts';
 import { pino } from 'pino';
 import { eventsResource, namespacesResource, nodesResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
@@ -65,8 +66,8 @@ export async function startHarness(options: Omit<DisruptionControllerOptions, 'c
   const pods = new Informer<Pod>({ client: newClient(), resource: podsResource });
   const events = new Informer<Event>({ client: newClient(), resource: eventsResource });
   const watchers = [disruptions, pods, events] as Array<Informer<KubeObject>>;
-  let wake: () => void = () => {};
-  for (const w of watchers) w.addEventHandler({ onAdd: () => wake(), onUpdate: () => wake(), onDelete: () => wake() });
+  const changes = new ChangeWaiter(20_000, 1000);
+  for (const w of watchers) w.addEventHandler({ onAdd: changes.notify, onUpdate: changes.notify, onDelete: changes.notify });
   // The kubelet's part of a graceful pod deletion: the containers stop (a chaos pod's injector cleans and exits
   // 0, unless the test already made it fail), then the kubelet deletes the pod for good (grace 0); finalizers
   // still hold it until they are removed.
@@ -172,21 +173,7 @@ export async function startHarness(options: Omit<DisruptionControllerOptions, 'c
       await server.close();
     },
   };
-  h.until = async (what, probe, cond, timeoutMs = 20_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const changed = new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      const value = await probe();
-      if (cond(value)) return value;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)?.slice(0, 3000)}`);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([changed, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.min(left, 1000))))]);
-      clearTimeout(timer);
-    }
-  };
+  h.until = changes.until;
   await mgr.start();
   return h;
 }

@@ -2,6 +2,7 @@
 // controller on a manager, the GitHub test server with an Octokit client over HTTP. No node agent runs, so
 // Jobs never start: tests play the Job controller by writing Job status. Waiting is event-driven: a probe is
 // re-evaluated whenever the test's own informers see a Workflow, Job or Event change.
+import { ChangeWaiter } from '../../helpers/change-waiter.ts';
 import { pino } from 'pino';
 import { eventsResource, jobsResource, namespacesResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
@@ -127,25 +128,11 @@ export async function startHarness(options: Partial<Omit<WorkflowControllerOptio
 
   // The test's own watches, so waiting wakes on change rather than on a timer.
   const watchers = [workflowsResource, jobsResource, eventsResource].map((resource) => new Informer<KubeObject>({ client: newClient(), resource }));
-  let wake: () => void = () => {};
-  for (const w of watchers) w.addEventHandler({ onAdd: () => wake(), onUpdate: () => wake(), onDelete: () => wake() });
+  const changes = new ChangeWaiter(15_000);
+  for (const w of watchers) w.addEventHandler({ onAdd: changes.notify, onUpdate: changes.notify, onDelete: changes.notify });
   for (const w of watchers) w.start();
   await Promise.all(watchers.map((w) => w.waitForSync()));
-  h.until = async (what, probe, cond, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const changed = new Promise<void>((resolve) => {
-        wake = resolve;
-      });
-      const value = await probe();
-      if (cond(value)) return value;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(value)?.slice(0, 2000)}`);
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([changed, new Promise<void>((resolve) => (timer = setTimeout(resolve, left)))]);
-      clearTimeout(timer);
-    }
-  };
+  h.until = changes.until;
   if (autoStart) await mgr.start();
   return h;
 }
