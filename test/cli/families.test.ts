@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bosunFamilies, familyCrds, FamilyCrdError, selectFamilies, UnknownFamilyError } from '../../src/cli/families.ts';
+import { chaosFamily } from '../../src/chaos/family.ts';
 import { crdGroup, loadBosunCrds } from '../../src/crds/index.ts';
 import { landscaperFamily } from '../../src/landscaper/family.ts';
 import { landscaperWebhookConfiguration } from '../../src/landscaper/webhook/index.ts';
@@ -26,7 +27,7 @@ test('families are selected by name, each once; all of them without names', () =
   assert.deepEqual(selectFamilies(['b', 'a', 'b'], [a, b]), [b, a]);
   assert.deepEqual(selectFamilies([], [a, b]), []);
   assert.deepEqual(selectFamilies(['landscaper']), [landscaperFamily]);
-  assert.deepEqual(bosunFamilies.map((f) => f.name), ['landscaper', 'terrakojo', 'workloads']);
+  assert.deepEqual(bosunFamilies.map((f) => f.name), ['chaos', 'landscaper', 'terrakojo', 'workloads']);
 });
 
 test('an embedded-only family (a real cluster has its own) runs by default only on the embedded control plane', () => {
@@ -80,12 +81,12 @@ test('the commands refuse an unknown family or a bad chaos config in one line wi
 });
 
 test('bosun manifests --family NAME prints that family\'s CRDs; bosun manifests all of them', async () => {
-  const [landscaper, terrakojo, all] = await Promise.all([bosun(['manifests', '--family', 'landscaper']), bosun(['manifests', '--family', 'terrakojo']), bosun(['manifests'])]);
+  const [chaos, landscaper, terrakojo, all] = await Promise.all([bosun(['manifests', '--family', 'chaos']), bosun(['manifests', '--family', 'landscaper']), bosun(['manifests', '--family', 'terrakojo']), bosun(['manifests'])]);
   const names = (out: string): string[] => [...out.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]!);
-  for (const [one, family] of [[landscaper, landscaperFamily], [terrakojo, terrakojoFamily]] as const) {
+  for (const [one, family] of [[chaos, chaosFamily], [landscaper, landscaperFamily], [terrakojo, terrakojoFamily]] as const) {
     assert.equal(one.code, 0);
     assert.ok(one.out.startsWith('---\napiVersion: apiextensions.k8s.io/v1\n'));
     assert.deepEqual(names(one.out), [...family.crds].sort());
   }
-  assert.deepEqual(names(all.out), [...landscaperFamily.crds, ...terrakojoFamily.crds].sort());
+  assert.deepEqual(names(all.out), [...chaosFamily.crds, ...landscaperFamily.crds, ...terrakojoFamily.crds].sort());
 });
