@@ -51,8 +51,8 @@ test('runs registered families under leader election, with metrics and readiness
       });
     },
   };
-  // A family planned but not built is refused, not silently skipped.
-  await assert.rejects(runControllers(options({ controllers: ['demo', 'chaos'] }), [demo]), (e: unknown) => e instanceof UnknownFamilyError && /"chaos" is not built yet/.test(e.message));
+  // A family not available here is refused, not silently skipped.
+  await assert.rejects(runControllers(options({ controllers: ['demo', 'chaos'] }), [demo]), (e: unknown) => e instanceof UnknownFamilyError && /unknown controller family "chaos" \(available: demo\)/.test(e.message));
   const mgr = await runControllers(options({ controllers: ['demo'] }), [demo]);
   await eventually(() => seen.includes('from-cli'), 'the family reconciles once leading');
   const lease = await h.client.get<Lease>(leasesResource, 'cli-test', { namespace: 'default' });
