@@ -64,6 +64,8 @@ test('examples/chaos/README.md: every command runs as written and shows the effe
     const sh = shellIn(dir, join(dir, '.bosun', 'kubeconfig'));
     const lines = readmeLines(README);
     assert.ok(lines.some((l) => l.startsWith('examples/chaos/measure.sh')), 'the README measures');
+    // Only `kubectl get …` lines are read again until they print their comment: any other form would not wait.
+    for (const l of lines) if (/-o jsonpath=.*#/.test(l)) assert.match(l, /^kubectl get\b/, `a checked line must be a kubectl get: ${l}`);
     for (const line of lines) {
       if (line.startsWith('examples/chaos/measure.sh')) await measured(sh, line);
       else await runLine(sh, line);
