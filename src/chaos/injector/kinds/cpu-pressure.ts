@@ -5,7 +5,7 @@ import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { cgroupDirs, readCpuCapacity } from '../cgroups.ts';
 import { InjectorFlagError } from '../errors.ts';
 import { StressSlot } from '../stress/stress-slot.ts';
-import { deadlineOf } from './values.ts';
+import { deadlineOf } from './option-values.ts';
 
 export type CpuCount = { percent: number } | { cpus: number };
 

@@ -6,7 +6,7 @@ import { cgroupDirs, memoryCgroup, parseMemoryLimit } from '../cgroups.ts';
 import { parseGoDuration } from '../durations.ts';
 import { CgroupError, InjectorFlagError } from '../errors.ts';
 import { StressSlot } from '../stress/stress-slot.ts';
-import { deadlineOf } from './values.ts';
+import { deadlineOf } from './option-values.ts';
 
 /** "76%" or "76" → 76. */
 export function parseTargetPercent(text: string): number {

@@ -1,6 +1,8 @@
 // Reading a kind's flag values as commander hands them over (camelCased keys, strings unless a boolean flag or
 // a default), with upstream's cobra types: Int, Uint, Bool, String, StringSlice (comma-separated, repeatable).
 
+import { parseRfc3339 } from '../durations.ts';
+
 /** A flag value the kind cannot use; the CLI reports it as a usage error. */
 export class InjectorOptionError extends Error {
   override readonly name = 'InjectorOptionError' as const;
@@ -43,4 +45,10 @@ export function stringSliceValue(values: Readonly<Record<string, unknown>>, key:
 /** A repeatable flag's collector for commander (`--hosts a --hosts b`). */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** --deadline, a common flag the pressure kinds pass on to their stress children (they end on their own at it). */
+export function deadlineOf(values: Readonly<Record<string, unknown>>): Date | undefined {
+  const text = values['deadline'];
+  return typeof text === 'string' && text !== '' ? parseRfc3339('deadline', text) : undefined;
 }
