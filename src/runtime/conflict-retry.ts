@@ -14,8 +14,11 @@ export interface ConflictRetryOptions {
   signal?: AbortSignal;
 }
 
-export class ObjectConflictError extends Error {
-  override readonly name = 'ObjectConflictError' as const;
+/** A write that still conflicted after every attempt: a ConflictError, retried quietly by the controller. */
+export class ObjectConflictError extends ConflictError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message }, options);
+  }
 }
 
 /**

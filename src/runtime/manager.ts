@@ -12,6 +12,8 @@ import { Informer, type InformerOptions } from './informer/informer.ts';
 import { Controller, type ControllerOptions } from './controller/controller.ts';
 import type { OwnerKind } from './controller/handler.ts';
 import { EventRecorder } from './event-recorder.ts';
+import { ReadYourWrites } from './informer/read-your-writes.ts';
+import { statusWriter, type StatusWriter } from './status.ts';
 import { LeaderElector } from './leader-election.ts';
 import { createLogger } from './logger.ts';
 import { RuntimeMetrics } from './metrics.ts';
@@ -166,6 +168,22 @@ export class Manager {
       });
     }
     return controller;
+  }
+
+  /**
+   * A read-your-writes view attached to the shared informer of the resource: a reconcile that runs before the
+   * cache has our write resolves the cached object to the one we wrote (pass it to statusWriter).
+   */
+  readYourWrites<T extends KubeObject>(resource: ResourceTarget, filter: InformerFilter = {}): ReadYourWrites<T> {
+    const writes = new ReadYourWrites<T>();
+    writes.attach(this.informer<T>(resource, filter));
+    return writes;
+  }
+
+  /** The status writer of a resource; with readYourWrites, every write it makes is recorded there. */
+  statusWriter<T extends KubeObject>(resource: ResourceTarget, options: { readYourWrites?: ReadYourWrites<T> } = {}): StatusWriter<T> {
+    const writes = options.readYourWrites;
+    return statusWriter<T>(this.client, resource, writes ? { afterWrite: (before, stored) => writes.record(before.metadata.resourceVersion, stored) } : {});
   }
 
   /** Adds a runnable; started by start() in the order added, before caches and controllers. */

@@ -3,12 +3,19 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../apimachinery/object.ts';
 import type { KubeClient, ResourceTarget } from '../client/client.ts';
+import { ConflictError } from '../client/errors.ts';
 import { retryOnConflict, type ConflictRetryOptions } from './conflict-retry.ts';
 
 export type UpdateStatusOptions = ConflictRetryOptions;
 
-export class StatusConflictError extends Error {
-  override readonly name = 'StatusConflictError' as const;
+/**
+ * A status write that still conflicted after every attempt. It is a ConflictError, so the controller retries
+ * it quietly like any stale read instead of each reconciler catching it.
+ */
+export class StatusConflictError extends ConflictError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'Conflict', code: 409, message }, options);
+  }
 }
 
 /**

@@ -3,6 +3,9 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { conditionsOf, getCondition, isFalse, isTrue, removeCondition, setCondition, setObjectCondition, type Condition } from '../../src/runtime/conditions.ts';
+import { pino } from 'pino';
+import { ConflictError } from '../../src/client/errors.ts';
+import { Manager } from '../../src/runtime/manager.ts';
 import { StatusConflictError, updateStatus } from '../../src/runtime/status.ts';
 import { startHarness, widget, widgets, type Harness } from './harness.ts';
 
@@ -72,6 +75,21 @@ test('no write when mutate changes nothing; a hopeless conflict gives up with St
       await rival.patchStatus(widgets, 'quiet', { status: { rival: ++n } }, { type: 'merge', namespace: 'default' });
       draft.status = { ...(draft.status as object), mine: n };
     }, { attempts: 3, backoffMs: 1 }),
-    StatusConflictError,
+    (err) => err instanceof StatusConflictError && err instanceof ConflictError && err.code === 409,
+    'a StatusConflictError is a ConflictError: the controller retries it quietly like any conflict',
   );
+});
+
+test("mgr.statusWriter with readYourWrites: the cache's older object resolves to the written one", async () => {
+  const mgr = new Manager({ client: h.client, logger: pino({ enabled: false }) });
+  const writes = mgr.readYourWrites<KubeObject>(widgets);
+  const writer = mgr.statusWriter<KubeObject>(widgets, { readYourWrites: writes });
+  const cached = await h.client.create(widgets, { ...widget('ryw'), status: {} });
+  const stored = await writer.write(cached, (draft) => {
+    draft.status = { seen: true };
+  });
+  assert.notEqual(stored.metadata.resourceVersion, cached.metadata.resourceVersion);
+  assert.equal(writes.resolve(cached), stored, 'a reconcile on the stale cached object sees our write');
+  const unchanged = await writer.write(stored, () => {});
+  assert.equal(unchanged, stored, 'no write, nothing recorded');
 });

@@ -10,8 +10,6 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
-import { statusWriter } from '../../runtime/status.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption } from '../api/types.ts';
@@ -75,13 +73,12 @@ export function registerDisruptionController(mgr: Manager, options: DisruptionCo
   const nodes = mgr.informer<Node>(nodesResource);
   pods.addIndexer(CHAOS_POD_BY_DISRUPTION, (p) => (isChaosPod(p, config.chaosNamespace) ? objectKey(p.metadata.labels?.[DISRUPTION_NAMESPACE_LABEL], p.metadata.labels?.[DISRUPTION_NAME_LABEL] ?? '') : undefined));
   pods.addIndexer(CHAOS_POD_BY_TARGET, (p) => (isChaosPod(p, config.chaosNamespace) ? p.metadata.labels?.[TARGET_LABEL] : undefined));
-  const writes = new ReadYourWrites<Disruption>();
-  writes.attach(disruptions);
+  const writes = mgr.readYourWrites<Disruption>(disruptionsResource);
   const data: DisruptionControllerData = {
     client: mgr.client,
     config,
     recorder: mgr.recorder('chaos-controller'),
-    status: statusWriter<Disruption>(mgr.client, disruptionsResource, { afterWrite: (before, stored) => writes.record(before.metadata.resourceVersion, stored) }),
+    status: mgr.statusWriter(disruptionsResource, { readYourWrites: writes }),
     writes,
     selection: new KeyedMutex(),
     disruptions,

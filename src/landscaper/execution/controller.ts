@@ -7,10 +7,8 @@ import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { addFinalizer } from '../../runtime/finalizer.ts';
-import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { runPhases } from '../../runtime/phases/phase-machine.ts';
-import { statusWriter } from '../../runtime/status.ts';
 import { LANDSCAPER_FINALIZER } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
@@ -62,23 +60,21 @@ const OWNED_ITEM_DELAY_MS = 10;
 export function registerExecutionController(mgr: Manager, options: ExecutionControllerOptions = {}): Controller<Execution, ExecutionController> {
   const deployItemInformer = mgr.informer<DeployItem>(deployItemsResource);
   if (!deployItemInformer.store.indexNames().includes(MANAGED_BY_INDEX)) deployItemInformer.addIndexer(MANAGED_BY_INDEX, managedByIndexValue);
-  const deployItemWrites = new ReadYourWrites<DeployItem>();
-  deployItemWrites.attach(deployItemInformer);
-  const executionWrites = new ReadYourWrites<Execution>();
-  executionWrites.attach(mgr.informer<Execution>(executionsResource));
+  const deployItemWrites = mgr.readYourWrites<DeployItem>(deployItemsResource);
+  const executionWrites = mgr.readYourWrites<Execution>(executionsResource);
   const name = options.name ?? 'landscaper-execution';
   const env: ExecutionEnv = {
     client: mgr.client,
     deployItemInformer,
     deployItemWrites,
-    deployItemStatus: statusWriter<DeployItem>(mgr.client, deployItemsResource, { afterWrite: (before, stored) => deployItemWrites.record(before.metadata.resourceVersion, stored) }),
+    deployItemStatus: mgr.statusWriter(deployItemsResource, { readYourWrites: deployItemWrites }),
     executionWrites,
     recorder: mgr.recorder(options.component ?? 'landscaper-execution-controller'),
     now: options.now ?? (() => new Date()),
     writeConcurrency: Math.max(1, options.writeConcurrency ?? 16),
   };
   // The execution reads its own status writes before the cache has them.
-  const writer = statusWriter<Execution>(mgr.client, executionsResource, { afterWrite: (before, stored) => executionWrites.record(before.metadata.resourceVersion, stored) });
+  const writer = mgr.statusWriter(executionsResource, { readYourWrites: executionWrites });
   const controller = mgr.controller<Execution, ExecutionController>({
     name,
     for: executionsResource,

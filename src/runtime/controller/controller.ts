@@ -249,7 +249,8 @@ export class Controller<T extends KubeObject, C = unknown> {
       this.metrics.panicked();
       ctx.log.error({ err }, 'reconcile panicked (recovered)');
     } else if (err instanceof ConflictError) {
-      // A stale cache read: expected now and then, retried with backoff; not worth an error line.
+      // A stale cache read, or a write that kept conflicting (StatusConflictError, ObjectConflictError are
+      // ConflictErrors): expected now and then, retried with backoff; not worth an error line.
       ctx.log.debug({ err: err.message }, 'conflict, retrying with a fresher cache');
     } else {
       ctx.log.error({ err, terminal }, 'reconcile failed');

@@ -3,9 +3,7 @@ import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';
-import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { statusWriter } from '../../runtime/status.ts';
 import { branchesResource, repositoriesResource, workflowsResource } from '../api/resources.ts';
 import type { Branch, Repository, Workflow } from '../api/types.ts';
 import type { GitHubClientProvider } from '../repository/github-access.ts';
@@ -37,15 +35,14 @@ export function registerBranchController(mgr: Manager, options: BranchController
   const branches = mgr.informer<Branch>(branchesResource);
   const repositories = mgr.informer<Repository>(repositoriesResource);
   indexRepositoriesBySecret(repositories);
-  const writes = new ReadYourWrites<Branch>();
-  writes.attach(branches);
+  const writes = mgr.readYourWrites<Branch>(branchesResource);
   const deps: BranchDeps = {
     client: mgr.client,
     github: options.github,
     repositories,
     workflows: mgr.informer<Workflow>(workflowsResource),
     recorder: mgr.recorder('terrakojo-branch-controller'),
-    writer: statusWriter<Branch>(mgr.client, branchesResource, { afterWrite: (before, stored) => writes.record(before.metadata.resourceVersion, stored) }),
+    writer: mgr.statusWriter(branchesResource, { readYourWrites: writes }),
     writes,
   };
   return mgr

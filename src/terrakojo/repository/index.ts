@@ -3,9 +3,7 @@ import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import { action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
-import { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { statusWriter } from '../../runtime/status.ts';
 import { KIND_REPOSITORY } from '../api/constants.ts';
 import { branchesResource, repositoriesResource } from '../api/resources.ts';
 import type { Branch, Repository } from '../api/types.ts';
@@ -39,14 +37,13 @@ export function registerRepositoryController(mgr: Manager, options: RepositoryCo
   const branches = mgr.informer<Branch>(branchesResource);
   const secrets = mgr.informer(secretsResource);
   indexRepositoriesBySecret(repositories);
-  const writes = new ReadYourWrites<Repository>();
-  writes.attach(repositories);
+  const writes = mgr.readYourWrites<Repository>(repositoriesResource);
   const deps: RepositoryDeps = {
     client: mgr.client,
     branches,
     github: options.github,
     recorder: mgr.recorder('terrakojo-repository-controller'),
-    writer: statusWriter<Repository>(mgr.client, repositoriesResource, { afterWrite: (before, stored) => writes.record(before.metadata.resourceVersion, stored) }),
+    writer: mgr.statusWriter(repositoriesResource, { readYourWrites: writes }),
     writes,
     resyncIntervalMs: options.resyncIntervalMs ?? DEFAULT_RESYNC_INTERVAL_MS,
   };

@@ -4,8 +4,7 @@ import { fromLabelSelectorObject, LabelSelectorError } from '../../apimachinery/
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
-import { StatusConflictError } from '../../runtime/status.ts';
-import { ConflictError, NotFoundError } from '../../client/errors.ts';
+import { NotFoundError } from '../../client/errors.ts';
 import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deployment } from '../api/types.ts';
 import { claim } from '../pods/claim.ts';
@@ -55,8 +54,7 @@ export async function syncDeployment(deployment: Deployment, ctx: ReconcileConte
     const recheckMs = (deployment.spec.strategy?.type ?? 'RollingUpdate') === 'Recreate' ? await rolloutRecreate(sync) : await rolloutRolling(sync);
     return recheckMs === undefined ? action.awaitChange() : action.requeueAfter(recheckMs);
   } catch (err) {
-    // A write computed from a stale cache, or on an object gone meanwhile: run again on a fresher cache.
-    if (err instanceof StatusConflictError || err instanceof ConflictError) return action.requeue();
+    // An object gone meanwhile: run again on a fresher cache (a conflict is the controller's quiet retry).
     if (err instanceof NotFoundError) return action.requeue();
     throw err;
   }

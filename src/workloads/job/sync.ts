@@ -22,7 +22,7 @@ import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
-import { StatusConflictError, updateStatus } from '../../runtime/status.ts';
+import { updateStatus } from '../../runtime/status.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, JobStatus, Pod } from '../api/types.ts';
 import { claim } from '../pods/claim.ts';
@@ -306,7 +306,6 @@ export async function syncJob(job: Job, ctx: ReconcileContext<JobControllerData>
     }
   } catch (err) {
     if (err instanceof NotFoundError) return action.awaitChange();
-    if (err instanceof StatusConflictError) return action.requeue();
     throw err;
   }
   for (const [type, reason, message] of events) void d.recorder.event(current, type, reason, message);

@@ -18,7 +18,7 @@ import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import type { Manager } from '../../runtime/manager.ts';
-import { StatusConflictError, updateStatus } from '../../runtime/status.ts';
+import { updateStatus } from '../../runtime/status.ts';
 import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE } from '../api/taints.ts';
 import type { Lease, Node, Pod, Taint } from '../api/types.ts';
@@ -98,7 +98,6 @@ export async function monitorNode(node: Node, ctx: ReconcileContext<NodeLifecycl
     if (getCondition(current.status?.conditions, 'Ready')?.status !== 'True' && getCondition(current.status?.conditions, 'Ready')) await markPodsNotReady(d, current);
   } catch (err) {
     if (err instanceof NotFoundError) return action.awaitChange();
-    if (err instanceof StatusConflictError) return action.requeue();
     throw err;
   }
   return silentFor < d.gracePeriodMs ? action.requeueAfter(d.gracePeriodMs - silentFor) : action.awaitChange();
