@@ -21,7 +21,8 @@ import type { KubeObject } from '../apimachinery/object.ts';
 import type { JsonPatchOperation, KubeClient, ResourceTarget } from '../client/client.ts';
 import type { Action } from './controller/action.ts';
 import { action } from './controller/action.ts';
-import { ConflictError, NotFoundError } from '../client/errors.ts';
+import { ConflictError, InvalidError, NotFoundError } from '../client/errors.ts';
+import { ObjectConflictError, retryOnConflict, type ConflictRetryOptions } from './conflict-retry.ts';
 
 /** What cleanup returns while its work is not finished yet: keep the finalizer, and go on as `next` says. */
 export interface CleanupPending {
@@ -111,6 +112,35 @@ export async function removeFinalizer(client: KubeClient, resource: ResourceTarg
   await patch(client, resource, t, ops, 'RemoveFinalizer', `removing finalizer ${name}`);
 }
 
+/**
+ * Removes the finalizer from an object others write all the time (a pod: the kubelet writes its status, the Job
+ * controller, the chaos controller and an injector their finalizers), where removeFinalizer's resourceVersion
+ * guard would fail most reconciles. The patch is guarded by the finalizer's entry alone (test the name at its
+ * index, remove it), so a status write in between does not fail it; when the list itself moved (the test fails),
+ * the object is read again and the removal retried with backoff. An object already gone counts as done; one that
+ * keeps moving ends in an ObjectConflictError, which the controller retries quietly.
+ */
+export async function removeFinalizerWithRetry(client: KubeClient, resource: ResourceTarget, obj: KubeObject, name: string, options: ConflictRetryOptions = {}): Promise<void> {
+  const write = async (current: KubeObject): Promise<KubeObject> => {
+    const index = (current.metadata.finalizers ?? []).indexOf(name);
+    if (index < 0) return current;
+    const t = target(current, name);
+    const path = `/metadata/finalizers/${index}`;
+    try {
+      return (await patch(client, resource, t, [{ op: 'test', path, value: name }, { op: 'remove', path }], 'RemoveFinalizer', `removing finalizer ${name}`, options.signal)) ?? current;
+    } catch (err) {
+      // The entry moved under us (the list changed since we read it): read again and retry.
+      if (err instanceof FinalizerError && err.cause instanceof InvalidError) throw new ObjectConflictError(err.message, { cause: err.cause });
+      throw err;
+    }
+  };
+  try {
+    await retryOnConflict(client, resource, obj, write, (what, n, cause) => new ObjectConflictError(`removing finalizer ${name} from ${what} still conflicted after ${n} attempts`, { cause }), options);
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+}
+
 interface Target {
   namespace: string | undefined;
   name: string;
@@ -126,9 +156,9 @@ function target(obj: KubeObject, finalizer: string): Target {
 }
 
 /** The patched object; undefined when it is gone (NotFound). */
-async function patch<T extends KubeObject>(client: KubeClient, resource: ResourceTarget, t: Target, ops: JsonPatchOperation[], kind: FinalizerErrorKind, what: string): Promise<T | undefined> {
+async function patch<T extends KubeObject>(client: KubeClient, resource: ResourceTarget, t: Target, ops: JsonPatchOperation[], kind: FinalizerErrorKind, what: string, signal?: AbortSignal): Promise<T | undefined> {
   try {
-    return await client.patch<T>(resource, t.name, ops, { type: 'json', ...(t.namespace !== undefined ? { namespace: t.namespace } : {}) });
+    return await client.patch<T>(resource, t.name, ops, { type: 'json', ...(t.namespace !== undefined ? { namespace: t.namespace } : {}), ...(signal ? { signal } : {}) });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     // A conflict stays a ConflictError for the controller (a stale read, retried quietly), wrapped in context.

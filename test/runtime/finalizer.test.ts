@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { action } from '../../src/runtime/controller/action.ts';
-import { cleanupPending, finalizer, FinalizerError } from '../../src/runtime/finalizer.ts';
+import { cleanupPending, finalizer, FinalizerError, removeFinalizerWithRetry } from '../../src/runtime/finalizer.ts';
 import { startHarness, widget, widgets, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -165,4 +165,23 @@ test('the guards: resourceVersion always; the whole array when appending; the en
       { op: 'remove', path: '/metadata/finalizers/1' },
     ],
   ]);
+});
+
+test('removeFinalizerWithRetry: a status write in between does not fail it; a list that moved is read again; gone is done', async () => {
+  const created = await h.client.create(widgets, { ...widget('busy'), metadata: { ...widget('busy').metadata, finalizers: ['x.io/a', ours, 'x.io/b'] } });
+  // The status moves on after our read (the kubelet writing a pod's status): the entry guard still holds.
+  await h.client.patchStatus(widgets, 'busy', { status: { beat: 1 } }, { type: 'merge', namespace: 'default' });
+  await removeFinalizerWithRetry(h.client, widgets, created, ours);
+  assert.deepEqual((await get('busy')).metadata.finalizers, ['x.io/a', 'x.io/b']);
+
+  // Another owner's finalizer goes first, moving ours to another index: the stale read's test fails, the helper
+  // reads again and removes ours, and only ours.
+  const again = await h.client.patch(widgets, 'busy', { metadata: { finalizers: ['x.io/a', ours, 'x.io/b'] } }, { type: 'merge', namespace: 'default' });
+  await h.client.patch(widgets, 'busy', { metadata: { finalizers: [ours, 'x.io/b'] } }, { type: 'merge', namespace: 'default' });
+  await removeFinalizerWithRetry(h.client, widgets, again, ours, { backoffMs: 1 });
+  assert.deepEqual((await get('busy')).metadata.finalizers, ['x.io/b']);
+
+  await h.client.patch(widgets, 'busy', { metadata: { finalizers: null } }, { type: 'merge', namespace: 'default' });
+  await h.client.delete(widgets, 'busy', { namespace: 'default' });
+  await removeFinalizerWithRetry(h.client, widgets, again, ours, { backoffMs: 1 });
 });

@@ -4,7 +4,7 @@
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { updateObject } from '../../runtime/conflict-retry.ts';
+import { removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
 import type { Pod } from '../agent/pods/pod-types.ts';
 import { forbidden, notFound } from './errors.ts';
 
@@ -21,16 +21,8 @@ export async function ownPod(client: KubeClient, nodeName: string, namespace: st
   return pod;
 }
 
-export async function removeFinalizer(client: KubeClient, nodeName: string, namespace: string, name: string, finalizer: string): Promise<void> {
+/** Removes a finalizer from a pod bound to this node (gone meanwhile: whatever the finalizer held is released). */
+export async function removeOwnPodFinalizer(client: KubeClient, nodeName: string, namespace: string, name: string, finalizer: string): Promise<void> {
   const pod = await ownPod(client, nodeName, namespace, name);
-  try {
-    await updateObject(client, podsResource, pod, (draft) => {
-      const left = (draft.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-      if (left.length === (draft.metadata.finalizers ?? []).length) return;
-      draft.metadata.finalizers = left;
-    });
-  } catch (error) {
-    // Gone meanwhile: whatever the finalizer held is released.
-    if (!(error instanceof NotFoundError)) throw error;
-  }
+  await removeFinalizerWithRetry(client, podsResource, pod, finalizer);
 }

@@ -11,7 +11,7 @@ import type { ContainerRegistry } from '../agent/pods/container-registry.ts';
 import type { CgroupLayout } from '../sandbox/cgroup-layout.ts';
 import { findPod, podContainers, watchPodContainers } from './container-watch.ts';
 import { badRequest, notFound, RuntimeApiError } from './errors.ts';
-import { removeFinalizer } from './finalizer-removal.ts';
+import { removeOwnPodFinalizer } from './finalizer-removal.ts';
 import { replacePod } from './pod-replacement.ts';
 import { describeContainer } from './runtime-container.ts';
 import { prepareSocketPath } from './socket-path.ts';
@@ -108,7 +108,7 @@ export async function startRuntimeApi(options: RuntimeApiOptions): Promise<Runti
       if (action === 'finalizers/remove' && method === 'POST') {
         const finalizer = (await readJson(req))['finalizer'];
         if (typeof finalizer !== 'string' || finalizer === '') throw badRequest('finalizer must be a non-empty string');
-        await removeFinalizer(client, nodeName, namespace, name, finalizer);
+        await removeOwnPodFinalizer(client, nodeName, namespace, name, finalizer);
         return sendEmpty(res, 204);
       }
       if (action === 'replace' && method === 'POST') {
