@@ -236,6 +236,8 @@ export interface DisruptionStatus {
   /** RFC 3339; set once every chaos pod is gone during deletion. */
   cleanedAt?: string;
   runCount?: number;
+  /** The spec's hash (without count under dynamic targeting), to notice a change the webhook did not stop. */
+  specHash?: string;
 }
 
 export interface Disruption extends KubeObject {

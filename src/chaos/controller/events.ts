@@ -12,5 +12,7 @@ export const EVENT_STUCK_ON_REMOVAL = 'StuckOnRemoval';
 export const EVENT_INVALID_LABEL_SELECTOR = 'InvalidLabelSelector';
 export const EVENT_NO_TARGETS_FOUND = 'NoTargetsFound';
 export const EVENT_INVALID_SPEC = 'InvalidSpec';
+/** The spec changed although a disruption is immutable (upstream's controller before its admission webhook). */
+export const EVENT_SPEC_MUTATED = 'Mutated';
 /** On the target pod or node. */
 export const EVENT_DISRUPTED = 'Disrupted';

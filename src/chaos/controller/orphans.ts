@@ -7,7 +7,7 @@ import { objectKey } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { hasFinalizer, removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
 import { CHAOS_POD_FINALIZER, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Pod } from './kube-shapes.ts';
@@ -36,7 +36,7 @@ export async function reconcileChaosPodOrphan(pod: Pod, ctx: ReconcileContext<Di
   if (targetExists(x, pod)) return action.awaitChange();
   x.metrics.orphanFound.inc();
   ctx.log.info({ pod: pod.metadata.name, disruption: `${namespace}/${name}` }, 'removing an orphaned chaos pod whose target is gone');
-  if (hasFinalizer(pod, CHAOS_POD_FINALIZER)) await removeFinalizer(x.client, podsResource, pod, CHAOS_POD_FINALIZER);
+  if (hasFinalizer(pod, CHAOS_POD_FINALIZER)) await removeFinalizerWithRetry(x.client, podsResource, pod, CHAOS_POD_FINALIZER, { signal: ctx.signal });
   if (!pod.metadata.deletionTimestamp) {
     await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }).catch((err: unknown) => {
       if (!(err instanceof NotFoundError)) throw err;

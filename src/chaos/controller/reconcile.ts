@@ -1,8 +1,26 @@
 // The Disruption reconciler (upstream's controllers/disruption_controller.go Reconcile), event-driven: chaos pods,
 // target pods and nodes wake it, so it requeues only at its own deadlines (expiry, GC, the createPods trigger,
-// the finalizer delay, the deletion timeout) and backs off on errors. Order of a pass: chaos pods being deleted
-// (§2.8) → deletion (clean, cleanedAt, finalizer) or: delete-only, finalizer, expiry and GC, trigger, target
-// selection, chaos pods, injection status.
+// the finalizer delay, the deletion timeout) and backs off on errors.
+//
+// Where each step of the design (upstream's docs/design.md, "Disruption resource lifecycle") lives:
+// | step                                          | where                                                                 |
+// |-----------------------------------------------|-----------------------------------------------------------------------|
+// | injection 1: add a disruption finalizer       | reconcileDisruption, through the runtime's finalizer()                |
+// | injection 2: compute spec hash                | recordSpecHash (status.specHash, a `Mutated` Warning on a change);    |
+// |                                               | the hash: validation/hash.ts; the update webhook denies the change    |
+// |                                               | first (validation/admission.ts), as upstream's does                   |
+// | injection 3: select targets                   | select; eligibility and the random pick: selection.ts, targets.ts     |
+// | injection 4: create chaos pods                | startInjection; the pod: chaos-pod.ts                                 |
+// | injection 5: update injection status          | updateInjection; the state machine: injection-status.ts               |
+// | cleanup 1: clean disruptions                  | reconcileDeletion                                                     |
+// | cleanup 2: handle chaos pods termination      | handleChaosPodsTermination (every pass); the decision: termination.ts |
+// | (not in the design) expiry, GC, triggers      | reconcileLive; the clock: timing.ts                                   |
+// | (not in the design) orphaned chaos pods       | orphans.ts                                                            |
+//
+// Order of a pass: chaos pods being deleted (cleanup 2), then the finalizer decides: deletion (cleanup 1,
+// cleanedAt, the finalizer goes after the delay) or the live pass (expiry and GC, spec hash, trigger, target
+// selection, chaos pods, injection status). Status is written as mutations (status-changes.ts).
+import { isDeepStrictEqual } from 'node:util';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
@@ -10,17 +28,19 @@ import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import { forEachLimited } from '../../runtime/concurrency.ts';
-import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
+import { cleanupPending, finalizer, hasFinalizer, removeFinalizerWithRetry, type CleanupPending } from '../../runtime/finalizer.ts';
 import { CHAOS_POD_FINALIZER, DISRUPTION_FINALIZER, DISRUPTION_KIND_LABEL, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL, type DisruptionKindName, type InjectionStatus } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
-import type { Disruption, DisruptionStatus, TargetInjection } from '../api/types.ts';
+import type { Disruption, TargetInjection } from '../api/types.ts';
+import { specHash } from '../validation/hash.ts';
 import { specKinds } from '../validation/spec.ts';
 import { buildChaosPod } from './chaos-pod.ts';
-import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_EMPTY_DISRUPTION, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_STUCK_ON_REMOVAL } from './events.ts';
+import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_EMPTY_DISRUPTION, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_SPEC_MUTATED, EVENT_STUCK_ON_REMOVAL } from './events.ts';
 import { nextInjection, terminationStatus } from './injection-status.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import type { DisruptionControllerData } from './options.ts';
 import { isEligibleNode, isEligiblePod, isTargetAvailable, ownedBy, selectTargets, targetSelector, type EligibilityContext } from './selection.ts';
+import { StatusChanges } from './status-changes.ts';
 import { CHAOS_POD_BY_DISRUPTION, chaosPodsOnTarget, chaosTarget, ContainerNotFoundError, ContainerNotStartedError, isNodeLevel, matchingTargets, targetIsHealthy, targetObject } from './targets.ts';
 import { decideTermination } from './termination.ts';
 import { remainingMs, timeToCreatePodsMs } from './timing.ts';
@@ -66,24 +86,27 @@ export async function reconcileDisruption(disruption: Disruption, ctx: Ctx): Pro
   x.metrics.reconcile.inc();
   const stopTimer = x.metrics.reconcileDuration.startTimer();
   try {
-    const fresh = x.writes.resolve(disruption);
-    let d = fresh === disruption ? disruption : structuredClone(fresh);
-    d.status ??= { selectedTargetsCount: 0, ignoredTargetsCount: 0, injectedTargetsCount: 0, desiredTargetsCount: 0 };
+    const d = x.writes.resolve(disruption);
     const chaosPods = chaosPodsOf(x, d);
     const stuck = await handleChaosPodsTermination(x, d, chaosPods, ctx);
-    if (d.metadata.deletionTimestamp) {
-      if (!hasFinalizer(d, DISRUPTION_FINALIZER)) return action.awaitChange();
-      return await reconcileDeletion(x, d, chaosPods, stuck, ctx);
+    if (!d.metadata.deletionTimestamp) {
+      if (d.spec.count === 100) void x.recorder.warning(d, EVENT_INVALID_SPEC, 'the count is the integer 100: did you mean "100%"?');
+      if (x.config.deleteOnly) {
+        await x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }).catch(ignoreNotFound);
+        return action.awaitChange();
+      }
     }
-    if (d.spec.count === 100) void x.recorder.warning(d, EVENT_INVALID_SPEC, 'the count is the integer 100: did you mean "100%"?');
-    if (x.config.deleteOnly) {
-      await x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }).catch(ignoreNotFound);
-      return action.awaitChange();
-    }
-    const stored = await addFinalizer(x.client, disruptionsResource, d, DISRUPTION_FINALIZER);
-    if (stored !== d) x.writes.record(d.metadata.resourceVersion, stored);
-    d = stored;
-    return await reconcileLive(x, d, chaosPods, stuck, ctx);
+    let finished = false;
+    const next = await finalizer(x.client, disruptionsResource, DISRUPTION_FINALIZER, d, {
+      apply: (live) => reconcileLive(x, live, chaosPods, stuck, ctx),
+      cleanup: async (deleting) => {
+        const result = await reconcileDeletion(x, deleting, chaosPods, stuck, ctx);
+        finished = !('pending' in result);
+        return result;
+      },
+    });
+    if (finished) recordFinished(x, d);
+    return next;
   } finally {
     stopTimer();
   }
@@ -94,7 +117,7 @@ function ignoreNotFound(err: unknown): undefined {
   throw err;
 }
 
-/** §2.8, on every pass: drop the finalizer of chaos pods whose end is safe; report the stuck ones. */
+/** Cleanup step 2, on every pass: drop the finalizer of chaos pods whose end is safe; report the stuck ones. */
 async function handleChaosPodsTermination(x: DisruptionControllerData, d: Disruption, chaosPods: readonly Pod[], ctx: Ctx): Promise<StuckPod[]> {
   const stuck: StuckPod[] = [];
   for (const pod of chaosPods) {
@@ -104,7 +127,8 @@ async function handleChaosPodsTermination(x: DisruptionControllerData, d: Disrup
     const decision = decideTermination({ pod, hasFinalizer: hasPodFinalizer, targetHealthy: targetIsHealthy(x, d, pod), kind });
     if (decision === 'removeFinalizer') {
       ctx.log.info({ pod: pod.metadata.name, phase: pod.status?.phase }, 'removing the finalizer of a terminated chaos pod');
-      await removeFinalizer(x.client, podsResource, pod, CHAOS_POD_FINALIZER);
+      // The kubelet writes a chaos pod's status as it ends: the removal re-reads it on a conflict.
+      await removeFinalizerWithRetry(x.client, podsResource, pod, CHAOS_POD_FINALIZER, { signal: ctx.signal });
     } else if (decision === 'stuck') {
       stuck.push({ pod, target: pod.metadata.labels?.[TARGET_LABEL] ?? '', kind });
     }
@@ -112,38 +136,37 @@ async function handleChaosPodsTermination(x: DisruptionControllerData, d: Disrup
   return stuck;
 }
 
-/** Marks the stuck chaos pods in the status draft and says so in an Event naming each. */
-function applyStuck(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus, stuck: readonly StuckPod[], now: Date): void {
+/** Marks the stuck chaos pods in status and says so in an Event naming each. */
+function markStuck(x: DisruptionControllerData, d: Disruption, changes: StatusChanges, stuck: readonly StuckPod[], now: Date): void {
   for (const s of stuck) {
-    status.isStuckOnRemoval = true;
-    const kinds = (status.targetInjections ??= {})[s.target] ?? {};
-    status.targetInjections[s.target] = kinds;
-    if (kinds[s.kind]?.injectionStatus !== 'IsStuckOnRemoval') {
-      kinds[s.kind] = { injectorPodName: s.pod.metadata.name ?? '', injectionStatus: 'IsStuckOnRemoval', since: now.toISOString() };
-    }
+    const entry: TargetInjection = { injectorPodName: s.pod.metadata.name ?? '', injectionStatus: 'IsStuckOnRemoval', since: now.toISOString() };
+    changes.apply((status) => {
+      status.isStuckOnRemoval = true;
+      const kinds = ((status.targetInjections ??= {})[s.target] ??= {});
+      if (kinds[s.kind]?.injectionStatus !== 'IsStuckOnRemoval') kinds[s.kind] = { ...entry };
+    });
     void x.recorder.warning(d, EVENT_STUCK_ON_REMOVAL, `chaos pod ${s.pod.metadata.name ?? ''} failed and may not have cleaned target ${s.target} (${s.kind}): it keeps its finalizer; check its logs`);
   }
 }
 
-async function reconcileDeletion(x: DisruptionControllerData, d: Disruption, chaosPods: readonly Pod[], stuck: readonly StuckPod[], ctx: Ctx): Promise<Action> {
+/** Cleanup step 1 and what follows: the chaos pods go, cleanedAt, then (after the delay) the finalizer. */
+async function reconcileDeletion(x: DisruptionControllerData, d: Disruption, chaosPods: readonly Pod[], stuck: readonly StuckPod[], ctx: Ctx): Promise<Action | CleanupPending> {
   const now = x.now();
-  const status: DisruptionStatus = structuredClone(d.status ?? ({} as DisruptionStatus));
-  applyStuck(x, d, status, stuck, now);
+  const changes = new StatusChanges(d.status);
+  markStuck(x, d, changes, stuck, now);
   const timeoutAt = Date.parse(d.metadata.deletionTimestamp ?? '') + x.config.disruptionDeletionTimeoutMs;
-  if (now.getTime() >= timeoutAt && chaosPods.length > 0 && !status.isStuckOnRemoval) {
-    status.isStuckOnRemoval = true;
+  if (now.getTime() >= timeoutAt && chaosPods.length > 0 && !changes.view.isStuckOnRemoval) {
+    changes.apply((status) => {
+      status.isStuckOnRemoval = true;
+    });
     void x.recorder.warning(d, EVENT_STUCK_ON_REMOVAL, `chaos pods still exist ${Math.round(x.config.disruptionDeletionTimeoutMs / 1000)}s after the deletion: ${chaosPods.map((p) => p.metadata.name).join(', ')}`);
   }
-  if (status.cleanedAt) {
-    await writeStatus(x, d, status);
-    const dueAt = Date.parse(status.cleanedAt) + x.config.finalizerDeletionDelayMs;
-    if (now.getTime() < dueAt) return action.requeueAfter(dueAt - now.getTime());
+  const cleanedAt = changes.view.cleanedAt;
+  if (cleanedAt) {
+    await changes.write(x, d);
+    const dueAt = Date.parse(cleanedAt) + x.config.finalizerDeletionDelayMs;
+    if (now.getTime() < dueAt) return cleanupPending(action.requeueAfter(dueAt - now.getTime()));
     void x.recorder.normal(d, EVENT_FINISHED, 'the disruption is finished: its chaos pods are gone');
-    await removeFinalizer(x.client, disruptionsResource, d, DISRUPTION_FINALIZER);
-    x.expectations.forget(disruptionKey(d));
-    x.metrics.cleanupDuration.observe(Math.max(0, now.getTime() - Date.parse(d.metadata.deletionTimestamp ?? '')) / 1000);
-    x.metrics.completedDuration.observe(Math.max(0, now.getTime() - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
-    for (const kind of kindsOf(d)) x.metrics.disruptionsCount.inc({ kind });
     return action.awaitChange();
   }
   // cleanDisruption: every chaos pod goes (the kubelet signals the injector, which cleans and exits).
@@ -153,34 +176,33 @@ async function reconcileDeletion(x: DisruptionControllerData, d: Disruption, cha
     await x.client.deleteCollection(podsResource, { namespace: x.config.chaosNamespace, labelSelector: chaosPodSelector(d) });
   }
   if (chaosPods.length === 0) {
-    status.cleanedAt = now.toISOString();
-    await writeStatus(x, d, status);
+    const at = now.toISOString();
+    changes.apply((status) => {
+      status.cleanedAt ??= at;
+    });
+    await changes.write(x, d);
     void x.recorder.normal(d, EVENT_CLEANED, 'every chaos pod of the disruption is gone');
-    return action.requeueAfter(x.config.finalizerDeletionDelayMs);
+    return cleanupPending(action.requeueAfter(x.config.finalizerDeletionDelayMs));
   }
-  await writeStatus(x, d, status);
+  await changes.write(x, d);
   // The chaos pods' changes wake us; only the deletion timeout is a deadline of our own.
-  return !status.isStuckOnRemoval && timeoutAt > now.getTime() ? action.requeueAfter(timeoutAt - now.getTime()) : action.awaitChange();
+  return cleanupPending(!changes.view.isStuckOnRemoval && timeoutAt > now.getTime() ? action.requeueAfter(timeoutAt - now.getTime()) : action.awaitChange());
 }
 
-async function writeStatus(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus): Promise<Disruption> {
-  try {
-    return await x.status.write(d, (draft) => {
-      // On a conflict draft is fresher than what status was computed from: the first cleanedAt and a stuck flag stay.
-      const cleanedAt = draft.status?.cleanedAt ?? status.cleanedAt;
-      const stuck = draft.status?.isStuckOnRemoval === true || status.isStuckOnRemoval === true;
-      draft.status = { ...status, ...(cleanedAt ? { cleanedAt } : {}), ...(stuck ? { isStuckOnRemoval: true } : {}) };
-    });
-  } catch (err) {
-    return ignoreNotFound(err) ?? d;
-  }
+/** The finalizer is gone: forget the disruption, and measure it. */
+function recordFinished(x: DisruptionControllerData, d: Disruption): void {
+  const now = x.now().getTime();
+  x.expectations.forget(disruptionKey(d));
+  x.metrics.cleanupDuration.observe(Math.max(0, now - Date.parse(d.metadata.deletionTimestamp ?? '')) / 1000);
+  x.metrics.completedDuration.observe(Math.max(0, now - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
+  for (const kind of kindsOf(d)) x.metrics.disruptionsCount.inc({ kind });
 }
 
 async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPods: Pod[], stuck: readonly StuckPod[], ctx: Ctx): Promise<Action> {
   const now = x.now();
   const nowMs = now.getTime();
-  const status: DisruptionStatus = structuredClone(d.status ?? ({} as DisruptionStatus));
-  applyStuck(x, d, status, stuck, now);
+  const changes = new StatusChanges(d.status);
+  markStuck(x, d, changes, stuck, now);
   const kinds = kindsOf(d);
   const remaining = remainingMs(d, nowMs);
   const gcDelay = x.config.expiredDisruptionGCDelayMs;
@@ -192,48 +214,93 @@ async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPo
   }
   if (remaining <= 0) {
     // Expired: the chaos pods stop themselves at their deadline; they go when the disruption is deleted.
-    const before = status.injectionStatus;
-    Object.assign(status, injectionFields(d, status, chaosPods, kinds, true, now));
-    await writeStatus(x, d, status);
+    const before = changes.view.injectionStatus;
+    updateInjection(changes, d, chaosPods, kinds, true, now);
+    await changes.write(x, d);
     if (gcDelay < 0) return action.awaitChange();
-    if (before !== status.injectionStatus) void x.recorder.normal(d, EVENT_DURATION_OVER, `the disruption's duration is over; it is deleted in ${Math.round(gcDelay / 1000)}s`);
+    if (before !== changes.view.injectionStatus) void x.recorder.normal(d, EVENT_DURATION_OVER, `the disruption's duration is over; it is deleted in ${Math.round(gcDelay / 1000)}s`);
     return action.requeueAfter(Math.max(0, gcDelay + remaining));
   }
   if (kinds.length === 0) {
     // Admission refuses these; one that slipped in (no webhook) has nothing to inject.
     void x.recorder.warning(d, EVENT_EMPTY_DISRUPTION, 'the disruption sets no disruption kind: nothing to inject');
+    await changes.write(x, d);
     return action.awaitChange();
   }
+  recordSpecHash(x, d, changes);
   const createAt = timeToCreatePodsMs(d);
-  if (createAt - nowMs > CREATE_PODS_LEAD_MS) return action.requeueAfter(createAt - CREATE_PODS_LEAD_MS - nowMs);
+  if (createAt - nowMs > CREATE_PODS_LEAD_MS) {
+    await changes.write(x, d);
+    return action.requeueAfter(createAt - CREATE_PODS_LEAD_MS - nowMs);
+  }
 
   const lockKey = isNodeLevel(d) ? 'nodes' : `namespace/${d.metadata.namespace ?? ''}`;
-  const { selection, live } = await x.selection.run(lockKey, async () => {
-    const selection = select(x, d, status, kinds, now);
-    return { selection, live: await startInjection(x, d, status, chaosPods, kinds, now, ctx) };
+  const { matching, injection } = await x.selection.run(lockKey, async () => {
+    const matching = select(x, d, changes, kinds, now);
+    return { matching, injection: await startInjection(x, d, changes, chaosPods, kinds, now, ctx) };
   });
-  Object.assign(status, injectionFields(d, status, live, kinds, false, now));
-  status.selectedTargetsCount = Object.keys(status.targetInjections ?? {}).length;
-  status.ignoredTargetsCount = Math.max(0, selection.matching - status.selectedTargetsCount);
-  await writeStatus(x, d, status);
-  return action.requeueAfter(remaining + EXPIRY_MARGIN_MS);
+  updateInjection(changes, d, injection.live, kinds, false, now);
+  changes.apply((status) => {
+    status.selectedTargetsCount = Object.keys(status.targetInjections ?? {}).length;
+    status.ignoredTargetsCount = Math.max(0, matching - status.selectedTargetsCount);
+  });
+  await changes.write(x, d);
+  const expiry = remaining + EXPIRY_MARGIN_MS;
+  return action.requeueAfter(expiry);
 }
 
-function injectionFields(d: Disruption, status: DisruptionStatus, chaosPods: readonly Pod[], kinds: readonly string[], expired: boolean, now: Date): Partial<DisruptionStatus> {
+/**
+ * Injection step 2: the spec's hash in status. The update webhook denies a spec change (only count may change
+ * under dynamic targeting, and the hash leaves it out then); one made without the webhook is reported, since the
+ * chaos pods already created keep the spec they were made from.
+ */
+function recordSpecHash(x: DisruptionControllerData, d: Disruption, changes: StatusChanges): void {
+  const staticTargeting = d.spec.staticTargeting === true;
+  const hash = specHash(d.spec, { withoutCount: !staticTargeting });
+  const stored = changes.view.specHash;
+  if (stored === hash) return;
+  if (stored !== undefined) {
+    void x.recorder.warning(
+      d,
+      EVENT_SPEC_MUTATED,
+      `the disruption's spec changed (hash ${stored} → ${hash}), but a disruption is immutable${staticTargeting ? '' : ' except for its count'}: chaos pods already created keep the spec they were made from; delete and re-create the disruption for the change to take full effect`,
+    );
+  }
+  changes.apply((status) => {
+    status.specHash = hash;
+  });
+}
+
+/** Injection step 5: the injection status, and the target × kind entries whose chaos pod became ready. */
+function updateInjection(changes: StatusChanges, d: Disruption, chaosPods: readonly Pod[], kinds: readonly string[], expired: boolean, now: Date): void {
+  const view = changes.view;
+  const current = view.injectionStatus as InjectionStatus | undefined;
   const result = nextInjection({
-    status: status.injectionStatus as InjectionStatus | undefined,
-    termination: terminationStatus({ expiredOrDeleting: expired || d.metadata.deletionTimestamp !== undefined, status: status.injectionStatus as InjectionStatus | undefined, chaosPods }),
+    status: current,
+    termination: terminationStatus({ expiredOrDeleting: expired || d.metadata.deletionTimestamp !== undefined, status: current, chaosPods }),
     chaosPods,
-    desiredTargetsCount: status.desiredTargetsCount ?? 0,
-    targetInjections: status.targetInjections ?? {},
+    desiredTargetsCount: view.desiredTargetsCount ?? 0,
+    targetInjections: view.targetInjections ?? {},
     kindCount: kinds.length,
     now,
   });
-  return { injectionStatus: result.status, targetInjections: result.targetInjections, injectedTargetsCount: result.injectedTargetsCount };
+  // Only the entries that changed: a fresher object keeps its other entries.
+  const changed: Array<[string, string, TargetInjection]> = [];
+  for (const [target, perKind] of Object.entries(result.targetInjections)) {
+    for (const [kind, entry] of Object.entries(perKind)) if (!isDeepStrictEqual(view.targetInjections?.[target]?.[kind], entry)) changed.push([target, kind, entry]);
+  }
+  changes.apply((status) => {
+    status.injectionStatus = result.status;
+    status.injectedTargetsCount = result.injectedTargetsCount;
+    for (const [target, kind, entry] of changed) {
+      const perKind = status.targetInjections?.[target];
+      if (perKind) perKind[kind] = { ...entry };
+    }
+  });
 }
 
-/** §2.4: updates status.targetInjections and desiredTargetsCount; returns how many objects matched. */
-function select(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus, kinds: readonly DisruptionKindName[], now: Date): { matching: number } {
+/** Injection step 3: the targets in status.targetInjections, and desiredTargetsCount; returns how many objects matched. */
+function select(x: DisruptionControllerData, d: Disruption, changes: StatusChanges, kinds: readonly DisruptionKindName[], now: Date): number {
   let selector;
   try {
     selector = targetSelector(d.spec);
@@ -243,8 +310,7 @@ function select(x: DisruptionControllerData, d: Disruption, status: DisruptionSt
     // Nothing to do until the spec changes, which wakes us.
     throw new TerminalError(message, { cause: err });
   }
-  const injections = (status.targetInjections ??= {});
-  const current = Object.keys(injections);
+  const current = Object.keys(changes.view.targetInjections ?? {});
   const matching = matchingTargets(x, d, selector);
   const safeguardNode = x.config.enableSafeguards && x.config.controllerNodeName ? x.config.controllerNodeName : undefined;
   const context: EligibilityContext = { spec: d.spec, currentTargets: new Set(current), safeguardNode };
@@ -266,21 +332,29 @@ function select(x: DisruptionControllerData, d: Disruption, status: DisruptionSt
   });
   if (result.noTargetsFound) void x.recorder.warning(d, EVENT_NO_TARGETS_FOUND, `no ${isNodeLevel(d) ? 'node' : 'pod'} matches the selector`);
   if (result.noMoreTargets) void x.recorder.normal(d, EVENT_NO_MORE_TARGETS, 'no more targets can be disrupted: every matching target is gone, not running, or already disrupted');
-  for (const name of result.removed) delete injections[name];
-  for (const name of result.targets) {
-    const perKind = (injections[name] ??= {});
-    for (const kind of kinds) perKind[kind] ??= { injectionStatus: 'NotInjected', since: now.toISOString() };
-  }
-  status.desiredTargetsCount = result.desired;
-  return { matching: matching.length };
+  const since = now.toISOString();
+  changes.apply((status) => {
+    const injections = (status.targetInjections ??= {});
+    for (const name of result.removed) delete injections[name];
+    for (const name of result.targets) {
+      const perKind = (injections[name] ??= {});
+      for (const kind of kinds) perKind[kind] ??= { injectionStatus: 'NotInjected', since };
+    }
+    status.desiredTargetsCount = result.desired;
+  });
+  return matching.length;
+}
+
+interface Injection {
+  /** The chaos pods that remain (for the injection status). */
+  live: Pod[];
 }
 
 /**
- * §2.5: deletes chaos pods whose target left, creates the missing one of each target × kind. Returns the chaos
- * pods that remain (for the injection status).
+ * Injection step 4: deletes chaos pods whose target left, creates the missing one of each target × kind.
  */
-async function startInjection(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus, chaosPods: Pod[], kinds: readonly DisruptionKindName[], now: Date, ctx: Ctx): Promise<Pod[]> {
-  const injections = status.targetInjections ?? {};
+async function startInjection(x: DisruptionControllerData, d: Disruption, changes: StatusChanges, chaosPods: Pod[], kinds: readonly DisruptionKindName[], now: Date, ctx: Ctx): Promise<Injection> {
+  const injections = changes.view.targetInjections ?? {};
   const live: Pod[] = [];
   const dropped: Pod[] = [];
   for (const pod of chaosPods) {
@@ -293,57 +367,65 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, status
     await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }).catch(ignoreNotFound);
   });
   // Too late to inject anything worth it.
-  if (remainingMs(d, now.getTime()) < 1000) return live;
+  if (remainingMs(d, now.getTime()) < 1000) return { live };
   // maxRuns: how many passes may create chaos pods (upstream counts and checks per target, so with maxRuns 1
   // only the first target of a pass got its pods).
-  if (d.spec.maxRuns !== undefined && d.spec.maxRuns !== null && (status.runCount ?? 0) >= d.spec.maxRuns) return live;
+  if (d.spec.maxRuns !== undefined && d.spec.maxRuns !== null && (changes.view.runCount ?? 0) >= d.spec.maxRuns) return { live };
   const key = disruptionKey(d);
   let failure: unknown;
   let created = 0;
   // Targets in parallel (bounded), their kinds in order: a burst of targets is as fast as the API allows.
   await forEachLimited(Object.entries(injections), WRITE_CONCURRENCY, async ([target, perKind]) => {
-      const missing = kinds.filter((kind) => {
-        if (live.some((p) => p.metadata.labels?.[TARGET_LABEL] === target && p.metadata.labels[DISRUPTION_KIND_LABEL] === kind)) return false;
-        // A static nodeFailure is never injected twice: the node was already brought down once.
-        return !(kind === 'node-failure' && d.spec.staticTargeting && perKind[kind]?.injectionStatus === 'Injected');
-      });
-      if (missing.length === 0) return;
-      const object = targetObject(x, d, target);
-      if (!object) return;
-      let info;
+    const missing = kinds.filter((kind) => {
+      if (live.some((p) => p.metadata.labels?.[TARGET_LABEL] === target && p.metadata.labels[DISRUPTION_KIND_LABEL] === kind)) return false;
+      // A static nodeFailure is never injected twice: the node was already brought down once.
+      return !(kind === 'node-failure' && d.spec.staticTargeting && perKind[kind]?.injectionStatus === 'Injected');
+    });
+    if (missing.length === 0) return;
+    const object = targetObject(x, d, target);
+    if (!object) return;
+    let info;
+    try {
+      info = chaosTarget(d, object);
+    } catch (err) {
+      if (err instanceof ContainerNotStartedError) return;
+      if (!(err instanceof ContainerNotFoundError)) throw err;
+      void x.recorder.warning(d, EVENT_INVALID_SPEC, err.message);
+      return;
+    }
+    if (!info.nodeName) return;
+    for (const kind of missing) {
+      const pod = buildChaosPod(d, kind, info, { injector: x.config.injector, chaosNamespace: x.config.chaosNamespace, now });
       try {
-        info = chaosTarget(d, object);
+        const stored = await x.client.create<Pod>(podsResource, pod);
+        x.expectations.expect(key, stored, now.getTime());
+        live.push(stored);
+        created++;
+        x.metrics.podsCreated.inc({ status: 'succeed' });
+        const entry: TargetInjection = { injectorPodName: stored.metadata.name ?? '', injectionStatus: 'NotInjected', since: now.toISOString() };
+        changes.apply((status) => {
+          const kindsOfTarget = status.targetInjections?.[target];
+          if (kindsOfTarget) kindsOfTarget[kind] = { ...entry };
+        });
+        void x.recorder.normal(d, EVENT_CHAOS_POD_CREATED, `created chaos pod ${stored.metadata.name ?? ''} (${kind}) for target ${target}`);
+        void x.recorder.normal(object, EVENT_DISRUPTED, `chaos pod ${stored.metadata.name ?? ''} of disruption ${d.metadata.name ?? ''} targets this ${isNodeLevel(d) ? 'node' : 'pod'} (${kind})`);
       } catch (err) {
-        if (err instanceof ContainerNotStartedError) return;
-        if (!(err instanceof ContainerNotFoundError)) throw err;
-        void x.recorder.warning(d, EVENT_INVALID_SPEC, err.message);
-        return;
+        x.metrics.podsCreated.inc({ status: 'failed' });
+        void x.recorder.warning(d, EVENT_CREATE_FAILED, `could not create the ${kind} chaos pod of target ${target}: ${err instanceof Error ? err.message : String(err)}`);
+        failure ??= err;
       }
-      if (!info.nodeName) return;
-      for (const kind of missing) {
-        const pod = buildChaosPod(d, kind, info, { injector: x.config.injector, chaosNamespace: x.config.chaosNamespace, now });
-        try {
-          const stored = await x.client.create<Pod>(podsResource, pod);
-          x.expectations.expect(key, stored, now.getTime());
-          live.push(stored);
-          created++;
-          x.metrics.podsCreated.inc({ status: 'succeed' });
-          perKind[kind] = { injectorPodName: stored.metadata.name ?? '', injectionStatus: 'NotInjected', since: now.toISOString() } satisfies TargetInjection;
-          void x.recorder.normal(d, EVENT_CHAOS_POD_CREATED, `created chaos pod ${stored.metadata.name ?? ''} (${kind}) for target ${target}`);
-          void x.recorder.normal(object, EVENT_DISRUPTED, `chaos pod ${stored.metadata.name ?? ''} of disruption ${d.metadata.name ?? ''} targets this ${isNodeLevel(d) ? 'node' : 'pod'} (${kind})`);
-        } catch (err) {
-          x.metrics.podsCreated.inc({ status: 'failed' });
-          void x.recorder.warning(d, EVENT_CREATE_FAILED, `could not create the ${kind} chaos pod of target ${target}: ${err instanceof Error ? err.message : String(err)}`);
-          failure ??= err;
-        }
-      }
+    }
   });
-  if (created > 0) status.runCount = (status.runCount ?? 0) + 1;
-  if (created > 0) x.metrics.injectDuration.observe(Math.max(0, now.getTime() - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
+  if (created > 0) {
+    changes.apply((status) => {
+      status.runCount = (status.runCount ?? 0) + 1;
+    });
+    x.metrics.injectDuration.observe(Math.max(0, now.getTime() - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
+  }
   if (failure !== undefined) {
     // Keep what was created in status before backing off.
-    await writeStatus(x, d, status);
+    await changes.write(x, d);
     throw failure;
   }
-  return live;
+  return { live };
 }

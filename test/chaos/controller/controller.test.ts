@@ -225,6 +225,23 @@ test('a chaos pod deleted by someone is recreated while the target stays; with m
   assert.equal(h.chaosPods(ns, 'once').length, 0);
 });
 
+test('spec step 2: the spec hash is stored in status; a spec change the webhook did not stop gives a Mutated Warning', async () => {
+  const ns = await h.namespace();
+  await h.targetPod(ns, 'p', { app: 'hash' });
+  await h.createDisruption(ns, 'hash', { selector: { app: 'hash' }, cpuPressure: {} });
+  const first = await h.untilDisruption(ns, 'hash', 'specHash', (d) => typeof d.status?.specHash === 'string');
+  // A count change is allowed under dynamic targeting: no event, the same hash.
+  await h.client.patch(disruptionsResource, 'hash', { spec: { count: 2 } }, { type: 'merge', namespace: ns });
+  await h.untilDisruption(ns, 'hash', 'desired 1 of count 2 (one pod matches)', (d) => d.metadata.generation === 2 && d.status?.desiredTargetsCount === 1);
+  assert.equal((await h.getDisruption(ns, 'hash'))?.status?.specHash, first.status?.specHash);
+  assert.ok(!reasons(ns, 'hash').includes('Warning/Mutated'));
+  await h.client.patch(disruptionsResource, 'hash', { spec: { dryRun: true } }, { type: 'merge', namespace: ns });
+  const changed = await h.untilDisruption(ns, 'hash', 'a new specHash', (d) => d.status?.specHash !== first.status?.specHash);
+  assert.ok(changed.status?.specHash);
+  const mutated = await h.until('a Mutated Warning', () => h.events(ns, 'hash'), (e) => e.some((x) => x.reason === 'Mutated'));
+  assert.match(mutated.find((x) => x.reason === 'Mutated')?.message ?? '', /immutable except for its count/);
+});
+
 test('a random pick stays picked: target events and reconciles never move count 1 to another target', async () => {
   const ns = await h.namespace();
   for (const name of ['s1', 's2', 's3']) await h.targetPod(ns, name, { app: 'stable' });
