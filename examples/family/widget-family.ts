@@ -9,13 +9,12 @@ import type { ResourceRef } from '../../src/client/client.ts';
 import { AlreadyExistsError, NotFoundError } from '../../src/client/errors.ts';
 import { action } from '../../src/runtime/controller/action.ts';
 import type { Family } from '../../src/runtime/family.ts';
-import { addFinalizer, hasFinalizer, removeFinalizer } from '../../src/runtime/finalizer.ts';
+import { finalizer } from '../../src/runtime/finalizer.ts';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
 import type { Manager } from '../../src/runtime/manager.ts';
 import { isConflict, messageOf, type ClassifiedError } from '../../src/runtime/phases/phase-error.ts';
 import { runPhases, type PhaseMachine } from '../../src/runtime/phases/phase-machine.ts';
 import { phaseResult } from '../../src/runtime/phases/phase-result.ts';
-import { statusWriter } from '../../src/runtime/status.ts';
 import { setCondition, type Condition } from '../../src/runtime/conditions.ts';
 
 export const widgets: ResourceRef = { group: 'test.bosun.dev', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
@@ -86,7 +85,7 @@ function machine(deps: Deps): PhaseMachine<Widget, Phase, WidgetStatus, Deps> {
       message: messageOf(err),
       cause: err,
     }),
-    writer: statusWriter<Widget>(deps.mgr.client, widgets),
+    writer: deps.mgr.statusWriter<Widget>(widgets),
     recorder: deps.mgr.recorder('widget-controller'),
     status: {
       start: (s) => void (s.phase = 'Pending'),
@@ -109,25 +108,23 @@ function register(mgr: Manager): void {
       name: 'widget',
       for: widgets,
       data: deps,
-      reconcile: async (w, ctx) => {
-        if (w.metadata.deletionTimestamp !== undefined) {
-          // Cleanup, then the finalizer goes and the API server removes the widget.
-          if (!hasFinalizer(w, FINALIZER)) return action.awaitChange();
-          await mgr.client.delete(configMaps, configMapName(w), { namespace: w.metadata.namespace ?? '' }).catch((err: unknown) => {
-            if (!(err instanceof NotFoundError)) throw err;
-          });
-          await removeFinalizer(mgr.client, widgets, w, FINALIZER);
-          return action.awaitChange();
-        }
-        if (!hasFinalizer(w, FINALIZER)) {
-          await addFinalizer(mgr.client, widgets, w, FINALIZER);
-          return action.awaitChange();
-        }
-        // A finished job runs again only for a new generation of the spec.
-        const finished = w.status?.phase === 'Ready' || w.status?.phase === 'Failed';
-        if (finished && w.status?.conditions?.[0]?.observedGeneration === w.metadata.generation) return action.awaitChange();
-        return runPhases(phases, w, ctx.data);
-      },
+      // finalizer() adds the finalizer first (that write wakes the next reconcile), runs apply while the widget
+      // lives, and on deletion runs cleanup, then removes the finalizer so the API server removes the widget.
+      reconcile: (w, ctx) =>
+        finalizer(mgr.client, widgets, FINALIZER, w, {
+          apply: async (live) => {
+            // A finished job runs again only for a new generation of the spec.
+            const finished = live.status?.phase === 'Ready' || live.status?.phase === 'Failed';
+            if (finished && live.status?.conditions?.[0]?.observedGeneration === live.metadata.generation) return action.awaitChange();
+            return runPhases(phases, live, ctx.data);
+          },
+          cleanup: async (deleting) => {
+            await mgr.client.delete(configMaps, configMapName(deleting), { namespace: deleting.metadata.namespace ?? '' }).catch((err: unknown) => {
+              if (!(err instanceof NotFoundError)) throw err;
+            });
+            return action.awaitChange();
+          },
+        }),
     })
     .owns(deps.configMaps);
 }
