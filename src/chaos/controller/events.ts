@@ -14,5 +14,7 @@ export const EVENT_NO_TARGETS_FOUND = 'NoTargetsFound';
 export const EVENT_INVALID_SPEC = 'InvalidSpec';
 /** The spec changed although a disruption is immutable (upstream's controller before its admission webhook). */
 export const EVENT_SPEC_MUTATED = 'Mutated';
+/** A chaos pod failed before the end (upstream's EventChaosPodFailedState). */
+export const EVENT_CHAOS_POD_FAILED = 'ChaosPodWarningState';
 /** On the target pod or node. */
 export const EVENT_DISRUPTED = 'Disrupted';

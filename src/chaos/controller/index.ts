@@ -15,6 +15,7 @@ import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption } from '../api/types.ts';
 import { DEFAULT_CHAOS_CONFIG } from '../config.ts';
 import { ChaosPodExpectations } from './expectations.ts';
+import { ChaosPodReplacements } from './failed-chaos-pods.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import { isReadyCondition, type Node, type Pod } from './kube-shapes.ts';
 import { ChaosControllerMetrics } from './metrics.ts';
@@ -85,6 +86,7 @@ export function registerDisruptionController(mgr: Manager, options: DisruptionCo
     pods,
     nodes,
     expectations: new ChaosPodExpectations(),
+    replacements: new ChaosPodReplacements(),
     metrics: new ChaosControllerMetrics(mgr.metrics.registry, { disruptions: () => disruptions.store.values(), chaosPods: () => pods.byIndex(CHAOS_POD_BY_TARGET, '').length === 0 ? chaosPodsAll() : chaosPodsAll() }),
     rng: options.rng ?? Math.random,
     now: options.now ?? (() => new Date()),

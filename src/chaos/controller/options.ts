@@ -7,6 +7,7 @@ import type { StatusWriter } from '../../runtime/status.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import type { ChaosPodExpectations } from './expectations.ts';
+import type { ChaosPodReplacements } from './failed-chaos-pods.ts';
 import type { KeyedMutex } from './keyed-mutex.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import type { ChaosControllerMetrics } from './metrics.ts';
@@ -33,6 +34,8 @@ export interface DisruptionControllerData {
   pods: Informer<Pod>;
   nodes: Informer<Node>;
   expectations: ChaosPodExpectations;
+  /** When the chaos pods that failed before the end may be replaced (their backoff). */
+  replacements: ChaosPodReplacements;
   /** Our own writes of disruptions, until the cache shows them (a stale status would re-pick random targets). */
   writes: ReadYourWrites<Disruption>;
   /** Target selection and chaos pod creation, one disruption at a time per namespace (or for nodes). */

@@ -1,6 +1,6 @@
 // The Disruption reconciler (upstream's controllers/disruption_controller.go Reconcile), event-driven: chaos pods,
 // target pods and nodes wake it, so it requeues only at its own deadlines (expiry, GC, the createPods trigger,
-// the finalizer delay, the deletion timeout) and backs off on errors.
+// the finalizer delay, the deletion timeout, a failed chaos pod's replacement) and backs off on errors.
 //
 // Where each step of the design (upstream's docs/design.md, "Disruption resource lifecycle") lives:
 // | step                                          | where                                                                 |
@@ -10,7 +10,7 @@
 // |                                               | the hash: validation/hash.ts; the update webhook denies the change    |
 // |                                               | first (validation/admission.ts), as upstream's does                   |
 // | injection 3: select targets                   | select; eligibility and the random pick: selection.ts, targets.ts     |
-// | injection 4: create chaos pods                | startInjection; the pod: chaos-pod.ts                                 |
+// | injection 4: create chaos pods                | startInjection; the pod: chaos-pod.ts; failed ones: failed-chaos-pods.ts |
 // | injection 5: update injection status          | updateInjection; the state machine: injection-status.ts               |
 // | cleanup 1: clean disruptions                  | reconcileDeletion                                                     |
 // | cleanup 2: handle chaos pods termination      | handleChaosPodsTermination (every pass); the decision: termination.ts |
@@ -18,8 +18,8 @@
 // | (not in the design) orphaned chaos pods       | orphans.ts                                                            |
 //
 // Order of a pass: chaos pods being deleted (cleanup 2), then the finalizer decides: deletion (cleanup 1,
-// cleanedAt, the finalizer goes after the delay) or the live pass (expiry and GC, spec hash, trigger, target
-// selection, chaos pods, injection status). Status is written as mutations (status-changes.ts).
+// cleanedAt, the finalizer goes after the delay) or the live pass (expiry and GC, spec hash, trigger, failed chaos
+// pods, target selection, chaos pods, injection status). Status is written as mutations (status-changes.ts).
 import { isDeepStrictEqual } from 'node:util';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
@@ -36,6 +36,7 @@ import { specHash } from '../validation/hash.ts';
 import { specKinds } from '../validation/spec.ts';
 import { buildChaosPod } from './chaos-pod.ts';
 import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_EMPTY_DISRUPTION, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_SPEC_MUTATED, EVENT_STUCK_ON_REMOVAL } from './events.ts';
+import { deleteFailedChaosPods } from './failed-chaos-pods.ts';
 import { nextInjection, terminationStatus } from './injection-status.ts';
 import type { Node, Pod } from './kube-shapes.ts';
 import type { DisruptionControllerData } from './options.ts';
@@ -124,7 +125,7 @@ async function handleChaosPodsTermination(x: DisruptionControllerData, d: Disrup
     const kind = pod.metadata.labels?.[DISRUPTION_KIND_LABEL] ?? '';
     const hasPodFinalizer = hasFinalizer(pod, CHAOS_POD_FINALIZER);
     if (!hasPodFinalizer || !pod.metadata.deletionTimestamp) continue;
-    const decision = decideTermination({ pod, hasFinalizer: hasPodFinalizer, targetHealthy: targetIsHealthy(x, d, pod), kind });
+    const decision = decideTermination({ pod, hasFinalizer: hasPodFinalizer, targetHealthy: targetIsHealthy(x, d, pod), kind, dryRun: d.spec.dryRun === true });
     if (decision === 'removeFinalizer') {
       ctx.log.info({ pod: pod.metadata.name, phase: pod.status?.phase }, 'removing the finalizer of a terminated chaos pod');
       // The kubelet writes a chaos pod's status as it ends: the removal re-reads it on a conflict.
@@ -193,6 +194,7 @@ async function reconcileDeletion(x: DisruptionControllerData, d: Disruption, cha
 function recordFinished(x: DisruptionControllerData, d: Disruption): void {
   const now = x.now().getTime();
   x.expectations.forget(disruptionKey(d));
+  x.replacements.forget(disruptionKey(d));
   x.metrics.cleanupDuration.observe(Math.max(0, now - Date.parse(d.metadata.deletionTimestamp ?? '')) / 1000);
   x.metrics.completedDuration.observe(Math.max(0, now - Date.parse(d.metadata.creationTimestamp ?? '')) / 1000);
   for (const kind of kindsOf(d)) x.metrics.disruptionsCount.inc({ kind });
@@ -233,6 +235,7 @@ async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPo
     await changes.write(x, d);
     return action.requeueAfter(createAt - CREATE_PODS_LEAD_MS - nowMs);
   }
+  await deleteFailedChaosPods(x, d, disruptionKey(d), chaosPods, now);
 
   const lockKey = isNodeLevel(d) ? 'nodes' : `namespace/${d.metadata.namespace ?? ''}`;
   const { matching, injection } = await x.selection.run(lockKey, async () => {
@@ -246,7 +249,7 @@ async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPo
   });
   await changes.write(x, d);
   const expiry = remaining + EXPIRY_MARGIN_MS;
-  return action.requeueAfter(expiry);
+  return action.requeueAfter(injection.retryInMs === undefined ? expiry : Math.min(expiry, injection.retryInMs));
 }
 
 /**
@@ -348,10 +351,13 @@ function select(x: DisruptionControllerData, d: Disruption, changes: StatusChang
 interface Injection {
   /** The chaos pods that remain (for the injection status). */
   live: Pod[];
+  /** When a failed chaos pod's replacement may be created, if one waits. */
+  retryInMs?: number;
 }
 
 /**
- * Injection step 4: deletes chaos pods whose target left, creates the missing one of each target × kind.
+ * Injection step 4: deletes chaos pods whose target left, creates the missing one of each target × kind (a failed
+ * one's replacement once its backoff is over).
  */
 async function startInjection(x: DisruptionControllerData, d: Disruption, changes: StatusChanges, chaosPods: Pod[], kinds: readonly DisruptionKindName[], now: Date, ctx: Ctx): Promise<Injection> {
   const injections = changes.view.targetInjections ?? {};
@@ -374,12 +380,16 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, change
   const key = disruptionKey(d);
   let failure: unknown;
   let created = 0;
+  let retryInMs: number | undefined;
   // Targets in parallel (bounded), their kinds in order: a burst of targets is as fast as the API allows.
   await forEachLimited(Object.entries(injections), WRITE_CONCURRENCY, async ([target, perKind]) => {
     const missing = kinds.filter((kind) => {
       if (live.some((p) => p.metadata.labels?.[TARGET_LABEL] === target && p.metadata.labels[DISRUPTION_KIND_LABEL] === kind)) return false;
       // A static nodeFailure is never injected twice: the node was already brought down once.
-      return !(kind === 'node-failure' && d.spec.staticTargeting && perKind[kind]?.injectionStatus === 'Injected');
+      if (kind === 'node-failure' && d.spec.staticTargeting && perKind[kind]?.injectionStatus === 'Injected') return false;
+      const wait = x.replacements.waitMs(key, target, kind, now.getTime());
+      if (wait > 0) retryInMs = Math.min(retryInMs ?? wait, wait);
+      return wait === 0;
     });
     if (missing.length === 0) return;
     const object = targetObject(x, d, target);
@@ -427,5 +437,5 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, change
     await changes.write(x, d);
     throw failure;
   }
-  return { live };
+  return { live, ...(retryInMs !== undefined ? { retryInMs } : {}) };
 }

@@ -17,13 +17,15 @@ export interface TerminationInput {
   /** The target pod exists and runs (its node exists, for a pod-level nodeFailure), or the target node is Ready. */
   targetHealthy: boolean;
   kind: string;
+  /** The disruption is a dry run: its injector changed nothing on the target. */
+  dryRun?: boolean;
 }
 
 export function decideTermination(t: TerminationInput): TerminationDecision {
   if (!t.hasFinalizer || !t.pod.metadata.deletionTimestamp) return 'ignore';
   // The injector cannot clean a target that is gone or broken: its result does not matter.
   if (!t.targetHealthy) return 'removeFinalizer';
-  if (NO_SIDE_EFFECT_KINDS.includes(t.kind as DisruptionKindName)) return 'removeFinalizer';
+  if (NO_SIDE_EFFECT_KINDS.includes(t.kind as DisruptionKindName) || t.dryRun === true) return 'removeFinalizer';
   const status = t.pod.status ?? {};
   switch (status.phase) {
     case 'Succeeded':

@@ -225,6 +225,34 @@ test('a chaos pod deleted by someone is recreated while the target stays; with m
   assert.equal(h.chaosPods(ns, 'once').length, 0);
 });
 
+test('a chaos pod that fails while the disruption is live: replaced when its end left nothing behind, else stuck with a Warning', async () => {
+  const ns = await h.namespace();
+  await h.targetPod(ns, 'p', { app: 'refail' });
+  await h.targetPod(ns, 'q', { app: 'lost' });
+  await h.createDisruption(ns, 'refail', { selector: { app: 'refail' }, cpuPressure: {} });
+  await h.createDisruption(ns, 'lost', { selector: { app: 'lost' }, cpuPressure: {} });
+  const [first] = await h.until('refail\'s chaos pod', () => h.chaosPods(ns, 'refail'), (p) => p.length === 1);
+  const [lost] = await h.until('lost\'s chaos pod', () => h.chaosPods(ns, 'lost'), (p) => p.length === 1);
+  await h.kubelet(lost!, 'ready');
+  await h.untilDisruption(ns, 'lost', 'Injected', (d) => d.status?.injectionStatus === 'Injected');
+
+  // Its injector never started: nothing to clean, so a new chaos pod takes its place (after a backoff).
+  await h.kubelet(first!, 'failed-unstarted');
+  const [second] = await h.until('a new chaos pod for refail', () => h.chaosPods(ns, 'refail'), (p) => p.length === 1 && p[0]?.metadata.name !== first!.metadata.name);
+  await h.until('ChaosPodWarningState naming the failed pod', () => h.events(ns, 'refail'), (e) => e.some((x) => x.type === 'Warning' && x.reason === 'ChaosPodWarningState' && x.message.includes(first!.metadata.name ?? '?')));
+  await h.kubelet(second!, 'ready');
+  const refail = await h.untilDisruption(ns, 'refail', 'Injected again', (d) => d.status?.injectionStatus === 'Injected');
+  assert.equal(refail.status?.targetInjections?.['p']?.['cpu-pressure']?.injectorPodName, second!.metadata.name);
+
+  // Its injector ran and died (as when the node agent restarts and cannot adopt it): it may have left the target
+  // disrupted, so it keeps its finalizer, no new chaos pod is made, and a Warning says why.
+  await h.kubelet(lost!, 'failed-started');
+  await h.untilDisruption(ns, 'lost', 'isStuckOnRemoval', (d) => d.status?.isStuckOnRemoval === true);
+  await h.until('StuckOnRemoval naming the pod', () => h.events(ns, 'lost'), (e) => e.some((x) => x.type === 'Warning' && x.reason === 'StuckOnRemoval' && x.message.includes(lost!.metadata.name ?? '?')));
+  assert.deepEqual(h.chaosPods(ns, 'lost').map((p) => p.metadata.name), [lost!.metadata.name]);
+  await h.client.patch(podsResource, lost!.metadata.name ?? '', { metadata: { finalizers: null } }, { type: 'merge', namespace: CHAOS_NS });
+});
+
 test('spec step 2: the spec hash is stored in status; a spec change the webhook did not stop gives a Mutated Warning', async () => {
   const ns = await h.namespace();
   await h.targetPod(ns, 'p', { app: 'hash' });

@@ -6,7 +6,7 @@ import { decideTermination, type TerminationDecision } from '../../../src/chaos/
 
 const deleting = (status: Pod['status']): Pod => ({ metadata: { name: 'chaos-x', deletionTimestamp: '2026-01-01T00:00:00Z' }, status });
 
-const cases: Array<[string, { pod: Pod; kind?: string; healthy?: boolean; hasFinalizer?: boolean }, TerminationDecision]> = [
+const cases: Array<[string, { pod: Pod; kind?: string; healthy?: boolean; hasFinalizer?: boolean; dryRun?: boolean }, TerminationDecision]> = [
   ['not being deleted', { pod: { metadata: { name: 'p' }, status: { phase: 'Failed' } } }, 'ignore'],
   ['without the finalizer', { pod: deleting({ phase: 'Failed' }), hasFinalizer: false }, 'ignore'],
   ['target unhealthy (gone, not running, node not ready)', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector' }] }), healthy: false }, 'removeFinalizer'],
@@ -33,11 +33,17 @@ const cases: Array<[string, { pod: Pod; kind?: string; healthy?: boolean; hasFin
     { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: false, state: { terminated: { exitCode: 1, reason: 'Error', startedAt: '2026-11-25T00:00:00Z' } } }] }) },
     'stuck',
   ],
+  // A dry run changed nothing on its target: whatever ended its injector left nothing to clean.
+  [
+    'a dry-run chaos pod whose injector was killed while running',
+    { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: false, state: { terminated: { exitCode: 137, reason: 'Error', startedAt: '2026-11-25T00:00:00Z' } } }] }), dryRun: true },
+    'removeFinalizer',
+  ],
   ['a failed pod whose started injector exited 1', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector', started: true, state: { terminated: { exitCode: 1, reason: 'Error' } } }] }) }, 'stuck'],
 ];
 
 for (const [name, input, expected] of cases) {
   test(`termination: ${name} → ${expected}`, () => {
-    assert.equal(decideTermination({ pod: input.pod, kind: input.kind ?? 'network-disruption', targetHealthy: input.healthy ?? true, hasFinalizer: input.hasFinalizer ?? true }), expected);
+    assert.equal(decideTermination({ pod: input.pod, kind: input.kind ?? 'network-disruption', targetHealthy: input.healthy ?? true, hasFinalizer: input.hasFinalizer ?? true, dryRun: input.dryRun ?? false }), expected);
   });
 }

@@ -13,12 +13,15 @@ export interface BosunUp {
   kubectl: Kubectl;
   /** Runs kubectl and asserts it succeeded; resolves with its stdout. */
   ok(args: string[], input?: string): Promise<string>;
+  /** Stops `bosun up` (SIGTERM, as Ctrl-C does) and starts it again on the same data dir and port, until its node is Ready. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startBosunUp(flags: string[] = [], env: Record<string, string> = {}): Promise<BosunUp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
-  const bosun: ChildProcess = await startBosun(dataDir, await freePort(), flags, env);
+  const port = await freePort();
+  let bosun: ChildProcess = await startBosun(dataDir, port, flags, env);
   const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
   const ok = async (args: string[], input?: string): Promise<string> => {
     const result = await kubectl(args, input);
@@ -30,6 +33,12 @@ export async function startBosunUp(flags: string[] = [], env: Record<string, str
     dataDir,
     kubectl,
     ok,
+    async restart() {
+      bosun.kill('SIGTERM');
+      await exited(bosun);
+      bosun = await startBosun(dataDir, port, flags, env);
+      await ok(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+    },
     async close() {
       bosun.kill('SIGTERM');
       await exited(bosun);
