@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { KubeObject } from '../apimachinery/object.ts';
 import { AdmittedWrites } from './admission/admitted-writes.ts';
 import { PodSecurityAdmission, type PodSecurityAuditEvent } from './admission/pod-security/pod-security-admission.ts';
-import { ENFORCE_LABEL, type Level } from './admission/pod-security/policy-levels.ts';
+import type { Level } from './admission/pod-security/policy-levels.ts';
+import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
@@ -76,10 +77,10 @@ const TRUSTED_SEED_NAMESPACE = 'kube-system';
 
 function seedNamespacesIn(objects: ObjectService, nsType: ResourceType): void {
   for (const name of seedNamespaces) {
-    const labels = name === TRUSTED_SEED_NAMESPACE ? { [ENFORCE_LABEL]: 'privileged' } : undefined;
+    const labels = name === TRUSTED_SEED_NAMESPACE ? TRUSTED_NAMESPACE_LABELS : undefined;
     const existing = objects.find(nsType, '', name);
     if (!existing) objects.create(nsType, '', { metadata: { name, ...(labels ? { labels } : {}) } }, { fieldManager: 'bosun' });
-    else if (labels && existing.object.metadata.labels?.[ENFORCE_LABEL] === undefined) {
+    else if (labels && existing.object.metadata.labels?.[POD_SECURITY_ENFORCE_LABEL] === undefined) {
       objects.mutate(nsType, existing, (ns) => {
         ns.metadata.labels = { ...ns.metadata.labels, ...labels };
       });

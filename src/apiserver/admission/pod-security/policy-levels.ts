@@ -2,6 +2,7 @@
 // the policy of each mode (k8s.io/pod-security-admission/api): a label that is absent takes the cluster default,
 // a label that cannot be parsed counts as restricted:latest for enforce and privileged for audit and warn.
 import type { StatusCause } from '../../../apimachinery/object.ts';
+import { POD_SECURITY_ENFORCE_LABEL } from '../../../apimachinery/pod-security-labels.ts';
 
 export type Level = 'privileged' | 'baseline' | 'restricted';
 export const LEVELS: readonly Level[] = ['privileged', 'baseline', 'restricted'];
@@ -21,8 +22,10 @@ export interface Policy {
 }
 
 const LABEL_PREFIX = 'pod-security.kubernetes.io/';
-export const ENFORCE_LABEL = `${LABEL_PREFIX}enforce`;
-const labelsOf = (mode: 'enforce' | 'audit' | 'warn') => ({ level: `${LABEL_PREFIX}${mode}`, version: `${LABEL_PREFIX}${mode}-version` });
+const labelsOf = (mode: 'enforce' | 'audit' | 'warn') => ({
+  level: mode === 'enforce' ? POD_SECURITY_ENFORCE_LABEL : `${LABEL_PREFIX}${mode}`,
+  version: `${LABEL_PREFIX}${mode}-version`,
+});
 
 /** Audit annotations carry the label prefix (api.AuditAnnotationPrefix). */
 export const AUDIT_VIOLATIONS_ANNOTATION = `${LABEL_PREFIX}audit-violations`;
