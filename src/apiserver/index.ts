@@ -5,6 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { KubeObject } from '../apimachinery/object.ts';
 import { AdmittedWrites } from './admission/admitted-writes.ts';
+import { PodSecurityAdmission, type PodSecurityAuditEvent } from './admission/pod-security/pod-security-admission.ts';
+import type { Level } from './admission/pod-security/policy-levels.ts';
+import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
@@ -21,6 +24,7 @@ import { NamespaceController } from './lifecycle/namespace-controller.ts';
 import { builtinResources } from './registry/builtin-resources.ts';
 import { ObjectService } from './registry/object-service.ts';
 import { ResourceRegistry } from './registry/registry.ts';
+import type { ResourceType } from './registry/resource-type.ts';
 import { managedFieldsRecorder } from './registry/field-manager.ts';
 import { lockDataDir } from './storage/data-dir.ts';
 import { SqliteStore, type RetentionPolicy } from './storage/sqlite-store.ts';
@@ -44,6 +48,10 @@ export interface ApiServerOptions {
   crds?: KubeObject[];
   onRequest?: (entry: RequestLogEntry) => void;
   onError?: (error: unknown) => void;
+  /** The Pod Security level of namespaces without pod-security.kubernetes.io labels (every mode); default baseline. */
+  podSecurity?: Level;
+  /** Pod Security audit mode's violations (kube-apiserver writes them to its audit log, which Bosun does not keep). */
+  onPodSecurityAudit?: (event: PodSecurityAuditEvent) => void;
 }
 
 export interface RunningApiServer {
@@ -64,6 +72,21 @@ export interface RunningApiServer {
 }
 
 const seedNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+/** The control plane's own namespace is trusted: labelled privileged when made, or when it has no enforce label yet. */
+const TRUSTED_SEED_NAMESPACE = 'kube-system';
+
+function seedNamespacesIn(objects: ObjectService, nsType: ResourceType): void {
+  for (const name of seedNamespaces) {
+    const labels = name === TRUSTED_SEED_NAMESPACE ? TRUSTED_NAMESPACE_LABELS : undefined;
+    const existing = objects.find(nsType, '', name);
+    if (!existing) objects.create(nsType, '', { metadata: { name, ...(labels ? { labels } : {}) } }, { fieldManager: 'bosun' });
+    else if (labels && existing.object.metadata.labels?.[POD_SECURITY_ENFORCE_LABEL] === undefined) {
+      objects.mutate(nsType, existing, (ns) => {
+        ns.metadata.labels = { ...ns.metadata.labels, ...labels };
+      });
+    }
+  }
+}
 
 function installCrds(objects: ObjectService, registry: ResourceRegistry, crds: KubeObject[]): void {
   const type = registry.byStorageKey('apiextensions.k8s.io/customresourcedefinitions')!;
@@ -95,8 +118,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const registry = new ResourceRegistry();
   for (const type of builtinResources) registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type);
   const objects = new ObjectService(store, managedFieldsRecorder(registry));
-  const nsType = registry.byStorageKey('/namespaces')!;
-  for (const name of seedNamespaces) if (!objects.find(nsType, '', name)) objects.create(nsType, '', { metadata: { name } }, { fieldManager: 'bosun' });
+  seedNamespacesIn(objects, registry.byStorageKey('/namespaces')!);
   const parts = { store, registry, objects, onError };
   const crdController = new CrdController(parts);
   const gc = new GarbageCollector(parts);
@@ -110,7 +132,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     registry,
     store,
     objects,
-    writes: new AdmittedWrites(objects, webhooks),
+    writes: new AdmittedWrites(
+      objects,
+      webhooks,
+      new PodSecurityAdmission(store, { defaultLevel: options.podSecurity ?? 'baseline', ...(options.onPodSecurityAudit ? { onAudit: options.onPodSecurityAudit } : {}) }),
+    ),
     watches,
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,

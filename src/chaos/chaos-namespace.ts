@@ -1,23 +1,35 @@
 // The chaos namespace, where every chaos pod runs, exists before the controller creates the first one: upstream's
 // chart installs it with the controller; here the family makes sure of it at start (and is allowed no more on
-// namespaces than that).
+// namespaces than that). Chaos pods are privileged, share the host's PIDs and mount its paths, which Pod Security
+// Admission allows only in a trusted namespace: the namespace is made with the privileged enforce label, and an
+// existing one that has no enforce label gets it (one that has another keeps the administrator's choice).
 import { namespacesResource } from '../apimachinery/builtin-resources.ts';
+import type { KubeObject } from '../apimachinery/object.ts';
+import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import type { KubeClient } from '../client/client.ts';
 import { AlreadyExistsError } from '../client/errors.ts';
 import type { Logger } from 'pino';
 import type { Runnable } from '../runtime/manager.ts';
+
+async function labelIfUnset(client: KubeClient, namespace: string, logger: Logger): Promise<void> {
+  const existing = await client.get<KubeObject>(namespacesResource, namespace);
+  if (existing.metadata.labels?.[POD_SECURITY_ENFORCE_LABEL] !== undefined) return;
+  await client.patch(namespacesResource, namespace, { metadata: { labels: TRUSTED_NAMESPACE_LABELS } }, { type: 'merge' });
+  logger.info({ namespace }, 'labelled the chaos namespace privileged for Pod Security Admission');
+}
 
 export function chaosNamespaceRunnable(client: KubeClient, namespace: string, logger: Logger): Runnable {
   return {
     name: `chaos-namespace-${namespace}`,
     async start() {
       try {
-        await client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels: { 'app.kubernetes.io/part-of': 'chaos-controller' } } });
+        const labels = { 'app.kubernetes.io/part-of': 'chaos-controller', ...TRUSTED_NAMESPACE_LABELS };
+        await client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace, labels } });
         logger.info({ namespace }, 'created the chaos namespace');
       } catch (err) {
-        if (err instanceof AlreadyExistsError) return;
-        // Not fatal: the controller reports each chaos pod it cannot create (CreateFailed) until someone creates it.
-        logger.warn({ namespace, err }, 'could not create the chaos namespace');
+        // Not fatal: the controller reports each chaos pod it cannot create (CreateFailed) until someone fixes it.
+        if (!(err instanceof AlreadyExistsError)) return logger.warn({ namespace, err }, 'could not create the chaos namespace');
+        await labelIfUnset(client, namespace, logger).catch((error: unknown) => logger.warn({ namespace, err: error }, 'could not label the chaos namespace'));
       }
     },
     async stop() {},

@@ -23,8 +23,8 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['services'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
-  // The chaos namespace, made at start when missing.
-  { apiGroups: [''], resources: ['namespaces'], verbs: ['create'] },
+  // The chaos namespace, made at start when missing, labelled privileged (Pod Security) when it has no enforce label.
+  { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'get', 'patch'] },
 ];
 
 export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, controller: Omit<DisruptionControllerOptions, 'config'> = {}): Family {

@@ -141,3 +141,21 @@ test('serves only the CRDs of families that are built: terrakojo\'s kinds, and a
     await run.exit;
   }
 });
+
+test('--pod-security sets the level of namespaces without labels; an unknown level is refused', async () => {
+  const dataDir = dir();
+  const run = up(['--data-dir', dataDir, '--port', '0', '--no-node', '--pod-security', 'restricted']);
+  try {
+    await ready(run);
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const created = await kubectl(['run', 'plain', '--image=busybox', '--restart=Never']);
+    assert.equal(created.code, 1);
+    assert.match(created.stderr, /^Error from server \(Forbidden\): pods "plain" is forbidden: violates PodSecurity "restricted:latest": allowPrivilegeEscalation != false/);
+  } finally {
+    run.child.kill('SIGTERM');
+    await run.exit;
+  }
+  const bad = up(['--data-dir', dir(), '--port', '0', '--pod-security', 'lax']);
+  assert.equal(await bad.exit, 1);
+  assert.match(bad.err(), /option '--pod-security <level>' argument 'lax' is invalid\. not one of privileged, baseline, restricted/);
+});

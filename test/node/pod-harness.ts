@@ -12,6 +12,7 @@ import type { Container, ContainerStatus, Pod, PodSpec } from '../../src/node/ag
 import { Informer } from '../../src/runtime/informer/informer.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
 import { Changes } from '../client/wait.ts';
+import type { ApiServerOptions } from '../../src/apiserver/index.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 
 export const NODE = 'node-test';
@@ -44,8 +45,8 @@ export function busybox(name: string, script: string, more: Partial<Container> =
   return { name, image: 'busybox', command: ['sh', '-c', script], ...more };
 }
 
-export async function startPodHarness(options: Partial<NodeAgentOptions> = {}): Promise<PodHarness> {
-  const server = await startTestServer();
+export async function startPodHarness(options: Partial<NodeAgentOptions> = {}, serverOptions: ApiServerOptions = {}): Promise<PodHarness> {
+  const server = await startTestServer(serverOptions);
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   const dataDir = await mkdtemp(join(tmpdir(), 'bosun-agent-'));
   const cgroup = { placement: 'agent' as const, name: `bosun-pods-${process.pid}-${Date.now().toString(36)}` };

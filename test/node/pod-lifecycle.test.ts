@@ -9,7 +9,9 @@ import { busybox, startPodHarness, type PodHarness } from './pod-harness.ts';
 
 let h: PodHarness;
 before(async () => {
-  h = await startPodHarness({ imageMap: { myapp: { entrypoint: ['sh', '-c'], cmd: ['echo mapped image'] } } });
+  // The cluster's default Pod Security level is privileged here, so that a privileged pod in an unlabelled
+  // (untrusted) namespace reaches the node, whose own refusal one test shows.
+  h = await startPodHarness({ imageMap: { myapp: { entrypoint: ['sh', '-c'], cmd: ['echo mapped image'] } } }, { podSecurity: 'privileged' });
 });
 after(async () => {
   await h.close();

@@ -1,7 +1,8 @@
 // Probes, graceful deletion and activeDeadlineSeconds on a real node agent.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { podsResource } from '../../src/apimachinery/builtin-resources.ts';
+import { namespacesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
+import { TRUSTED_NAMESPACE_LABELS } from '../../src/apimachinery/pod-security-labels.ts';
 import { waitForLog } from './harness.ts';
 import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
 import { busybox, NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
@@ -57,11 +58,14 @@ test('a startup probe gates started and readiness', { timeout: 20_000 }, async (
 
 test('an httpGet readiness probe on a host-network pod checks 127.0.0.1', { timeout: 20_000 }, async () => {
   const port = 20000 + (process.pid % 20000);
+  // The host's network is for trusted namespaces only (Pod Security baseline refuses it elsewhere).
+  const ns = 'host-network';
+  await h.client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: TRUSTED_NAMESPACE_LABELS } });
   await h.create('http', {
     hostNetwork: true,
     containers: [busybox('main', `cd /tmp && echo ok > index.html && exec python3 -m http.server ${port} --bind 127.0.0.1`, { readinessProbe: { httpGet: { path: '/index.html', port }, periodSeconds: 1 } })],
-  });
-  await h.until(() => condition('http', 'Ready') === 'True', 'http Ready');
+  }, ns);
+  await h.until(() => h.pod('http', ns)?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', 'http Ready');
 });
 
 test('deleting a pod sends SIGTERM, waits, and removes the pod', { timeout: 30_000 }, async () => {

@@ -2,15 +2,17 @@
 // trusted chaos namespace) and small readers of /proc and of the pods' statuses in any namespace.
 import { readFile } from 'node:fs/promises';
 import { namespacesResource } from '../../src/apimachinery/builtin-resources.ts';
+import { TRUSTED_NAMESPACE_LABELS } from '../../src/apimachinery/pod-security-labels.ts';
 import { AlreadyExistsError } from '../../src/client/errors.ts';
 import type { ContainerStatus } from '../../src/node/agent/pods/pod-types.ts';
 import type { PodHarness } from './pod-harness.ts';
 
 export const CHAOS_NAMESPACE = 'chaos-engineering';
 
-export async function ensureNamespace(h: PodHarness, name: string): Promise<void> {
+/** A trusted namespace (labelled privileged for Pod Security), as the chaos family makes its own. */
+export async function ensureTrustedNamespace(h: PodHarness, name: string): Promise<void> {
   try {
-    await h.client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await h.client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: TRUSTED_NAMESPACE_LABELS } });
   } catch (error) {
     if (!(error instanceof AlreadyExistsError)) throw error;
   }

@@ -13,14 +13,14 @@ import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
 import { updateObject } from '../../src/runtime/conflict-retry.ts';
 import { isAlive } from './harness.ts';
 import { NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
-import { CHAOS_NAMESPACE, cmdline, containerStatus, ensureNamespace, environ, isRunning, nsPids, procCgroups } from './runtime-api-fixture.ts';
+import { CHAOS_NAMESPACE, cmdline, containerStatus, ensureTrustedNamespace, environ, isRunning, nsPids, procCgroups } from './runtime-api-fixture.ts';
 
 let h: PodHarness;
 let runtime: NodeRuntimeClient;
 before(async () => {
   h = await startPodHarness();
   runtime = new NodeRuntimeClient(h.agent.runtimeSocketPath);
-  await ensureNamespace(h, CHAOS_NAMESPACE);
+  await ensureTrustedNamespace(h, CHAOS_NAMESPACE);
 });
 after(async () => {
   await h.close();

@@ -1,5 +1,6 @@
 // The writes of the HTTP API with admission in the middle, in kube-apiserver's order: decode (custom resources:
-// prune and default), mutating webhooks, the server's own defaulting and validation, validating webhooks, store.
+// prune and default), mutating webhooks, the server's own defaulting and validation, the built-in validating
+// admission (PodSecurity), validating webhooks, store.
 // While webhooks are awaited the object may change; the write is then recomputed from the new object and
 // admitted again (GuaranteedUpdate's retry). Without webhook configurations this is the synchronous path.
 // Writes made by the server's own controllers (GC, namespace cleanup, CRD status) do not come through here.
@@ -7,10 +8,11 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
-import { maxNameGenerationAttempts, type DeleteOptions, type ObjectService, type WriteOptions, type WriteResult } from '../registry/object-service.ts';
+import { maxNameGenerationAttempts, type DeleteOptions, type ObjectService, type PreparedWrite, type WriteOptions, type WriteResult } from '../registry/object-service.ts';
 import { groupResource, type ResourceType } from '../registry/resource-type.ts';
 import { StaleWriteError } from '../registry/stale-write-error.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
+import type { PodSecurityAdmission } from './pod-security/pod-security-admission.ts';
 import type { AdmissionAttributes, WarningCarrier, WebhookDispatcher } from './webhook-dispatcher.ts';
 
 /** Recomputing a write this often without getting it stored ends in 409 Conflict. */
@@ -82,14 +84,31 @@ function assertSameIdentity(type: ResourceType, before: KubeObject, after: KubeO
 export class AdmittedWrites {
   private readonly objects: ObjectService;
   private readonly dispatcher: WebhookDispatcher;
+  private readonly podSecurity: PodSecurityAdmission;
 
-  constructor(objects: ObjectService, dispatcher: WebhookDispatcher) {
+  constructor(objects: ObjectService, dispatcher: WebhookDispatcher, podSecurity: PodSecurityAdmission) {
     this.objects = objects;
     this.dispatcher = dispatcher;
+    this.podSecurity = podSecurity;
+  }
+
+  /** The built-in validating admission of a prepared write: its warnings, or its refusal (with the warnings so far). */
+  private validateBuiltin(prepared: PreparedWrite, subresource: string, oldObject: KubeObject | undefined): string[] {
+    if (!this.podSecurity.applies(prepared.type)) return [];
+    try {
+      return this.podSecurity.validate({ type: prepared.type, operation: prepared.kind === 'create' ? 'CREATE' : 'UPDATE', subresource, object: prepared.object, oldObject });
+    } catch (error) {
+      throw carrying(error, prepared.warnings);
+    }
   }
 
   async create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
-    if (!this.dispatcher.applies(type)) return this.objects.create(type, namespace, body, options, userAgent);
+    if (!this.dispatcher.applies(type)) {
+      const prepared = this.objects.prepareCreate(type, namespace, body, options, userAgent);
+      const admitted = this.validateBuiltin(prepared, '', undefined);
+      const result = this.objects.commit(prepared);
+      return { json: result.json, warnings: merged(result.warnings, admitted) };
+    }
     const object = this.objects.normalizeCreate(type, namespace, body);
     const name = object.metadata.name ?? '';
     this.objects.checkNamespace(type, namespace, name);
@@ -115,6 +134,7 @@ export class AdmittedWrites {
       const generated = !mutated.metadata.name;
       for (let attempt = 1; ; attempt++) {
         const prepared = this.objects.prepareCreate(type, namespace, mutated, { ...options, fieldValidation: 'Ignore' }, userAgent);
+        warnings.push(...this.validateBuiltin(prepared, '', undefined));
         warnings.push(...(await this.dispatcher.validate({ ...attrs, object: prepared.object })));
         try {
           const result = this.objects.commit(prepared);
@@ -142,7 +162,10 @@ export class AdmittedWrites {
   ): Promise<WriteResult> {
     if (!this.dispatcher.applies(type)) {
       const { current, next } = candidate();
-      return this.objects.commitUpdate(type, current, next, options, subresource);
+      const prepared = this.objects.prepareUpdate(type, current, next, options, subresource);
+      const admitted = this.validateBuiltin(prepared, subresource ?? '', current.object);
+      const result = this.objects.commit(prepared);
+      return { json: result.json, warnings: merged(result.warnings, admitted) };
     }
     let name = '';
     for (let attempt = 0; attempt < maxAttempts; attempt++) {
@@ -176,6 +199,7 @@ export class AdmittedWrites {
           wanted = restrictToEndpoint(type, current.object, mutation.object, subresource);
         }
         const prepared = this.objects.prepareUpdate(type, current, wanted, { ...options, fieldValidation: 'Ignore' }, subresource);
+        warnings.push(...this.validateBuiltin(prepared, subresource ?? '', current.object));
         warnings.push(...(await this.dispatcher.validate({ ...attrs, object: prepared.object })));
         const result = this.objects.commit(prepared);
         return { json: result.json, warnings: merged(warnings, result.warnings) };

@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
+import { isLevel, type Level } from '../../apiserver/admission/pod-security/policy-levels.ts';
 import { startApiServer } from '../../apiserver/index.ts';
 import { DataDirError } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
@@ -24,6 +25,11 @@ function duration(value: string): number {
     if (error instanceof DurationError) throw new InvalidArgumentError('not a duration such as 40s or 1m');
     throw error;
   }
+}
+
+function podSecurityLevel(value: string): Level {
+  if (!isLevel(value)) throw new InvalidArgumentError('not one of privileged, baseline, restricted');
+  return value;
 }
 
 function port(value: string): number {
@@ -64,6 +70,7 @@ interface UpOptions extends NodeFlags {
   webhookServerPort: number;
   webhookSecretFile?: string;
   chaosConfig?: string;
+  podSecurity: Level;
 }
 
 export function upCommand(): Command {
@@ -86,6 +93,7 @@ export function upCommand(): Command {
     .option('--webhook-server-port <port>', 'loopback port of the GitHub webhook server (bosun webhook-server; 0 picks one)', port, 8080)
     .option('--webhook-secret-file <file>', 'file holding the GitHub webhook secret (default: $GITHUB_WEBHOOK_SECRET; without one the webhook server is off)')
     .option('--no-webhook-server', 'run no GitHub webhook server')
+    .option('--pod-security <level>', 'Pod Security level (enforce, audit and warn) of namespaces without pod-security.kubernetes.io labels: privileged, baseline or restricted', podSecurityLevel, 'baseline')
     .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
@@ -111,6 +119,7 @@ export function upCommand(): Command {
         process.exit(1);
       }
       const dataDir = resolve(options.dataDir);
+      const apiserverLog = createLogger({ level: options.logLevel, name: 'bosun-apiserver' });
       let server;
       try {
         server = await startApiServer({
@@ -120,6 +129,9 @@ export function upCommand(): Command {
           bind: options.bind,
           // Every shipped family's kinds, whichever controllers run here: others may run them elsewhere.
           crds: familyCrds(bosunFamilies),
+          podSecurity: options.podSecurity,
+          // kube-apiserver writes these to its audit log; Bosun has none, so they are logged.
+          onPodSecurityAudit: (event) => apiserverLog.warn(event, 'pod security audit violation'),
           ...(options.tlsCert && options.tlsKey ? { tlsCert: options.tlsCert, tlsKey: options.tlsKey } : {}),
         });
       } catch (error) {

@@ -6,6 +6,7 @@ import { ChangeWaiter } from '../../helpers/change-waiter.ts';
 import { pino } from 'pino';
 import { eventsResource, namespacesResource, nodesResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
+import { TRUSTED_NAMESPACE_LABELS } from '../../../src/apimachinery/pod-security-labels.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL } from '../../../src/chaos/api/constants.ts';
 import { disruptionsResource } from '../../../src/chaos/api/resources.ts';
 import type { Disruption, DisruptionSpec } from '../../../src/chaos/api/types.ts';
@@ -56,7 +57,8 @@ export async function startHarness(options: Omit<DisruptionControllerOptions, 'c
     return c;
   };
   const client = newClient();
-  await client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: CHAOS_NS } });
+  // Chaos pods are privileged with host paths: their namespace is trusted (labelled privileged), as the family makes it.
+  await client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: CHAOS_NS, labels: TRUSTED_NAMESPACE_LABELS } });
   const config = chaosConfig({ finalizerDeletionDelayMs: 300, ...options.config });
   const mgr = new Manager({ client: newClient(CONTROLLER_USER_AGENT), logger: pino({ level: process.env['TEST_LOG'] ? 'debug' : 'silent' }), gracefulShutdownTimeoutMs: 2000 });
   const { config: _ignored, ...controllerOptions } = options;

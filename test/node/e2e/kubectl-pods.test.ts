@@ -63,16 +63,20 @@ describe('pods on bosun up with real kubectl', () => {
     const marks = mkdtempSync(join(tmpdir(), 'bosun-e2e-marks-'));
     chmodSync(marks, 0o777); // the containers run as an unprivileged user
     const volume = { volumes: [{ name: 'marks', hostPath: { path: marks } }], terminationGracePeriodSeconds: 30 };
-    await ok(['apply', '-f', '-'], pod('polite', { command: ['sh', '-c', 'trap "echo TERM > /marks/polite; exit 0" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'marks', mountPath: '/marks' }] }, volume));
-    await ok(['wait', '--for=condition=Ready', 'pod/polite', '--timeout=60s']);
-    assert.equal(await ok(['exec', 'polite', '--', 'cat', '/etc/hostname']), 'polite\n');
-    await ok(['delete', 'pod', 'polite', '--timeout=60s']);
+    // A hostPath volume needs a trusted namespace: Pod Security baseline (the default) refuses it elsewhere.
+    await ok(['create', 'namespace', 'marks']);
+    await ok(['label', 'namespace', 'marks', 'pod-security.kubernetes.io/enforce=privileged']);
+    const n = ['-n', 'marks'];
+    await ok(['apply', '-f', '-', ...n], pod('polite', { command: ['sh', '-c', 'trap "echo TERM > /marks/polite; exit 0" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'marks', mountPath: '/marks' }] }, volume));
+    await ok(['wait', '--for=condition=Ready', 'pod/polite', '--timeout=60s', ...n]);
+    assert.equal(await ok(['exec', 'polite', ...n, '--', 'cat', '/etc/hostname']), 'polite\n');
+    await ok(['delete', 'pod', 'polite', '--timeout=60s', ...n]);
     assert.equal(readFileSync(join(marks, 'polite'), 'utf8'), 'TERM\n');
 
-    await ok(['apply', '-f', '-'], pod('stubborn', { command: ['sh', '-c', 'trap "echo ignored > /marks/stubborn" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'marks', mountPath: '/marks' }] }, { ...volume, terminationGracePeriodSeconds: 3 }));
-    await ok(['wait', '--for=condition=Ready', 'pod/stubborn', '--timeout=60s']);
+    await ok(['apply', '-f', '-', ...n], pod('stubborn', { command: ['sh', '-c', 'trap "echo ignored > /marks/stubborn" TERM; while true; do sleep 0.1; done'], volumeMounts: [{ name: 'marks', mountPath: '/marks' }] }, { ...volume, terminationGracePeriodSeconds: 3 }));
+    await ok(['wait', '--for=condition=Ready', 'pod/stubborn', '--timeout=60s', ...n]);
     const started = Date.now();
-    await ok(['delete', 'pod', 'stubborn', '--timeout=60s']);
+    await ok(['delete', 'pod', 'stubborn', '--timeout=60s', ...n]);
     assert.ok(Date.now() - started >= 3000, 'the pod stayed for its grace period before SIGKILL');
     assert.ok(existsSync(join(marks, 'stubborn')), 'it got SIGTERM first');
     rmSync(marks, { recursive: true, force: true });
