@@ -150,6 +150,44 @@ test('examples/landscaper/interrupt-and-delete-without-uninstall: the walk-throu
   });
 });
 
+test('examples/landscaper/interrupt-and-delete-without-uninstall: after the optional reconcile step, delete-without-uninstall completes', async () => {
+  await withControllers(async (live, client) => {
+    const k = kubectlFor(live.kubeconfigFile);
+    const ok = async (args: string[]) => {
+      const r = await k(args);
+      assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout;
+    };
+    const inst = () => client.get<Installation>(installationsResource, 'stuck', { namespace: 'default' });
+    await ok(['apply', '-f', join(ROOT, 'interrupt-and-delete-without-uninstall')]);
+    const first = await eventually(async () => {
+      const i = await inst();
+      return i.status?.phase === 'Progressing' ? i : undefined;
+    }, 30_000, 'stuck Progressing');
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/operation=interrupt']);
+    await eventually(async () => {
+      const i = await inst();
+      return i.status?.phase === 'Failed' && i.status.jobID === i.status.jobIDFinished;
+    }, 30_000, 'stuck Failed after the interrupt');
+    // The README's optional step: a new job, whose deploy item hangs in Progressing again.
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/operation=reconcile']);
+    await eventually(async () => {
+      const i = await inst();
+      const items = await client.list<DeployItem>(deployItemsResource, { namespace: 'default' });
+      return i.status?.jobID !== first.status?.jobID && items.items.some((d) => d.status?.phase === 'Progressing' && d.status.jobID === i.status?.jobID);
+    }, 30_000, 'the second job\'s deploy item Progressing');
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/delete-without-uninstall=true']);
+    // kubectl waits for the finalizers; the timeout turns a hang into a failure.
+    await ok(['delete', 'inst', 'stuck', '--timeout=30s']);
+    const [i, e, d] = await Promise.all([
+      client.list(installationsResource, { namespace: 'default' }),
+      client.list(executionsResource, { namespace: 'default' }),
+      client.list(deployItemsResource, { namespace: 'default' }),
+    ]);
+    assert.deepEqual([...i.items, ...e.items, ...d.items].map((o) => `${o.kind}/${o.metadata.name}`), []);
+  });
+});
+
 test('examples/landscaper/sibling-chain runs to Succeeded with the controllers, passing data along', async () => {
   // A server of its own, so the dry runs above never race with real controllers.
   const live = await startTestServer({ crds: loadBosunCrds() });
