@@ -19,6 +19,7 @@ import {
   isDeletionPhase,
 } from '../api/constants.ts';
 import type { Installation } from '../api/installation.ts';
+import { ScheduleError } from '../schedule.ts';
 import { automaticReconcile } from './automatic-reconcile.ts';
 import { execution, subinstallations } from './children.ts';
 import { annotation, isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf, touchPatch } from './helpers.ts';
@@ -131,7 +132,7 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
   try {
     return await automaticReconcile(deps, inst, action.awaitChange());
   } catch (err) {
-    if (err instanceof Error && err.name === 'ScheduleError') {
+    if (err instanceof ScheduleError) {
       ctx.log.warn({ err }, 'automatic reconcile: invalid schedule');
       return action.awaitChange();
     }
