@@ -1,8 +1,8 @@
 // The Disruption reconciler (upstream's controllers/disruption_controller.go Reconcile), event-driven: chaos pods,
 // target pods and nodes wake it, so it requeues only at its own deadlines (expiry, GC, the createPods trigger,
 // the finalizer delay, the deletion timeout) and backs off on errors. Order of a pass: chaos pods being deleted
-// (§2.8) → deletion (clean, cleanedAt, finalizer) or: delete-only, finalizer, expiry and GC, trigger, target
-// selection, chaos pods, injection status.
+// (their finalizer dropped once their end is safe) → deletion (clean, cleanedAt, finalizer) or: delete-only,
+// finalizer, expiry and GC, trigger, target selection, chaos pods, injection status.
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
@@ -94,7 +94,10 @@ function ignoreNotFound(err: unknown): undefined {
   throw err;
 }
 
-/** §2.8, on every pass: drop the finalizer of chaos pods whose end is safe; report the stuck ones. */
+/**
+ * On every pass (upstream's HandleChaosPodTermination): drop the finalizer of chaos pods whose end is safe (the target
+ * is unhealthy, the kind has no side effects, the pod never ran or ended cleanly); report the stuck ones.
+ */
 async function handleChaosPodsTermination(x: DisruptionControllerData, d: Disruption, chaosPods: readonly Pod[], ctx: Ctx): Promise<StuckPod[]> {
   const stuck: StuckPod[] = [];
   for (const pod of chaosPods) {
@@ -232,7 +235,10 @@ function injectionFields(d: Disruption, status: DisruptionStatus, chaosPods: rea
   return { injectionStatus: result.status, targetInjections: result.targetInjections, injectedTargetsCount: result.injectedTargetsCount };
 }
 
-/** §2.4: updates status.targetInjections and desiredTargetsCount; returns how many objects matched. */
+/**
+ * Target selection (upstream's selectTargets): updates status.targetInjections and desiredTargetsCount; returns how
+ * many objects matched.
+ */
 function select(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus, kinds: readonly DisruptionKindName[], now: Date): { matching: number } {
   let selector;
   try {
@@ -276,8 +282,8 @@ function select(x: DisruptionControllerData, d: Disruption, status: DisruptionSt
 }
 
 /**
- * §2.5: deletes chaos pods whose target left, creates the missing one of each target × kind. Returns the chaos
- * pods that remain (for the injection status).
+ * Upstream's startInjection: deletes chaos pods whose target left, creates the missing one of each target × kind.
+ * Returns the chaos pods that remain (for the injection status).
  */
 async function startInjection(x: DisruptionControllerData, d: Disruption, status: DisruptionStatus, chaosPods: Pod[], kinds: readonly DisruptionKindName[], now: Date, ctx: Ctx): Promise<Pod[]> {
   const injections = status.targetInjections ?? {};

@@ -69,7 +69,7 @@ async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx
   const existing = d.jobs.get(workflow.metadata.name ?? '', workflow.metadata.namespace);
   if (existing) return followJob(workflow, existing, gh, ctx);
 
-  // Bosun (§9.2): a Workflow that ended never runs again. Upstream re-creates a Job that is gone (a TTL, a
+  // Bosun: a Workflow that ended never runs again. Upstream re-creates a Job that is gone (a TTL, a
   // person) and reruns it, and re-tries a refused Job on every status write.
   if (isTerminalPhase(workflow.status?.phase)) return action.awaitChange();
 
@@ -151,7 +151,7 @@ export async function createJob(d: Pick<WorkflowControllerData, 'client' | 'reco
  * The Job could not be created. Invalid and Forbidden (a bad container name, PodSecurity, quota) cannot heal
  * by retrying: the check run fails (best effort), the Workflow ends Failed, no retry loop, no second check
  * run. Other errors are retried with the same check run. Bosun: upstream also marks the Workflow Failed
- * before retrying those; with terminal phases final (§9.2) that would end a run for a passing API hiccup.
+ * before retrying those; with terminal phases final (a Workflow that ended never runs again) that would end a run for a passing API hiccup.
  */
 async function failJobCreate(workflow: Workflow, err: unknown, gh: () => Promise<GitHubClient>, ctx: Ctx): Promise<Action> {
   const d = ctx.data;
@@ -170,7 +170,7 @@ async function failJobCreate(workflow: Workflow, err: unknown, gh: () => Promise
 }
 
 /**
- * Bosun (§9.3): upstream leaves a Workflow whose template is missing without a phase forever (its Branch
+ * Bosun: upstream leaves a Workflow whose template is missing without a phase forever (its Branch
  * never completes). Here it ends Failed, with an Event and a check run that says why.
  */
 async function failWithoutTemplate(workflow: Workflow, gh: () => Promise<GitHubClient>, ctx: Ctx): Promise<Action> {

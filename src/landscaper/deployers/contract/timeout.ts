@@ -1,6 +1,6 @@
 // The progressing timeout (upstream pkg/deployer/lib/timeout): deadline = transitionTimes.initTime +
 // spec.timeout (default 10m). Upstream documents `timeout: none` as "disabled" but computes a deadline equal
-// to initTime (every item times out at once, research §3.7); here `none` (or 0) really disables it.
+// to initTime (upstream's standard_timeoutchecker.go: every item times out at once); here `none` (or 0) really disables it.
 import { DEFAULT_DEPLOY_ITEM_TIMEOUT, ERR_TIMEOUT, isFinalPhase } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { InvalidTimeoutError, parseTimeout, progressingDeadline } from '../../timeouts.ts';
