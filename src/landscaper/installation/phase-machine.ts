@@ -82,7 +82,8 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
         }
         if (!isFinalPhase(phase)) return;
         finishJob(s, now);
-        // Successors are poked at the start of the next reconcile (gate "dependentsToTrigger").
+        // Successors (the spec's "Completing - triggering successors") are poked at the start of the next
+        // reconcile: gate 4 of ./reconcile.ts.
         if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
           const dependents = successorsOutsideCycles(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
           if (dependents.length > 0) s.dependentsToTrigger = dependents;

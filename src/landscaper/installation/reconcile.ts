@@ -1,5 +1,29 @@
 // One reconcile of an installation: the gates of upstream's reconcileInstallation in their order, then
 // the phase machine while a job runs, then the automatic reconcile of finished roots.
+//
+// Where each step of the installation controller's spec (landscaper-installation-controller.md) lives:
+// | spec step                                   | file (function)                                                   |
+// |---------------------------------------------|-------------------------------------------------------------------|
+// | reconcile jobs: jobID / jobIDFinished       | gate 7 below (new job), ../job-phases.ts (finishJob), helpers.ts (jobRunning) |
+// | creation: root via reconcile annotation     | gate 7 below; gate 6 drops the annotation on non-roots            |
+// | creation: non-root gets the parent's job ID | phases/objects-created.ts                                         |
+// | Init: blueprint, context                    | phases/init.ts → blueprint.ts (resolveBlueprint), context.ts      |
+// | Init: parent, siblings, predecessors        | phases/init.ts → siblings.ts (predecessors, predecessorsWait)     |
+// | Init: imports, their hash                   | phases/init.ts → imports.ts (loadImports), import-copies.ts       |
+// | Init: subobjects templated and created      | subinstallations.ts (ensureSubinstallations), execution.ts (ensureExecution) |
+// | orphaned subinstallations deleted           | phases/cleanup-orphaned.ts                                        |
+// | ObjectsCreated: job ID to the subobjects    | phases/objects-created.ts                                         |
+// | Progressing: wait for the subobjects        | phases/progressing.ts                                             |
+// | Completing: collecting exports              | phases/completing.ts                                              |
+// | Completing: triggering successors           | phase-machine.ts (status.enter records dependentsToTrigger on a final phase); gate 4 below pokes them |
+// | errors: normal and fatal                    | ../ls-error.ts (classify), runtime/phases/phase-machine.ts        |
+// | another job: postponed while one runs       | gate 7 below; gate 2 resets the automatic retry count             |
+// | deleting: the deletion job                  | gate 7 below (first deletion; a delete-without-uninstall interrupts a running job) |
+// | InitDelete: successors first, delete children | phases/init-delete.ts → siblings.ts (successorsBlockingDelete)  |
+// | TriggerDelete: job ID to the children       | phases/trigger-delete.ts                                          |
+// | Deleting: wait, finalizer or DeleteFailed   | phases/deleting.ts                                                |
+// | interrupting a job                          | gate 5 below (interruptChildren); ../execution/interrupt.ts       |
+// | delete without uninstall                    | phases/init-delete.ts (deleteChild); ../execution/phases/init-delete.ts; ../deployers/contract/phases/init-delete.ts |
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';

@@ -2,6 +2,19 @@
 // Branch lookup → deletion (finalizer cleanup) → finalizer → Branch gone → Job exists: follow its phase →
 // no Job: template → check run (create and persist, reuse, or repair its name) → Job create → phase.
 // Bosun's deliberate differences are commented where they happen.
+//
+// Where each step of the spec's reconciliation flow (terrakojo-workflow-reconciler.md) lives:
+// | spec step                                      | file (function)                                              |
+// |------------------------------------------------|--------------------------------------------------------------|
+// | 1-3. fetch Workflow and Branch                 | reconcileWorkflow (getBranch) below                          |
+// | 4-5. GitHub client for the Branch              | reconcileLive (gh, built on first use) below; options.ts     |
+// | 6. deletion: cancel the check run, finalizer   | reconcileWorkflow (runtime finalizer()) → deletion.ts (cancelCheckRunOnDeletion) |
+// | 7. finalizer; Branch gone → delete Workflow    | runtime finalizer(); reconcileLive below                     |
+// | 8-9. Job exists: phase, check run, status      | followJob below → phase.ts (phaseOfJob), check-run-sync.ts (syncJobPhase), workflow-status.ts |
+// | 10. no Job: template, check run, Job, phase    | reconcileLive, createJob below → check-run-sync.ts (createCheckRun), job-builder.ts (buildJob) |
+// | Job construction: defaults, hardening          | job-builder.ts (applyJobDefaults), runtime-env.ts, workspace.ts |
+// | check run mapping                              | phase.ts (checkRunStateOf)                                   |
+// | failure handling: Invalid/Forbidden terminal   | failJobCreate below; errors.ts                               |
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';

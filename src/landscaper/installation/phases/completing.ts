@@ -1,5 +1,8 @@
 // Phase Completing: drop stale objects of older jobs from the own context; fail when the spec or the
 // imports changed during the job; run the export executions and write the exports into the parent scope.
+// The spec's second task here, triggering successors, happens when the job finishes: ../phase-machine.ts
+// (status.enter) records them in status.dependentsToTrigger with the final phase, and gate 4 of
+// ../reconcile.ts pokes them on the next reconcile (as upstream does, so a Failed job wakes them too).
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import {
   DATA_OBJECT_CONTEXT_LABEL,
