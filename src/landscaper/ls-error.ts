@@ -58,7 +58,7 @@ export class JobFailedError extends LandscaperError {
 }
 
 /** The codes of err and of every LandscaperError in its cause chain (upstream's CollectErrorCodes). */
-export function errorCodes(err: unknown): ErrorCode[] {
+function errorCodes(err: unknown): ErrorCode[] {
   const codes = new Set<ErrorCode>();
   for (const e of causeChain(err)) if (e instanceof LandscaperError) for (const c of e.codes) codes.add(c);
   return [...codes];
