@@ -1,5 +1,6 @@
 // What the chaos family is configured with: upstream's controller flags and chart values that the API layer
-// reads (config/config.go), with upstream's flag defaults (§2.12 of the research notes).
+// reads (config/config.go), with upstream's flag defaults (the chart's values differ: defaultDuration 5m instead of 1h,
+// expiredDisruptionGCDelay 10m instead of disabled).
 import { DEFAULT_CHAOS_NAMESPACE, type DisruptionKindName } from './api/constants.ts';
 
 export interface SafemodeConfig {

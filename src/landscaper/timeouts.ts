@@ -1,4 +1,4 @@
-// Landscaper's timeouts (research §3.7): Go durations, "none" (and a zero duration, which Go marshals as
+// Landscaper's timeouts (the deployers' progressing timeout, the landscaper-side pickup timeout): Go durations, "none" (and a zero duration, which Go marshals as
 // "none") disabling a timeout, and the progressing deadline every deployer enforces: transitionTimes.initTime +
 // spec.timeout (default 10m). Upstream's checker does not special-case "none" and fails the item at once.
 import { DEFAULT_DEPLOY_ITEM_TIMEOUT, DURATION_NONE } from './api/constants.ts';

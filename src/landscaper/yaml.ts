@@ -2,13 +2,14 @@
 import { parseDocument, type ScalarTag } from 'yaml';
 import { formatFloat } from '../template/fmt.ts';
 import type { AnyJSON } from './api/shared.ts';
+import { ConfigurationError } from './ls-error.ts';
 
-/** A YAML syntax error; `line` is 1-based when known. */
-export class YamlError extends Error {
+/** A YAML syntax error (a configuration error: no retry fixes it); `line` is 1-based when known. */
+export class YamlError extends ConfigurationError {
   override readonly name = 'YamlError' as const;
   readonly line: number | undefined;
   constructor(message: string, line: number | undefined) {
-    super(message);
+    super('', 'YamlError', message);
     this.line = line;
   }
 }

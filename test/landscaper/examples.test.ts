@@ -116,37 +116,64 @@ test('examples/landscaper/subinstallations and deployitem-dag run to Succeeded',
   });
 });
 
+/** kubectl against `live`; the test fails with kubectl's stderr unless it exits 0. Returns stdout. */
+function kubectlOk(live: TestServer): (args: string[]) => Promise<string> {
+  const k = kubectlFor(live.kubeconfigFile);
+  return async (args) => {
+    const r = await k(args);
+    assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
+    return r.stdout;
+  };
+}
+
+/** The README's first two steps: apply the stuck example, see it Progressing, interrupt it until it is Failed. */
+async function applyAndInterruptStuck(client: KubeClient, ok: (args: string[]) => Promise<string>): Promise<Installation> {
+  const inst = () => client.get<Installation>(installationsResource, 'stuck', { namespace: 'default' });
+  await ok(['apply', '-f', join(ROOT, 'interrupt-and-delete-without-uninstall')]);
+  await eventually(async () => {
+    const items = await client.list<DeployItem>(deployItemsResource, { namespace: 'default' });
+    return items.items.some((d) => d.status?.phase === 'Progressing');
+  }, 30_000, 'the deploy item Progressing');
+  assert.equal((await inst()).status?.phase, 'Progressing');
+  await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/operation=interrupt']);
+  return eventually(async () => {
+    const i = await inst();
+    return i.status?.phase === 'Failed' && i.status.jobID === i.status.jobIDFinished ? i : undefined;
+  }, 30_000, 'stuck Failed after the interrupt');
+}
+
+/** Installations, executions and deploy items left in default. */
+async function landscaperObjects(client: KubeClient): Promise<string[]> {
+  const lists = await Promise.all([installationsResource, executionsResource, deployItemsResource].map((r) => client.list(r, { namespace: 'default' })));
+  return lists.flatMap((l) => l.items.map((o) => `${o.kind}/${o.metadata.name}`));
+}
+
 test('examples/landscaper/interrupt-and-delete-without-uninstall: the walk-through as its README runs it', async () => {
   await withControllers(async (live, client) => {
-    const k = kubectlFor(live.kubeconfigFile);
-    const ok = async (args: string[]) => {
-      const r = await k(args);
-      assert.equal(r.code, 0, `kubectl ${args.join(' ')}: ${r.stderr}`);
-      return r.stdout;
-    };
-    const inst = () => client.get<Installation>(installationsResource, 'stuck', { namespace: 'default' });
-    await ok(['apply', '-f', join(ROOT, 'interrupt-and-delete-without-uninstall')]);
-    await eventually(async () => {
-      const items = await client.list<DeployItem>(deployItemsResource, { namespace: 'default' });
-      return items.items.some((d) => d.status?.phase === 'Progressing');
-    }, 30_000, 'the deploy item Progressing');
-    assert.equal((await inst()).status?.phase, 'Progressing');
-    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/operation=interrupt']);
-    const failed = await eventually(async () => {
-      const i = await inst();
-      return i.status?.phase === 'Failed' && i.status.jobID === i.status.jobIDFinished ? i : undefined;
-    }, 30_000, 'stuck Failed after the interrupt');
+    const ok = kubectlOk(live);
+    const failed = await applyAndInterruptStuck(client, ok);
     assert.ok(failed.status?.lastError?.message, 'the failure says why');
     await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/delete-without-uninstall=true']);
     await ok(['delete', 'inst', 'stuck', '--wait=false']);
+    await eventually(async () => (await landscaperObjects(client)).length === 0, 30_000, 'installation, execution and deploy item gone');
+  });
+});
+
+test('examples/landscaper/interrupt-and-delete-without-uninstall: after the optional reconcile step, delete-without-uninstall completes', async () => {
+  await withControllers(async (live, client) => {
+    const ok = kubectlOk(live);
+    const first = await applyAndInterruptStuck(client, ok);
+    // The README's optional step: a new job, whose deploy item hangs in Progressing again.
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/operation=reconcile']);
     await eventually(async () => {
-      const [i, e, d] = await Promise.all([
-        client.list(installationsResource, { namespace: 'default' }),
-        client.list(executionsResource, { namespace: 'default' }),
-        client.list(deployItemsResource, { namespace: 'default' }),
-      ]);
-      return i.items.length + e.items.length + d.items.length === 0;
-    }, 30_000, 'installation, execution and deploy item gone');
+      const i = await client.get<Installation>(installationsResource, 'stuck', { namespace: 'default' });
+      const items = await client.list<DeployItem>(deployItemsResource, { namespace: 'default' });
+      return i.status?.jobID !== first.status?.jobID && items.items.some((d) => d.status?.phase === 'Progressing' && d.status.jobID === i.status?.jobID);
+    }, 30_000, 'the second job\'s deploy item Progressing');
+    await ok(['annotate', 'inst', 'stuck', 'landscaper.gardener.cloud/delete-without-uninstall=true']);
+    // kubectl waits for the finalizers; the timeout turns a hang into a failure.
+    await ok(['delete', 'inst', 'stuck', '--timeout=30s']);
+    assert.deepEqual(await landscaperObjects(client), []);
   });
 });
 

@@ -12,7 +12,6 @@ import {
   classifyForDelete,
   classifyForReconcile,
   desiredDeployItem,
-  ExecutionFatalError,
   formatCycle,
   updatedLsError,
   validateTemplates,
@@ -23,6 +22,7 @@ import { matchDeployItems } from '../../src/landscaper/execution/phases/init.ts'
 import { compressExecutionSpec, deployItemTemplates, DeployItemsCompressedError } from '../../src/landscaper/api/execution-spec.ts';
 import { deletionItem } from '../../src/landscaper/execution/deletion.ts';
 import { item } from './execution-harness.ts';
+import { ConfigurationError } from '../../src/landscaper/ls-error.ts';
 
 function di(name: string, status: DeployItem['status'] = {}, meta: Partial<DeployItem['metadata']> = {}): DeployItem {
   return { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'DeployItem', metadata: { name, namespace: 'ns', ...meta }, spec: { type: 't' }, status };
@@ -48,7 +48,7 @@ test('classes A–E for reconcile', () => {
     runnable: ['c'],
     pending: ['d'],
   });
-  assert.throws(() => classifyForReconcile('j2', [ei('x', ['nope'], di('x'))]), ExecutionFatalError);
+  assert.throws(() => classifyForReconcile('j2', [ei('x', ['nope'], di('x'))]), ConfigurationError);
 });
 
 test('classes for delete: reverse dependsOn order, gone = done, finished-not-failed = still running', () => {

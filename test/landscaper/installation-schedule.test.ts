@@ -6,10 +6,10 @@ import { dueTime, nextCronTime } from '../../src/landscaper/schedule.ts';
 import { installationMachine } from '../../src/landscaper/installation/phase-machine.ts';
 import type { Deps } from '../../src/landscaper/installation/types.ts';
 import { updatedLsError } from '../../src/landscaper/status-helpers.ts';
-import { fatalError, normalError, type InstallationError } from '../../src/landscaper/installation/errors.ts';
 import { predecessors, successors } from '../../src/landscaper/installation/siblings.ts';
 import type { Installation, InstallationStatus } from '../../src/landscaper/api/installation.ts';
 import type { LsError } from '../../src/landscaper/api/shared.ts';
+import { ConfigurationError, LandscaperError } from '../../src/landscaper/ls-error.ts';
 
 test('Go durations', () => {
   assert.equal(parseGoDuration('24h'), 86_400_000);
@@ -31,13 +31,13 @@ test('cron specs: 5 fields, descriptors, @every; interval fallback', () => {
 test('lastError keeps timestamps for a repeated error and moves lastTransitionTime only with the operation', () => {
   const t1 = new Date('2025-01-01T00:00:00Z');
   const t2 = new Date('2025-01-01T00:01:00Z');
-  const lastError = (old: LsError | undefined, e: InstallationError, now: Date): LsError => updatedLsError(old, e.operation, e.reason, e.message, e.codes, now);
-  const a = lastError(undefined, normalError('Init', 'R', 'm'), t1);
-  assert.equal(lastError(a, normalError('Init', 'R', 'm'), t2), a);
-  const b = lastError(a, normalError('Init', 'R', 'other'), t2);
+  const lastError = (old: LsError | undefined, e: LandscaperError, now: Date): LsError => updatedLsError(old, e.operation, e.reason, e.message, [...e.codes], now);
+  const a = lastError(undefined, new LandscaperError('Init', 'R', 'm'), t1);
+  assert.equal(lastError(a, new LandscaperError('Init', 'R', 'm'), t2), a);
+  const b = lastError(a, new LandscaperError('Init', 'R', 'other'), t2);
   assert.equal(b.lastTransitionTime, a.lastTransitionTime);
   assert.equal(b.lastUpdateTime, '2025-01-01T00:01:00Z');
-  const c = lastError(b, fatalError('Completing', 'R', 'x'), t2);
+  const c = lastError(b, new ConfigurationError('Completing', 'R', 'x'), t2);
   assert.equal(c.lastTransitionTime, '2025-01-01T00:01:00Z');
   // A phase entered without an error (a step that succeeded) clears lastError.
   const status: InstallationStatus = { observedGeneration: 1, phase: 'Completing', lastError: c };

@@ -1,5 +1,6 @@
 // The flags every `bosun inject <kind>` takes, with upstream's names (cli/injector/main.go), and their parsed
-// form. The controller passes them to chaos pods (research §2.5); a stress child gets --parent-pid and --deadline.
+// form. The controller passes them to chaos pods as the injector container's arguments (upstream's
+// services/chaospod.go); a stress child gets --parent-pid and --deadline.
 import { Command, Option } from 'commander';
 import type { DisruptionLevel } from '../api/constants.ts';
 import { DEFAULT_CHAOS_NAMESPACE } from '../api/constants.ts';

@@ -1,5 +1,5 @@
-// The pickup timeout (§3.7), landscaper-side: a triggered item no deployer picked up within the pickup
-// timeout fails. (The progressing timeout is the deployers': ../timeouts.ts and deployers/contract/timeout.ts.)
+// The pickup timeout, landscaper-side (upstream's controllers/deployitem): a triggered item no deployer picked up
+// within the pickup timeout (default 5m) fails with PickupTimeout and ERR_TIMEOUT. (The progressing timeout is the deployers': ../timeouts.ts and deployers/contract/timeout.ts.)
 import type { DeployItem } from '../api/deploy-item.ts';
 import { parseLsTime } from '../status-helpers.ts';
 import type { Timeout } from '../timeouts.ts';

@@ -1,8 +1,8 @@
 // Deploy item classes A–E (docs/technical/execution_controller.md; pkg/landscaper/execution/classification.go):
 // A succeeded, B failed, C running, D runnable, E pending. Pure functions over a snapshot.
-import { ERR_CONFIGURATION_PROBLEM, PHASE_SUCCEEDED, isFailedPhase } from '../api/constants.ts';
+import { PHASE_SUCCEEDED, isFailedPhase } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
-import { ExecutionFatalError } from './errors.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 /** One deploy item as the execution sees it: its template name, dependencies and object (if any). */
 export interface ExecutionItem {
@@ -60,7 +60,7 @@ export function classifyForReconcile(jobID: string, items: readonly ExecutionIte
     for (const dep of item.dependsOn) {
       if (finished.has(dep)) continue;
       if (!known.has(dep)) {
-        throw new ExecutionFatalError('ClassifyDeployItems', 'DependentDeployItemNotFound', `deploy item "${item.name}" depends on "${dep}", which is not a deploy item of this execution`, [ERR_CONFIGURATION_PROBLEM]);
+        throw new ConfigurationError('ClassifyDeployItems', 'DependentDeployItemNotFound', `deploy item "${item.name}" depends on "${dep}", which is not a deploy item of this execution`);
       }
       // One unfinished dependency is enough: with wide layers the full scan made this O(items × deps).
       runnable = false;

@@ -2,6 +2,22 @@
 // interrupt, a new job ID), then the phase machine (./phase-machine.ts, one handler per phase in ./phases).
 // It waits on events: owned DeployItems wake their execution, nothing polls. Normal errors are retried
 // with the work queue's growing backoff; fatal ones end the job.
+//
+// Where each step of the execution controller's spec (landscaper-execution-controller.md) lives:
+// | spec step                                          | file (function)                                            |
+// |----------------------------------------------------|------------------------------------------------------------|
+// | creation: waits for a job ID from its installation | reconcileExecution below (no new job ID → nothing to do)   |
+// | Init: orphans deleted, deploy items created/updated | phases/init.ts → materialize.ts (desiredDeployItem), validation.ts |
+// | Progressing: classes A–E                           | classification.ts (classifyForReconcile)                   |
+// | Progressing: trigger D, fail on B, stuck check     | phases/progressing.ts → deploy-item-writes.ts (triggerDeployItem) |
+// | Completing: collect exports, Succeeded             | phases/completing.ts → exports.ts (collectExports)         |
+// | errors: normal and fatal                           | ../ls-error.ts (classify), phase-machine.ts                |
+// | another job: a new job ID restarts at Init         | phase-machine.ts (status.start), runtime/phases/phase-machine.ts |
+// | deleting: InitDelete once the job ID arrives       | phase-machine.ts (status.start picks InitDelete)           |
+// | InitDelete: delete the deploy items                | phases/init-delete.ts → deploy-item-writes.ts (deleteDeployItem) |
+// | Deleting: reverse-order triggering, B/C/D/E        | phases/deleting.ts → deletion.ts (driveDeletion), classification.ts (classifyForDelete) |
+// | interrupt                                          | interrupt.ts (handleInterrupt), called below                |
+// | delete without uninstall                           | phases/init-delete.ts (markDeleteWithoutUninstall); deletion.ts removes the items' finalizers |
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Predicate } from '../../runtime/controller/predicate.ts';

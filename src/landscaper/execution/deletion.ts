@@ -10,9 +10,9 @@ import { findCycle } from '../../runtime/dependency-cycle.ts';
 import { formatCycle } from './validation.ts';
 import { deleteDeployItem, removeDeployItemFinalizer, triggerDeployItem } from './deploy-item-writes.ts';
 import type { ExecutionEnv } from './env.ts';
-import { ExecutionFatalError } from './errors.ts';
 import { describeFailedItem, type ItemsWaiting } from './outcome.ts';
 import { nameList } from '../status-helpers.ts';
+import { ConfigurationError, JobFailedError } from '../ls-error.ts';
 
 /** A deploy item as deletion sees it: its template name and dependsOn from the labels and annotations. */
 export function deletionItem(di: DeployItem): ExecutionItem {
@@ -31,21 +31,21 @@ function withoutUninstall(exec: Execution, di: DeployItem): boolean {
 
 /**
  * One round of deletion over the items that still exist (at least one); `what` names them in messages.
- * Returns what is left to wait for. A failed or stuck deletion ends the job: it throws ExecutionFatalError
- * for `operation` (the phase it happens in).
+ * Returns what is left to wait for. A failed or stuck deletion ends the job: it throws a JobFailedError (a
+ * ConfigurationError for a cycle) for `operation` (the phase it happens in).
  */
 export async function driveDeletion(env: ExecutionEnv, exec: Execution, existing: readonly DeployItem[], what: string, operation: string): Promise<ItemsWaiting> {
   const jobID = exec.status?.jobID ?? '';
   const items = existing.map(deletionItem);
   const c = classifyForDelete(jobID, items);
   if (c.failed.length > 0 && c.running.length === 0) {
-    throw new ExecutionFatalError(operation, 'DeleteFailed', `${what} could not be deleted: ${c.failed.map(describeFailedItem).join('; ')}`);
+    throw new JobFailedError(operation, 'DeleteFailed', `${what} could not be deleted: ${c.failed.map(describeFailedItem).join('; ')}`);
   }
   if (c.running.length === 0 && c.runnable.length === 0 && c.pending.length > 0) {
     const cycle = findCycle(new Map(c.pending.map((i) => [i.name, i.dependsOn])));
-    if (cycle) throw new ExecutionFatalError(operation, 'CyclicDependencies', `${what} could not be deleted: ${formatCycle(cycle)}`, [ERR_CYCLIC_DEPENDENCIES]);
+    if (cycle) throw new ConfigurationError(operation, 'CyclicDependencies', `${what} could not be deleted: ${formatCycle(cycle)}`, [ERR_CYCLIC_DEPENDENCIES]);
     const detail = c.pending.map((i) => `${i.name} (still needed by ${blockers(i, items, jobID, true).join(', ')})`);
-    throw new ExecutionFatalError(operation, 'DeletionStuck', `${what} could not be deleted: ${detail.join('; ')}`);
+    throw new JobFailedError(operation, 'DeletionStuck', `${what} could not be deleted: ${detail.join('; ')}`);
   }
   if (c.failed.length > 0) {
     return {

@@ -5,7 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { messageOf } from '../../runtime/phases/phase-error.ts';
-import { DATA_OBJECT_SECRET_DATA_KEY, ERR_CONFIGURATION_PROBLEM, KIND_DATA_OBJECT, KIND_EXECUTION, LANDSCAPER_API_VERSION } from '../api/constants.ts';
+import { DATA_OBJECT_SECRET_DATA_KEY, KIND_DATA_OBJECT, KIND_EXECUTION, LANDSCAPER_API_VERSION } from '../api/constants.ts';
 import type { DataObject } from '../api/data-object.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
@@ -13,9 +13,9 @@ import type { AnyJSON, JSONObject, ObjectReference } from '../api/shared.ts';
 import { dataObjectLabels, encodeDataObjectData, executionExportDataObjectName, executionSource } from '../naming.ts';
 import type { ExecutionItem } from './classification.ts';
 import type { ExecutionEnv } from './env.ts';
-import { ExecutionFatalError } from './errors.ts';
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { dataObjectsResource } from '../api/resources.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 /** The exports of one deploy item (null when it has none). */
 export async function readDeployItemExports(env: ExecutionEnv, di: DeployItem): Promise<AnyJSON> {
@@ -26,7 +26,7 @@ export async function readDeployItemExports(env: ExecutionEnv, di: DeployItem): 
     secret = await env.client.get(secretsResource, ref.name, { namespace: ref.namespace ?? di.metadata.namespace ?? 'default' });
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw new ExecutionFatalError('CollectExports', 'ExportSecretNotFound', `export Secret ${ref.name} of deploy item ${di.metadata.name ?? ''} does not exist`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+      throw new ConfigurationError('CollectExports', 'ExportSecretNotFound', `export Secret ${ref.name} of deploy item ${di.metadata.name ?? ''} does not exist`, undefined, { cause: err });
     }
     throw err;
   }
@@ -35,7 +35,7 @@ export async function readDeployItemExports(env: ExecutionEnv, di: DeployItem): 
   try {
     return (parseYaml(Buffer.from(data, 'base64').toString('utf8')) ?? null) as AnyJSON;
   } catch (err) {
-    throw new ExecutionFatalError('CollectExports', 'InvalidExports', `exports of deploy item ${di.metadata.name ?? ''} are not YAML: ${messageOf(err)}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    throw new ConfigurationError('CollectExports', 'InvalidExports', `exports of deploy item ${di.metadata.name ?? ''} are not YAML: ${messageOf(err)}`, undefined, { cause: err });
   }
 }
 

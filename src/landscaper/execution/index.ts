@@ -3,6 +3,5 @@ export { registerExecutionController, reconcileExecution, deployItemProgressChan
 export { classifyForReconcile, classifyForDelete, type Classification, type ExecutionItem } from './classification.ts';
 export { formatCycle, validateTemplates } from './validation.ts';
 export { desiredDeployItem, deployItemGenerateName } from './materialize.ts';
-export { ExecutionFatalError, ExecutionStepError } from './errors.ts';
 export { lsTime, parseLsTime, updatedLsError } from '../status-helpers.ts';
 export { INTERRUPT_OPERATION } from './interrupt.ts';

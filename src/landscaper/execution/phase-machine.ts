@@ -3,7 +3,6 @@
 // or InitDelete → Deleting → gone. Fatal errors end the job in Failed / DeleteFailed; normal errors keep
 // the phase, are recorded in lastError and back off through the work queue; waits keep the phase until a
 // deploy item event wakes the execution.
-import { isConflict, messageOf, type ClassifiedError } from '../../runtime/phases/phase-error.ts';
 import type { PhaseMachine } from '../../runtime/phases/phase-machine.ts';
 import type { StatusWriter } from '../../runtime/status.ts';
 import {
@@ -14,7 +13,6 @@ import {
   PHASE_PROGRESSING,
   PHASE_TRIGGER_DELETE,
   isFinalPhase,
-  type ErrorCode,
   type ExecutionPhase,
 } from '../api/constants.ts';
 import type { Execution, ExecutionStatus } from '../api/execution.ts';
@@ -22,7 +20,7 @@ import { finishJob, jobPhases } from '../job-phases.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
 import { setDeployItemsCondition } from './condition.ts';
 import type { ExecutionEnv } from './env.ts';
-import { ExecutionFatalError, ExecutionStepError } from './errors.ts';
+import { classify, type LandscaperFailure } from '../ls-error.ts';
 import { completing } from './phases/completing.ts';
 import { deleting } from './phases/deleting.ts';
 import { init } from './phases/init.ts';
@@ -30,12 +28,7 @@ import { initDelete } from './phases/init-delete.ts';
 import { progressing } from './phases/progressing.ts';
 import type { ExecutionRun, PhaseHandler } from './phases/types.ts';
 
-/** A classified error with the codes lastError and the condition record. */
-export interface ExecutionFailure extends ClassifiedError {
-  readonly codes: ErrorCode[];
-}
-
-export type ExecutionMachine = PhaseMachine<Execution, ExecutionPhase, ExecutionStatus, ExecutionRun, ExecutionFailure>;
+export type ExecutionMachine = PhaseMachine<Execution, ExecutionPhase, ExecutionStatus, ExecutionRun, LandscaperFailure>;
 
 const handlers: Partial<Record<ExecutionPhase, PhaseHandler>> = {
   [PHASE_INIT]: init,
@@ -46,16 +39,6 @@ const handlers: Partial<Record<ExecutionPhase, PhaseHandler>> = {
   // Declared upstream but never set; an execution found in it is deleting.
   [PHASE_TRIGGER_DELETE]: deleting,
 };
-
-/**
- * ExecutionFatalError ends the job; stale reads and lost races are conflicts (retried, never recorded);
- * everything else is normal, named by its ExecutionStepError or else by the phase it failed in.
- */
-export function classify(err: unknown, phase: ExecutionPhase): ExecutionFailure {
-  if (err instanceof ExecutionFatalError) return { class: 'fatal', operation: err.operation, reason: err.reason, message: err.message, codes: err.codes, cause: err };
-  const step = err instanceof ExecutionStepError ? err : undefined;
-  return { class: isConflict(err) ? 'conflict' : 'normal', operation: step?.operation ?? phase, reason: step?.reason ?? 'Error', message: messageOf(err), codes: [], cause: err };
-}
 
 export function executionMachine(env: ExecutionEnv, writer: StatusWriter<Execution>): ExecutionMachine {
   return {

@@ -1,10 +1,10 @@
 // Checks of an execution's deploy item templates before any deploy item is written. The installation
 // validates while rendering too, and the admission webhook on write; this catches Executions written
 // while neither ran. The checks are the shared ones of ../validation; the wording is the controller's.
-import { ERR_CONFIGURATION_PROBLEM, ERR_CYCLIC_DEPENDENCIES } from '../api/constants.ts';
+import { ERR_CYCLIC_DEPENDENCIES } from '../api/constants.ts';
 import type { DeployItemTemplate } from '../api/execution.ts';
 import { deployItemListProblems } from '../validation/deploy-item-list.ts';
-import { ExecutionFatalError } from './errors.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 const OPERATION = 'ValidateDeployItems';
 
@@ -14,10 +14,10 @@ export function formatCycle(cycle: readonly string[]): string {
 }
 
 function fail(reason: string, message: string): never {
-  throw new ExecutionFatalError(OPERATION, reason, message, [ERR_CONFIGURATION_PROBLEM]);
+  throw new ConfigurationError(OPERATION, reason, message);
 }
 
-/** Throws ExecutionFatalError for duplicate names, missing types, unknown or cyclic dependsOn. */
+/** Throws a ConfigurationError for duplicate names, missing types, unknown or cyclic dependsOn. */
 export function validateTemplates(templates: readonly DeployItemTemplate[]): void {
   const problem = deployItemListProblems(templates)[0];
   switch (problem?.kind) {
@@ -34,7 +34,7 @@ export function validateTemplates(templates: readonly DeployItemTemplate[]): voi
     case 'selfDependency':
     case 'cycle': {
       const cycle = problem.kind === 'cycle' ? problem.cycle : [problem.name, problem.name];
-      throw new ExecutionFatalError(OPERATION, 'CyclicDependencies', formatCycle(cycle), [ERR_CYCLIC_DEPENDENCIES]);
+      throw new ConfigurationError(OPERATION, 'CyclicDependencies', formatCycle(cycle), [ERR_CYCLIC_DEPENDENCIES]);
     }
   }
 }

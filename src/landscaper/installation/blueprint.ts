@@ -1,19 +1,19 @@
 // The installation's blueprint: inline filesystems only (component references need OCM, which Bosun lacks).
 import type { Installation } from '../api/installation.ts';
 import { loadInlineBlueprint, type LoadedBlueprint } from '../blueprint/load.ts';
-import { fatalError } from './errors.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 export function resolveBlueprint(inst: Installation, operation: string): LoadedBlueprint {
   const bp = inst.spec.blueprint;
   const fs = bp?.inline?.filesystem;
   if (fs === undefined) {
     const what = bp?.ref !== undefined ? `a blueprint reference (resource ${JSON.stringify(bp.ref.resourceName)})` : 'no blueprint';
-    throw fatalError(operation, 'BlueprintNotSupported', `the installation has ${what}: Bosun supports inline blueprints (spec.blueprint.inline.filesystem) only`);
+    throw new ConfigurationError(operation, 'BlueprintNotSupported', `the installation has ${what}: Bosun supports inline blueprints (spec.blueprint.inline.filesystem) only`);
   }
   try {
     return loadInlineBlueprint(fs);
   } catch (err) {
-    if (err instanceof Error) throw fatalError(operation, err.name, `blueprint: ${err.message}`, undefined, err);
+    if (err instanceof Error) throw new ConfigurationError(operation, err.name, `blueprint: ${err.message}`, undefined, { cause: err });
     throw err;
   }
 }
@@ -22,6 +22,6 @@ export function resolveBlueprint(inst: Installation, operation: string): LoadedB
 export function rejectDataMappings(inst: Installation, which: 'importDataMappings' | 'exportDataMappings', operation: string): void {
   const m = inst.spec[which];
   if (m !== undefined && m !== null && Object.keys(m).length > 0) {
-    throw fatalError(operation, 'SpiffNotSupported', `spec.${which} are Spiff templates, which Bosun does not support; use an import/export execution (GoTemplate) instead`);
+    throw new ConfigurationError(operation, 'SpiffNotSupported', `spec.${which} are Spiff templates, which Bosun does not support; use an import/export execution (GoTemplate) instead`);
   }
 }

@@ -5,10 +5,10 @@ import { DEFAULT_CONTEXT_NAME } from '../api/constants.ts';
 import type { Context } from '../api/context.ts';
 import type { Installation } from '../api/installation.ts';
 import { ensureDefaultContext } from '../context/index.ts';
-import { fatalError } from './errors.ts';
 import { contextName, getOrUndefined, namespaceOf } from './helpers.ts';
 import { contextsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 export async function resolveContext(deps: Deps, inst: Installation, operation: string): Promise<Context> {
   const ns = namespaceOf(inst);
@@ -16,12 +16,12 @@ export async function resolveContext(deps: Deps, inst: Installation, operation: 
   const found = await getOrUndefined<Context>(deps, contextsResource, ns, name);
   if (found?.metadata.deletionTimestamp !== undefined) {
     // Kept only by its in-use finalizer, for the uninstall of the deploy items that use it: no new work.
-    throw fatalError(operation, 'ContextBeingDeleted', `Context ${JSON.stringify(name)} in namespace ${ns} is being deleted (it stays until no deploy item uses it): create a new one or change spec.context`);
+    throw new ConfigurationError(operation, 'ContextBeingDeleted', `Context ${JSON.stringify(name)} in namespace ${ns} is being deleted (it stays until no deploy item uses it): create a new one or change spec.context`);
   }
   if (found !== undefined) return found;
   const created = name === DEFAULT_CONTEXT_NAME ? await ensureDefaultContext(deps.client, ns) : undefined;
   if (created === undefined) {
-    throw fatalError(operation, 'ContextNotFound', `Context ${JSON.stringify(name)} not found in namespace ${ns}: create it or change spec.context`);
+    throw new ConfigurationError(operation, 'ContextNotFound', `Context ${JSON.stringify(name)} not found in namespace ${ns}: create it or change spec.context`);
   }
   return created;
 }

@@ -9,10 +9,10 @@ import type { Installation } from '../api/installation.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import type { Target, TargetSpec } from '../api/target.ts';
 import { dataObjectLabels, encodeDataObjectData, type DataObjectMetadata } from '../naming.ts';
-import { fatalError } from './errors.ts';
 import { getOrUndefined, nameOf, namespaceOf, ownerRef } from './helpers.ts';
 import { dataObjectsResource, targetsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 export interface WriteOptions {
   /** Exports: fail when another installation owns the object (upstream SetExclusiveOwnerReference). */
@@ -24,7 +24,7 @@ function mergeOwner(existing: OwnerReference[] | undefined, owner: OwnerReferenc
   if (exclusive) {
     const other = refs.find((r) => r.kind === KIND_INSTALLATION && r.uid !== owner.uid);
     if (other !== undefined) {
-      throw fatalError('Completing', 'ExportConflict', `${what} is already exported by installation ${other.name}; an export must have exactly one exporter`);
+      throw new ConfigurationError('Completing', 'ExportConflict', `${what} is already exported by installation ${other.name}; an export must have exactly one exporter`);
     }
   }
   return refs.some((r) => r.uid === owner.uid) ? refs : [...refs, owner];
@@ -84,7 +84,7 @@ export function targetSpecOf(value: AnyJSON | undefined): { spec: TargetSpec; la
 
 export async function writeTarget(deps: Deps, owner: Installation, name: string, meta: DataObjectMetadata, value: AnyJSON | undefined, opts: WriteOptions = {}): Promise<void> {
   const parsed = targetSpecOf(value);
-  if (parsed === undefined) throw fatalError('Target', 'InvalidTarget', `target ${name} (key ${meta.key ?? ''}) has no .type: it is not a target`);
+  if (parsed === undefined) throw new ConfigurationError('Target', 'InvalidTarget', `target ${name} (key ${meta.key ?? ''}) has no .type: it is not a target`);
   const desired: Target = {
     apiVersion: 'landscaper.gardener.cloud/v1alpha1',
     kind: 'Target',

@@ -6,10 +6,10 @@ import { LANDSCAPER_API_VERSION, LANDSCAPER_FINALIZER, OPERATION_ANNOTATION, OPE
 import type { DeployItemTemplate, Execution, ExecutionSpec } from '../api/execution.ts';
 import { deployItemTemplates, encodeDeployItemsCompressed } from '../api/execution-spec.ts';
 import type { Installation } from '../api/installation.ts';
-import { normalError } from './errors.ts';
 import { contextName, nameOf, namespaceOf, operationOf, ownerRef } from './helpers.ts';
 import { executionsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
+import { LandscaperError } from '../ls-error.ts';
 
 /** Creates or updates the Execution; returns it, or undefined when there is nothing to deploy and none exists. */
 export async function ensureExecution(deps: Deps, inst: Installation, items: readonly DeployItemTemplate[], existing: Execution | undefined): Promise<Execution | undefined> {
@@ -31,7 +31,7 @@ export async function ensureExecution(deps: Deps, inst: Installation, items: rea
     });
   }
   if (existing.metadata.deletionTimestamp !== undefined) {
-    throw normalError('Init', 'ExecutionBeingDeleted', `execution ${nameOf(existing)} is still being deleted; it is recreated afterwards`);
+    throw new LandscaperError('Init', 'ExecutionBeingDeleted', `execution ${nameOf(existing)} is still being deleted; it is recreated afterwards`);
   }
   const same = existing.spec?.context === spec.context && isDeepStrictEqual(JSON.parse(JSON.stringify(deployItemTemplates(existing.spec))), JSON.parse(JSON.stringify(items)));
   if (same && !force) return existing;

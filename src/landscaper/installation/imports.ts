@@ -20,11 +20,11 @@ import type { Target } from '../api/target.ts';
 import { goJSONMarshal } from '../go-json.ts';
 import { encodeDataObjectData, generateDataObjectName } from '../naming.ts';
 import { parseYaml } from '../yaml.ts';
-import { fatalError } from './errors.ts';
 import { getOrUndefined, namespaceOf, scopeContext, statusOf } from './helpers.ts';
 import { configMapsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { dataObjectsResource, targetsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
+import { ConfigurationError } from '../ls-error.ts';
 
 export interface LoadedImports {
   /** Import name → value as templates see it. */
@@ -40,7 +40,7 @@ export function targetValue(t: Target): AnyJSON {
 }
 
 function missing(imp: string, what: string): Error {
-  return fatalError('Init', 'ImportNotFound', `import ${JSON.stringify(imp)}: ${what} not found`);
+  return new ConfigurationError('Init', 'ImportNotFound', `import ${JSON.stringify(imp)}: ${what} not found`);
 }
 
 function decodeValue(raw: string): AnyJSON {
@@ -61,7 +61,7 @@ async function loadData(deps: Deps, inst: Installation, imp: DataImport): Promis
     return { value, hash: dobj.metadata.annotations?.[DATA_OBJECT_HASH_ANNOTATION] ?? encodeDataObjectData(value).annotations[DATA_OBJECT_HASH_ANNOTATION]! };
   }
   const ref = imp.secretRef ?? imp.configMapRef;
-  if (ref === undefined) throw fatalError('Init', 'InvalidImport', `import ${JSON.stringify(imp.name)}: one of dataRef, secretRef and configMapRef must be set`);
+  if (ref === undefined) throw new ConfigurationError('Init', 'InvalidImport', `import ${JSON.stringify(imp.name)}: one of dataRef, secretRef and configMapRef must be set`);
   const isSecret = imp.secretRef !== undefined;
   const kind = isSecret ? 'Secret' : 'ConfigMap';
   const obj = await getOrUndefined<KubeObject>(deps, isSecret ? secretsResource : configMapsResource, ref.namespace ?? ns, ref.name);
@@ -141,7 +141,7 @@ async function loadTargets(deps: Deps, inst: Installation, imp: TargetImport, h:
     h.targetMaps[imp.name] = gens;
     return out;
   }
-  throw fatalError('Init', 'InvalidImport', `target import ${JSON.stringify(imp.name)}: one of target, targets, targetListRef, targetMap and targetMapRef must be set`);
+  throw new ConfigurationError('Init', 'InvalidImport', `target import ${JSON.stringify(imp.name)}: one of target, targets, targetListRef, targetMap and targetMapRef must be set`);
 }
 
 interface HashInput {

@@ -4,6 +4,9 @@
 // phase, say in lastError what they wait for (with upstream's wait codes), and end when a watched object changes.
 import type { PhaseHandler, PhaseMachine } from '../../runtime/phases/phase-machine.ts';
 import {
+  ERR_FOR_INFO_ONLY,
+  ERR_NO_RETRY,
+  ERR_UNFINISHED,
   PHASE_CLEANUP_ORPHANED,
   PHASE_COMPLETING,
   PHASE_DELETING,
@@ -14,12 +17,13 @@ import {
   PHASE_TRIGGER_DELETE,
   isDeletionPhase,
   isFinalPhase,
+  type ErrorCode,
   type InstallationPhase,
 } from '../api/constants.ts';
 import type { Installation, InstallationStatus } from '../api/installation.ts';
 import { finishJob, jobPhases } from '../job-phases.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
-import { classify, WAIT_CODES, type InstallationFailure } from './errors.ts';
+import { classify, type LandscaperFailure } from '../ls-error.ts';
 import { isDeleting, nameOf } from './helpers.ts';
 import { cleanupOrphaned } from './phases/cleanup-orphaned.ts';
 import { completing } from './phases/completing.ts';
@@ -32,6 +36,9 @@ import { triggerDelete } from './phases/trigger-delete.ts';
 import { siblings, successorsOutsideCycles } from './siblings.ts';
 import type { Deps } from './types.ts';
 
+/** The codes upstream records in lastError while an installation waits for another object (never retried by polling). */
+const WAIT_CODES: ErrorCode[] = [ERR_UNFINISHED, ERR_FOR_INFO_ONLY, ERR_NO_RETRY];
+
 const handlers: Partial<Record<InstallationPhase, PhaseHandler<Installation, InstallationPhase, InstallationStatus, Deps>>> = {
   [PHASE_INIT]: init,
   [PHASE_CLEANUP_ORPHANED]: cleanupOrphaned,
@@ -43,7 +50,7 @@ const handlers: Partial<Record<InstallationPhase, PhaseHandler<Installation, Ins
   [PHASE_DELETING]: deleting,
 };
 
-export function installationMachine(deps: Deps): PhaseMachine<Installation, InstallationPhase, InstallationStatus, Deps, InstallationFailure> {
+export function installationMachine(deps: Deps): PhaseMachine<Installation, InstallationPhase, InstallationStatus, Deps, LandscaperFailure> {
   return {
     ...jobPhases<Installation, InstallationPhase>(),
     handlers,
@@ -75,7 +82,8 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
         }
         if (!isFinalPhase(phase)) return;
         finishJob(s, now);
-        // Successors are poked at the start of the next reconcile (gate "dependentsToTrigger").
+        // Successors (the spec's "Completing - triggering successors") are poked at the start of the next
+        // reconcile: gate 4 of ./reconcile.ts.
         if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
           const dependents = successorsOutsideCycles(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
           if (dependents.length > 0) s.dependentsToTrigger = dependents;

@@ -1,12 +1,38 @@
 // One reconcile of an installation: the gates of upstream's reconcileInstallation in their order, then
 // the phase machine while a job runs, then the automatic reconcile of finished roots.
+//
+// Where each step of the installation controller's spec (landscaper-installation-controller.md) lives:
+// | spec step                                   | file (function)                                                   |
+// |---------------------------------------------|-------------------------------------------------------------------|
+// | reconcile jobs: jobID / jobIDFinished       | gate 7 below (new job), ../job-phases.ts (finishJob), helpers.ts (jobRunning) |
+// | creation: root via reconcile annotation     | gate 7 below; gate 6 drops the annotation on non-roots            |
+// | creation: non-root gets the parent's job ID | phases/objects-created.ts                                         |
+// | Init: blueprint, context                    | phases/init.ts → blueprint.ts (resolveBlueprint), context.ts      |
+// | Init: parent, siblings, predecessors        | phases/init.ts → siblings.ts (predecessors, predecessorsWait)     |
+// | Init: imports, their hash                   | phases/init.ts → imports.ts (loadImports), import-copies.ts       |
+// | Init: subobjects templated and created      | subinstallations.ts (ensureSubinstallations), execution.ts (ensureExecution) |
+// | orphaned subinstallations deleted           | phases/cleanup-orphaned.ts                                        |
+// | ObjectsCreated: job ID to the subobjects    | phases/objects-created.ts                                         |
+// | Progressing: wait for the subobjects        | phases/progressing.ts                                             |
+// | Completing: collecting exports              | phases/completing.ts                                              |
+// | Completing: triggering successors           | phase-machine.ts (status.enter records dependentsToTrigger on a final phase); gate 4 below pokes them |
+// | errors: normal and fatal                    | ../ls-error.ts (classify), runtime/phases/phase-machine.ts        |
+// | another job: postponed while one runs       | gate 7 below; gate 2 resets the automatic retry count             |
+// | deleting: the deletion job                  | gate 7 below (first deletion; a delete-without-uninstall interrupts a running job) |
+// | InitDelete: successors first, delete children | phases/init-delete.ts → siblings.ts (successorsBlockingDelete)  |
+// | TriggerDelete: job ID to the children       | phases/trigger-delete.ts                                          |
+// | Deleting: wait, finalizer or DeleteFailed   | phases/deleting.ts                                                |
+// | interrupting a job                          | gate 5 below (interruptChildren); ../execution/interrupt.ts       |
+// | delete without uninstall                    | phases/init-delete.ts (deleteChild); ../execution/phases/init-delete.ts; ../deployers/contract/phases/init-delete.ts |
 import type { KubeObject } from '../../apimachinery/object.ts';
+import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { action, type Action } from '../../runtime/controller/action.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { addFinalizer, hasFinalizer } from '../../runtime/finalizer.ts';
 import { runPhases } from '../../runtime/phases/phase-machine.ts';
 import {
+  DELETE_WITHOUT_UNINSTALL_ANNOTATION,
   LANDSCAPER_FINALIZER,
   OPERATION_ANNOTATION,
   OPERATION_INTERRUPT,
@@ -17,6 +43,7 @@ import {
   isDeletionPhase,
 } from '../api/constants.ts';
 import type { Installation } from '../api/installation.ts';
+import { ScheduleError } from '../schedule.ts';
 import { automaticReconcile } from './automatic-reconcile.ts';
 import { execution, subinstallations } from './children.ts';
 import { annotation, isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf, touchPatch } from './helpers.ts';
@@ -25,7 +52,7 @@ import { executionsResource, installationsResource } from '../api/resources.ts';
 import { writeStatus } from './status-writer.ts';
 import type { Deps } from './types.ts';
 
-function patchMeta(deps: Deps, resource: typeof installationsResource, obj: KubeObject, body: Record<string, unknown>): Promise<KubeObject> {
+function patchMeta(deps: Deps, resource: ResourceRef, obj: KubeObject, body: Record<string, unknown>): Promise<KubeObject> {
   return deps.client.patch(resource, nameOf(obj), body, { type: 'merge', namespace: namespaceOf(obj) });
 }
 
@@ -35,6 +62,18 @@ async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
   }
+}
+
+/** Sets the interrupt annotation (and `extra`) on the children `which` selects; returns how many it patched. */
+async function interruptChildren(deps: Deps, inst: Installation, extra: Record<string, string> = {}, which: (child: KubeObject) => boolean = () => true): Promise<number> {
+  const [subs, exec] = await Promise.all([subinstallations(deps, inst), execution(deps, inst)]);
+  const children = [
+    ...subs.map((child) => ({ resource: installationsResource, child })),
+    ...(exec !== undefined ? [{ resource: executionsResource, child: exec }] : []),
+  ].filter(({ child }) => which(child));
+  const body = (o: KubeObject): Record<string, unknown> => touchPatch(o, { [OPERATION_ANNOTATION]: OPERATION_INTERRUPT, ...extra });
+  await Promise.all(children.map(({ resource, child }) => ignoreNotFound(patchMeta(deps, resource, child, body(child)))));
+  return children.length;
 }
 
 export async function reconcileInstallation(deps: Deps, inst: Installation, ctx: ReconcileContext<unknown>): Promise<Action> {
@@ -76,12 +115,7 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
 
   // 5. Interrupt: forwarded to the execution and the subinstallations, removed here.
   if (op === OPERATION_INTERRUPT) {
-    const [subs, exec] = await Promise.all([subinstallations(deps, inst), execution(deps, inst)]);
-    const body = (o: KubeObject): Record<string, unknown> => touchPatch(o, { [OPERATION_ANNOTATION]: OPERATION_INTERRUPT });
-    await Promise.all([
-      ...subs.map((x) => ignoreNotFound(patchMeta(deps, installationsResource, x, body(x)))),
-      ...(exec !== undefined ? [ignoreNotFound(patchMeta(deps, executionsResource, exec, body(exec)))] : []),
-    ]);
+    await interruptChildren(deps, inst);
     await patchMeta(deps, installationsResource, inst, { metadata: { annotations: { [OPERATION_ANNOTATION]: null } } });
     return action.awaitChange();
   }
@@ -93,7 +127,15 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
   }
 
   // 7. A new job: roots with the reconcile annotation, or at their first deletion; postponed while a job runs.
+  // A deletion without uninstall does not wait for the running job's deploy items (they may never finish: the
+  // target is gone, the deployer stopped): it interrupts the job, and the deletion job starts once it ended Failed.
+  // The annotation it copies to the children with the interrupt marks them as interrupted, so this happens once.
   const firstDeletion = isDeleting(inst) && !isDeletionPhase(s.phase);
+  if (root && firstDeletion && jobRunning(inst) && annotation(inst, DELETE_WITHOUT_UNINSTALL_ANNOTATION) === 'true') {
+    const withoutUninstall = { [DELETE_WITHOUT_UNINSTALL_ANNOTATION]: 'true' };
+    const interrupted = await interruptChildren(deps, inst, withoutUninstall, (child) => annotation(child, DELETE_WITHOUT_UNINSTALL_ANNOTATION) !== 'true');
+    if (interrupted > 0) return action.awaitChange();
+  }
   if (root && (op === OPERATION_RECONCILE || firstDeletion) && !jobRunning(inst)) {
     const jobID = deps.newJobID();
     await writeStatus(deps, inst, (x, now) => {
@@ -114,7 +156,7 @@ export async function reconcileInstallation(deps: Deps, inst: Installation, ctx:
   try {
     return await automaticReconcile(deps, inst, action.awaitChange());
   } catch (err) {
-    if (err instanceof Error && err.name === 'ScheduleError') {
+    if (err instanceof ScheduleError) {
       ctx.log.warn({ err }, 'automatic reconcile: invalid schedule');
       return action.awaitChange();
     }

@@ -6,9 +6,9 @@ import { ENCOMPASSED_BY_LABEL, OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_
 import type { Installation } from '../api/installation.ts';
 import { findCycleThrough, reachableFrom } from '../../runtime/dependency-cycle.ts';
 import type { Waiting } from '../../runtime/phases/phase-machine.ts';
-import { fatalError } from './errors.ts';
 import { isRoot, nameOf, namespaceOf, statusOf } from './helpers.ts';
 import type { Deps } from './types.ts';
+import { ConfigurationError, JobFailedError } from '../ls-error.ts';
 
 export const SCOPE_INDEX = 'landscaper.scope';
 export const IMPORTS_INDEX = 'landscaper.imports';
@@ -69,7 +69,7 @@ export function predecessors(inst: Installation, sibs: readonly Installation[]):
     const found = exporters.get(k) ?? [];
     if (found.length > 1) {
       const [kind, ref] = k.split(/:(.*)/s);
-      throw fatalError('Init', 'DuplicateExport', `${kind} export ${JSON.stringify(ref)} imported by ${nameOf(inst)} is exported by more than one sibling: ${found.map(nameOf).sort().join(', ')}`);
+      throw new ConfigurationError('Init', 'DuplicateExport', `${kind} export ${JSON.stringify(ref)} imported by ${nameOf(inst)} is exported by more than one sibling: ${found.map(nameOf).sort().join(', ')}`);
     }
     for (const f of found) out.set(nameOf(f), f);
   }
@@ -90,7 +90,7 @@ function importGraph(group: readonly Installation[]): Map<string, string[]> {
 export function rejectImportCycle(inst: Installation, sibs: readonly Installation[]): void {
   const cycle = findCycleThrough(importGraph([inst, ...sibs]), nameOf(inst));
   if (cycle === undefined) return;
-  throw fatalError('Init', 'ImportCycle', `import cycle between sibling installations: ${cycle.join(' → ')}`);
+  throw new ConfigurationError('Init', 'ImportCycle', `import cycle between sibling installations: ${cycle.join(' → ')}`);
 }
 
 /** The siblings `inst` imports from, directly or through others: on an import cycle, these include its successors. */
@@ -138,7 +138,7 @@ export function predecessorsWait(inst: Installation, preds: readonly Installatio
     return { reason: 'PredecessorsNotFinished', message: `waiting for predecessor installation(s) to finish: ${waiting.sort().join(', ')}` };
   }
   if (failed.length > 0) {
-    throw fatalError('Init', 'PredecessorFailed', `predecessor installation(s) did not succeed: ${failed.sort().join(', ')}`, []);
+    throw new JobFailedError('Init', 'PredecessorFailed', `predecessor installation(s) did not succeed: ${failed.sort().join(', ')}`);
   }
   return undefined;
 }
@@ -148,7 +148,7 @@ export function successorsBlockingDelete(inst: Installation, succs: readonly Ins
   if (succs.length === 0) return undefined;
   const failed = succs.filter((s) => statusOf(s).phase === PHASE_DELETE_FAILED && (statusOf(s).jobID ?? '') === (statusOf(s).jobIDFinished ?? ''));
   if (failed.length > 0) {
-    throw fatalError('InitDelete', 'SuccessorDeleteFailed', `cannot delete: successor installation(s) failed their deletion: ${failed.map(nameOf).sort().join(', ')}`, []);
+    throw new JobFailedError('InitDelete', 'SuccessorDeleteFailed', `cannot delete: successor installation(s) failed their deletion: ${failed.map(nameOf).sort().join(', ')}`);
   }
   const list = succs.map((s) => `${nameOf(s)}${s.metadata.deletionTimestamp !== undefined ? ' (being deleted)' : ''}`).sort();
   return {

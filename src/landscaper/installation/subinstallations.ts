@@ -14,10 +14,10 @@ import {
 import type { Installation, InstallationSpec, SubInstCache } from '../api/installation.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import { allImportDefinitions } from '../blueprint/parse.ts';
-import { fatalError, normalError } from './errors.ts';
 import { contextName, nameOf, namespaceOf, ownerRef } from './helpers.ts';
 import { installationsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
+import { ConfigurationError, LandscaperError } from '../ls-error.ts';
 
 /** Drops data imports pointing at an optional parent import that is not satisfied (upstream does the same). */
 function pruneImports(t: InstallationTemplate, defs: readonly ImportDefinition[], imports: { [name: string]: AnyJSON }): InstallationTemplate {
@@ -33,7 +33,7 @@ function checkTemplates(templates: readonly InstallationTemplate[], defs: readon
   const exported = new Set(templates.flatMap((t) => [...(t.exports?.data ?? []).map((d) => `data:${d.dataRef}`), ...(t.exports?.targets ?? []).map((d) => `target:${d.target}`)]));
   for (const t of templates) {
     for (const e of t.exports?.data ?? []) {
-      if (parentImports.has(e.dataRef)) throw fatalError('Init', 'InvalidSubinstallation', `subinstallation ${JSON.stringify(t.name)}: export ${JSON.stringify(e.dataRef)} has the name of an import of the parent`);
+      if (parentImports.has(e.dataRef)) throw new ConfigurationError('Init', 'InvalidSubinstallation', `subinstallation ${JSON.stringify(t.name)}: export ${JSON.stringify(e.dataRef)} has the name of an import of the parent`);
     }
     const need = [
       ...(t.imports?.data ?? []).filter((d) => d.dataRef !== undefined).map((d) => ['data', d.dataRef!] as const),
@@ -42,7 +42,7 @@ function checkTemplates(templates: readonly InstallationTemplate[], defs: readon
     for (const [kind, ref] of need) {
       if (ref.startsWith('#')) continue;
       if (!parentImports.has(ref) && !exported.has(`${kind}:${ref}`)) {
-        throw fatalError('Init', 'InvalidSubinstallation', `subinstallation ${JSON.stringify(t.name)}: import of ${kind} ${JSON.stringify(ref)} is neither an import of the parent nor an export of a sibling subinstallation`);
+        throw new ConfigurationError('Init', 'InvalidSubinstallation', `subinstallation ${JSON.stringify(t.name)}: import of ${kind} ${JSON.stringify(ref)} is neither an import of the parent nor an export of a sibling subinstallation`);
       }
     }
   }
@@ -50,7 +50,7 @@ function checkTemplates(templates: readonly InstallationTemplate[], defs: readon
 
 function specOf(parent: Installation, t: InstallationTemplate): InstallationSpec {
   if (t.blueprint.filesystem === undefined) {
-    throw fatalError('Init', 'BlueprintNotSupported', `subinstallation ${JSON.stringify(t.name)}: blueprint reference ${JSON.stringify(t.blueprint.ref ?? '')} needs a component descriptor; Bosun supports inline blueprints (blueprint.filesystem) only`);
+    throw new ConfigurationError('Init', 'BlueprintNotSupported', `subinstallation ${JSON.stringify(t.name)}: blueprint reference ${JSON.stringify(t.blueprint.ref ?? '')} needs a component descriptor; Bosun supports inline blueprints (blueprint.filesystem) only`);
   }
   const spec: InstallationSpec = { context: contextName(parent), blueprint: { inline: { filesystem: t.blueprint.filesystem } } };
   if (t.imports !== undefined) spec.imports = t.imports;
@@ -101,7 +101,7 @@ export async function ensureSubinstallations(
     }
     used.add(nameOf(current));
     if (current.metadata.deletionTimestamp !== undefined) {
-      throw normalError('Init', 'SubinstallationBeingDeleted', `subinstallation ${nameOf(current)} (template ${JSON.stringify(t.name)}) is still being deleted; it is recreated afterwards`);
+      throw new LandscaperError('Init', 'SubinstallationBeingDeleted', `subinstallation ${nameOf(current)} (template ${JSON.stringify(t.name)}) is still being deleted; it is recreated afterwards`);
     }
     if (!isDeepStrictEqual(JSON.parse(JSON.stringify(current.spec)), spec)) {
       await deps.client.update<Installation>(installationsResource, { ...current, spec });

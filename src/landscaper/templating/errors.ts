@@ -1,5 +1,7 @@
 // Typed errors of blueprint executions. Messages follow Landscaper's (template error + source
-// snippet + masked input; "contains fields with \"no value\""), prefixed with the execution.
+// snippet + masked input; "contains fields with \"no value\""), prefixed with the execution. All of them are
+// configuration errors: no retry fixes a template.
+import { ConfigurationError } from '../ls-error.ts';
 
 export type ExecutionKind = 'deploy' | 'export' | 'subinstallation' | 'import';
 
@@ -9,25 +11,18 @@ export function describeExecution(kind: ExecutionKind, name: string): string {
 }
 
 /** An error of one blueprint execution: which kind and which execution. */
-abstract class ExecutionError extends Error {
+abstract class ExecutionError extends ConfigurationError {
   readonly kind: ExecutionKind;
   readonly executionName: string;
   /**
-   * The message for an object's status and Events: the same, but instead of the dump of the template input
+   * `statusMessage`, for an object's status and Events, is the same, but instead of the dump of the template input
    * (long, gzipped, for a terminal) only the names of its top-level keys.
    */
-  readonly statusMessage: string;
-  constructor(kind: ExecutionKind, executionName: string, message: string, options?: { cause?: unknown; statusMessage?: string }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  constructor(reason: string, kind: ExecutionKind, executionName: string, message: string, options?: { cause?: unknown; statusMessage?: string }) {
+    super('', reason, message, undefined, options);
     this.kind = kind;
     this.executionName = executionName;
-    this.statusMessage = options?.statusMessage ?? message;
   }
-}
-
-/** What status records of an error: an execution's short statusMessage, otherwise the message. */
-export function statusMessageOf(err: Error): string {
-  return err instanceof ExecutionError ? err.statusMessage : err.message;
 }
 
 /** Parsing or executing a GoTemplate failed; the message names the execution, line and column. */
@@ -36,7 +31,7 @@ export class TemplateExecutionError extends ExecutionError {
   /** 1-based line in the template source, when the engine reported one. */
   readonly line: number | undefined;
   constructor(kind: ExecutionKind, executionName: string, message: string, line: number | undefined, cause?: unknown, statusMessage?: string) {
-    super(kind, executionName, message, { cause, ...(statusMessage !== undefined ? { statusMessage } : {}) });
+    super('TemplateExecutionError', kind, executionName, message, { cause, ...(statusMessage !== undefined ? { statusMessage } : {}) });
     this.line = line;
   }
 }
@@ -47,7 +42,7 @@ export class NoValueError extends ExecutionError {
   /** 1-based output lines containing "<no value>". */
   readonly lines: number[];
   constructor(kind: ExecutionKind, executionName: string, message: string, lines: number[], statusMessage?: string) {
-    super(kind, executionName, message, statusMessage !== undefined ? { statusMessage } : undefined);
+    super('NoValueError', kind, executionName, message, statusMessage !== undefined ? { statusMessage } : undefined);
     this.lines = lines;
   }
 }
@@ -56,7 +51,7 @@ export class NoValueError extends ExecutionError {
 export class SpiffNotSupportedError extends ExecutionError {
   override readonly name = 'SpiffNotSupportedError' as const;
   constructor(kind: ExecutionKind, executionName: string) {
-    super(kind, executionName, `${describeExecution(kind, executionName)}: template type "Spiff" is not supported by Bosun; rewrite the execution as a GoTemplate`);
+    super('SpiffNotSupportedError', kind, executionName, `${describeExecution(kind, executionName)}: template type "Spiff" is not supported by Bosun; rewrite the execution as a GoTemplate`);
   }
 }
 
@@ -64,21 +59,20 @@ export class SpiffNotSupportedError extends ExecutionError {
 export class TemplateOutputError extends ExecutionError {
   override readonly name = 'TemplateOutputError' as const;
   constructor(kind: ExecutionKind, executionName: string, message: string) {
-    super(kind, executionName, `${describeExecution(kind, executionName)}: ${message}`);
+    super('TemplateOutputError', kind, executionName, `${describeExecution(kind, executionName)}: ${message}`);
   }
 }
 
 export type DeployItemValidationReason = 'InvalidName' | 'DuplicateName' | 'MissingType' | 'UnknownDependency' | 'Cycle';
 
 /** The rendered deploy items are inconsistent (upstream: ValidateDeployItemTemplateList). */
-export class DeployItemValidationError extends Error {
+export class DeployItemValidationError extends ConfigurationError {
   override readonly name = 'DeployItemValidationError' as const;
-  readonly reason: DeployItemValidationReason;
+  declare readonly reason: DeployItemValidationReason;
   /** For Cycle: the item names along the cycle, first repeated at the end. */
   readonly cycle: string[] | undefined;
   constructor(reason: DeployItemValidationReason, message: string, cycle?: string[]) {
-    super(message);
-    this.reason = reason;
+    super('', reason, message);
     this.cycle = cycle;
   }
 }
@@ -86,23 +80,22 @@ export class DeployItemValidationError extends Error {
 export type InstallationTemplateValidationReason = 'DuplicateName' | 'DuplicateExport' | 'Cycle';
 
 /** The subinstallation templates are inconsistent (upstream: ValidateInstallationTemplates, cycle check). */
-export class InstallationTemplateValidationError extends Error {
+export class InstallationTemplateValidationError extends ConfigurationError {
   override readonly name = 'InstallationTemplateValidationError' as const;
-  readonly reason: InstallationTemplateValidationReason;
+  declare readonly reason: InstallationTemplateValidationReason;
   readonly cycle: string[] | undefined;
   constructor(reason: InstallationTemplateValidationReason, message: string, cycle?: string[]) {
-    super(message);
-    this.reason = reason;
+    super('', reason, message);
     this.cycle = cycle;
   }
 }
 
 /** Export values that do not match the blueprint's export definitions. */
-export class ExportValidationError extends Error {
+export class ExportValidationError extends ConfigurationError {
   override readonly name = 'ExportValidationError' as const;
   readonly exportName: string;
   constructor(exportName: string, message: string) {
-    super(message);
+    super('', 'ExportValidationError', message);
     this.exportName = exportName;
   }
 }

@@ -1,4 +1,5 @@
-// Deterministic Workflow names (Bosun's fix of upstream's generateName, research §9.4): the same Branch, template,
+// Deterministic Workflow names (Bosun's fix of upstream's generateName, which makes duplicates when a retry follows
+// a partial creation without last-sha set): the same Branch, template,
 // unit and path always give the same name, so a retry after a partial failure finds what it made instead of
 // making it twice. `<template, cut to 52>-<10 hex of sha256(branch|template|unit|path)>` stays within the 63
 // characters the Workflow CRD allows (its Job is named after it); the Branch name already carries ref and SHA.

@@ -2,6 +2,19 @@
 // Branch lookup → deletion (finalizer cleanup) → finalizer → Branch gone → Job exists: follow its phase →
 // no Job: template → check run (create and persist, reuse, or repair its name) → Job create → phase.
 // Bosun's deliberate differences are commented where they happen.
+//
+// Where each step of the spec's reconciliation flow (terrakojo-workflow-reconciler.md) lives:
+// | spec step                                      | file (function)                                              |
+// |------------------------------------------------|--------------------------------------------------------------|
+// | 1-3. fetch Workflow and Branch                 | reconcileWorkflow (getBranch) below                          |
+// | 4-5. GitHub client for the Branch              | reconcileLive (gh, built on first use) below; options.ts     |
+// | 6. deletion: cancel the check run, finalizer   | reconcileWorkflow (runtime finalizer()) → deletion.ts (cancelCheckRunOnDeletion) |
+// | 7. finalizer; Branch gone → delete Workflow    | runtime finalizer(); reconcileLive below                     |
+// | 8-9. Job exists: phase, check run, status      | followJob below → phase.ts (phaseOfJob), check-run-sync.ts (syncJobPhase), workflow-status.ts |
+// | 10. no Job: template, check run, Job, phase    | reconcileLive, createJob below → check-run-sync.ts (createCheckRun), job-builder.ts (buildJob) |
+// | Job construction: defaults, hardening          | job-builder.ts (applyJobDefaults), runtime-env.ts, workspace.ts |
+// | check run mapping                              | phase.ts (checkRunStateOf)                                   |
+// | failure handling: Invalid/Forbidden terminal   | failJobCreate below; errors.ts                               |
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
@@ -69,7 +82,7 @@ async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx
   const existing = d.jobs.get(workflow.metadata.name ?? '', workflow.metadata.namespace);
   if (existing) return followJob(workflow, existing, gh, ctx);
 
-  // Bosun (§9.2): a Workflow that ended never runs again. Upstream re-creates a Job that is gone (a TTL, a
+  // Bosun: a Workflow that ended never runs again. Upstream re-creates a Job that is gone (a TTL, a
   // person) and reruns it, and re-tries a refused Job on every status write.
   if (isTerminalPhase(workflow.status?.phase)) return action.awaitChange();
 
@@ -151,7 +164,7 @@ export async function createJob(d: Pick<WorkflowControllerData, 'client' | 'reco
  * The Job could not be created. Invalid and Forbidden (a bad container name, PodSecurity, quota) cannot heal
  * by retrying: the check run fails (best effort), the Workflow ends Failed, no retry loop, no second check
  * run. Other errors are retried with the same check run. Bosun: upstream also marks the Workflow Failed
- * before retrying those; with terminal phases final (§9.2) that would end a run for a passing API hiccup.
+ * before retrying those; with terminal phases final (a Workflow that ended never runs again) that would end a run for a passing API hiccup.
  */
 async function failJobCreate(workflow: Workflow, err: unknown, gh: () => Promise<GitHubClient>, ctx: Ctx): Promise<Action> {
   const d = ctx.data;
@@ -170,7 +183,7 @@ async function failJobCreate(workflow: Workflow, err: unknown, gh: () => Promise
 }
 
 /**
- * Bosun (§9.3): upstream leaves a Workflow whose template is missing without a phase forever (its Branch
+ * Bosun: upstream leaves a Workflow whose template is missing without a phase forever (its Branch
  * never completes). Here it ends Failed, with an Event and a check run that says why.
  */
 async function failWithoutTemplate(workflow: Workflow, gh: () => Promise<GitHubClient>, ctx: Ctx): Promise<Action> {

@@ -3,7 +3,7 @@
 // without a check run, when the Job finished or is gone, or when the Branch is gone (upstream cannot build
 // a GitHub client then, and neither can we).
 //
-// Bosun (§9.6): upstream builds the GitHub client before it looks at the deletion, so a Secret that cannot be
+// Bosun: upstream builds the GitHub client before it looks at the deletion, so a Secret that cannot be
 // read wedges every deletion until the credentials come back. Here the client is asked for only when there
 // is a check run to cancel, and a failure is retried (backoff bounded by the deadline) until cancelTimeoutMs
 // after the deletion timestamp; a failure retrying cannot fix gives up at once: a Secret that is missing or

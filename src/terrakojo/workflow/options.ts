@@ -12,7 +12,7 @@ import type { LogLimits } from './pod-log.ts';
  * The GitHub client for a Branch's Repository (upstream's GitHubClientManager.GetClientForBranch): the
  * family wires the shared client cache (GitHubClients) here. A permanent failure (no such Repository, a Secret
  * that cannot work) should be a GitHubCredentialsError or a TerminalError: a deletion then skips its check
- * run cancel at once (§9.6).
+ * run cancel at once instead of wedging the finalizer until the credentials come back.
  */
 export type GitHubClientForBranch = (branch: Branch, signal: AbortSignal) => Promise<GitHubClient>;
 

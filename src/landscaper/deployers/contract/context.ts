@@ -1,11 +1,11 @@
 // The deploy item's Context (upstream lib getContext): spec.context, default "default", in the item's namespace.
 import { NotFoundError } from '../../../client/errors.ts';
-import { DEFAULT_CONTEXT_NAME, ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
+import { DEFAULT_CONTEXT_NAME } from '../../api/constants.ts';
 import type { Context } from '../../api/context.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
-import { DeployerError } from './errors.ts';
 import type { Library } from './library.ts';
 import { contextsResource } from '../../api/resources.ts';
+import { ConfigurationError } from '../../ls-error.ts';
 
 /** The item's Context; undefined when it is missing and the library does not require one. */
 export async function getContext(lib: Library, item: DeployItem, signal?: AbortSignal): Promise<Context | undefined> {
@@ -19,6 +19,6 @@ export async function getContext(lib: Library, item: DeployItem, signal?: AbortS
     if (!(err instanceof NotFoundError)) throw err;
     if (!lib.requireContext) return undefined;
     // Upstream requeues forever here (issue #875); a missing Context is a configuration problem the user must see.
-    throw new DeployerError('Reconcile', 'ContextNotFound', `context ${namespace}/${name} of deploy item ${namespace}/${item.metadata.name} not found`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    throw new ConfigurationError('Reconcile', 'ContextNotFound', `context ${namespace}/${name} of deploy item ${namespace}/${item.metadata.name} not found`, undefined, { cause: err });
   }
 }

@@ -9,9 +9,9 @@ import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import { ScheduleError, dueTime, intervalMs, nextCronTime } from '../../schedule.ts';
 import { isObject } from '../../yaml.ts';
-import { DeployerError } from './errors.ts';
 import type { Library } from './library.ts';
 import { startOwnJob } from './own-job.ts';
+import { LandscaperError } from '../../ls-error.ts';
 
 export const CONTINUOUS_RECONCILE_ACTIVE_ANNOTATION = 'continuousreconcile.extensions.landscaper.gardener.cloud/active';
 
@@ -49,7 +49,7 @@ export function configuredSchedule(decode: () => ContinuousReconcileSpec | undef
   try {
     return decode();
   } catch (err) {
-    if (err instanceof DeployerError) return undefined;
+    if (err instanceof LandscaperError) return undefined;
     throw err;
   }
 }

@@ -44,7 +44,7 @@ export interface Deployer {
   readonly type: string;
   /**
    * Reconciles the item: sets a final phase (Succeeded/Failed) when done, or returns what it waits for. Throw
-   * DeployerError for failures.
+   * a LandscaperError (../../ls-error.ts) for failures: its codes decide whether the job ends.
    */
   reconcile(ctx: DeployerContext): Promise<DeployerResult | void>;
   /** Uninstalls what the item deployed, or returns what it waits for; once done the library removes the finalizer. */

@@ -1,7 +1,7 @@
 // The shared deployer library: job protocol, phases, targets, errors, timeouts, interruption, exports.
 export { registerDeployer, type DeployerHandle, type DeployerOptions } from './controller.ts';
 export type { Deployer, DeployerContext, DeployerResult } from './deployer.ts';
-export { DeployerError, InterruptedError, errorCodes, isInterrupted, isUnrecoverable } from './errors.ts';
+export { InterruptedError, isInterrupted } from './errors.ts';
 export { checkInterrupted, jobTakenAway } from './interruption.ts';
 export { recordError } from './lserror.ts';
 export { deployItemTypeIs, jobRelevantChange } from './predicates.ts';

@@ -2,10 +2,9 @@
 // user's configuration to fix, so it fails the deploy item at once (ERR_CONFIGURATION_PROBLEM) with a message
 // that names the Target and what is wrong, instead of a parser's message retried until the progressing
 // timeout. Messages never quote the text: it holds credentials.
-import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import { isObject, parseYaml, YamlError } from '../../yaml.ts';
-import { DeployerError } from './errors.ts';
+import { ConfigurationError } from '../../ls-error.ts';
 
 export const INVALID_KUBECONFIG_REASON = 'InvalidKubeconfig';
 
@@ -53,5 +52,5 @@ export function kubeconfigProblem(text: string): string | undefined {
 /** Throws the unrecoverable InvalidKubeconfig error for `what` ("target ns/name") when the kubeconfig cannot work. */
 export function checkKubeconfig(text: string, what: string): void {
   const problem = kubeconfigProblem(text);
-  if (problem !== undefined) throw new DeployerError('ResolveTarget', INVALID_KUBECONFIG_REASON, `${what}: its kubeconfig ${problem}`, [ERR_CONFIGURATION_PROBLEM]);
+  if (problem !== undefined) throw new ConfigurationError('ResolveTarget', INVALID_KUBECONFIG_REASON, `${what}: its kubeconfig ${problem}`);
 }

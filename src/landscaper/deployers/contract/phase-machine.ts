@@ -9,7 +9,6 @@
 // the phase, lands in lastError and is retried with the controller's backoff; a job taken away (interrupt, a
 // newer job) stops without writing; conflicts are retried.
 import type { PhaseMachine } from '../../../runtime/phases/phase-machine.ts';
-import { isConflict, type ClassifiedError, type ErrorClass } from '../../../runtime/phases/phase-error.ts';
 import {
   isDeletionPhase,
   isFinalPhase,
@@ -19,26 +18,21 @@ import {
   PHASE_INIT_DELETE,
   PHASE_PROGRESSING,
   type DeployItemPhase,
-  type ErrorCode,
 } from '../../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../../api/deploy-item.ts';
 import { finishJob, jobPhases } from '../../job-phases.ts';
-import { isInterrupted, isUnrecoverable } from './errors.ts';
+import { classify as classifyError, type LandscaperFailure } from '../../ls-error.ts';
+import { isInterrupted } from './errors.ts';
 import { DEPLOYER_WAITS } from './job.ts';
 import type { Library, Run } from './library.ts';
-import { recordError, toErrorInput } from './lserror.ts';
+import { recordError } from './lserror.ts';
 import { deleting } from './phases/deleting.ts';
 import { initDelete } from './phases/init-delete.ts';
 import { pickUp } from './phases/init.ts';
 import { progressing } from './phases/progressing.ts';
 import { setWaiting } from './waiting.ts';
 
-/** A classified error with the codes lastError records. */
-export interface DeployerFailure extends ClassifiedError {
-  readonly codes: ErrorCode[];
-}
-
-export type DeployerMachine = PhaseMachine<DeployItem, DeployItemPhase, DeployItemStatus, Run, DeployerFailure>;
+export type DeployerMachine = PhaseMachine<DeployItem, DeployItemPhase, DeployItemStatus, Run, LandscaperFailure>;
 
 export function deployerMachine(lib: Library): DeployerMachine {
   return {
@@ -78,13 +72,8 @@ export function deployerMachine(lib: Library): DeployerMachine {
   };
 }
 
-function classify(err: unknown, phase: DeployItemPhase): DeployerFailure {
-  const input = toErrorInput(err, isDeletionPhase(phase) ? 'Delete' : 'Reconcile');
-  return { class: classOf(err), operation: input.operation, reason: input.reason, message: input.message, codes: input.codes ?? [], cause: err };
-}
-
-function classOf(err: unknown): ErrorClass {
-  if (isInterrupted(err)) return 'superseded';
-  if (isConflict(err)) return 'conflict';
-  return isUnrecoverable(err) ? 'fatal' : 'normal';
+/** The family's classification, with the deployer's own: a job taken away stops without writing. */
+function classify(err: unknown, phase: DeployItemPhase): LandscaperFailure {
+  const failure = classifyError(err, isDeletionPhase(phase) ? 'Delete' : 'Reconcile');
+  return isInterrupted(err) ? { ...failure, class: 'superseded' } : failure;
 }

@@ -3,15 +3,15 @@
 // Target's namespace. For kubernetes-cluster targets the content is {kubeconfig: string | {secretRef}}.
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
-import { ERR_CONFIGURATION_PROBLEM, TARGET_TYPE_KUBERNETES_CLUSTER } from '../../api/constants.ts';
+import { TARGET_TYPE_KUBERNETES_CLUSTER } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import type { Target } from '../../api/target.ts';
 import { parseYaml } from '../../yaml.ts';
-import { DeployerError } from './errors.ts';
 import { checkKubeconfig } from './kubeconfig.ts';
 import { secretsResource } from '../../../apimachinery/builtin-resources.ts';
 import { targetsResource } from '../../api/resources.ts';
+import { ConfigurationError } from '../../ls-error.ts';
 
 export const NO_TARGET_FOUND_REASON = 'NoTargetFound';
 const DEFAULT_KUBECONFIG_KEY = 'kubeconfig';
@@ -30,7 +30,7 @@ export async function getTarget(client: KubeClient, item: DeployItem, signal?: A
     return await client.get<Target>(targetsResource, ref.name, { namespace, ...(signal ? { signal } : {}) });
   } catch (err) {
     if (err instanceof NotFoundError) {
-      throw new DeployerError('Reconcile', NO_TARGET_FOUND_REASON, `target ${namespace}/${ref.name} of deploy item ${namespace}/${item.metadata.name} not found`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+      throw new ConfigurationError('Reconcile', NO_TARGET_FOUND_REASON, `target ${namespace}/${ref.name} of deploy item ${namespace}/${item.metadata.name} not found`, undefined, { cause: err });
     }
     throw err;
   }
@@ -41,11 +41,11 @@ async function secretValue(client: KubeClient, namespace: string, name: string, 
   try {
     secret = await client.get(secretsResource, name, { namespace }) as unknown as SecretObject;
   } catch (err) {
-    if (err instanceof NotFoundError) throw new DeployerError('ResolveTarget', 'SecretNotFound', `${what}: secret ${namespace}/${name} not found`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    if (err instanceof NotFoundError) throw new ConfigurationError('ResolveTarget', 'SecretNotFound', `${what}: secret ${namespace}/${name} not found`, undefined, { cause: err });
     throw err;
   }
   const raw = secret.data?.[key];
-  if (raw === undefined) throw new DeployerError('ResolveTarget', 'SecretKeyNotFound', `${what}: secret ${namespace}/${name} has no key "${key}"`, [ERR_CONFIGURATION_PROBLEM]);
+  if (raw === undefined) throw new ConfigurationError('ResolveTarget', 'SecretKeyNotFound', `${what}: secret ${namespace}/${name} has no key "${key}"`);
   return Buffer.from(raw, 'base64').toString('utf8');
 }
 
@@ -59,7 +59,7 @@ export async function resolveTargetContent(client: KubeClient, target: Target): 
     try {
       return parseYaml(text);
     } catch (err) {
-      throw new DeployerError('ResolveTarget', 'InvalidTargetContent', `${what}: secret content is not YAML/JSON`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+      throw new ConfigurationError('ResolveTarget', 'InvalidTargetContent', `${what}: secret content is not YAML/JSON`, undefined, { cause: err });
     }
   }
   return target.spec.config ?? null;
@@ -73,7 +73,7 @@ export async function targetKubeconfig(client: KubeClient, target: Target): Prom
   const namespace = target.metadata.namespace ?? '';
   const what = `target ${namespace}/${target.metadata.name}`;
   if (target.spec.type !== TARGET_TYPE_KUBERNETES_CLUSTER) {
-    throw new DeployerError('ResolveTarget', 'UnsupportedTargetType', `${what} has type "${target.spec.type}", expected "${TARGET_TYPE_KUBERNETES_CLUSTER}"`, [ERR_CONFIGURATION_PROBLEM]);
+    throw new ConfigurationError('ResolveTarget', 'UnsupportedTargetType', `${what} has type "${target.spec.type}", expected "${TARGET_TYPE_KUBERNETES_CLUSTER}"`);
   }
   const content = await resolveTargetContent(client, target);
   const text = await kubeconfigText(client, content, namespace, what);
@@ -92,5 +92,5 @@ async function kubeconfigText(client: KubeClient, content: AnyJSON, namespace: s
       return secretValue(client, ns, ref['name'], key, what);
     }
   }
-  throw new DeployerError('ResolveTarget', 'InvalidTargetContent', `${what} has no kubeconfig (config.kubeconfig as text or {secretRef})`, [ERR_CONFIGURATION_PROBLEM]);
+  throw new ConfigurationError('ResolveTarget', 'InvalidTargetContent', `${what} has no kubeconfig (config.kubeconfig as text or {secretRef})`);
 }

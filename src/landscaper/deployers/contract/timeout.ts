@@ -1,11 +1,11 @@
 // The progressing timeout (upstream pkg/deployer/lib/timeout): deadline = transitionTimes.initTime +
 // spec.timeout (default 10m). Upstream documents `timeout: none` as "disabled" but computes a deadline equal
-// to initTime (every item times out at once, research §3.7); here `none` (or 0) really disables it.
-import { DEFAULT_DEPLOY_ITEM_TIMEOUT, ERR_CONFIGURATION_PROBLEM, ERR_TIMEOUT, isFinalPhase } from '../../api/constants.ts';
+// to initTime (upstream's standard_timeoutchecker.go: every item times out at once); here `none` (or 0) really disables it.
+import { DEFAULT_DEPLOY_ITEM_TIMEOUT, ERR_TIMEOUT, isFinalPhase } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { InvalidTimeoutError, parseTimeout, progressingDeadline } from '../../timeouts.ts';
-import { DeployerError } from './errors.ts';
 import { waitingOf } from './waiting.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 export const PROGRESSING_TIMEOUT_REASON = 'ProgressingTimeout';
 
@@ -21,7 +21,7 @@ function configured<T>(read: () => T): T {
     return read();
   } catch (err) {
     if (!(err instanceof InvalidTimeoutError)) throw err;
-    throw new DeployerError('ProgressingTimeout', 'InvalidTimeout', err.message, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    throw new ConfigurationError('ProgressingTimeout', 'InvalidTimeout', err.message, undefined, { cause: err });
   }
 }
 
@@ -36,7 +36,7 @@ export function checkProgressingTimeout(item: DeployItem, checkpoint: string, no
   // The error the job kept retrying is why it timed out: the timeout must not hide it.
   const last = item.status?.lastError;
   const cause = last !== undefined && last.reason !== PROGRESSING_TIMEOUT_REASON ? `; last error (${last.operation}): ${last.message}` : '';
-  throw new DeployerError(
+  throw new LandscaperError(
     checkpoint,
     PROGRESSING_TIMEOUT_REASON,
     `deploy item timed out after ${item.spec.timeout ?? DEFAULT_DEPLOY_ITEM_TIMEOUT} (progressing timeout, started ${item.status?.transitionTimes?.initTime ?? '?'}) at checkpoint "${checkpoint}"${waiting !== undefined ? `; still ${waiting}` : ''}${cause}`,

@@ -7,13 +7,12 @@ import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient, ResourceRef } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
-import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { JSONObject } from '../../api/shared.ts';
-import { DeployerError } from '../contract/errors.ts';
 import { MANAGED_DEPLOY_ITEM_LABEL, type ManifestConfig } from './config.ts';
 import { prepareForDelete } from './deletion.ts';
 import { createMergePatch, mergeInto } from './merge.ts';
 import { nsOpt, refOf, sameResource, type ManagedResource } from './resources.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 export interface ApplyOptions {
   client: KubeClient;
@@ -73,7 +72,7 @@ export async function applyManifests(o: ApplyOptions): Promise<Applied> {
         if (out.managed) results.push(out.managed);
         if (out.patch) patches.push(out.patch);
       } catch (err) {
-        if (err instanceof DeployerError && err.reason === 'ApplyNewObject') errors.push(err.message);
+        if (err instanceof LandscaperError && err.reason === 'ApplyNewObject') errors.push(err.message);
         else throw err;
       }
     }
@@ -89,7 +88,7 @@ export async function applyManifests(o: ApplyOptions): Promise<Applied> {
       try {
         map.set(entry, await o.client.resolve({ apiVersion, kind }));
       } catch (err) {
-        if (err instanceof NotFoundError) throw new DeployerError('ApplyObjects', 'UnknownResourceType', `the target cluster does not serve ${apiVersion} ${kind}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+        if (err instanceof NotFoundError) throw new ConfigurationError('ApplyObjects', 'UnknownResourceType', `the target cluster does not serve ${apiVersion} ${kind}`, undefined, { cause: err });
         throw err;
       }
     }
@@ -101,7 +100,7 @@ export async function applyManifests(o: ApplyOptions): Promise<Applied> {
   const resolved = await resolveAll(rest);
   await run(rest.filter((m) => !resolved.get(m)!.namespaced), resolved);
   await run(rest.filter((m) => resolved.get(m)!.namespaced), resolved);
-  if (errors.length > 0) throw new DeployerError('ApplyObjects', 'ApplyNewObject', errors.join('; '));
+  if (errors.length > 0) throw new LandscaperError('ApplyObjects', 'ApplyNewObject', errors.join('; '));
 
   return { managed, patches, orphans: await prepareOrphans(o, managed) };
 }
@@ -126,7 +125,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
       ? { ref, namespace, name, patch: entry.patchAfterDeployment }
       : undefined;
   const fail = (what: string, err: unknown): never => {
-    throw new DeployerError('ApplyObjects', 'ApplyNewObject', `unable to ${what} resource ${key}: ${messageOf(err)}`, [], { cause: err });
+    throw new LandscaperError('ApplyObjects', 'ApplyNewObject', `unable to ${what} resource ${key}: ${messageOf(err)}`, [], { cause: err });
   };
 
   let current: KubeObject | undefined;

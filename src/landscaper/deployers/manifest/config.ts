@@ -1,10 +1,10 @@
 // Decoding of the manifest provider configuration (v1alpha2; v1alpha1's bare manifest list is converted with
 // policy manage). Deletion groups carry upstream's forceDelete, which the shared API type lacks (adapter here).
-import { ERR_CONFIGURATION_PROBLEM, MANIFEST_PROVIDER_API_VERSION } from '../../api/constants.ts';
+import { MANIFEST_PROVIDER_API_VERSION } from '../../api/constants.ts';
 import type { DeletionGroupDefinition, Manifest, ManifestPolicy, ManifestProviderConfiguration, UpdateStrategy } from '../../api/manifest-deployer.ts';
 import type { AnyJSON, JSONObject } from '../../api/shared.ts';
 import { parseContinuousReconcile } from '../contract/continuous-reconcile.ts';
-import { DeployerError } from '../contract/errors.ts';
+import { ConfigurationError } from '../../ls-error.ts';
 
 export const MANIFEST_V1ALPHA1 = 'manifest.deployer.landscaper.gardener.cloud/v1alpha1';
 /** Label put on every resource the deployer creates or updates: the deploy item's name. */
@@ -30,7 +30,7 @@ function isObject(v: AnyJSON | undefined): v is JSONObject {
 }
 
 function bad(message: string): never {
-  throw new DeployerError('Reconcile', 'InvalidProviderConfiguration', `manifest provider configuration: ${message}`, [ERR_CONFIGURATION_PROBLEM]);
+  throw new ConfigurationError('Reconcile', 'InvalidProviderConfiguration', `manifest provider configuration: ${message}`);
 }
 
 export function decodeManifestConfig(raw: AnyJSON | undefined): ManifestConfig {

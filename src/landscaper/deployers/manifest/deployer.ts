@@ -7,13 +7,13 @@
 // what it waits for, and watches on the objects involved requeue the item when they change. What a job has done
 // so far lives in memory; after a restart the job re-applies (idempotent) and its waits start over.
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
-import { DEPLOY_ITEM_TYPE_MANIFEST, ERR_CONFIGURATION_PROBLEM, MANIFEST_PROVIDER_API_VERSION, PHASE_PROGRESSING, PHASE_SUCCEEDED } from '../../api/constants.ts';
+import { DEPLOY_ITEM_TYPE_MANIFEST, MANIFEST_PROVIDER_API_VERSION, PHASE_PROGRESSING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import { configuredSchedule } from '../contract/continuous-reconcile.ts';
 import type { Deployer, DeployerContext, DeployerResult } from '../contract/deployer.ts';
-import { DeployerError, isInterrupted } from '../contract/errors.ts';
+import { isInterrupted } from '../contract/errors.ts';
 import { writeExportSecret } from '../contract/exports.ts';
 import { targetKubeconfig } from '../contract/target.ts';
 import { applyManifests, patchAfterDeployment } from './apply.ts';
@@ -24,6 +24,7 @@ import { checkReadiness, readinessTimeoutMs } from './readiness.ts';
 import { describeRef, sameResource, type ManagedResource } from './resources.ts';
 import { isUnreachable, TargetClients, UnreachableTracker, type TargetClient } from './target-client.ts';
 import { TargetWatches, type Pending } from './target-watches.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 export interface ManifestDeployerSettings {
   /** Per-request deadline towards target clusters; default 10 s. */
@@ -104,7 +105,7 @@ export class ManifestDeployer implements Deployer {
 
   private async targetClient(ctx: DeployerContext): Promise<TargetClient> {
     if (!ctx.target) {
-      throw new DeployerError('Reconcile', 'NoTarget', `deploy item ${ctx.item.metadata.namespace}/${ctx.item.metadata.name} of type ${this.type} needs a target`, [ERR_CONFIGURATION_PROBLEM]);
+      throw new ConfigurationError('Reconcile', 'NoTarget', `deploy item ${ctx.item.metadata.namespace}/${ctx.item.metadata.name} of type ${this.type} needs a target`);
     }
     return this.clients.get(ctx.target, await targetKubeconfig(ctx.client, ctx.target));
   }
@@ -174,8 +175,8 @@ export class ManifestDeployer implements Deployer {
         const orphans = p.orphans;
         const cleanup = await this.until(ctx, tc, p, 'cleanup', () =>
           deleteInGroups({ client: tc.client, resources: orphans, groups: config.deletionGroupsDuringUpdate }).catch((err: unknown) => {
-            if (err instanceof DeployerError || isUnreachable(err)) throw err;
-            throw new DeployerError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${orphans.map((o) => describeRef(o.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
+            if (err instanceof LandscaperError || isUnreachable(err)) throw err;
+            throw new LandscaperError('ApplyObjects', 'CleanupOrphanedObjects', `unable to clean up orphaned resources (${orphans.map((o) => describeRef(o.resource)).join(', ')}): ${messageOf(err)}`, [], { cause: err });
           }),
         );
         if (cleanup) return cleanup;
@@ -188,7 +189,7 @@ export class ManifestDeployer implements Deployer {
       const unready = await this.until(ctx, tc, p, 'readiness', async (waitedMs) => {
         const pending = await checkReadiness({ client: tc.client, managed, config: config.readinessChecks });
         if (!pending || readinessTimeout === undefined) return pending;
-        if (waitedMs >= readinessTimeout) throw new DeployerError('CheckResourceReadiness', 'ReadinessCheckTimeout', `resources not ready after ${Math.round(readinessTimeout / 1000)} s: ${pending.waiting}`);
+        if (waitedMs >= readinessTimeout) throw new LandscaperError('CheckResourceReadiness', 'ReadinessCheckTimeout', `resources not ready after ${Math.round(readinessTimeout / 1000)} s: ${pending.waiting}`);
         return { ...pending, recheckInMs: readinessTimeout - waitedMs };
       });
       if (unready) return unready;

@@ -5,14 +5,13 @@
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
-import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { ExportSpec, ExportsSpec } from '../../api/manifest-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';
-import { DeployerError } from '../contract/errors.ts';
 import { parseTimeoutMs } from '../contract/timeout.ts';
 import { jsonPathValues } from './readiness.ts';
 import { nsOpt } from './resources.ts';
 import type { Pending, WatchInterest } from './target-watches.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 async function getObject(client: KubeClient, apiVersion: string, kind: string, name: string, namespace: string | undefined, interests: WatchInterest[]): Promise<KubeObject | undefined> {
   const ref = await client.resolve({ apiVersion, kind });
@@ -28,7 +27,7 @@ async function getObject(client: KubeClient, apiVersion: string, kind: string, n
 /** The value of one export, or a reason why it is not available yet. */
 async function readExport(client: KubeClient, e: ExportSpec, interests: WatchInterest[]): Promise<{ value: AnyJSON } | { waiting: string }> {
   const from = e.fromResource;
-  if (!from) throw new DeployerError('ReadExports', 'InvalidExport', `export "${e.key}" has no fromResource`, [ERR_CONFIGURATION_PROBLEM]);
+  if (!from) throw new ConfigurationError('ReadExports', 'InvalidExport', `export "${e.key}" has no fromResource`);
   const obj = await getObject(client, from.apiVersion, from.kind, from.name, from.namespace, interests);
   const where = `${from.kind} ${from.namespace ? `${from.namespace}/` : ''}${from.name}`;
   if (!obj) return { waiting: `${where} not found` };
@@ -37,7 +36,7 @@ async function readExport(client: KubeClient, e: ExportSpec, interests: WatchInt
   const value = found[0] as AnyJSON;
   if (!e.fromObjectRef) return { value };
   if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof value['name'] !== 'string') {
-    throw new DeployerError('ReadExports', 'InvalidObjectReference', `export "${e.key}": the value at ${e.jsonPath} of ${where} is not an object reference`, [ERR_CONFIGURATION_PROBLEM]);
+    throw new ConfigurationError('ReadExports', 'InvalidObjectReference', `export "${e.key}": the value at ${e.jsonPath} of ${where} is not an object reference`);
   }
   const refNs = typeof value['namespace'] === 'string' && value['namespace'] !== '' ? value['namespace'] : from.namespace;
   const target = await getObject(client, e.fromObjectRef.apiVersion, e.fromObjectRef.kind, value['name'], refNs, interests);
@@ -74,7 +73,7 @@ export async function readExports(o: ExportOptions): Promise<{ values: Record<st
     }
     const timeoutMs = parseTimeoutMs(e.timeout ?? o.exports?.defaultTimeout, '5m');
     if (timeoutMs !== undefined && o.waitedMs >= timeoutMs) {
-      throw new DeployerError('ReadExports', 'ExportTimeout', `export "${e.key}" not available after ${Math.round(timeoutMs / 1000)} s: ${r.waiting}`);
+      throw new LandscaperError('ReadExports', 'ExportTimeout', `export "${e.key}" not available after ${Math.round(timeoutMs / 1000)} s: ${r.waiting}`);
     }
     missing.push(`export "${e.key}": ${r.waiting}`);
     if (timeoutMs !== undefined) recheckInMs = Math.min(recheckInMs ?? Infinity, timeoutMs - o.waitedMs);

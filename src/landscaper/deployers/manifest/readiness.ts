@@ -8,12 +8,11 @@ import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
-import { ERR_CONFIGURATION_PROBLEM } from '../../api/constants.ts';
 import type { CustomReadinessCheckConfiguration, ReadinessCheckConfiguration } from '../../api/manifest-deployer.ts';
-import { DeployerError } from '../contract/errors.ts';
 import { parseTimeoutMs } from '../contract/timeout.ts';
 import { describeRef, nsOpt, type ManagedResource } from './resources.ts';
 import type { Pending, WatchInterest } from './target-watches.ts';
+import { ConfigurationError } from '../../ls-error.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -73,14 +72,14 @@ export function jsonPathValues(obj: unknown, path: string): unknown[] {
   try {
     return findResults(parseJsonPath(`{${p}}`), obj).flat();
   } catch (err) {
-    throw new DeployerError('JSONPath', 'InvalidJSONPath', `invalid jsonPath ${JSON.stringify(path)}: ${messageOf(err)}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+    throw new ConfigurationError('JSONPath', 'InvalidJSONPath', `invalid jsonPath ${JSON.stringify(path)}: ${messageOf(err)}`, undefined, { cause: err });
   }
 }
 
 function requirementValues(values: unknown[] | undefined): unknown[] {
   return (values ?? []).map((v, i) => {
     if (typeof v !== 'object' || v === null || !('value' in v)) {
-      throw new DeployerError('CustomReadinessCheck', 'InvalidRequirement', `requirement value at index ${i} does not contain the value key`, [ERR_CONFIGURATION_PROBLEM]);
+      throw new ConfigurationError('CustomReadinessCheck', 'InvalidRequirement', `requirement value at index ${i} does not contain the value key`);
     }
     return (v as { value: unknown }).value;
   });

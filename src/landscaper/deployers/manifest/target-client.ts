@@ -6,10 +6,10 @@ import type { KubeClient } from '../../../client/client.ts';
 import { loadKubeConfig, createKubeClient } from '../../../client/create-client.ts';
 import { NetworkError, TimeoutError } from '../../../client/errors.ts';
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
-import { ERR_CONFIGURATION_PROBLEM, ERR_TIMEOUT } from '../../api/constants.ts';
+import { ERR_TIMEOUT } from '../../api/constants.ts';
 import type { Target } from '../../api/target.ts';
-import { DeployerError } from '../contract/errors.ts';
 import { INVALID_KUBECONFIG_REASON } from '../contract/kubeconfig.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 export const TARGET_UNREACHABLE_REASON = 'TargetUnreachable';
 
@@ -49,7 +49,7 @@ export class TargetClients {
       return { client: createKubeClient({ kubeConfig, defaultTimeoutMs: this.requestTimeoutMs, namespace: 'default' }), server };
     } catch (err) {
       const what = `target ${target.metadata.namespace}/${target.metadata.name}`;
-      throw new DeployerError('ResolveTarget', INVALID_KUBECONFIG_REASON, `${what}: no client can be built from its kubeconfig: ${messageOf(err).split('\n')[0]}`, [ERR_CONFIGURATION_PROBLEM], { cause: err });
+      throw new ConfigurationError('ResolveTarget', INVALID_KUBECONFIG_REASON, `${what}: no client can be built from its kubeconfig: ${messageOf(err).split('\n')[0]}`, undefined, { cause: err });
     }
   }
 
@@ -88,9 +88,9 @@ export class UnreachableTracker {
     const message = `${tc.describe} is unreachable while ${what}: ${messageOf(err)}`;
     if (waited >= this.graceMs) {
       this.since.delete(jobKey);
-      throw new DeployerError(what, TARGET_UNREACHABLE_REASON, `${message} (gave up after ${Math.round(waited / 1000)} s)`, [ERR_TIMEOUT], { cause: err });
+      throw new LandscaperError(what, TARGET_UNREACHABLE_REASON, `${message} (gave up after ${Math.round(waited / 1000)} s)`, [ERR_TIMEOUT], { cause: err });
     }
-    throw new DeployerError(what, TARGET_UNREACHABLE_REASON, message, [], { cause: err });
+    throw new LandscaperError(what, TARGET_UNREACHABLE_REASON, message, [], { cause: err });
   }
 
   reached(jobKey: string): void {

@@ -1,15 +1,15 @@
 // Decoding of the mock provider configuration (mock.deployer.landscaper.gardener.cloud/v1alpha1).
-import { ERR_CONFIGURATION_PROBLEM, MOCK_PROVIDER_API_VERSION } from '../../api/constants.ts';
+import { MOCK_PROVIDER_API_VERSION } from '../../api/constants.ts';
 import type { MockProviderConfiguration } from '../../api/mock-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import { parseContinuousReconcile } from '../contract/continuous-reconcile.ts';
-import { DeployerError } from '../contract/errors.ts';
+import { ConfigurationError } from '../../ls-error.ts';
 
 const PHASES = new Set(['Init', 'Progressing', 'Completing', 'Succeeded', 'Failed', 'InitDelete', 'Deleting', 'DeleteFailed']);
 
 export function decodeMockConfig(raw: AnyJSON | undefined): MockProviderConfiguration {
   const fail = (message: string): never => {
-    throw new DeployerError('Reconcile', 'FailedUnmarshal', `mock provider configuration: ${message}`, [ERR_CONFIGURATION_PROBLEM]);
+    throw new ConfigurationError('Reconcile', 'FailedUnmarshal', `mock provider configuration: ${message}`);
   };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('expected an object');
   const apiVersion = raw['apiVersion'];

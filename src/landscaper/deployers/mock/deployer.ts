@@ -10,9 +10,9 @@ import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { Condition } from '../../api/shared.ts';
 import type { Deployer, DeployerContext } from '../contract/deployer.ts';
 import { configuredSchedule } from '../contract/continuous-reconcile.ts';
-import { DeployerError } from '../contract/errors.ts';
 import { deleteExportSecret, writeExportSecret } from '../contract/exports.ts';
 import { decodeMockConfig } from './config.ts';
+import { LandscaperError } from '../../ls-error.ts';
 
 function setValidationCondition(status: DeployItemStatus, ok: boolean, reason: string, message: string): void {
   const ts = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -49,7 +49,7 @@ export class MockDeployer implements Deployer {
       try {
         status.exportRef = await writeExportSecret(ctx.client, ctx.item, { data: JSON.stringify(config.export), generateName: 'mock-export-' });
       } catch (err) {
-        throw new DeployerError('Reconcile', 'CreateExports', `unable to write the export secret: ${err instanceof Error ? err.message : String(err)}`, [], { cause: err });
+        throw new LandscaperError('Reconcile', 'CreateExports', `unable to write the export secret: ${err instanceof Error ? err.message : String(err)}`, [], { cause: err });
       }
     }
     if (config.initialPhase) {

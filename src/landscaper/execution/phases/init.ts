@@ -5,18 +5,18 @@ import { BadRequestError, InvalidError } from '../../../client/errors.ts';
 import { forEachLimited } from '../../../runtime/concurrency.ts';
 import { messageOf } from '../../../runtime/phases/phase-error.ts';
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
-import { ERR_CONFIGURATION_PROBLEM, EXECUTION_MANAGED_NAME_LABEL, PHASE_PROGRESSING } from '../../api/constants.ts';
+import { EXECUTION_MANAGED_NAME_LABEL, PHASE_PROGRESSING } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../../api/execution.ts';
 import { deleteDeployItem } from '../deploy-item-writes.ts';
 import { listManagedDeployItems, type ExecutionEnv } from '../env.ts';
-import { ExecutionFatalError, ExecutionStepError } from '../errors.ts';
 import { deployItemChanged, desiredDeployItem } from '../materialize.ts';
 import { deployItemsResource } from '../../api/resources.ts';
 import { templatesOf } from '../templates.ts';
 import { validateTemplates } from '../validation.ts';
 import { lsTime } from '../../status-helpers.ts';
 import type { PhaseHandler } from './types.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 /** Picks the live deploy item of each template; everything else is an orphan. */
 export function matchDeployItems(exec: Execution, templates: readonly DeployItemTemplate[], items: readonly DeployItem[]): { active: Map<string, DeployItem>; orphans: DeployItem[] } {
@@ -50,7 +50,7 @@ export const init: PhaseHandler = async (exec, run) => {
   try {
     items = await listManagedDeployItems(env, exec);
   } catch (err) {
-    throw new ExecutionStepError('Init', 'ListDeployItems', `listing the deploy items of execution ${exec.metadata.name ?? ''}: ${messageOf(err)}`, { cause: err });
+    throw new LandscaperError('Init', 'ListDeployItems', `listing the deploy items of execution ${exec.metadata.name ?? ''}: ${messageOf(err)}`, [], { cause: err });
   }
   const { active, orphans } = matchDeployItems(exec, templates, items);
 
@@ -58,7 +58,7 @@ export const init: PhaseHandler = async (exec, run) => {
     try {
       await deleteDeployItem(env, di);
     } catch (err) {
-      throw new ExecutionStepError('Init', 'DeleteOrphanedDeployItem', `deleting orphaned deploy item ${di.metadata.name ?? ''}: ${messageOf(err)}`, { cause: err });
+      throw new LandscaperError('Init', 'DeleteOrphanedDeployItem', `deleting orphaned deploy item ${di.metadata.name ?? ''}: ${messageOf(err)}`, [], { cause: err });
     }
   });
 
@@ -93,7 +93,7 @@ async function applyTemplate(env: ExecutionEnv, exec: Execution, t: DeployItemTe
     const reason = existing ? 'UpdateDeployItem' : 'CreateDeployItem';
     const message = `${existing ? 'updating' : 'creating'} deploy item "${t.name}": ${messageOf(err)}`;
     // The server refuses the object itself: retrying the same template cannot help.
-    if (err instanceof InvalidError || err instanceof BadRequestError) throw new ExecutionFatalError('Init', reason, message, [ERR_CONFIGURATION_PROBLEM], { cause: err });
-    throw new ExecutionStepError('Init', reason, message, { cause: err });
+    if (err instanceof InvalidError || err instanceof BadRequestError) throw new ConfigurationError('Init', reason, message, undefined, { cause: err });
+    throw new LandscaperError('Init', reason, message, [], { cause: err });
   }
 }

@@ -15,12 +15,12 @@ import { blockers, classifyForReconcile } from '../classification.ts';
 import { driveDeletion } from '../deletion.ts';
 import { triggerDeployItem } from '../deploy-item-writes.ts';
 import { cachedDeployItem } from '../env.ts';
-import { ExecutionFatalError } from '../errors.ts';
 import { executionItems } from '../execution-items.ts';
 import { describeFailedItem } from '../outcome.ts';
 import { templatesOf } from '../templates.ts';
 import type { PhaseHandler } from './types.ts';
 import { waitForItems } from './waiting.ts';
+import { ConfigurationError, JobFailedError } from '../../ls-error.ts';
 
 export const progressing: PhaseHandler = async (exec, run) => {
   const { env } = run;
@@ -34,13 +34,13 @@ export const progressing: PhaseHandler = async (exec, run) => {
   const c = classifyForReconcile(jobID, items);
   if (c.failed.length > 0 && c.running.length === 0) {
     const missing = c.failed.some((i) => !i.deployItem || i.deployItem.metadata.deletionTimestamp !== undefined);
-    throw new ExecutionFatalError(PHASE_PROGRESSING, missing ? 'DeployItemsMissing' : 'DeployItemsFailed', `has failed or missing deploy items: ${c.failed.map(describeFailedItem).join('; ')}`);
+    throw new JobFailedError(PHASE_PROGRESSING, missing ? 'DeployItemsMissing' : 'DeployItemsFailed', `has failed or missing deploy items: ${c.failed.map(describeFailedItem).join('; ')}`);
   }
   if (c.running.length === 0 && c.runnable.length === 0 && c.pending.length > 0) {
     const cycle = findCycle(new Map(c.pending.map((i) => [i.name, i.dependsOn])));
-    if (cycle) throw new ExecutionFatalError(PHASE_PROGRESSING, 'CyclicDependencies', `deploy items could not be started: ${formatCycle(cycle)}`, [ERR_CYCLIC_DEPENDENCIES]);
+    if (cycle) throw new ConfigurationError(PHASE_PROGRESSING, 'CyclicDependencies', `deploy items could not be started: ${formatCycle(cycle)}`, [ERR_CYCLIC_DEPENDENCIES]);
     const detail = c.pending.map((i) => `${i.name} (waits for ${blockers(i, items, jobID, false).join(', ')})`);
-    throw new ExecutionFatalError(PHASE_PROGRESSING, 'DeployItemsStuck', `deploy items could not be started: ${detail.join('; ')}`);
+    throw new JobFailedError(PHASE_PROGRESSING, 'DeployItemsStuck', `deploy items could not be started: ${detail.join('; ')}`);
   }
   if (c.failed.length > 0) {
     const message = `${nameList(c.failed.map((i) => i.name))} failed; waiting for ${nameList(c.running.map((i) => i.name))} to finish`;

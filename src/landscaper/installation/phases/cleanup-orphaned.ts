@@ -3,11 +3,11 @@
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { PHASE_DELETE_FAILED, PHASE_OBJECTS_CREATED } from '../../api/constants.ts';
 import { finishedJob, subinstallations } from '../children.ts';
-import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import { passJobID } from '../job.ts';
 import { installationsResource } from '../../api/resources.ts';
 import type { PhaseHandler } from './types.ts';
+import { JobFailedError } from '../../ls-error.ts';
 
 export const cleanupOrphaned: PhaseHandler = async (inst, deps) => {
   const jobID = statusOf(inst).jobID ?? '';
@@ -16,7 +16,7 @@ export const cleanupOrphaned: PhaseHandler = async (inst, deps) => {
     return phaseResult.next(PHASE_OBJECTS_CREATED, (s) => void (s.subInstCache = { ...s.subInstCache, orphanedSubs: [] }));
   }
   if (deleting.every((s) => finishedJob(s, jobID) && statusOf(s).phase === PHASE_DELETE_FAILED)) {
-    throw fatalError('CleanupOrphaned', 'OrphanDeleteFailed', `orphaned subinstallation(s) failed to delete: ${deleting.map((s) => `${nameOf(s)} (${statusOf(s).lastError?.message ?? 'DeleteFailed'})`).join('; ')}`, []);
+    throw new JobFailedError('CleanupOrphaned', 'OrphanDeleteFailed', `orphaned subinstallation(s) failed to delete: ${deleting.map((s) => `${nameOf(s)} (${statusOf(s).lastError?.message ?? 'DeleteFailed'})`).join('; ')}`);
   }
   await Promise.all(deleting.map((s) => passJobID(deps, installationsResource, s, jobID)));
   return phaseResult.wait('DeletingOrphans', `waiting for orphaned subinstallation(s) to be deleted: ${deleting.map(nameOf).sort().join(', ')}`);

@@ -1,5 +1,8 @@
 // Phase Completing: drop stale objects of older jobs from the own context; fail when the spec or the
 // imports changed during the job; run the export executions and write the exports into the parent scope.
+// The spec's second task here, triggering successors, happens when the job finishes: ../phase-machine.ts
+// (status.enter) records them in status.dependentsToTrigger with the final phase, and gate 4 of
+// ../reconcile.ts pokes them on the next reconcile (as upstream does, so a Failed job wakes them too).
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import {
   DATA_OBJECT_CONTEXT_LABEL,
@@ -19,13 +22,13 @@ import { applyImportExecutions } from '../../templating/import-executions.ts';
 import { rejectDataMappings, resolveBlueprint } from '../blueprint.ts';
 import { execution } from '../children.ts';
 import { deleteManaged, writeDataObject, writeTarget } from '../data-objects.ts';
-import { fatalError } from '../errors.ts';
 import { childContext, getOrUndefined, nameOf, namespaceOf, scopeContext, statusOf } from '../helpers.ts';
 import { loadImports, targetValue } from '../imports.ts';
 import { dataObjectsResource, targetsResource } from '../../api/resources.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';
+import { ConfigurationError, JobFailedError } from '../../ls-error.ts';
 
 const OP = 'Completing';
 
@@ -59,11 +62,11 @@ export const completing: PhaseHandler = async (inst, deps) => {
   const loaded = resolveBlueprint(inst, OP);
   rejectDataMappings(inst, 'exportDataMappings', OP);
   if ((inst.metadata.generation ?? 0) !== s.observedGeneration) {
-    throw fatalError(OP, 'SpecChanged', `the spec changed during the job (generation ${inst.metadata.generation ?? 0}, observed ${s.observedGeneration}); add the reconcile annotation to the root installation to start a new job`, []);
+    throw new JobFailedError(OP, 'SpecChanged', `the spec changed during the job (generation ${inst.metadata.generation ?? 0}, observed ${s.observedGeneration}); add the reconcile annotation to the root installation to start a new job`);
   }
   const loadedImports = await loadImports(deps, inst);
   if (loadedImports.hash !== s.importsHash) {
-    throw fatalError(OP, 'ImportsChanged', 'the imports changed during the job; add the reconcile annotation to the root installation to start a new job', []);
+    throw new JobFailedError(OP, 'ImportsChanged', 'the imports changed during the job; add the reconcile annotation to the root installation to start a new job');
   }
   const imports = applyImportExecutions(loaded, constructImports(loaded.blueprint.imports, loadedImports.values, loaded.validator), { installation: inst });
   const hasExports = (inst.spec.exports?.data?.length ?? 0) + (inst.spec.exports?.targets?.length ?? 0) > 0;
@@ -77,7 +80,7 @@ export const completing: PhaseHandler = async (inst, deps) => {
   const meta = (key: string): DataObjectMetadata => ({ context: scope, sourceType: DATA_OBJECT_SOURCE_TYPE_EXPORT, source: installationSource(nameOf(inst)), key, jobID });
   const value = (name: string, ref: string): AnyJSON => {
     const v = rendered.exports[name];
-    if (v === undefined) throw fatalError(OP, 'ExportMissing', `export ${JSON.stringify(name)} (to ${JSON.stringify(ref)}) was not produced by the blueprint's export executions`);
+    if (v === undefined) throw new ConfigurationError(OP, 'ExportMissing', `export ${JSON.stringify(name)} (to ${JSON.stringify(ref)}) was not produced by the blueprint's export executions`);
     return v;
   };
   await Promise.all([

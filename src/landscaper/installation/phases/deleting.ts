@@ -3,11 +3,11 @@
 // waits, naming the children it waits for.
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
-import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import { installationsResource } from '../../api/resources.ts';
 import { finishDeletion } from '../../job-phases.ts';
 import type { PhaseHandler } from './types.ts';
+import { JobFailedError } from '../../ls-error.ts';
 
 export const deleting: PhaseHandler = async (inst, deps) => {
   const jobID = statusOf(inst).jobID ?? '';
@@ -24,5 +24,5 @@ export const deleting: PhaseHandler = async (inst, deps) => {
   if (pending.length > 0) {
     return phaseResult.wait('DeletionPending', `waiting for the deletion of ${pending.map((c) => `${c.what} (${c.status?.phase ?? 'not started'})`).join(', ')}`);
   }
-  throw fatalError('Deleting', 'SubObjectsNotDeleted', `not all sub objects were deleted: ${left.map((c) => `${c.what} is ${c.status?.phase ?? 'unknown'}${c.status?.lastError?.message ? `: ${c.status.lastError.message}` : ''}`).join('; ')}`, []);
+  throw new JobFailedError('Deleting', 'SubObjectsNotDeleted', `not all sub objects were deleted: ${left.map((c) => `${c.what} is ${c.status?.phase ?? 'unknown'}${c.status?.lastError?.message ? `: ${c.status.lastError.message}` : ''}`).join('; ')}`);
 };

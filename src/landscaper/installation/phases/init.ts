@@ -19,7 +19,6 @@ import { rejectDataMappings, resolveBlueprint } from '../blueprint.ts';
 import { execution, subinstallations } from '../children.ts';
 import { resolveContext } from '../context.ts';
 import { deleteManaged } from '../data-objects.ts';
-import { normalError } from '../errors.ts';
 import { ensureExecution } from '../execution.ts';
 import { nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
 import { writeImportCopies } from '../import-copies.ts';
@@ -29,6 +28,7 @@ import { ensureSubinstallations } from '../subinstallations.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';
+import { LandscaperError } from '../../ls-error.ts';
 
 const OP = 'Init';
 
@@ -53,7 +53,7 @@ export const init: PhaseHandler = async (inst, deps) => {
   rejectDataMappings(inst, 'importDataMappings', OP);
   const parent = parentName(inst);
   if (parent !== undefined && deps.installations.get(parent, namespaceOf(inst)) === undefined) {
-    throw normalError(OP, 'ParentNotFound', `parent installation ${parent} not found`);
+    throw new LandscaperError(OP, 'ParentNotFound', `parent installation ${parent} not found`);
   }
   const preds = readyPredecessors(deps, inst);
   if (!Array.isArray(preds)) return phaseResult.wait(preds.reason, preds.message);
@@ -81,7 +81,7 @@ export const init: PhaseHandler = async (inst, deps) => {
   const after = jobsOf(ready);
   const again = await loadImports(deps, inst);
   if (after !== before || again.hash !== loadedImports.hash) {
-    throw normalError(OP, 'ImportsChanged', 'the predecessors or imports changed while the installation was initialised; retrying');
+    throw new LandscaperError(OP, 'ImportsChanged', 'the predecessors or imports changed while the installation was initialised; retrying');
   }
   return phaseResult.next(PHASE_CLEANUP_ORPHANED, (s) => {
     s.importsHash = loadedImports.hash;

@@ -3,9 +3,9 @@
 import { phaseResult } from '../../../runtime/phases/phase-result.ts';
 import { PHASE_COMPLETING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
-import { fatalError } from '../errors.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import type { PhaseHandler } from './types.ts';
+import { JobFailedError } from '../../ls-error.ts';
 
 interface Child {
   what: string;
@@ -26,7 +26,7 @@ export const progressing: PhaseHandler = async (inst, deps) => {
   const failed = children.filter((c) => c.status?.phase !== PHASE_SUCCEEDED);
   if (failed.length > 0) {
     const detail = failed.map((c) => `${c.what} is ${c.status?.phase ?? 'unknown'}${c.status?.lastError?.message ? `: ${c.status.lastError.message}` : ''}`);
-    throw fatalError('Progressing', 'SubObjectsFailed', detail.join('; '), []);
+    throw new JobFailedError('Progressing', 'SubObjectsFailed', detail.join('; '));
   }
   return phaseResult.next(PHASE_COMPLETING);
 };

@@ -1,5 +1,5 @@
 // readFile, readDir and include on the blueprint filesystem.
-import { GoFuncError, GoObject, NO_FIELD, goFunc, int64, type FuncMap, type GoValue } from '../../../template/index.ts';
+import { GoFuncError, GoObject, NO_FIELD, TemplateLimitError, goFunc, int64, type FuncMap, type GoValue } from '../../../template/index.ts';
 import type { BlueprintFs, BlueprintFsEntry } from '../../blueprint/fs.ts';
 
 /** os.FileInfo as readDir returns it: .Name, .Size, .IsDir, .Mode reachable from templates. */
@@ -75,7 +75,7 @@ export function fileFunctions(fs: BlueprintFs | undefined, render: IncludeRender
       try {
         return render(p, src, binding, funcs());
       } catch (e) {
-        if (e instanceof Error && e.name === 'TemplateLimitError') throw e;
+        if (e instanceof TemplateLimitError) throw e;
         throw new GoFuncError(message(e));
       } finally {
         depth.set(p, n);

@@ -4,17 +4,17 @@
 // checks the same on every reconcile, so the annotation also ends an uninstall that cannot finish.
 import { hasFinalizer } from '../../../../runtime/finalizer.ts';
 import { phaseResult } from '../../../../runtime/phases/phase-result.ts';
-import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, ERR_CONFIGURATION_PROBLEM, LANDSCAPER_FINALIZER, PHASE_DELETING, PHASE_INIT_DELETE, type DeployItemPhase } from '../../../api/constants.ts';
+import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, LANDSCAPER_FINALIZER, PHASE_DELETING, PHASE_INIT_DELETE, type DeployItemPhase } from '../../../api/constants.ts';
 import type { Context } from '../../../api/context.ts';
 import type { DeployItem } from '../../../api/deploy-item.ts';
 import type { Target } from '../../../api/target.ts';
 import { getContext } from '../context.ts';
-import { DeployerError } from '../errors.ts';
 import type { DeployerPhaseResult, Run } from '../library.ts';
 import { deployItemsResource } from '../../../api/resources.ts';
 import { finishDeletion } from '../../../job-phases.ts';
 import { getTarget } from '../target.ts';
 import { checkProgressingTimeout } from '../timeout.ts';
+import { ConfigurationError, LandscaperError } from '../../../ls-error.ts';
 
 export async function initDelete(item: DeployItem, run: Run): Promise<DeployerPhaseResult> {
   return (await beginUninstall(item, run, PHASE_INIT_DELETE)) === 'done' ? phaseResult.done() : phaseResult.next(PHASE_DELETING);
@@ -36,8 +36,8 @@ export async function beginUninstall(item: DeployItem, run: Run, phase: DeployIt
     return 'done';
   }
   const target = await getTarget(run.lib.client, item, run.signal).catch((err: unknown) => {
-    if (!(err instanceof DeployerError)) throw err;
-    throw new DeployerError(err.operation, err.reason, `${err.message}; set the annotation ${DELETE_WITHOUT_UNINSTALL_ANNOTATION}: "true" to delete without uninstalling`, err.codes, { cause: err });
+    if (!(err instanceof LandscaperError)) throw err;
+    throw new LandscaperError(err.operation, err.reason, `${err.message}; set the annotation ${DELETE_WITHOUT_UNINSTALL_ANNOTATION}: "true" to delete without uninstalling`, err.codes, { cause: err });
   });
   return { target, lsContext: await getContext(run.lib, item, run.signal) };
 }
@@ -45,5 +45,5 @@ export async function beginUninstall(item: DeployItem, run: Run, phase: DeployIt
 /** The delete flow's phases belong to items being deleted; a deployer that set one on a live item is misconfigured. */
 function requireDeletion(item: DeployItem, phase: DeployItemPhase): void {
   if (item.metadata.deletionTimestamp !== undefined) return;
-  throw new DeployerError('Reconcile', 'NotBeingDeleted', `deploy item ${item.metadata.namespace}/${item.metadata.name} is in phase ${phase}, but it is not being deleted`, [ERR_CONFIGURATION_PROBLEM]);
+  throw new ConfigurationError('Reconcile', 'NotBeingDeleted', `deploy item ${item.metadata.namespace}/${item.metadata.name} is in phase ${phase}, but it is not being deleted`);
 }

@@ -4,14 +4,14 @@
 // final phase when it is done, or says what it waits for (../job.ts).
 // A deletion overtakes a job still running: the delete flow begins (upstream decides by the deletion timestamp).
 import { phaseResult } from '../../../../runtime/phases/phase-result.ts';
-import { ERR_CONFIGURATION_PROBLEM, PHASE_INIT_DELETE } from '../../../api/constants.ts';
+import { PHASE_INIT_DELETE } from '../../../api/constants.ts';
 import type { DeployItem } from '../../../api/deploy-item.ts';
 import { getContext } from '../context.ts';
-import { DeployerError } from '../errors.ts';
 import { DeployJob } from '../job.ts';
 import type { DeployerPhaseResult, Run } from '../library.ts';
 import { getTarget } from '../target.ts';
 import { checkProgressingTimeout } from '../timeout.ts';
+import { ConfigurationError } from '../../../ls-error.ts';
 
 export async function progressing(item: DeployItem, run: Run): Promise<DeployerPhaseResult> {
   if (item.metadata.deletionTimestamp !== undefined) return phaseResult.next(PHASE_INIT_DELETE);
@@ -27,6 +27,6 @@ export async function progressing(item: DeployItem, run: Run): Promise<DeployerP
 function requireConfiguration(item: DeployItem): void {
   const config = item.spec.config;
   if (config === undefined || config === null || (typeof config === 'object' && Object.keys(config).length === 0)) {
-    throw new DeployerError('Reconcile', 'MissingConfiguration', `deploy item ${item.metadata.namespace}/${item.metadata.name} has no spec.config`, [ERR_CONFIGURATION_PROBLEM]);
+    throw new ConfigurationError('Reconcile', 'MissingConfiguration', `deploy item ${item.metadata.namespace}/${item.metadata.name} has no spec.config`);
   }
 }
