@@ -2,6 +2,7 @@
 // resourceVersion, and an append-only event log that serves watch replay until it is compacted.
 // Reads come from an in-memory mirror, so only writes touch SQLite; every write is one transaction.
 import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../apimachinery/object.ts';
 
@@ -37,6 +38,15 @@ export class StorageCorruptError extends Error {
 
 export class StorageWriteError extends Error {
   override readonly name = 'StorageWriteError' as const;
+}
+
+/**
+ * The database and its -wal and -shm files hold every Secret: they are the owner's only. SQLite gives the
+ * -wal and -shm files the database's mode, so creating it 0600 covers them; older ones are tightened.
+ */
+function restrictToOwner(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 type Listener = (event: StoreEvent) => void;
@@ -82,6 +92,7 @@ export class SqliteStore {
   constructor(path: string, retention: RetentionPolicy = { maxEvents: 10_000, maxAgeMs: 15 * 60_000 }) {
     this.retention = retention;
     try {
+      if (path !== ':memory:') restrictToOwner(path);
       this.db = new Database(path);
       this.db.pragma('journal_mode = WAL');
       // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); fsync happens at checkpoints.
