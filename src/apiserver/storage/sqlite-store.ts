@@ -91,6 +91,7 @@ export class SqliteStore {
   private batch: { event: StoreEvent; name: string; ts: number }[] = [];
   private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private flushScheduled = false;
+  private lastCommitHitFullDisk = false;
   private dispatching = false;
   private readonly statements;
 
@@ -202,6 +203,11 @@ export class SqliteStore {
     return bucket;
   }
 
+  /** The last commit failed for a full disk (and none has succeeded since). */
+  get diskFull(): boolean {
+    return this.lastCommitHitFullDisk;
+  }
+
   get currentRevision(): number {
     return this.revision;
   }
@@ -287,6 +293,7 @@ export class SqliteStore {
       })();
     } catch (error) {
       this.undo(batch.map(({ event }) => event));
+      this.lastCommitHitFullDisk = isDiskFull(error);
       const message = isDiskFull(error)
         ? `database space exceeded: the disk holding ${this.path} is full (${(error as Error).message}); writes fail until space is freed`
         : `cannot commit ${batch.length} writes to ${this.path}: ${(error as Error).message}`;
@@ -294,6 +301,7 @@ export class SqliteStore {
       for (const waiter of waiters) waiter.reject(failure);
       return;
     }
+    this.lastCommitHitFullDisk = false;
     for (const { event, ts } of batch) {
       if (event.revision % 64 === 0) this.timeline.push({ revision: event.revision, ts });
       this.dispatch(event);
