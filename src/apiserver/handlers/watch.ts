@@ -57,7 +57,8 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
     // re-lists), and a client that does not read even what is queued loses the connection.
     if (res.writableLength > maxBufferedBytes) {
       end();
-      setTimeout(() => res.destroy(), cutOffGraceMs).unref();
+      const drop = setTimeout(() => res.destroy(), cutOffGraceMs).unref();
+      res.once('close', () => clearTimeout(drop));
     }
   };
   res.on('close', () => end());

@@ -292,7 +292,7 @@ export class SqliteStore {
         }
       })();
     } catch (error) {
-      this.undo(batch.map(({ event }) => event));
+      this.undo(batch);
       this.lastCommitHitFullDisk = isDiskFull(error);
       const message = isDiskFull(error)
         ? `database space exceeded: the disk holding ${this.path} is full (${(error as Error).message}); writes fail until space is freed`
@@ -317,13 +317,13 @@ export class SqliteStore {
   }
 
   /** Puts back what a failed batch changed in the mirror, newest first, and the revision it started from. */
-  private undo(events: StoreEvent[]): void {
-    for (const event of [...events].reverse()) {
-      const key = keyOf(event.namespace, event.current.object.metadata.name ?? '');
+  private undo(batch: { event: StoreEvent; name: string }[]): void {
+    for (const { event, name } of [...batch].reverse()) {
+      const key = keyOf(event.namespace, name);
       if (event.previous) this.bucket(event.resource).set(key, event.previous);
       else this.mirror.get(event.resource)?.delete(key);
     }
-    if (events[0]) this.revision = events[0].revision - 1;
+    if (batch[0]) this.revision = batch[0].event.revision - 1;
   }
 
   /**
