@@ -4,7 +4,7 @@
 // and its target lives in the inode, so it can be taken on a full disk. The start time (from /proc/<pid>/stat)
 // tells a live Bosun from a process that got the same pid later, and a holder that is exiting (killed, not yet
 // reaped) no longer holds it, so a restart right after kill -9 goes ahead.
-import { accessSync, chmodSync, constants, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 
 export class DataDirError extends Error {
@@ -19,9 +19,19 @@ const SIGKILL_BIT = 1n << 8n;
 const TICKS_PER_SECOND = 100;
 
 interface ProcessState {
-  /** Clock ticks since boot when the process started: with the pid, it names one process. */
-  start: string;
+  /** Clock ticks since boot when the process started: with the pid, it names one process. Unknown without /proc. */
+  start: string | undefined;
   exiting: boolean;
+}
+
+/** Whether a signal could reach the process: all there is to know of it without /proc (macOS). */
+function signalable(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** What /proc says of a process; undefined when there is none. */
@@ -30,7 +40,8 @@ function processState(pid: number): ProcessState | undefined {
   try {
     stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return undefined;
+    if (existsSync('/proc/self/stat') || !signalable(pid)) return undefined;
+    return { start: undefined, exiting: false };
   }
   // Fields after the command (which may hold spaces and parentheses): state is field 3, flags 9, starttime 22.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -46,8 +57,9 @@ function processState(pid: number): ProcessState | undefined {
   return { start: fields[19] ?? '', exiting: state === 'Z' || state === 'X' || (flags & PF_EXITING) !== 0 || killed };
 }
 
-/** When a process started, in milliseconds since the epoch (boot time plus its start in clock ticks). */
-function startedAtMs(start: string): number {
+/** When a process started, in milliseconds since the epoch (boot time plus its start in clock ticks); 0 when unknown. */
+function startedAtMs(start: string | undefined): number {
+  if (start === undefined) return 0;
   const bootSeconds = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1] ?? 0);
   return (bootSeconds + Number(start) / TICKS_PER_SECOND) * 1000;
 }
@@ -65,7 +77,8 @@ function liveHolder(lock: string): number | undefined {
   if (link) {
     const [pidText = '', start] = readlinkSync(lock).split(':');
     pid = Number(pidText);
-    holds = (state) => state.start === start;
+    // Without /proc a live pid may be its holder: it is taken to be.
+    holds = (state) => state.start === undefined || state.start === start;
   } else {
     // An older Bosun's lock: a file holding only the pid. Its holder started before it wrote the file.
     pid = Number(readFileSync(lock, 'utf8').trim());
