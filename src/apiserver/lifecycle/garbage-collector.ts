@@ -150,10 +150,9 @@ export class GarbageCollector extends ServerController {
       if (this.reported.has(key)) continue;
       this.reported.add(key);
       const name = where.namespace ? `${where.namespace}/${where.name}` : where.name;
+      // A line, not an Error: nothing failed, and a stack trace would say otherwise.
       this.onError(
-        new Error(
-          `garbage collector: keeping ${kind} ${name}: its owner ${owner.kind} ${JSON.stringify(owner.name)} (${owner.apiVersion}) is of a kind this server does not serve; it is looked at again when that kind is served`,
-        ),
+        `garbage collector: keeping ${kind} ${name}: its owner ${owner.kind} ${JSON.stringify(owner.name)} (${owner.apiVersion}) is of a kind this server does not serve; it is looked at again when that kind is served`,
       );
     }
   }
