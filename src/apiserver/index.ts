@@ -1,5 +1,5 @@
 // The embedded Kubernetes-compatible API server: storage, registry, lifecycle controllers and HTTP, wired.
-import { writeFileSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -180,7 +180,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   let kubeconfigPath: string | undefined;
   if (dataDir) {
     kubeconfigPath = join(dataDir, 'kubeconfig');
-    writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
+    // Unchanged (same port), it is not rewritten: a start on a full disk still serves.
+    if (!existsSync(kubeconfigPath) || readFileSync(kubeconfigPath, 'utf8') !== kubeconfig) writeFileSync(kubeconfigPath, kubeconfig, { mode: 0o600 });
   }
   let closed = false;
   return {
@@ -203,8 +204,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
         server.closeIdleConnections();
       });
       stopControllers();
-      store.close();
-      unlock();
+      // The lock goes even when the store cannot close cleanly (a full disk): no stale lock after any shutdown.
+      try {
+        store.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

@@ -1,12 +1,13 @@
 // `bosun up` as a user runs it: the ready line, one-line start-up errors, graceful shutdown.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import * as k8s from '@kubernetes/client-node';
+import { freePort } from '../helpers/bosun-process.ts';
 import { kubectlFor } from '../helpers/kubectl.ts';
 
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
@@ -158,4 +159,38 @@ test('--pod-security sets the level of namespaces without labels; an unknown lev
   const bad = up(['--data-dir', dir(), '--port', '0', '--pod-security', 'lax']);
   assert.equal(await bad.exit, 1);
   assert.match(bad.err(), /option '--pod-security <level>' argument 'lax' is invalid\. not one of privileged, baseline, restricted/);
+});
+
+test('on a full disk bosun up starts and serves reads, refuses writes with the cause, and shuts down without a stale lock', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, async (t) => {
+  const dataDir = dir();
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', dataDir]);
+  t.after(() => {
+    execFileSync('umount', ['--lazy', dataDir]);
+  });
+  // With a family whose start writes (its webhook configurations), on a fixed port so the kubeconfig stays.
+  const args = ['--data-dir', dataDir, '--port', String(await freePort()), '--controllers', 'landscaper'];
+  const first = up(args);
+  await ready(first);
+  first.child.kill('SIGTERM');
+  assert.equal(await first.exit, 0, first.err());
+  try {
+    writeFileSync(join(dataDir, 'filler'), Buffer.alloc(64 * 1024 * 1024, 1));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  }
+  const run = up(args);
+  try {
+    await ready(run);
+    assert.match(run.err(), /bosun up: controllers not started: database space exceeded: the disk holding .*bosun\.db is full/);
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const read = await kubectl(['get', 'namespace', 'default', '-o', 'name']);
+    assert.equal(read.stdout.trim(), 'namespace/default', read.stderr);
+    const write = await kubectl(['create', 'configmap', 'refused']);
+    assert.notEqual(write.code, 0);
+    assert.match(write.stderr, /database space exceeded: the disk holding .*bosun\.db is full/);
+  } finally {
+    run.child.kill('SIGTERM');
+    assert.equal(await run.exit, 0, run.err());
+  }
+  assert.equal(existsSync(join(dataDir, 'bosun.lock')), false, 'no stale lock after a shutdown on the full disk');
 });

@@ -14,6 +14,8 @@ import { selectionFor } from './selection.ts';
 
 /** A watcher that falls this far behind is cut off; it re-watches from its last resourceVersion. */
 const maxBufferedBytes = 32 * 1024 * 1024;
+/** How long a watcher that was cut off may take to read what is already queued before its connection is dropped. */
+const cutOffGraceMs = 30_000;
 
 export function handleWatch(call: ResourceCall, rep: Representation): void {
   const { ctx, res, type, query } = call;
@@ -32,7 +34,35 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
   res.flushHeaders();
-  ctx.watches.add(res);
+
+  // Every write goes through `write`, and ending goes through `end`, which stops every source of writes at
+  // once: a response that has ended is never written to again (that is an unhandled error).
+  let open = true;
+  let unsubscribe = (): void => {};
+  let bookmarkTimer: NodeJS.Timeout | undefined;
+  let timeout: NodeJS.Timeout | undefined;
+  const end = (last?: string): void => {
+    if (!open) return;
+    open = false;
+    unsubscribe();
+    clearInterval(bookmarkTimer);
+    clearTimeout(timeout);
+    if (!res.destroyed && !res.writableEnded) res.end(last);
+  };
+  const write = (line: string): void => {
+    if (!open) return;
+    if (res.destroyed) return end();
+    res.write(line);
+    // Falling behind, as kube-apiserver's watch cache handles it: the stream ends (the client re-watches or
+    // re-lists), and a client that does not read even what is queued loses the connection.
+    if (res.writableLength > maxBufferedBytes) {
+      end();
+      const drop = setTimeout(() => res.destroy(), cutOffGraceMs).unref();
+      res.once('close', () => clearTimeout(drop));
+    }
+  };
+  res.on('close', () => end());
+  ctx.watches.add(res, () => end());
 
   const send = (eventType: string, stored: StoredObject): void => {
     let payload: string;
@@ -40,8 +70,7 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
       payload = JSON.stringify(ctx.tables.toTable(type, [renderObject(type, stored)], rep, { resourceVersion: String(stored.revision) }, !tableHeadersSent));
       tableHeadersSent = true;
     } else payload = renderJson(type, stored);
-    res.write(`{"type":"${eventType}","object":${payload}}\n`);
-    if (res.writableLength > maxBufferedBytes) res.end();
+    write(`{"type":"${eventType}","object":${payload}}\n`);
   };
   const deliver = (event: StoreEvent): void => {
     if (event.resource !== key) return;
@@ -60,12 +89,12 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
     // Every event up to the current revision has been delivered synchronously, so it is a safe resume point.
     const metadata = { resourceVersion: String(ctx.store.currentRevision), ...(annotations ? { annotations } : {}) };
     const marker: KubeObject = { kind: type.kind, apiVersion: apiVersionOf(type), metadata };
-    res.write(`{"type":"BOOKMARK","object":${JSON.stringify(marker)}}\n`);
+    write(`{"type":"BOOKMARK","object":${JSON.stringify(marker)}}\n`);
   };
 
   if (initialEvents !== true && fromRevision !== undefined && fromRevision < ctx.store.oldestWatchableRevision) {
     const status = errors.expired(`too old resource version: ${fromRevision} (${ctx.store.oldestWatchableRevision})`).toStatus();
-    res.end(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
+    end(`{"type":"ERROR","object":${JSON.stringify(status)}}\n`);
     return;
   }
   // Replay or synthesise, then subscribe, in one synchronous step: no event can fall in between.
@@ -79,19 +108,17 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
   } else {
     for (const event of ctx.store.eventsAfter(key, fromRevision)) deliver(event);
   }
-  const unsubscribe = ctx.store.subscribe(deliver);
-  let bookmarkTimer: NodeJS.Timeout | undefined;
+  // The replay may already have cut this watcher off.
+  if (!open) return;
+  unsubscribe = ctx.store.subscribe(deliver);
   if (bookmarks) {
     bookmarkTimer = setInterval(() => bookmark(), ctx.bookmarkIntervalMs);
     bookmarkTimer.unref();
   }
-  const timeout = timeoutSeconds > 0 ? setTimeout(() => res.end(), timeoutSeconds * 1000) : undefined;
-  timeout?.unref();
-  res.on('close', () => {
-    unsubscribe();
-    if (bookmarkTimer) clearInterval(bookmarkTimer);
-    if (timeout) clearTimeout(timeout);
-  });
+  if (timeoutSeconds > 0) {
+    timeout = setTimeout(() => end(), timeoutSeconds * 1000);
+    timeout.unref();
+  }
 }
 
 /**

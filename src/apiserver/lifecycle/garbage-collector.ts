@@ -1,7 +1,9 @@
 // Garbage collection by ownerReferences, like kube-controller-manager's: background (dependents whose owners
 // are all gone are deleted), foreground (the owner waits, via the foregroundDeletion finalizer, until its
 // blocking dependents are gone) and orphan (dependents lose the reference, then the orphan finalizer goes).
-// Driven by store events; the indexes are kept in memory.
+// Driven by store events; the indexes are kept in memory. An owner of a kind this server does not serve (a
+// CRD not installed yet, a kind Bosun lacks) is unknown, not absent: as kube's collector, which cannot map it,
+// keeps the dependent and retries, this one keeps it, logs once, and looks again when the served kinds change.
 import type { KubeObject, OwnerReference } from '../../apimachinery/object.ts';
 import type { StoreEvent } from '../storage/sqlite-store.ts';
 import { ServerController, type ServerParts } from './server-controller.ts';
@@ -19,8 +21,22 @@ export class GarbageCollector extends ServerController {
   private readonly byUid = new Map<string, Location>();
   /** owner uid → dependents' location keys. */
   private readonly dependents = new Map<string, Set<string>>();
+  /** Owner uids whose dependents wait for an owner's kind to be served. */
+  private readonly unresolved = new Set<string>();
+  /** `dependent|owner uid` already logged as waiting, so each is logged once. */
+  private readonly reported = new Set<string>();
+  private readonly onError: (error: unknown) => void;
+  private readonly stopWatchingKinds: () => void;
+
   constructor(parts: ServerParts) {
     super(parts);
+    this.onError = parts.onError;
+    // A newly served kind (a CRD installed) may resolve what waits.
+    this.stopWatchingKinds = this.registry.onChange(() => {
+      for (const uid of this.unresolved) this.queue.add(`owner-gone:${uid}`);
+      this.unresolved.clear();
+      this.reported.clear();
+    });
     const store = this.store;
     for (const resource of store.resources()) {
       for (const stored of store.list(resource)) this.index({ resource, namespace: stored.object.metadata.namespace ?? '', name: stored.object.metadata.name ?? '' }, stored.object);
@@ -110,6 +126,11 @@ export class GarbageCollector extends ServerController {
       const type = this.registry.byStorageKey(found.location.resource);
       if (!type) continue;
       const refs = found.object.metadata.ownerReferences ?? [];
+      const unknown = refs.filter((r) => !this.registry.byKind(r.apiVersion, r.kind));
+      if (unknown.length > 0) {
+        this.waitForKinds(uid, depKey, type.kind, found.location, unknown);
+        continue;
+      }
       const alive = refs.filter((r) => this.ownerExists(r, found.location.namespace));
       if (alive.length === 0) {
         if (!found.object.metadata.deletionTimestamp) {
@@ -119,6 +140,20 @@ export class GarbageCollector extends ServerController {
         const stored = this.store.get(found.location.resource, found.location.namespace, found.location.name);
         if (stored) this.objects.mutate(type, stored, (o) => (o.metadata.ownerReferences = alive));
       }
+    }
+  }
+
+  private waitForKinds(uid: string, depKey: string, kind: string, where: Location, owners: OwnerReference[]): void {
+    this.unresolved.add(uid);
+    for (const owner of owners) {
+      const key = `${depKey}|${owner.uid}`;
+      if (this.reported.has(key)) continue;
+      this.reported.add(key);
+      const name = where.namespace ? `${where.namespace}/${where.name}` : where.name;
+      // A line, not an Error: nothing failed, and a stack trace would say otherwise.
+      this.onError(
+        `garbage collector: keeping ${kind} ${name}: its owner ${owner.kind} ${JSON.stringify(owner.name)} (${owner.apiVersion}) is of a kind this server does not serve; it is looked at again when that kind is served`,
+      );
     }
   }
 
@@ -164,6 +199,11 @@ export class GarbageCollector extends ServerController {
     if (owner && ownerType) {
       this.objects.mutate(ownerType, owner, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== 'orphan')));
     }
+  }
+
+  override stop(): void {
+    this.stopWatchingKinds();
+    super.stop();
   }
 
 }

@@ -2,6 +2,7 @@
 // resourceVersion, and an append-only event log that serves watch replay until it is compacted.
 // Reads come from an in-memory mirror, so only writes touch SQLite; every write is one transaction.
 import Database from 'better-sqlite3';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../apimachinery/object.ts';
 
@@ -35,8 +36,24 @@ export class StorageCorruptError extends Error {
   override readonly name = 'StorageCorruptError' as const;
 }
 
+/** A commit that failed: nothing of it is stored, and the store is as it was before those writes. */
 export class StorageWriteError extends Error {
   override readonly name = 'StorageWriteError' as const;
+}
+
+/** SQLite's codes for "the disk is full" (a write, or the shared-memory index it needs). */
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_SHMSIZE' || (error as NodeJS.ErrnoException).code === 'ENOSPC';
+}
+
+/**
+ * The database and its -wal and -shm files hold every Secret: they are the owner's only. SQLite gives the
+ * -wal and -shm files the database's mode, so creating it 0600 covers them; older ones are tightened.
+ */
+function restrictToOwner(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 type Listener = (event: StoreEvent) => void;
@@ -74,20 +91,20 @@ export class SqliteStore {
   private batch: { event: StoreEvent; name: string; ts: number }[] = [];
   private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private flushScheduled = false;
+  private lastCommitHitFullDisk = false;
   private dispatching = false;
   private readonly statements;
 
   private readonly retention: RetentionPolicy;
+  private readonly path: string;
 
   constructor(path: string, retention: RetentionPolicy = { maxEvents: 10_000, maxAgeMs: 15 * 60_000 }) {
+    this.path = path;
     this.retention = retention;
     try {
-      this.db = new Database(path);
-      this.db.pragma('journal_mode = WAL');
-      // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); fsync happens at checkpoints.
-      this.db.pragma('synchronous = NORMAL');
-      this.db.pragma('busy_timeout = 1000');
-      if (path !== ':memory:') {
+      if (path !== ':memory:') restrictToOwner(path);
+      this.db = SqliteStore.open(path);
+      if (path !== ':memory:' && this.db.pragma('locking_mode', { simple: true }) !== 'exclusive') {
         // Checkpoints (and their fsyncs) run on a worker thread instead of inside a write.
         this.db.pragma('wal_autocheckpoint = 0');
         this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), { workerData: { path } });
@@ -136,6 +153,32 @@ export class SqliteStore {
     this.load();
   }
 
+  /**
+   * Opens the database in WAL mode. On a full disk SQLite cannot create the WAL's shared-memory index (its
+   * -shm file), so the store opens in exclusive locking mode instead, which keeps that index in memory:
+   * reads work, writes fail until space is freed, then work again. That mode has no second connection, so
+   * SQLite checkpoints by itself instead of the checkpoint worker.
+   */
+  private static open(path: string): Database.Database {
+    const configure = (db: Database.Database): Database.Database => {
+      db.pragma('journal_mode = WAL');
+      // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); fsync happens at checkpoints.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 1000');
+      return db;
+    };
+    const db = new Database(path);
+    try {
+      return configure(db);
+    } catch (error) {
+      db.close();
+      if (!isDiskFull(error)) throw error;
+      const fallback = new Database(path);
+      fallback.pragma('locking_mode = EXCLUSIVE');
+      return configure(fallback);
+    }
+  }
+
   private load(): void {
     try {
       // The newest event carries the revision; compaction never drops it without recording it in meta.
@@ -158,6 +201,11 @@ export class SqliteStore {
       this.mirror.set(resource, bucket);
     }
     return bucket;
+  }
+
+  /** The last commit failed for a full disk (and none has succeeded since). */
+  get diskFull(): boolean {
+    return this.lastCommitHitFullDisk;
   }
 
   get currentRevision(): number {
@@ -223,8 +271,9 @@ export class SqliteStore {
   }
 
   /**
-   * Commits the pending writes in one transaction, then dispatches their events. A failed commit is fatal:
-   * the mirror is ahead of the disk, so the process must stop (nothing in the batch was acknowledged).
+   * Commits the pending writes in one transaction, then dispatches their events. A failed commit (a full
+   * disk) undoes the batch in the mirror and the revision counter, so memory matches the disk again, and
+   * fails the batch's waiters; nothing in it was acknowledged or dispatched, and reads go on.
    */
   flush(): void {
     this.flushScheduled = false;
@@ -243,10 +292,16 @@ export class SqliteStore {
         }
       })();
     } catch (error) {
-      const failure = new StorageWriteError(`cannot commit ${batch.length} writes: ${(error as Error).message}`);
+      this.undo(batch);
+      this.lastCommitHitFullDisk = isDiskFull(error);
+      const message = isDiskFull(error)
+        ? `database space exceeded: the disk holding ${this.path} is full (${(error as Error).message}); writes fail until space is freed`
+        : `cannot commit ${batch.length} writes to ${this.path}: ${(error as Error).message}`;
+      const failure = new StorageWriteError(message);
       for (const waiter of waiters) waiter.reject(failure);
-      throw failure;
+      return;
     }
+    this.lastCommitHitFullDisk = false;
     for (const { event, ts } of batch) {
       if (event.revision % 64 === 0) this.timeline.push({ revision: event.revision, ts });
       this.dispatch(event);
@@ -259,6 +314,16 @@ export class SqliteStore {
     }
     this.eventsSinceCompaction += batch.length;
     if (this.eventsSinceCompaction >= Math.max(100, this.retention.maxEvents / 10)) this.compact();
+  }
+
+  /** Puts back what a failed batch changed in the mirror, newest first, and the revision it started from. */
+  private undo(batch: { event: StoreEvent; name: string }[]): void {
+    for (const { event, name } of [...batch].reverse()) {
+      const key = keyOf(event.namespace, name);
+      if (event.previous) this.bucket(event.resource).set(key, event.previous);
+      else this.mirror.get(event.resource)?.delete(key);
+    }
+    if (batch[0]) this.revision = batch[0].event.revision - 1;
   }
 
   /**
@@ -314,11 +379,17 @@ export class SqliteStore {
       while (this.timeline.length > 0 && this.timeline[0]!.revision <= upTo) this.timeline.shift();
     }
     if (upTo <= this.compactedRevision) return;
-    this.db.transaction(() => {
-      this.statements.dropEvents.run(upTo);
-      this.statements.setMeta.run('compacted', String(upTo));
-      this.statements.setMeta.run('revision', String(this.revision));
-    })();
+    try {
+      this.db.transaction(() => {
+        this.statements.dropEvents.run(upTo);
+        this.statements.setMeta.run('compacted', String(upTo));
+        this.statements.setMeta.run('revision', String(this.revision));
+      })();
+    } catch (error) {
+      // A full disk: the history stays as it is, and the next compaction tries again.
+      if (isDiskFull(error)) return;
+      throw error;
+    }
     this.compactedRevision = upTo;
   }
 
@@ -333,8 +404,13 @@ export class SqliteStore {
     this.checkpointer?.postMessage('close');
     this.checkpointer = undefined;
     for (const resolve of this.checkpointWaiters.splice(0)) resolve();
-    if (this.db.open) {
+    if (!this.db.open) return;
+    try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (error) {
+      // A full disk: the log stays beside the database, committed, and is replayed at the next start.
+      if (!isDiskFull(error)) throw error;
+    } finally {
       this.db.close();
     }
   }

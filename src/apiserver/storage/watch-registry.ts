@@ -2,11 +2,12 @@
 import type { ServerResponse } from 'node:http';
 
 export class WatchRegistry {
-  private readonly open = new Set<ServerResponse>();
+  /** Each open stream's own end function, which stops its writers before it ends the response. */
+  private readonly open = new Set<() => void>();
 
-  add(res: ServerResponse): void {
-    this.open.add(res);
-    res.on('close', () => this.open.delete(res));
+  add(res: ServerResponse, end: () => void): void {
+    this.open.add(end);
+    res.on('close', () => this.open.delete(end));
   }
 
   get size(): number {
@@ -15,7 +16,7 @@ export class WatchRegistry {
 
   /** Ends every stream cleanly (a terminating chunk), as a real server does on shutdown. */
   closeAll(): void {
-    for (const res of this.open) res.end();
+    for (const end of this.open) end();
     this.open.clear();
   }
 }

@@ -160,9 +160,14 @@ export function upCommand(): Command {
           families,
         );
       } catch (error) {
-        console.error(`bosun up: controllers: ${error instanceof Error ? error.message : String(error)}`);
-        await running.close();
-        process.exit(1);
+        const reason = error instanceof Error ? error.message : String(error);
+        if (!running.store.diskFull) {
+          console.error(`bosun up: controllers: ${reason}`);
+          await running.close();
+          process.exit(1);
+        }
+        // Their start writes (webhook configurations); on a full disk the API server still serves reads.
+        console.error(`bosun up: controllers not started: ${reason}; the API server serves reads, restart once space is freed`);
       }
       let node: RunningNode | undefined;
       if (options.node) {
@@ -197,12 +202,16 @@ export function upCommand(): Command {
       const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
       console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}`);
       // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.
+      // The server closes (and releases the data dir's lock) even when a part before it fails to stop.
       exitOnSignals('bosun', 'shutting down', async () => {
-        await github?.server.close();
-        await github?.client.close();
-        await node?.stop({ killPods: true });
-        await manager?.stop();
-        await running.close();
+        try {
+          await github?.server.close();
+          await github?.client.close();
+          await node?.stop({ killPods: true });
+          await manager?.stop();
+        } finally {
+          await running.close();
+        }
       });
     });
 }
