@@ -1,6 +1,6 @@
-// What a create does short of storing it, as kube-apiserver's rest.BeforeCreate: the body read against the URL,
-// a generated name, server-owned fields, the strategy's preparation and defaults, validation, generation 1 and
-// managedFields.
+// What a create does short of storing it, as kube-apiserver's rest.BeforeCreate: the body read against the URL
+// (before decoding), then on the decoded object a generated name, server-owned fields, the strategy's
+// preparation, validation, generation 1 and managedFields.
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
@@ -30,20 +30,22 @@ export function normalizeCreate(type: ResourceType, namespace: string, body: unk
   } else delete meta.namespace;
   object.apiVersion = apiVersionOf(type);
   object.kind = type.kind;
-  type.decode?.(object);
   return object;
 }
 
-/** Everything a create does short of storing: name generation, server-owned fields, defaults, validation. */
-export function prepareCreate(objects: ObjectService, type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): PreparedCreate {
-  const object = normalizeCreate(type, namespace, body);
+/** Everything a create does short of storing, on a decoded object: name generation, server-owned fields, validation. */
+export function prepareCreate(objects: ObjectService, type: ResourceType, namespace: string, decoded: KubeObject, options: CreateOptions, userAgent: string | undefined): PreparedCreate {
+  const object = structuredClone(decoded);
+  object.apiVersion = apiVersionOf(type);
+  object.kind = type.kind;
   const meta = object.metadata;
   if (!meta.name) {
     if (!meta.generateName) throw errors.invalid(type.kind, type.group, '', [{ reason: 'FieldValueRequired', field: 'metadata.name', message: 'Required value: name or generateName is required' }]);
     meta.name = generatedName(meta.generateName, (name) => objects.find(type, namespace, name) !== undefined);
   }
+  if (type.namespaced) meta.namespace = namespace;
+  else delete meta.namespace;
   objects.checkNamespace(type, namespace, meta.name);
-  const warnings: string[] = [];
   for (const key of serverOwnedMeta) delete meta[key];
   delete meta.resourceVersion;
   if (!options.keepManagedFields) delete meta.managedFields;
@@ -52,9 +54,9 @@ export function prepareCreate(objects: ObjectService, type: ResourceType, namesp
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTime();
   type.prepareForCreate?.(object);
-  validateObject(type, object, undefined, schemaCauses(type, object, options.fieldValidation ?? 'Warn', warnings, undefined, undefined));
+  validateObject(type, object, undefined, schemaCauses(type, object, undefined, undefined));
   if (objects.find(type, namespace, meta.name)) throw errors.alreadyExists(groupResource(type), meta.name);
   if (type.tracksGeneration || type.custom) meta.generation = 1;
   if (!options.keepManagedFields) objects.recordManagedFields(type, undefined, object, options, userAgent, undefined);
-  return { kind: 'create', type, object, warnings, dryRun: options.dryRun === true };
+  return { kind: 'create', type, object, dryRun: options.dryRun === true };
 }

@@ -66,14 +66,13 @@ export function updateCandidate(
   return { current, next };
 }
 
-/** The tail of update and patch short of storing: server-owned fields, finalizer rules, schema, generation, no-op. */
+/** The tail of update and patch short of storing, on a decoded object: server-owned fields, finalizer rules, validation, generation, no-op. */
 export function prepareUpdate(objects: ObjectService, type: ResourceType, current: StoredObject, next: KubeObject, options: UpdateOptions, subresource: string | undefined): PreparedUpdate {
   const old = current.object;
   const name = old.metadata.name ?? '';
   const meta = next.metadata;
   next.apiVersion = apiVersionOf(type);
   next.kind = type.kind;
-  type.decode?.(next);
   meta.name = old.metadata.name;
   if (type.namespaced) meta.namespace = old.metadata.namespace;
   else delete meta.namespace;
@@ -96,8 +95,7 @@ export function prepareUpdate(objects: ObjectService, type: ResourceType, curren
     }
   }
   if (subresource === undefined) type.prepareForUpdate?.(next, old);
-  const warnings: string[] = [];
-  validateObject(type, next, old, schemaCauses(type, next, options.fieldValidation ?? 'Warn', warnings, old, subresource));
+  validateObject(type, next, old, schemaCauses(type, next, old, subresource));
   if ((type.tracksGeneration || type.custom) && subresource !== 'status' && specPart(next) !== specPart(old)) {
     meta.generation = (old.metadata.generation ?? 1) + 1;
   }
@@ -105,5 +103,5 @@ export function prepareUpdate(objects: ObjectService, type: ResourceType, curren
   // ShouldDeleteDuringUpdate: the last finalizer gone, and no grace period still running (a pod's kubelet ends that).
   const removed = Boolean(meta.deletionTimestamp) && (meta.deletionGracePeriodSeconds ?? 0) === 0 && (meta.finalizers ?? []).length === 0 && specFinalizersOf(type, next).length === 0;
   const outcome = removed ? 'remove' : withoutVolatileMeta(next) === withoutVolatileMeta(old) ? 'noop' : 'write';
-  return { kind: 'update', type, current, object: next, warnings, dryRun: options.dryRun === true, outcome };
+  return { kind: 'update', type, current, object: next, dryRun: options.dryRun === true, outcome };
 }

@@ -31,10 +31,7 @@ export function pruneAndDefault(type: ResourceType, object: KubeObject, validati
   schema.applyDefaults(object);
 }
 
-/**
- * The decoding step of every write. The later steps run with fieldValidation Ignore, so fields a mutating webhook
- * adds are pruned silently.
- */
+/** The decoding step of every write: of the request's object, and (with Ignore) of what a mutating webhook changed. */
 export function decodeObject(type: ResourceType, object: KubeObject, validation: FieldValidation | undefined, warnings: string[]): void {
   type.decode?.(object);
   pruneAndDefault(type, object, validation ?? 'Warn', warnings);

@@ -98,30 +98,30 @@ export class ObjectService {
     }
   }
 
-  /** Stores a prepared create or update (dry run: only answers with it). */
-  commit(prepared: PreparedWrite): WriteResult {
-    const { type, object, warnings } = prepared;
+  /** Stores a prepared create or update (dry run: only answers with it); answers the object as served. */
+  commit(prepared: PreparedWrite): string {
+    const { type, object } = prepared;
     const meta = object.metadata;
     const name = meta.name ?? '';
     const key = storageKey(type);
     const ns = type.namespaced ? (meta.namespace ?? '') : '';
     if (prepared.kind === 'create') {
       if (this.store.get(key, ns, name)) throw errors.alreadyExists(groupResource(type), name);
-      if (prepared.dryRun) return { json: JSON.stringify(object), warnings };
+      if (prepared.dryRun) return JSON.stringify(object);
       const event = this.store.write(key, ns, name, 'ADDED', (revision) => {
         meta.resourceVersion = String(revision);
         return typeFirst(object);
       });
-      return { json: this.served(type, event.current), warnings };
+      return this.served(type, event.current);
     }
-    if (prepared.outcome === 'noop') return { json: this.served(type, prepared.current), warnings };
-    if (prepared.dryRun) return { json: JSON.stringify(object), warnings };
+    if (prepared.outcome === 'noop') return this.served(type, prepared.current);
+    if (prepared.dryRun) return JSON.stringify(object);
     this.assertCurrent(type, prepared.current);
     const event = this.store.write(key, ns, name, prepared.outcome === 'remove' ? 'DELETED' : 'MODIFIED', (revision) => {
       meta.resourceVersion = String(revision);
       return typeFirst(object);
     });
-    return { json: this.served(type, event.current), warnings };
+    return this.served(type, event.current);
   }
 
   commitDelete(prepared: PreparedDelete): DeleteResult {

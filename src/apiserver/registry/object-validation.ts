@@ -2,21 +2,11 @@
 // schema (with the stored object for transition rules and ratcheting).
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
-import { pruneAndDefault } from './object-decoding.ts';
 import { validateName, validateObjectMeta } from './object-meta-validation.ts';
 import type { ResourceType } from './resource-type.ts';
-import type { FieldValidation } from './write-types.ts';
 
-/** Custom resources: pruned, defaulted and checked against the CRD schema; `old` is the stored object on an update. */
-export function schemaCauses(
-  type: ResourceType,
-  object: KubeObject,
-  validation: FieldValidation,
-  warnings: string[],
-  old: KubeObject | undefined,
-  subresource: string | undefined,
-): StatusCause[] {
-  pruneAndDefault(type, object, validation, warnings);
+/** Custom resources: the object against the CRD schema; `old` is the stored object on an update. */
+export function schemaCauses(type: ResourceType, object: KubeObject, old: KubeObject | undefined, subresource: string | undefined): StatusCause[] {
   const causes = type.customSchema?.validate(object, old) ?? [];
   // Status writes validate the whole object but only report what the status stanza got wrong.
   return subresource === 'status' ? causes.filter((c) => !c.field || c.field.startsWith('status')) : causes;

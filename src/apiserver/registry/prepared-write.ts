@@ -10,7 +10,6 @@ export interface PreparedCreate {
   readonly kind: 'create';
   readonly type: ResourceType;
   readonly object: KubeObject;
-  readonly warnings: string[];
   readonly dryRun: boolean;
 }
 
@@ -19,7 +18,6 @@ export interface PreparedUpdate {
   readonly type: ResourceType;
   readonly current: StoredObject;
   readonly object: KubeObject;
-  readonly warnings: string[];
   readonly dryRun: boolean;
   /** `noop`: nothing changed; `remove`: the last finalizer of a deleted object went, so the object goes. */
   readonly outcome: 'write' | 'noop' | 'remove';

@@ -1,6 +1,7 @@
 // The one write sequence of every create, update and delete, in kube-apiserver's order (genericregistry.Store with
-// the handler's admission): decode (custom resources: prune and default), mutating admission, the strategy's
-// preparation and validation (BeforeCreate/BeforeUpdate/BeforeDelete), validating admission, store. Admission comes
+// the handler's admission): decode (unknown fields, custom resources' defaults), mutating admission (and decoding
+// what it changed), the strategy's preparation and validation (BeforeCreate/BeforeUpdate/BeforeDelete),
+// validating admission, store. Admission comes
 // in as hooks; the server's own controllers (GC, namespace cleanup, CRD status) write without them. While hooks are
 // awaited the object may change: the write is then recomputed from the new object and admitted again
 // (GuaranteedUpdate's retry).
@@ -90,14 +91,15 @@ export function* createSteps(
       const mutation = yield* awaited(admission.mutate(request));
       warnings.push(...mutation.warnings);
       admitted = mutation.object ?? object;
+      // What a webhook added is decoded too; fields it added that the schema does not know go silently.
+      if (admitted !== object) decodeObject(type, admitted, 'Ignore', warnings);
     }
     const generated = !admitted.metadata.name;
     for (let attempt = 1; ; attempt++) {
-      const prepared = prepareCreate(objects, type, namespace, admitted, { ...options, fieldValidation: 'Ignore' }, userAgent);
+      const prepared = prepareCreate(objects, type, namespace, admitted, options, userAgent);
       if (admission) warnings.push(...(yield* awaited(admission.validate({ ...request, object: prepared.object }))));
       try {
-        const result = objects.commit(prepared);
-        return { json: result.json, warnings: merged(warnings, result.warnings) };
+        return { json: objects.commit(prepared), warnings: merged(warnings) };
       } catch (error) {
         // A generated name taken while the hooks were awaited is generated again, as kube-apiserver retries (KEP-4420).
         const taken = error instanceof StatusError && error.reason === 'AlreadyExists';
@@ -147,12 +149,14 @@ export function* updateSteps(
       if (admission) {
         const mutation = yield* awaited(admission.mutate(request));
         warnings.push(...mutation.warnings);
-        if (mutation.object && mutation.object !== next) wanted = restrictToEndpoint(type, current.object, mutation.object, subresource);
+        if (mutation.object && mutation.object !== next) {
+          wanted = restrictToEndpoint(type, current.object, mutation.object, subresource);
+          decodeObject(type, wanted, 'Ignore', warnings);
+        }
       }
-      const prepared = prepareUpdate(objects, type, current, wanted, { ...options, fieldValidation: 'Ignore' }, subresource);
+      const prepared = prepareUpdate(objects, type, current, wanted, options, subresource);
       if (admission) warnings.push(...(yield* awaited(admission.validate({ ...request, object: prepared.object }))));
-      const result = objects.commit(prepared);
-      return { json: result.json, warnings: merged(warnings, result.warnings) };
+      return { json: objects.commit(prepared), warnings: merged(warnings) };
     } catch (error) {
       if (error instanceof StaleWriteError) continue;
       throw carrying(error, warnings);
