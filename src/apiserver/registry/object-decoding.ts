@@ -19,7 +19,7 @@ export function checkTypeMeta(type: ResourceType, object: KubeObject): void {
 }
 
 /** Unknown fields dropped (refused under Strict, reported under Warn); custom resources then defaulted. */
-export function pruneAndDefault(type: ResourceType, object: KubeObject, validation: FieldValidation, warnings: string[]): void {
+function pruneAndDefault(type: ResourceType, object: KubeObject, validation: FieldValidation, warnings: string[]): void {
   const schema = type.customSchema;
   if (!schema) return admitBuiltinFields(type, object, validation, warnings);
   if (validation === 'Strict') {
