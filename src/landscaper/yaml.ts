@@ -1,6 +1,6 @@
 // YAML as Landscaper reads it (sigs.k8s.io/yaml: YAML 1.1 → JSON), giving plain JSON values.
 import { parseDocument, type ScalarTag } from 'yaml';
-import { formatFloat } from '../template/fmt.ts';
+import { formatFloat } from '../template/strconv.ts';
 import type { AnyJSON } from './api/shared.ts';
 import { ConfigurationError } from './ls-error.ts';
 

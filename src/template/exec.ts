@@ -12,7 +12,8 @@ import type {
 import { nodeString } from './ast.ts';
 import { zeroOf } from './builtins.ts';
 import { GoFuncError, TemplateExecError, TemplateLimitError } from './errors.ts';
-import { formatValue, quote } from './fmt.ts';
+import { formatValue } from './fmt.ts';
+import { quote } from './strconv.ts';
 import type { Budget } from './limits.ts';
 import {
   GoInt, GoObject, NO_FIELD, elemType, goInt, goTypeName, int, isMap, mapGet, sortedKeys, truth,

@@ -1,7 +1,7 @@
 // Lexer for Go's text/template syntax (text/template/parse/lex.go semantics, Go 1.23): text,
 // actions with trim markers, comments, numbers, strings, variables, fields and keywords.
 // Positions are UTF-16 offsets into the source; errors convert them to Go's byte columns.
-import { quote } from './fmt.ts';
+import { quote } from './strconv.ts';
 
 // Token types; keywords sort after Keyword so `typ > T.Keyword` tests for one.
 export const T = {

@@ -7,7 +7,7 @@ import { isEmptyTree } from './ast.ts';
 import { builtinFuncs } from './builtins.ts';
 import { TemplateExecError } from './errors.ts';
 import { ExecState, type ExecEnv, type MissingKey } from './exec.ts';
-import { quote } from './fmt.ts';
+import { quote } from './strconv.ts';
 import { Budget, DEFAULT_LIMITS, rethrowStackOverflow, type TemplateLimits } from './limits.ts';
 import { parseInto } from './parser.ts';
 import type { FuncMap, GoValue, TemplateFunction } from './value.ts';

@@ -197,6 +197,14 @@ test('pending, waiting and off-machine pods are refused with clear errors', asyn
   await client.updateStatus<KubeObject>(podsResource, { ...waiting, status: { phase: 'Pending', containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] } });
   const waitingLog = await kubectl(['logs', 'waiting']);
   assert.match(waitingLog.stderr, /container "c" in pod "waiting" is waiting to start: ContainerCreating/);
+  // kubelet's validateContainerLogStatus words the two image pull failures.
+  for (const [reason, words] of [['ErrImagePull', "image can't be pulled"], ['ImagePullBackOff', 'trying and failing to pull image']] as const) {
+    const current = await client.get<KubeObject>(podsResource, 'waiting', { namespace: 'default' });
+    await client.updateStatus<KubeObject>(podsResource, { ...current, status: { phase: 'Pending', containerStatuses: [{ name: 'c', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason } } }] } });
+    const pulling = await kubectl(['logs', 'waiting']);
+    assert.notEqual(pulling.code, 0);
+    assert.equal(pulling.stderr.trim(), `Error from server (BadRequest): container "c" in pod "waiting" is waiting to start: ${words}`);
+  }
   const remoteNode = await client.create<KubeObject>(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'far' } });
   await client.updateStatus<KubeObject>(nodesResource, { ...remoteNode, status: { addresses: [{ type: 'InternalIP', address: '10.1.2.3' }], daemonEndpoints: { kubeletEndpoint: { Port: 10250 } } } });
   await runPod('faraway', { c: 'exec sleep 600' }, { nodeName: 'far' });

@@ -83,6 +83,12 @@ test('logs: previous serves the run before', async () => {
   assert.equal((await get('/containerLogs/default/again/main?previous=true&tailLines=1')).body, 'two\n');
 });
 
+test('logs: a run that left no log file (it failed to start) has an empty log', async () => {
+  runs.set('default/start-error/main', { handle: printed.handle, logPath: '/nonexistent' });
+  assert.deepEqual(await get('/containerLogs/default/start-error/main'), { status: 200, body: '' });
+  assert.deepEqual(await get('/containerLogs/default/start-error/main?follow=true'), { status: 200, body: '' });
+});
+
 /** A WebSocket exec; resolves with what each channel carried once the server closes. */
 function exec(path: string, protocols: string[], stdin?: string, size?: { Width: number; Height: number }): Promise<{ protocol: string; stdout: string; stderr: string; error: string }> {
   return new Promise((resolve, reject) => {

@@ -1,25 +1,18 @@
-// The writes of the HTTP API with admission in the middle, in kube-apiserver's order: decode (custom resources:
-// prune and default), mutating webhooks, the server's own defaulting and validation, the built-in validating
-// admission (PodSecurity), validating webhooks, store.
-// While webhooks are awaited the object may change; the write is then recomputed from the new object and
-// admitted again (GuaranteedUpdate's retry). Without webhook configurations this is the synchronous path.
-// Writes made by the server's own controllers (GC, namespace cleanup, CRD status) do not come through here.
-import { apiVersionOf } from '../../apimachinery/group-version.ts';
+// The HTTP API's writes: the registry's write sequence (registry/write-sequence.ts) with the webhook dispatcher
+// plugged in as its admission hooks, for the types any webhook configuration may apply to, and PodSecurity as its
+// built-in validation. Here admission's side
+// of the contract: the request as webhooks see it (AdmissionAttributes, metav1 options), and what a mutating
+// webhook may not change. Writes made by the server's own controllers do not come through here.
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { errors, StatusError } from '../../apimachinery/status-error.ts';
-import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
-import { maxNameGenerationAttempts, type DeleteOptions, type ObjectService, type PreparedWrite, type WriteOptions, type WriteResult } from '../registry/object-service.ts';
-import { groupResource, type ResourceType } from '../registry/resource-type.ts';
-import { StaleWriteError } from '../registry/stale-write-error.ts';
+import { errors } from '../../apimachinery/status-error.ts';
+import type { AdmissionHooks, AdmissionRequest, BuiltinValidation } from '../registry/admission-hooks.ts';
+import type { ObjectService } from '../registry/object-service.ts';
+import type { ResourceType } from '../registry/resource-type.ts';
+import { createSteps, deleteSteps, runAwaiting, updateSteps } from '../registry/write-sequence.ts';
+import type { CreateOptions, DeleteOptions, DeleteResult, UpdateOptions, WriteOptions, WriteResult } from '../registry/write-types.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { PodSecurityAdmission } from './pod-security/pod-security-admission.ts';
-import type { AdmissionAttributes, WarningCarrier, WebhookDispatcher } from './webhook-dispatcher.ts';
-
-/** Recomputing a write this often without getting it stored ends in 409 Conflict. */
-const maxAttempts = 5;
-
-export type UpdateOptions = WriteOptions & { userAgent?: string; skipManagedFields?: boolean };
-export type CreateOptions = WriteOptions & { keepManagedFields?: boolean };
+import type { AdmissionAttributes, MutationResult, WebhookDispatcher } from './webhook-dispatcher.ts';
 
 /** The namespace admission reports: a Namespace object's own name, else the request's (cluster-scoped: none). */
 function admissionNamespace(type: ResourceType, namespace: string, name: string): string {
@@ -44,19 +37,19 @@ function deleteOptionsObject(options: DeleteOptions): Record<string, unknown> {
   return out;
 }
 
-function merged(...lists: readonly (readonly string[])[]): string[] {
-  const out: string[] = [];
-  for (const list of lists) for (const w of list) if (!out.includes(w)) out.push(w);
-  return out;
-}
-
-/** Errors keep the warnings gathered so far, so the answer carries them as Warning headers. */
-function carrying(error: unknown, warnings: readonly string[]): unknown {
-  if (error instanceof StatusError && warnings.length > 0) {
-    const carrier = error as StatusError & WarningCarrier;
-    carrier.admissionWarnings = merged(warnings, carrier.admissionWarnings ?? []);
-  }
-  return error;
+function attributesOf(request: AdmissionRequest): AdmissionAttributes {
+  const { operation, type, subresource, name, namespace, object, oldObject, options } = request;
+  return {
+    type,
+    operation,
+    subresource,
+    name,
+    namespace: admissionNamespace(type, namespace, name),
+    object,
+    oldObject,
+    dryRun: options.dryRun === true,
+    options: operation === 'DELETE' ? deleteOptionsObject(options) : writeOptionsObject(operation === 'CREATE' ? 'CreateOptions' : 'UpdateOptions', options),
+  };
 }
 
 /**
@@ -81,161 +74,57 @@ function assertSameIdentity(type: ResourceType, before: KubeObject, after: KubeO
   }
 }
 
+/** The webhook dispatcher as the registry's admission hooks. */
+function webhookHooks(dispatcher: WebhookDispatcher): AdmissionHooks {
+  return {
+    async mutate(request): Promise<MutationResult> {
+      const before = request.object && structuredClone(request.object);
+      const mutation = await dispatcher.mutate(attributesOf(request));
+      if (before && mutation.object && mutation.object !== request.object) assertSameIdentity(request.type, before, mutation.object);
+      return mutation;
+    },
+    validate: (request) => dispatcher.validate(attributesOf(request)),
+  };
+}
+
 export class AdmittedWrites {
   private readonly objects: ObjectService;
   private readonly dispatcher: WebhookDispatcher;
+  private readonly hooks: AdmissionHooks;
   private readonly podSecurity: PodSecurityAdmission;
 
   constructor(objects: ObjectService, dispatcher: WebhookDispatcher, podSecurity: PodSecurityAdmission) {
     this.objects = objects;
     this.dispatcher = dispatcher;
+    this.hooks = webhookHooks(dispatcher);
     this.podSecurity = podSecurity;
   }
 
-  /** The built-in validating admission of a prepared write: its warnings, or its refusal (with the warnings so far). */
-  private validateBuiltin(prepared: PreparedWrite, subresource: string, oldObject: KubeObject | undefined): string[] {
-    if (!this.podSecurity.applies(prepared.type)) return [];
-    try {
-      return this.podSecurity.validate({ type: prepared.type, operation: prepared.kind === 'create' ? 'CREATE' : 'UPDATE', subresource, object: prepared.object, oldObject });
-    } catch (error) {
-      throw carrying(error, prepared.warnings);
-    }
+  /** PodSecurity for the kinds it evaluates (pods, pod templates, namespaces); none for the rest. */
+  private builtinFor(type: ResourceType): BuiltinValidation | undefined {
+    return this.podSecurity.applies(type) ? this.podSecurity : undefined;
   }
 
-  async create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
-    if (!this.dispatcher.applies(type)) {
-      const prepared = this.objects.prepareCreate(type, namespace, body, options, userAgent);
-      const admitted = this.validateBuiltin(prepared, '', undefined);
-      const result = this.objects.commit(prepared);
-      return { json: result.json, warnings: merged(result.warnings, admitted) };
-    }
-    const object = this.objects.normalizeCreate(type, namespace, body);
-    const name = object.metadata.name ?? '';
-    this.objects.checkNamespace(type, namespace, name);
-    const warnings: string[] = [];
-    try {
-      this.objects.decodeForAdmission(type, object, options, warnings);
-      const attrs: AdmissionAttributes = {
-        type,
-        operation: 'CREATE',
-        subresource: '',
-        name,
-        namespace: admissionNamespace(type, namespace, name),
-        object,
-        oldObject: undefined,
-        dryRun: options.dryRun === true,
-        options: writeOptionsObject('CreateOptions', options),
-      };
-      const before = structuredClone(object);
-      const mutation = await this.dispatcher.mutate(attrs);
-      warnings.push(...mutation.warnings);
-      const mutated = mutation.object ?? object;
-      assertSameIdentity(type, before, mutated);
-      const generated = !mutated.metadata.name;
-      for (let attempt = 1; ; attempt++) {
-        const prepared = this.objects.prepareCreate(type, namespace, mutated, { ...options, fieldValidation: 'Ignore' }, userAgent);
-        warnings.push(...this.validateBuiltin(prepared, '', undefined));
-        warnings.push(...(await this.dispatcher.validate({ ...attrs, object: prepared.object })));
-        try {
-          const result = this.objects.commit(prepared);
-          return { json: result.json, warnings: merged(warnings, result.warnings) };
-        } catch (error) {
-          // A generated name taken while the webhooks were awaited is generated again, as kube-apiserver retries (KEP-4420).
-          const taken = error instanceof StatusError && error.reason === 'AlreadyExists';
-          if (!generated || !taken || attempt >= maxNameGenerationAttempts) throw error;
-        }
-      }
-    } catch (error) {
-      throw carrying(error, warnings);
-    }
+  /** The hooks for a type no webhook configuration can apply to are none: its writes then run synchronously. */
+  private hooksFor(type: ResourceType): AdmissionHooks | undefined {
+    return this.dispatcher.applies(type) ? this.hooks : undefined;
   }
 
-  /**
-   * Update and patch: `candidate` computes the wanted object from the current one (and is called again when the
-   * object changed while webhooks were awaited). Throws what it throws (NotFound, Conflict…).
-   */
-  async update(
+  create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
+    return runAwaiting(createSteps(this.objects, type, namespace, body, options, userAgent, this.hooksFor(type), this.builtinFor(type)));
+  }
+
+  /** Update and patch: `candidate` computes the wanted object from the current one, again after a stale write. */
+  update(
     type: ResourceType,
     subresource: 'status' | 'finalize' | undefined,
     options: UpdateOptions,
     candidate: () => { current: StoredObject; next: KubeObject },
   ): Promise<WriteResult> {
-    if (!this.dispatcher.applies(type)) {
-      const { current, next } = candidate();
-      const prepared = this.objects.prepareUpdate(type, current, next, options, subresource);
-      const admitted = this.validateBuiltin(prepared, subresource ?? '', current.object);
-      const result = this.objects.commit(prepared);
-      return { json: result.json, warnings: merged(result.warnings, admitted) };
-    }
-    let name = '';
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const { current, next } = candidate();
-      name = current.object.metadata.name ?? '';
-      // Webhooks see a complete object even when a PUT body left out what the URL says.
-      next.apiVersion ??= apiVersionOf(type);
-      next.kind ??= type.kind;
-      next.metadata.name ??= name;
-      if (type.namespaced) next.metadata.namespace ??= current.object.metadata.namespace;
-      const warnings: string[] = [];
-      try {
-        this.objects.decodeForAdmission(type, next, options, warnings);
-        const attrs: AdmissionAttributes = {
-          type,
-          operation: 'UPDATE',
-          subresource: subresource ?? '',
-          name,
-          namespace: admissionNamespace(type, current.object.metadata.namespace ?? '', name),
-          object: next,
-          oldObject: this.objects.view(type, current),
-          dryRun: options.dryRun === true,
-          options: writeOptionsObject('UpdateOptions', options),
-        };
-        const before = structuredClone(next);
-        const mutation = await this.dispatcher.mutate(attrs);
-        warnings.push(...mutation.warnings);
-        let wanted = next;
-        if (mutation.object && mutation.object !== next) {
-          assertSameIdentity(type, before, mutation.object);
-          wanted = restrictToEndpoint(type, current.object, mutation.object, subresource);
-        }
-        const prepared = this.objects.prepareUpdate(type, current, wanted, { ...options, fieldValidation: 'Ignore' }, subresource);
-        warnings.push(...this.validateBuiltin(prepared, subresource ?? '', current.object));
-        warnings.push(...(await this.dispatcher.validate({ ...attrs, object: prepared.object })));
-        const result = this.objects.commit(prepared);
-        return { json: result.json, warnings: merged(warnings, result.warnings) };
-      } catch (error) {
-        if (error instanceof StaleWriteError) continue;
-        throw carrying(error, warnings);
-      }
-    }
-    throw errors.conflict(groupResource(type), name);
+    return runAwaiting(updateSteps(this.objects, type, subresource, options, candidate, this.hooksFor(type), this.builtinFor(type)));
   }
 
-  async delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): Promise<{ json: string; deleted: boolean; warnings: string[] }> {
-    if (!this.dispatcher.applies(type)) return { ...this.objects.delete(type, namespace, name, options), warnings: [] };
-    for (let attempt = 0; attempt < maxAttempts; attempt++) {
-      const prepared = this.objects.prepareDelete(type, namespace, name, options);
-      const warnings: string[] = [];
-      try {
-        const attrs: AdmissionAttributes = {
-          type,
-          operation: 'DELETE',
-          subresource: '',
-          name,
-          namespace: admissionNamespace(type, namespace, name),
-          object: undefined,
-          oldObject: this.objects.view(type, prepared.current),
-          dryRun: options.dryRun === true,
-          options: deleteOptionsObject(options),
-        };
-        warnings.push(...(await this.dispatcher.mutate(attrs)).warnings);
-        warnings.push(...(await this.dispatcher.validate(attrs)));
-        return { ...this.objects.commitDelete(prepared), warnings: merged(warnings) };
-      } catch (error) {
-        if (error instanceof StaleWriteError) continue;
-        throw carrying(error, warnings);
-      }
-    }
-    throw errors.conflict(groupResource(type), name);
+  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): Promise<DeleteResult & { warnings: string[] }> {
+    return runAwaiting(deleteSteps(this.objects, type, namespace, name, options, this.hooksFor(type)));
   }
 }

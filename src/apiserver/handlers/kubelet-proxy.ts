@@ -58,7 +58,8 @@ function checkStarted(pod: KubeObject, name: string, container: string): void {
   const ranBefore = isPlainObject(record(found?.['lastState'])['terminated']);
   if (found && (!isPlainObject(state['waiting']) || ranBefore)) return;
   const reason = record(state['waiting'])['reason'];
-  throw errors.badRequest(`container "${container}" in pod "${name}" is waiting to start: ${typeof reason === 'string' && reason !== '' ? reason : 'ContainerCreating'}`);
+  const why = reason === 'ErrImagePull' ? "image can't be pulled" : reason === 'ImagePullBackOff' ? 'trying and failing to pull image' : typeof reason === 'string' && reason !== '' ? reason : 'ContainerCreating';
+  throw errors.badRequest(`container "${container}" in pod "${name}" is waiting to start: ${why}`);
 }
 
 function isLoopback(address: string): boolean {

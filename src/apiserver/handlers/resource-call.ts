@@ -2,7 +2,7 @@
 // says only what is its own (a subresource, a verb, a representation).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
-import type { UpdateOptions } from '../admission/admitted-writes.ts';
+import type { UpdateOptions } from '../registry/write-types.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
 import type { HandlerContext } from './context.ts';
 import { writeOptions } from './write-options.ts';

@@ -2,7 +2,7 @@
 import { isPlainObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { boolParam, int64Param } from '../http/query-params.ts';
-import type { DeleteOptions, FieldValidation, PropagationPolicy, WriteOptions } from '../registry/object-service.ts';
+import type { DeleteOptions, FieldValidation, PropagationPolicy, WriteOptions } from '../registry/write-types.ts';
 
 function dryRunOf(values: unknown): boolean {
   const list = Array.isArray(values) ? values : values === undefined || values === null ? [] : [values];

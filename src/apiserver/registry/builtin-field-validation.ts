@@ -5,7 +5,7 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { isJsonObject, type FieldSchema } from '../schema/field-schema.ts';
 import { fieldSchemaOf } from './field-manager.ts';
-import type { FieldValidation } from './object-service.ts';
+import type { FieldValidation } from './write-types.ts';
 import type { ResourceType } from './resource-type.ts';
 
 /** Removes the fields `schema` does not declare and returns their paths (`spec.foo`, `spec.items[0].bar`). */

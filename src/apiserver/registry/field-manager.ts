@@ -4,7 +4,7 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import { recordUpdate } from '../patch/server-side-apply.ts';
 import { builtinSchema } from '../schema/builtin-schemas.ts';
 import { fromOpenAPIV3Schema, withObjectMeta, type ObjectFieldSchema } from '../schema/field-schema.ts';
-import type { ManagedFieldsRecorder } from './object-service.ts';
+import type { ManagedFieldsRecorder } from './write-types.ts';
 import type { ResourceRegistry } from './registry.ts';
 import type { ResourceType } from './resource-type.ts';
 

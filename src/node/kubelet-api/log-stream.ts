@@ -3,7 +3,7 @@
 // keeps going while the run lasts: inotify (fs.watch) wakes it when the file grows, the run's exit ends it
 // after a last read (the handle resolves its exit only once the log file is closed, so nothing is missed).
 import { watch } from 'node:fs';
-import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { CriLineDecoder, kubeletTimestamp, type LogLine } from './cri-log-lines.ts';
@@ -11,6 +11,8 @@ import type { LogOptions } from './log-options.ts';
 
 export interface LogStreamRequest {
   path: string;
+  /** The log file, opened for reading; closed when the stream ends. */
+  file: FileHandle;
   options: LogOptions;
   /** The run's exit while it still runs; undefined for a run that is over (follow then ends at once). */
   running: Promise<unknown> | undefined;
@@ -52,8 +54,7 @@ class LineSink {
 }
 
 export async function streamLog(request: LogStreamRequest): Promise<void> {
-  const { options, signal } = request;
-  const file = await open(request.path, 'r');
+  const { options, signal, file } = request;
   // Woken by inotify when the file changes; `changed` stays set until the next read, so an event that comes
   // while a read is under way is not lost.
   let changed = false;

@@ -2,6 +2,7 @@
 // exec` to. Loopback only by default, one bearer token (the API server's), plain text errors as kubelet
 // writes them. Exec speaks WebSocket (v5/v4.channel.k8s.io); SPDY, the only protocol of kubectl before
 // 1.30, is refused with a Status that says so.
+import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -80,10 +81,17 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
       throw new KubeletRequestError(404, `container "${ref.container}" not found in pod "${ref.pod}"`);
     }
     const running = logOptions.previous ? undefined : containers.running(ref)?.exited;
+    // Opened before the answer starts, so that a failure is still an answer and not a dropped connection.
+    const file = await open(path, 'r').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
+    // A run that failed to start (StartError) wrote no log at all: its log is empty.
+    if (file === undefined) return void res.end();
     const abort = new AbortController();
     res.once('close', () => abort.abort());
-    res.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-cache, private' });
-    await streamLog({ path, options: logOptions, running, sink: res, signal: abort.signal });
+    await streamLog({ path, file, options: logOptions, running, sink: res, signal: abort.signal });
     res.end();
   };
 

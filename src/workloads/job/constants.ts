@@ -15,3 +15,6 @@ export const REASON_BACKOFF_LIMIT_EXCEEDED = 'BackoffLimitExceeded';
 export const MESSAGE_BACKOFF_LIMIT_EXCEEDED = 'Job has reached the specified backoff limit';
 export const REASON_DEADLINE_EXCEEDED = 'DeadlineExceeded';
 export const MESSAGE_DEADLINE_EXCEEDED = 'Job was active longer than specified deadline';
+
+/** Pods created or deleted in one sync at most (MaxPodCreateDeletePerSync), and uncounted pods at most. */
+export const MAX_PODS_PER_SYNC = 500;

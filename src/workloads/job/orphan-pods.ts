@@ -13,7 +13,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, Pod } from '../api/types.ts';
 import { controllerOf } from '../pods/owner.ts';
-import { isJobFinished } from './sync.ts';
+import { isJobFinished } from './finished-condition.ts';
 import { hasTrackingFinalizer, removeTrackingFinalizer } from './tracking-finalizer.ts';
 
 interface OrphanData {

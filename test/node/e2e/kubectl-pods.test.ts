@@ -1,5 +1,6 @@
 // Issue 10's "Must show" for single pods, with real kubectl against `bosun up`: the security context, a
-// configMap volume, memory and CPU limits, readiness and liveness probes, graceful deletion and exec.
+// configMap volume, memory and CPU limits, readiness and liveness probes, graceful deletion and exec; and
+// issue 19's `kubectl logs` of containers that never started.
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,6 +58,31 @@ describe('pods on bosun up with real kubectl', () => {
     assert.match(events, /Unhealthy: Liveness probe failed/);
     assert.match(events, /Killing: Container c failed liveness probe, will be restarted/);
     await ok(['delete', 'pod', 'becomes-ready', 'dies-inside', '--wait=true', '--timeout=60s']);
+  });
+
+  test('kubectl logs of a container that never started answers as kube-apiserver does', async () => {
+    const logs = (name: string, ...more: string[]) => up.kubectl(['logs', name, ...more]);
+    // Waiting, never run: kubelet's validateContainerLogStatus answers 400 with the waiting reason.
+    await ok(['apply', '-f', '-'], pod('cannot-create', { image: 'registry.example.com/team/app:1.0' }));
+    await ok(['wait', '--for=jsonpath={.status.containerStatuses[0].state.waiting.reason}=CreateContainerError', 'pod/cannot-create', '--timeout=60s']);
+    const waiting = await logs('cannot-create');
+    assert.notEqual(waiting.code, 0);
+    assert.match(waiting.stderr, /Error from server \(BadRequest\): container "c" in pod "cannot-create" is waiting to start: CreateContainerError/);
+    // Behind an init container that runs: PodInitializing.
+    await ok(['apply', '-f', '-'], pod('initializing', { command: ['true'] }, { initContainers: [{ name: 'first', image: 'busybox', command: ['sleep', '3600'] }] }));
+    await ok(['wait', '--for=jsonpath={.status.initContainerStatuses[0].started}=true', 'pod/initializing', '--timeout=60s']);
+    const initializing = await logs('initializing', '-c', 'c');
+    assert.notEqual(initializing.code, 0);
+    assert.match(initializing.stderr, /Error from server \(BadRequest\): container "c" in pod "initializing" is waiting to start: PodInitializing/);
+    // A run that failed to start wrote no output: its log is empty, now and while it waits to be restarted.
+    await ok(['apply', '-f', '-'], pod('start-error', { command: ['definitely-not-a-command'] }));
+    await ok(['wait', '--for=jsonpath={.status.containerStatuses[0].state.terminated.reason}=StartError', 'pod/start-error', '--timeout=60s']);
+    assert.equal(await ok(['logs', 'start-error']), '');
+    await ok(['apply', '-f', '-'], pod('start-loop', { command: ['definitely-not-a-command'] }, { restartPolicy: 'Always' }));
+    await ok(['wait', '--for=jsonpath={.status.containerStatuses[0].state.waiting.reason}=CrashLoopBackOff', 'pod/start-loop', '--timeout=60s']);
+    assert.equal(await ok(['logs', 'start-loop']), '');
+    assert.equal(await ok(['logs', 'start-loop', '--previous']), '');
+    await ok(['delete', 'pod', 'cannot-create', 'initializing', 'start-error', 'start-loop', '--wait=true', '--timeout=60s']);
   });
 
   test('kubectl exec runs in the pod (its hostname); kubectl delete sends SIGTERM and waits for the grace period', async () => {

@@ -12,7 +12,6 @@ import { nowTime } from '../../../apimachinery/time.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../../client/errors.ts';
 import type { EventRecorder } from '../../../runtime/event-recorder.ts';
-import { updateStatus } from '../../../runtime/status.ts';
 import type { ContainerExit, ContainerHandle } from '../../sandbox/container-handle.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
@@ -22,10 +21,12 @@ import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.t
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { goDuration } from './go-duration.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import type { ContainerRecord, PodContainers } from './container-record.ts';
 import type { ContainerRegistry } from './container-registry.ts';
-import type { ContainerProgress } from './pod-status.ts';
-import { podPhase, renderStatus } from './pod-status.ts';
-import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
+import { podPhase, renderStatus, type PodFactsForStatus } from './pod-status.ts';
+import { formatPod, type ContainerState, type Pod } from './pod-types.ts';
+import { adoptPodStatus } from './status-adoption.ts';
+import { PodStatusManager } from './status-manager.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
@@ -44,20 +45,9 @@ export interface PodWorkerContext {
   registry: ContainerRegistry;
 }
 
-interface ContainerRecord extends ContainerProgress {
-  spec: Container;
-  init: boolean;
-  handle?: ContainerHandle | undefined;
-  probes: ProbeWorker[];
-  /** The next run's restartCount: the number of runs before it, including a previous agent's. */
-  nextRun: number;
-}
-
 const DEFAULT_GRACE_SECONDS = 30;
 /** kubelet's minimumGracePeriodInSeconds: even a forced deletion gets this long between SIGTERM and SIGKILL. */
 const MINIMUM_GRACE_MS = 2000;
-/** What kubelet reports for a container it had to kill when the agent restarted (SIGKILL). */
-const LOST_EXIT_CODE = 137;
 const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
 
 function isTerminalPhase(pod: Pod): boolean {
@@ -78,99 +68,44 @@ function terminatedState(exit: ContainerExit, containerID: string | undefined): 
   };
 }
 
-function exitCodeOf(state: ContainerState): number | undefined {
-  return 'terminated' in state ? state.terminated.exitCode : undefined;
+/** How far the worker is in stopping its pod. */
+interface Stopping {
+  /** Set once the containers are to stop (deletion, deadline, vanished pod, agent stop). */
+  halting: { graceMs: number } | undefined;
+  /** Aborted with the halt (and on detach): wakes the back-offs. */
+  readonly halted: AbortController;
+  /** The agent stopped driving this pod: no more writes, Events or restarts. */
+  detached: boolean;
+  deadlineTimer: NodeJS.Timeout | undefined;
+  /** The pod's run (or, for a pod already finished, the release of what it held). */
+  finished: Promise<void> | undefined;
+  /** The one deletion in progress, however many times the watch reports it. */
+  deletion: Promise<void> | undefined;
 }
 
 export class PodWorker {
   private pod: Pod;
-  private readonly init: ContainerRecord[];
-  private readonly containers: ContainerRecord[];
-  private initialized: boolean;
+  /** The containers and what the pod's status is computed from. */
+  private readonly state: PodContainers;
+  /** The pod's directory, network and volumes, once set up (the sandbox is ready). */
   private prepared: PreparedPod | undefined;
-  private failure: { reason?: string; message?: string } | undefined;
-  private readonly startTime: string;
-  /** Set once the containers are to stop (deletion, deadline, vanished pod, agent stop). */
-  private halting: { graceMs: number } | undefined;
-  private readonly halted = new AbortController();
-  /** The agent stopped driving this pod: no more writes, Events or restarts. */
-  private detached = false;
-  private deadlineTimer: NodeJS.Timeout | undefined;
-  private statusDirty = false;
-  private statusWrite: Promise<void> | undefined;
-  private statusRetryTimer: NodeJS.Timeout | undefined;
-  private statusFailures = 0;
-  private finished: Promise<void> | undefined;
-  /** The one deletion in progress, however many times the watch reports it. */
-  private deletion: Promise<void> | undefined;
+  private readonly stopping: Stopping = { halting: undefined, halted: new AbortController(), detached: false, deadlineTimer: undefined, finished: undefined, deletion: undefined };
+  private readonly status: PodStatusManager;
 
   constructor(
     private readonly ctx: PodWorkerContext,
     pod: Pod,
   ) {
     this.pod = pod;
-    const previous = pod.status ?? {};
-    this.initialized = (previous.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True') || (pod.spec.initContainers ?? []).length === 0;
-    this.startTime = previous.startTime ?? nowTime();
-    const restartPolicy = pod.spec.restartPolicy ?? 'Always';
-    const record = (spec: Container, init: boolean): ContainerRecord => {
-      const before = (init ? previous.initContainerStatuses : previous.containerStatuses)?.find((s) => s.name === spec.name);
-      const waiting = init || this.initialized ? 'ContainerCreating' : 'PodInitializing';
-      const rec: ContainerRecord = {
-        spec,
-        init,
-        done: false,
-        probes: [],
-        nextRun: before?.restartCount ?? 0,
-        status: {
-          name: spec.name,
-          image: spec.image ?? '',
-          imageID: '',
-          state: { waiting: { reason: init ? 'PodInitializing' : waiting } },
-          lastState: {},
-          ready: false,
-          started: false,
-          restartCount: before?.restartCount ?? 0,
-        },
-      };
-      if (before === undefined) return rec;
-      if (before.containerID) rec.status.containerID = before.containerID;
-      rec.status.imageID = before.imageID;
-      rec.status.lastState = before.lastState;
-      // A run the previous agent left: a terminated one stands; a running one was killed when this agent
-      // started (it can no longer read its output or learn its exit), so it counts as an exit.
-      const last: ContainerState | undefined =
-        'terminated' in before.state
-          ? before.state
-          : 'running' in before.state
-            ? {
-                terminated: {
-                  exitCode: LOST_EXIT_CODE,
-                  reason: 'Error',
-                  message: 'The node agent restarted and could not adopt the running container, so it was killed',
-                  startedAt: before.state.running.startedAt,
-                  finishedAt: nowTime(),
-                  ...(before.containerID ? { containerID: before.containerID } : {}),
-                },
-              }
-            : undefined;
-      // A container waiting to restart has run before: its next run counts one more.
-      if ('terminated' in before.lastState) rec.nextRun = before.restartCount + 1;
-      if (last === undefined) return rec;
-      rec.nextRun = before.restartCount + 1;
-      const policy = init && restartPolicy === 'Always' ? 'OnFailure' : restartPolicy;
-      const restarts = policy === 'Always' || (policy === 'OnFailure' && exitCodeOf(last) !== 0);
-      if (restarts) rec.status.lastState = last;
-      else {
-        rec.status.state = last;
-        rec.done = true;
-      }
-      return rec;
-    };
-    this.init = (pod.spec.initContainers ?? []).map((c) => record(c, true));
-    this.containers = pod.spec.containers.map((c) => record(c, false));
-    if (this.init.some((r) => r.done && exitCodeOf(r.status.state) !== 0)) this.failure = {};
-    ctx.registry.addPod({ uid: this.uid, namespace: this.namespace, name: this.name, containers: [...this.init, ...this.containers].map((r) => r.spec.name) });
+    this.state = adoptPodStatus(pod);
+    this.status = new PodStatusManager({
+      client: ctx.client,
+      logger: ctx.logger,
+      pod: () => this.pod,
+      written: (written) => (this.pod = written),
+      render: (existing) => renderStatus(existing, this.view(), { hostIP: ctx.hostIP, podIP: this.prepared?.placement.podIP ?? this.pod.status?.podIP, startTime: this.state.startTime }),
+    });
+    ctx.registry.addPod({ uid: this.uid, namespace: this.namespace, name: this.name, containers: [...this.state.init, ...this.state.containers].map((r) => r.spec.name) });
   }
 
   get uid(): string {
@@ -195,14 +130,14 @@ export class PodWorker {
 
   /** Runs the pod (or, for a pod already finished, just releases what it held). */
   start(): void {
-    this.finished = isTerminalPhase(this.pod) ? this.releaseResources() : this.run();
+    this.stopping.finished = isTerminalPhase(this.pod) ? this.releaseResources() : this.run();
     if (this.pod.metadata.deletionTimestamp) this.update(this.pod);
   }
 
   /** A newer version of the pod from the watch. */
   update(pod: Pod): void {
     this.pod = pod;
-    if (!pod.metadata.deletionTimestamp || this.deletion) return;
+    if (!pod.metadata.deletionTimestamp || this.stopping.deletion) return;
     this.beginDeletion(true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
   }
 
@@ -224,17 +159,17 @@ export class PodWorker {
    * they are left running for the next agent to find. Either way this worker writes nothing more.
    */
   async detach(killPods: boolean): Promise<void> {
-    this.detached = true;
+    this.stopping.detached = true;
     this.ctx.registry.removePod(this.uid);
     this.stopTimers();
     // Wakes the restart and setup back-offs, which then see the worker detached and end.
-    this.halted.abort();
+    this.stopping.halted.abort();
     if (killPods) {
       this.halt(0);
-      await this.finished;
+      await this.stopping.finished;
       await this.releaseResources();
     }
-    await this.statusWrite;
+    await this.status.settled();
   }
 
   /** The container's live handle, for exec and logs. */
@@ -253,7 +188,7 @@ export class PodWorker {
   }
 
   private record(name: string): ContainerRecord | undefined {
-    return [...this.containers, ...this.init].find((r) => r.spec.name === name);
+    return [...this.state.containers, ...this.state.init].find((r) => r.spec.name === name);
   }
 
   private async run(): Promise<void> {
@@ -261,46 +196,46 @@ export class PodWorker {
       // The deadline counts from startTime, setup included.
       this.startDeadline();
       if (!(await this.prepare())) return;
-      if (!this.initialized) {
-        for (const rec of this.init) {
+      if (!this.state.initialized) {
+        for (const rec of this.state.init) {
           if (rec.done) continue;
           const succeeded = await this.runContainer(rec);
-          if (this.halting) return;
+          if (this.stopping.halting) return;
           if (!succeeded) {
-            this.failure = {};
-            this.requestStatus();
+            this.state.failure = {};
+            this.status.request();
             return;
           }
         }
-        this.initialized = true;
-        for (const rec of this.containers) if ('waiting' in rec.status.state) rec.status.state = { waiting: { reason: 'ContainerCreating' } };
-        this.requestStatus();
+        this.state.initialized = true;
+        for (const rec of this.state.containers) if ('waiting' in rec.status.state) rec.status.state = { waiting: { reason: 'ContainerCreating' } };
+        this.status.request();
       }
-      await Promise.all(this.containers.filter((r) => !r.done).map((r) => this.runContainer(r)));
+      await Promise.all(this.state.containers.filter((r) => !r.done).map((r) => this.runContainer(r)));
     } catch (error) {
       this.ctx.logger.error({ err: error, pod: formatPod(this.pod) }, 'pod worker failed');
     } finally {
-      clearTimeout(this.deadlineTimer);
-      if (!this.detached && !this.halting) await this.releaseResources();
+      clearTimeout(this.stopping.deadlineTimer);
+      if (!this.stopping.detached && !this.stopping.halting) await this.releaseResources();
     }
   }
 
   /** Sets the pod's directory, network and volumes up; retried with back-off until it works or the pod goes. */
   private async prepare(): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
-      if (this.halting || this.detached) return false;
+      if (this.stopping.halting || this.stopping.detached) return false;
       try {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
         const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
-        this.requestStatus();
+        this.status.request();
         return true;
       } catch (error) {
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
-        for (const rec of [...this.init, ...this.containers]) if (!rec.done) rec.status.state = { waiting: { reason, message } };
+        for (const rec of [...this.state.init, ...this.state.containers]) if (!rec.done) rec.status.state = { waiting: { reason, message } };
         void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
-        this.requestStatus();
+        this.status.request();
         await this.pause(restartDelayMs(attempt, this.ctx.restartBackoff));
       }
     }
@@ -308,8 +243,8 @@ export class PodWorker {
 
   /** Resolves after ms, or at once when the pod halts. */
   private pause(ms: number): Promise<void> {
-    if (this.halted.signal.aborted) return Promise.resolve();
-    const signal = this.halted.signal;
+    if (this.stopping.halted.signal.aborted) return Promise.resolve();
+    const signal = this.stopping.halted.signal;
     return new Promise((resolve) => {
       const onAbort = () => {
         clearTimeout(timer);
@@ -333,7 +268,7 @@ export class PodWorker {
   private async runContainer(rec: ContainerRecord): Promise<boolean> {
     let configFailures = 0;
     for (;;) {
-      if (this.halting || this.detached) return false;
+      if (this.stopping.halting || this.stopping.detached) return false;
       const prepared = this.prepared;
       if (prepared === undefined) return false;
       const restartCount = rec.nextRun;
@@ -359,7 +294,7 @@ export class PodWorker {
           rec.status.started = rec.spec.startupProbe === undefined;
           rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
           void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
-          this.requestStatus();
+          this.status.request();
           this.ctx.registry.started(this.uid, rec.spec.name, containerID, handle);
           // A halt that came while the container started: stop it now.
           const halting = this.currentHalt();
@@ -368,30 +303,30 @@ export class PodWorker {
         }
         exit = await handle.exited;
       } catch (error) {
-        if (this.detached) return false;
+        if (this.stopping.detached) return false;
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         rec.status.state = { waiting: { reason, message } };
         void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
-        this.requestStatus();
+        this.status.request();
         await this.pause(restartDelayMs(configFailures++, this.ctx.restartBackoff));
         continue;
       }
       this.stopProbes(rec);
       rec.handle = undefined;
       this.ctx.registry.stopped(this.uid, rec.spec.name);
-      if (this.detached) return false;
+      if (this.stopping.detached) return false;
       rec.status.state = terminatedState(exit, containerID);
       rec.status.ready = false;
       rec.status.started = false;
       if (exit.reason === 'StartError') void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${exit.message ?? 'the container could not start'}`);
       const policy = this.restartPolicy(rec);
-      const restart = !this.halting && (policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0));
+      const restart = !this.stopping.halting && (policy === 'Always' || (policy === 'OnFailure' && exit.exitCode !== 0));
       if (!restart) {
         rec.done = true;
         // A completed init container reports ready, as kubelet's do.
         rec.status.ready = rec.init && exit.exitCode === 0;
-        this.requestStatus();
+        this.status.request();
         return exit.exitCode === 0;
       }
       // kubelet restarts a container the first time at once, then backs off from the initial delay.
@@ -400,9 +335,9 @@ export class PodWorker {
         rec.status.lastState = rec.status.state;
         rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(delayMs)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
         void this.ctx.recorder.warning(this.pod, 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod)}`);
-        this.requestStatus();
+        this.status.request();
         await this.pause(delayMs);
-      } else this.requestStatus();
+      } else this.status.request();
     }
   }
 
@@ -421,7 +356,7 @@ export class PodWorker {
             onFailure: unhealthy('Readiness'),
             onResult: (success) => {
               rec.status.ready = success && !rec.init;
-              this.requestStatus();
+              this.status.request();
             },
           }),
         );
@@ -454,7 +389,7 @@ export class PodWorker {
         if (success) {
           rec.status.started = true;
           if (readiness === undefined && !rec.init) rec.status.ready = true;
-          this.requestStatus();
+          this.status.request();
           startOthers();
           return;
         }
@@ -491,47 +426,47 @@ export class PodWorker {
 
   /** Read through a method: the awaits in runContainer change it behind the compiler's narrowing. */
   private currentHalt(): { graceMs: number } | undefined {
-    return this.halting;
+    return this.stopping.halting;
   }
 
   /** Stops every container with the grace period and lets no container start again. */
   private halt(graceMs: number): void {
-    if (this.halting) {
+    if (this.stopping.halting) {
       // A shorter grace (a second DELETE, a vanished pod) still applies to what is running.
-      if (graceMs >= this.halting.graceMs) return;
+      if (graceMs >= this.stopping.halting.graceMs) return;
     }
-    this.halting = { graceMs };
-    this.halted.abort();
-    clearTimeout(this.deadlineTimer);
-    for (const rec of [...this.init, ...this.containers]) void this.stopContainer(rec, graceMs, !this.detached);
+    this.stopping.halting = { graceMs };
+    this.stopping.halted.abort();
+    clearTimeout(this.stopping.deadlineTimer);
+    for (const rec of [...this.state.init, ...this.state.containers]) void this.stopContainer(rec, graceMs, !this.stopping.detached);
   }
 
   private startDeadline(): void {
     const seconds = this.pod.spec.activeDeadlineSeconds;
     if (seconds === undefined) return;
-    const remainingMs = Date.parse(this.startTime) + seconds * 1000 - Date.now();
-    this.deadlineTimer = setTimeout(() => {
+    const remainingMs = Date.parse(this.state.startTime) + seconds * 1000 - Date.now();
+    this.stopping.deadlineTimer = setTimeout(() => {
       const phase = podPhase(this.view());
-      if (this.halting || this.detached || phase === 'Succeeded' || phase === 'Failed') return;
-      this.failure = { reason: 'DeadlineExceeded', message: DEADLINE_MESSAGE };
+      if (this.stopping.halting || this.stopping.detached || phase === 'Succeeded' || phase === 'Failed') return;
+      this.state.failure = { reason: 'DeadlineExceeded', message: DEADLINE_MESSAGE };
       void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
       this.halt(this.graceMs());
-      this.requestStatus();
-      void this.finished?.then(() => this.releaseResources());
+      this.status.request();
+      void this.stopping.finished?.then(() => this.releaseResources());
     }, Math.max(0, remainingMs));
   }
 
   /** Stops the containers (a later call may shorten the grace period) and cleans up once. */
   private beginDeletion(deleteObject: boolean): Promise<void> {
     this.halt(this.deletionGraceMs());
-    this.deletion ??= this.finishDeletion(deleteObject);
-    return this.deletion;
+    this.stopping.deletion ??= this.finishDeletion(deleteObject);
+    return this.stopping.deletion;
   }
 
   private async finishDeletion(deleteObject: boolean): Promise<void> {
-    await this.finished;
-    await this.statusWrite;
-    if (this.detached) return;
+    await this.stopping.finished;
+    await this.status.settled();
+    if (this.stopping.detached) return;
     await this.releaseResources();
     try {
       await removeVolumes(this.podDir);
@@ -541,14 +476,14 @@ export class PodWorker {
       this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'removing the pod directory failed');
     }
     // An agent stopped meanwhile leaves the object to the next one, which finds deletionTimestamp and finishes.
-    if (deleteObject && !this.detached) {
+    if (deleteObject && !this.stopping.detached) {
       try {
         await this.ctx.client.delete(podsResource, this.name, { namespace: this.namespace, gracePeriodSeconds: 0, preconditions: { uid: this.uid } });
       } catch (error) {
         if (!(error instanceof NotFoundError) && !(error instanceof ConflictError)) throw error;
       }
     }
-    this.detached = true;
+    this.stopping.detached = true;
     this.ctx.registry.removePod(this.uid);
     this.stopTimers();
     // The logs go with the pod object (kubectl logs works until then).
@@ -568,48 +503,17 @@ export class PodWorker {
     }
     if (this.prepared) {
       this.prepared = undefined;
-      this.requestStatus();
+      this.status.request();
     }
   }
 
-  private view() {
-    return { init: this.init, containers: this.containers, initialized: this.initialized, sandboxReady: this.prepared !== undefined, failure: this.failure };
+  private view(): PodFactsForStatus {
+    return { ...this.state, sandboxReady: this.prepared !== undefined };
   }
 
   private stopTimers(): void {
-    clearTimeout(this.deadlineTimer);
-    clearTimeout(this.statusRetryTimer);
-    for (const rec of [...this.init, ...this.containers]) this.stopProbes(rec);
-  }
-
-  /** Marks the status stale; one write runs at a time and carries every change made before it began. */
-  private requestStatus(): void {
-    if (this.detached) return;
-    this.statusDirty = true;
-    if (this.statusWrite !== undefined || this.statusRetryTimer !== undefined) return;
-    this.statusWrite = this.flushStatus().finally(() => (this.statusWrite = undefined));
-  }
-
-  private async flushStatus(): Promise<void> {
-    while (this.statusDirty && !this.detached) {
-      this.statusDirty = false;
-      const podIP = this.prepared?.placement.podIP ?? this.pod.status?.podIP;
-      try {
-        this.pod = await updateStatus(this.ctx.client, podsResource, this.pod, (draft) => {
-          draft.status = renderStatus(draft.status, this.view(), { hostIP: this.ctx.hostIP, podIP, startTime: this.startTime });
-        });
-        this.statusFailures = 0;
-      } catch (error) {
-        if (error instanceof NotFoundError) return;
-        this.ctx.logger.warn({ err: error, pod: formatPod(this.pod) }, 'could not write pod status');
-        this.statusDirty = true;
-        const delayMs = Math.min(30_000, 100 * 2 ** this.statusFailures++);
-        this.statusRetryTimer = setTimeout(() => {
-          this.statusRetryTimer = undefined;
-          this.requestStatus();
-        }, delayMs);
-        return;
-      }
-    }
+    clearTimeout(this.stopping.deadlineTimer);
+    this.status.stop();
+    for (const rec of [...this.state.init, ...this.state.containers]) this.stopProbes(rec);
   }
 }

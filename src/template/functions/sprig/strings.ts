@@ -2,7 +2,8 @@
 // are bytes: trunc/substr/abbrev count UTF-8 bytes, as sprig does.
 import { createHash } from 'node:crypto';
 import { GoFuncError, compareGoStrings, goFunc, goMap, goSlice, int, newMap, type FuncMap, type GoValue } from '../../value.ts';
-import { formatValue, quote as goQuote } from '../../fmt.ts';
+import { formatValue } from '../../fmt.ts';
+import { quote as goQuote } from '../../strconv.ts';
 import { goIsLower, goIsTitle, goIsUpper, goToLower, goToLowerRune, goToTitleRune, goToUpper, goToUpperRune } from '../../unicode-case.ts';
 import { NIL_DEREF, listItems, num, strval } from './util.ts';
 
