@@ -7,7 +7,7 @@ import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import { StatusConflictError } from '../../runtime/status.ts';
 import { ConflictError, NotFoundError } from '../../client/errors.ts';
 import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Deployment } from '../api/types.ts';
+import type { Deployment } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';
 import { controllerRefTo } from '../pods/owner.ts';
 import { desiredReplicasOf } from './annotations.ts';

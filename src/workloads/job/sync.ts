@@ -24,7 +24,7 @@ import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { StatusConflictError, updateStatus } from '../../runtime/status.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Job, JobStatus, Pod } from '../api/types.ts';
+import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';
 import { podsToDelete } from '../pods/deletion-order.ts';
 import type { Expectations } from '../pods/expectations.ts';
@@ -198,8 +198,8 @@ export async function syncJob(job: Job, ctx: ReconcileContext<JobControllerData>
   let requeueMs: number | undefined;
   const criteriaMet = getCondition(status.conditions, CONDITION_SUCCESS_CRITERIA_MET);
   const failureTarget = getCondition(status.conditions, CONDITION_FAILURE_TARGET);
-  if (criteriaMet?.status === 'True') finished = { type: CONDITION_SUCCESS_CRITERIA_MET, status: 'True', reason: criteriaMet.reason, message: criteriaMet.message };
-  else if (failureTarget?.status === 'True') finished = { type: CONDITION_FAILED, status: 'True', reason: failureTarget.reason, message: failureTarget.message };
+  if (criteriaMet?.status === 'True') finished = { type: CONDITION_SUCCESS_CRITERIA_MET, status: 'True', reason: criteriaMet.reason ?? '', message: criteriaMet.message ?? '' };
+  else if (failureTarget?.status === 'True') finished = { type: CONDITION_FAILED, status: 'True', reason: failureTarget.reason ?? '', message: failureTarget.message ?? '' };
   else {
     const deadline = deadlineRemainingMs(job, job.status?.startTime, nowMs);
     if (failed > backoffLimit || pastBackoffLimitOnFailure(job, pods, backoffLimit)) {
