@@ -11,6 +11,10 @@ export type ResourceList = Record<string, Quantity>;
 
 export type IntOrString = number | string;
 
+export interface LocalObjectReference {
+  name: string;
+}
+
 // --- environment ---------------------------------------------------------------------------------------------
 
 export interface ObjectFieldSelector {
@@ -252,6 +256,7 @@ export interface ResourceRequirements {
 export interface Container {
   name: string;
   image?: string;
+  imagePullPolicy?: 'Always' | 'IfNotPresent' | 'Never';
   command?: string[];
   args?: string[];
   workingDir?: string;
@@ -344,6 +349,7 @@ export interface PodSpec {
   dnsPolicy?: string;
   dnsConfig?: PodDNSConfig;
   overhead?: ResourceList;
+  imagePullSecrets?: LocalObjectReference[];
 }
 
 export interface PodTemplateSpec {

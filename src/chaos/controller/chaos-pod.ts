@@ -14,7 +14,7 @@ import type { Disruption } from '../api/types.ts';
 import type { InjectorConfig } from '../config.ts';
 import { durationNs, goDuration } from '../validation/values.ts';
 import { kindArgs } from './kind-args.ts';
-import type { Pod } from './kube-shapes.ts';
+import type { Pod, PodSpec } from '../../apimachinery/api/index.ts';
 import { remainingMs, timeToInjectMs } from './timing.ts';
 
 /** The injector container's name: the termination table looks for it. */
@@ -100,7 +100,7 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
   // Deviation: upstream mounts sysrq into every chaos pod, but only node-failure reads it; on a kernel without
   // sysrq (many VMs and containers) the hostPath File check would keep every other kind from starting too.
   const sysrq = c.injector.mountSysrq && kind === 'node-failure';
-  const spec: Record<string, unknown> = {
+  const spec: PodSpec = {
     hostPID: true,
     restartPolicy: 'Never',
     nodeName: target.nodeName,
@@ -166,6 +166,6 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
       ...(Object.keys(c.injector.annotations).length > 0 ? { annotations: { ...c.injector.annotations } } : {}),
       finalizers: [CHAOS_POD_FINALIZER],
     },
-    spec: spec as Pod['spec'],
+    spec,
   };
 }

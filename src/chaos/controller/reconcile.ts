@@ -18,7 +18,7 @@ import { specKinds } from '../validation/spec.ts';
 import { buildChaosPod } from './chaos-pod.ts';
 import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_EMPTY_DISRUPTION, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_STUCK_ON_REMOVAL } from './events.ts';
 import { nextInjection, terminationStatus } from './injection-status.ts';
-import type { Node, Pod } from './kube-shapes.ts';
+import type { Node, Pod } from '../../apimachinery/api/index.ts';
 import type { DisruptionControllerData } from './options.ts';
 import { isEligibleNode, isEligiblePod, isTargetAvailable, ownedBy, selectTargets, targetSelector, type EligibilityContext } from './selection.ts';
 import { CHAOS_POD_BY_DISRUPTION, chaosPodsOnTarget, chaosTarget, ContainerNotFoundError, ContainerNotStartedError, isNodeLevel, matchingTargets, targetIsHealthy, targetObject } from './targets.ts';
