@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { effectiveSecurityContext } from '../../src/node/agent/pods/container-spec.ts';
 import { etcHosts, resolvConf } from '../../src/node/agent/pods/pod-etc-files.ts';
-import { mergeConditions, podPhase, renderStatus, type ContainerProgress } from '../../src/node/agent/pods/pod-status.ts';
-import type { ContainerState, Pod } from '../../src/node/agent/pods/pod-types.ts';
+import { mergeConditions, podPhase, renderStatus, type ContainerProgress, type ContainerStateOneOf as ContainerState } from '../../src/node/agent/pods/pod-status.ts';
+import type { Pod } from '../../src/apimachinery/api/index.ts';
 import { goDuration } from '../../src/node/agent/pods/go-duration.ts';
 
 function progress(name: string, state: ContainerState, more: Partial<{ done: boolean; ready: boolean; restartCount: number }> = {}): ContainerProgress {

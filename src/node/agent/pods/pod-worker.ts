@@ -23,9 +23,10 @@ import { ProbeWorker } from '../probes/probe-worker.ts';
 import { goDuration } from './go-duration.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerRegistry } from './container-registry.ts';
-import type { ContainerProgress } from './pod-status.ts';
+import type { AgentPodStatus, ContainerProgress, ContainerStateOneOf as ContainerState } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
-import { formatPod, type Container, type ContainerState, type Pod } from './pod-types.ts';
+import type { Container, Pod } from '../../../apimachinery/api/index.ts';
+import { formatPod } from './format-pod.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
@@ -109,7 +110,8 @@ export class PodWorker {
     pod: Pod,
   ) {
     this.pod = pod;
-    const previous = pod.status ?? {};
+    // The status this agent (or one before it) wrote: its container statuses keep the agent's invariants.
+    const previous = (pod.status ?? {}) as AgentPodStatus;
     this.initialized = (previous.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True') || (pod.spec.initContainers ?? []).length === 0;
     this.startTime = previous.startTime ?? nowTime();
     const restartPolicy = pod.spec.restartPolicy ?? 'Always';
