@@ -12,7 +12,8 @@ import {
 } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import type { InjectorConfig } from '../config.ts';
-import { durationNs, goDuration } from '../validation/values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs } from '../validation/values.ts';
 import { kindArgs } from './kind-args.ts';
 import type { Pod, PodSpec } from '../../apimachinery/api/index.ts';
 import { remainingMs, timeToInjectMs } from './timing.ts';
@@ -44,7 +45,7 @@ export function rfc3339Seconds(date: Date): string {
 
 function positiveDuration(value: Parameters<typeof durationNs>[0]): string | undefined {
   const parsed = durationNs(value);
-  return parsed.ok && parsed.value > 0n ? goDuration(parsed.value) : undefined;
+  return parsed.ok && parsed.value > 0n ? formatDuration(parsed.value) : undefined;
 }
 
 /** The injector's arguments: the kind's, then the common flags, then --deadline (the disruption's end + 2 s). */
