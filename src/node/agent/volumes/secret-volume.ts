@@ -4,7 +4,8 @@ import { notFoundMessage, secretEntries } from '../pod-api-objects.ts';
 import { writeApiDataVolume } from './api-data-volume.ts';
 import type { Payload } from './atomic-writer.ts';
 import { keyedPayload } from './key-projection.ts';
-import { DEFAULT_FILE_MODE, type KeyToPath, type MaterialisedVolume, type SecretVolumeSource, type VolumeContext } from './types.ts';
+import type { KeyToPath, SecretVolumeSource } from '../../../apimachinery/api/index.ts';
+import { DEFAULT_FILE_MODE, type MaterialisedVolume, type VolumeContext } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
 export interface SecretReference {
