@@ -485,6 +485,27 @@ export interface Node extends KubeObject {
   status?: NodeStatus;
 }
 
+// --- services ------------------------------------------------------------------------------------------------
+
+export interface ServicePort {
+  name?: string;
+  protocol?: string;
+  port: number;
+  targetPort?: IntOrString;
+  nodePort?: number;
+}
+
+export interface ServiceSpec {
+  type?: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
+  selector?: Record<string, string>;
+  ports?: ServicePort[];
+  clusterIP?: string;
+}
+
+export interface Service extends KubeObject {
+  spec?: ServiceSpec;
+}
+
 // --- configuration -------------------------------------------------------------------------------------------
 
 export interface ConfigMap extends KubeObject {
