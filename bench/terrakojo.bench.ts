@@ -13,7 +13,7 @@ import type { KubeObject } from '../src/apimachinery/object.ts';
 import { jobsResource, namespacesResource } from '../src/apimachinery/builtin-resources.ts';
 import { Informer } from '../src/runtime/informer/informer.ts';
 import { applyJobDefaults } from '../src/terrakojo/workflow/job-builder.ts';
-import type { Job, JobSpec } from '../src/terrakojo/workflow/job-shape.ts';
+import type { Job, JobSpec } from '../src/apimachinery/api/index.ts';
 import { OWNER, repositoryIn, runsOn, shellTemplate, startTerrakojoUp, type TerrakojoUp } from '../test/terrakojo/e2e/terrakojo-up.ts';
 
 const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);

@@ -3,7 +3,7 @@
 // spec.timeout (default 10m). Upstream's checker does not special-case "none" and fails the item at once.
 import { DEFAULT_DEPLOY_ITEM_TIMEOUT, DURATION_NONE } from './api/constants.ts';
 import type { DeployItem } from './api/deploy-item.ts';
-import { parseDuration } from '../template/functions/sprig/dates.ts';
+import { parseDuration } from '../apimachinery/duration.ts';
 import { parseLsTime } from './status-helpers.ts';
 
 /** A timeout in milliseconds, or disabled. */
@@ -33,19 +33,6 @@ export function parseTimeout(value: string | number | undefined, fallback: strin
     throw new InvalidTimeoutError(`invalid timeout "${v}": expected a duration such as "10m" or "none"`);
   }
   return ns > 0n ? { disabled: false, ms: Number(ns / 1_000_000n) } : TIMEOUT_DISABLED;
-}
-
-/** Go's Duration.String for whole milliseconds: "5m0s", "1.5s", "300ms", "1h0m0s". */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1000) return `${ms}ms`;
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = (ms % 60_000) / 1000;
-  const sec = `${Number.isInteger(s) ? s : s.toFixed(3).replace(/0+$/, '')}s`;
-  if (h > 0) return `${h}h${m}m${sec}`;
-  if (m > 0) return `${m}m${sec}`;
-  return sec;
 }
 
 /** Epoch ms when the item's job would time out if it started at `start`; undefined when disabled or not started. */

@@ -21,14 +21,17 @@ export interface Condition {
 
 export type ConditionInput = Omit<Condition, 'lastTransitionTime'> & { lastTransitionTime?: string };
 
-/** What setCondition edits: metav1.Condition, or a family's variant of it (other status values, more fields). */
+/**
+ * What setCondition edits: metav1.Condition, or a family's or built-in type's variant of it (other status values,
+ * more fields, reason and message optional as in core/v1's PodCondition).
+ */
 export interface ConditionLike {
   type: string;
   status: string;
   observedGeneration?: number;
-  lastTransitionTime: string;
-  reason: string;
-  message: string;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
 }
 
 /** The input for a condition of shape C: everything but the times, which setCondition stamps. */
@@ -83,22 +86,22 @@ export function setCondition<C extends ConditionLike = Condition>(conditions: C[
   return changed;
 }
 
-export function removeCondition(conditions: Condition[], type: string): boolean {
+export function removeCondition(conditions: ConditionLike[], type: string): boolean {
   const index = conditions.findIndex((c) => c.type === type);
   if (index < 0) return false;
   conditions.splice(index, 1);
   return true;
 }
 
-export function getCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
+export function getCondition<C extends ConditionLike = Condition>(conditions: readonly C[] | undefined, type: string): C | undefined {
   return conditions?.find((c) => c.type === type);
 }
 
-export function isTrue(conditions: readonly Condition[] | undefined, type: string): boolean {
+export function isTrue(conditions: readonly ConditionLike[] | undefined, type: string): boolean {
   return getCondition(conditions, type)?.status === 'True';
 }
 
-export function isFalse(conditions: readonly Condition[] | undefined, type: string): boolean {
+export function isFalse(conditions: readonly ConditionLike[] | undefined, type: string): boolean {
   return getCondition(conditions, type)?.status === 'False';
 }
 

@@ -9,23 +9,11 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
+import type { Lease, LeaseSpec } from '../apimachinery/api/index.ts';
 import { leasesResource } from '../apimachinery/builtin-resources.ts';
-import type { KubeObject } from '../apimachinery/object.ts';
 import type { KubeClient } from '../client/client.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../client/errors.ts';
 import { realClock, type Clock, type TimerHandle } from './workqueue/clock.ts';
-
-export interface LeaseSpec {
-  holderIdentity?: string;
-  leaseDurationSeconds?: number;
-  acquireTime?: string;
-  renewTime?: string;
-  leaseTransitions?: number;
-}
-
-export interface Lease extends KubeObject {
-  spec?: LeaseSpec;
-}
 
 export interface LeaderElectionOptions {
   client: KubeClient;

@@ -12,7 +12,7 @@ import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { loadBosunCrds } from '../../src/crds/index.ts';
 import { executionsResource } from '../../src/landscaper/api/resources.ts';
-import type { Lease } from '../../src/runtime/leader-election.ts';
+import type { Lease } from '../../src/apimachinery/api/index.ts';
 import type { WebhookConfigurationObject } from '../../src/runtime/webhook/index.ts';
 import { freePort } from '../helpers/bosun-process.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';

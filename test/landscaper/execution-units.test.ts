@@ -7,7 +7,8 @@ import type { DeployItem } from '../../src/landscaper/api/deploy-item.ts';
 import type { Execution } from '../../src/landscaper/api/execution.ts';
 import { isPickedUp, pickupRemainingMs } from '../../src/landscaper/deployitem/index.ts';
 import { checkProgressingTimeout, untilDeadlineMs } from '../../src/landscaper/deployers/contract/timeout.ts';
-import { formatDuration, InvalidTimeoutError, parseTimeout, progressingDeadline } from '../../src/landscaper/timeouts.ts';
+import { formatGoDuration } from '../../src/apimachinery/duration.ts';
+import { InvalidTimeoutError, parseTimeout, progressingDeadline } from '../../src/landscaper/timeouts.ts';
 import {
   classifyForDelete,
   classifyForReconcile,
@@ -135,10 +136,10 @@ test('timeouts: Go durations, "none" and zero disable, invalid is an error', () 
   assert.deepEqual(parseTimeout('0s'), { disabled: true });
   assert.deepEqual(parseTimeout(1500), { disabled: false, ms: 1500 });
   assert.throws(() => parseTimeout('ten minutes'), InvalidTimeoutError);
-  assert.equal(formatDuration(300_000), '5m0s');
-  assert.equal(formatDuration(1500), '1.5s');
-  assert.equal(formatDuration(3_600_000), '1h0m0s');
-  assert.equal(formatDuration(250), '250ms');
+  assert.equal(formatGoDuration(300_000), '5m0s');
+  assert.equal(formatGoDuration(1500), '1.5s');
+  assert.equal(formatGoDuration(3_600_000), '1h0m0s');
+  assert.equal(formatGoDuration(250), '250ms');
 });
 
 test('progressing timeout: deadline = initTime + spec.timeout; "none" never expires (upstream fails at once)', () => {

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource } from '../../src/apimachinery/builtin-resources.ts';
 import { NodeLease } from '../../src/node/agent/node-lease.ts';
 import { registerNode } from '../../src/node/agent/node-registration.ts';
-import type { Lease, Node } from '../../src/node/agent/api-types.ts';
+import type { Lease, Node } from '../../src/apimachinery/api/index.ts';
 import { startHarness, type Harness } from '../runtime/harness.ts';
 
 let h: Harness;

@@ -5,7 +5,8 @@ import { createServer } from 'node:net';
 import { lstat, mkdir, readFile, readdir, readlink, realpath, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { materialiseVolumes, removePodVolumes, volumeBindings, type PodVolume, type VolumeContext } from '../../src/node/agent/pod-volumes.ts';
+import type { Volume } from '../../src/apimachinery/api/index.ts';
+import { materialiseVolumes, removePodVolumes, volumeBindings, type VolumeContext } from '../../src/node/agent/pod-volumes.ts';
 import { mountsUnder } from '../../src/node/agent/volumes/tmpfs.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
 import { CLAIMS, CONFIGMAPS, SECRETS, configMap, openPodFixture, secret, type PodFixture } from './agent-pod-fixture.ts';
@@ -23,7 +24,7 @@ function configError(pattern: RegExp) {
   return (error: unknown) => error instanceof SandboxSpecError && error.reason === 'CreateContainerConfigError' && pattern.test(error.message);
 }
 
-async function one(context: VolumeContext, volume: PodVolume) {
+async function one(context: VolumeContext, volume: Volume) {
   const volumes = await materialiseVolumes(context, [volume]);
   const materialised = volumes.get(volume.name);
   assert.ok(materialised);
@@ -42,7 +43,7 @@ test('emptyDir volumes get a directory in the pod and bind at their mount paths'
   assert.deepEqual(await volumeBindings('app', [{ name: 'cache', mountPath: '/cache', readOnly: true }], paths, new Map()), [{ hostPath, mountPath: '/cache', readOnly: true }]);
   await assert.rejects(volumeBindings('app', [{ name: 'missing', mountPath: '/m' }], paths, new Map()), configError(/^cannot find volume "missing" to mount into container "app"$/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'host' }]), configError(/^volume host: no volume source is set/));
-  await assert.rejects(materialiseVolumes(context, [{ name: 'nfs', nfs: {} } as PodVolume]), configError(/^volume nfs: nfs volumes are not supported on this node/));
+  await assert.rejects(materialiseVolumes(context, [{ name: 'nfs', nfs: {} } as Volume]), configError(/^volume nfs: nfs volumes are not supported on this node/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'tiny', emptyDir: { medium: 'Memory', sizeLimit: '-1Mi' } }]), configError(/volume tiny sizeLimit: Invalid value: "-1Mi"/));
   await assert.rejects(materialiseVolumes(context, [{ name: '../../escape', emptyDir: {} }]), configError(/a volume name must be a lowercase RFC 1123 label/));
   await assert.rejects(materialiseVolumes(context, [{ name: 'huge', emptyDir: { medium: 'HugePages' } }]), configError(/MountVolume.SetUp failed for volume "huge" : emptyDir medium "HugePages"/));

@@ -8,7 +8,7 @@ import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { startNodeAgent, type NodeAgent, type NodeAgentOptions } from '../../src/node/agent/node-agent.ts';
-import type { Container, ContainerStatus, Pod, PodSpec } from '../../src/node/agent/pods/pod-types.ts';
+import type { Container, ContainerStatus, Pod, PodSpec } from '../../src/apimachinery/api/index.ts';
 import { Informer } from '../../src/runtime/informer/informer.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
 import { Changes } from '../client/wait.ts';

@@ -25,7 +25,7 @@ test('a one-shot pod succeeds, with a Completed container status and its output 
   await h.until(() => phase('one-shot') === 'Succeeded', 'one-shot Succeeded');
   const status = h.pod('one-shot')?.status;
   const main = h.container('one-shot', 'main');
-  assert.ok(main && 'terminated' in main.state);
+  assert.ok(main?.state?.terminated);
   assert.equal(main.state.terminated.exitCode, 0);
   assert.equal(main.state.terminated.reason, 'Completed');
   assert.match(main.containerID ?? '', /^bosun:\/\/[0-9a-f]{64}$/);
@@ -55,7 +55,7 @@ test('a failing pod with restartPolicy Never fails with reason Error', { timeout
   await h.create('fails', { restartPolicy: 'Never', containers: [busybox('main', 'exit 3')] });
   await h.until(() => phase('fails') === 'Failed', 'fails Failed');
   const main = h.container('fails', 'main');
-  assert.ok(main && 'terminated' in main.state);
+  assert.ok(main?.state?.terminated);
   assert.equal(main.state.terminated.exitCode, 3);
   assert.equal(main.state.terminated.reason, 'Error');
 });
@@ -71,7 +71,7 @@ test('OnFailure restarts a failing container, counting restarts and keeping the 
   await h.until(() => phase('retries') === 'Succeeded', 'retries Succeeded');
   const main = h.container('retries', 'main');
   assert.equal(main?.restartCount, 2);
-  assert.ok(main && 'terminated' in main.state && 'terminated' in main.lastState);
+  assert.ok(main?.state?.terminated && main.lastState?.terminated);
   assert.equal(main.lastState.terminated.exitCode, 1);
   assert.equal(main.state.terminated.exitCode, 0);
   const ref = { namespace: 'default', pod: 'retries', container: 'main' };
@@ -95,7 +95,7 @@ test('init containers run in order before the containers', { timeout: 20_000 }, 
   assert.deepEqual(await logContents(logPath ?? ''), ['first', 'second', 'main']);
   for (const name of ['first', 'second']) {
     const init = h.container('inits', name, true);
-    assert.ok(init && 'terminated' in init.state);
+    assert.ok(init?.state?.terminated);
     assert.equal(init.state.terminated.reason, 'Completed');
   }
 });
@@ -104,7 +104,7 @@ test('a failing init container under Never fails the pod and never runs the cont
   await h.create('init-fails', { restartPolicy: 'Never', initContainers: [busybox('setup', 'exit 2')], containers: [busybox('main', 'echo never')] });
   await h.until(() => phase('init-fails') === 'Failed', 'init-fails Failed');
   const main = h.container('init-fails', 'main');
-  assert.ok(main && 'waiting' in main.state);
+  assert.ok(main?.state?.waiting);
   assert.equal(main.state.waiting.reason, 'PodInitializing');
   assert.equal(condition('init-fails', 'Initialized'), 'False');
 });
@@ -113,12 +113,12 @@ test('a container that keeps failing goes into CrashLoopBackOff', { timeout: 20_
   await h.create('crashes', { containers: [busybox('main', 'exit 1')] });
   await h.until(() => {
     const main = h.container('crashes', 'main');
-    return main !== undefined && 'waiting' in main.state && main.state.waiting.reason === 'CrashLoopBackOff';
+    return main?.state?.waiting !== undefined && main.state.waiting.reason === 'CrashLoopBackOff';
   }, 'CrashLoopBackOff');
   const main = h.container('crashes', 'main');
-  assert.ok(main && 'waiting' in main.state);
+  assert.ok(main?.state?.waiting);
   assert.match(main.state.waiting.message ?? '', /^back-off \d+(ms|s) restarting failed container=main pod=crashes_default\([0-9a-f-]+\)$/);
-  assert.ok('terminated' in main.lastState);
+  assert.ok(main.lastState?.terminated);
   assert.equal(phase('crashes'), 'Running');
   assert.equal(condition('crashes', 'Ready'), 'False');
 });
@@ -136,7 +136,7 @@ test('a container over its memory limit is OOMKilled', { timeout: 30_000 }, asyn
   });
   await h.until(() => phase('hungry') === 'Failed', 'hungry Failed', 25_000);
   const main = h.container('hungry', 'main');
-  assert.ok(main && 'terminated' in main.state);
+  assert.ok(main?.state?.terminated);
   assert.equal(main.state.terminated.reason, 'OOMKilled');
 });
 
@@ -145,10 +145,10 @@ test('an image the node cannot map waits with CreateContainerError while another
   await h.create('neighbour', { restartPolicy: 'Never', containers: [busybox('main', 'echo fine')] });
   await h.until(() => {
     const main = h.container('unknown-image', 'main');
-    return phase('neighbour') === 'Succeeded' && main !== undefined && 'waiting' in main.state && main.state.waiting.reason === 'CreateContainerError';
+    return phase('neighbour') === 'Succeeded' && main?.state?.waiting !== undefined && main.state.waiting.reason === 'CreateContainerError';
   }, 'unknown image waiting, neighbour Succeeded');
   const main = h.container('unknown-image', 'main');
-  assert.ok(main && 'waiting' in main.state);
+  assert.ok(main?.state?.waiting);
   assert.match(main.state.waiting.message ?? '', /has no known entrypoint on this node; set command/);
   assert.equal(phase('unknown-image'), 'Pending');
 });
@@ -163,10 +163,10 @@ test('privileged pods outside trusted namespaces are refused with a clear reason
   await h.create('privileged', { containers: [busybox('main', 'sleep 60', { securityContext: { privileged: true } })] });
   await h.until(() => {
     const main = h.container('privileged', 'main');
-    return main !== undefined && 'waiting' in main.state && main.state.waiting.reason === 'CreateContainerConfigError';
+    return main?.state?.waiting !== undefined && main.state.waiting.reason === 'CreateContainerConfigError';
   }, 'privileged refused');
   const main = h.container('privileged', 'main');
-  assert.ok(main && 'waiting' in main.state);
+  assert.ok(main?.state?.waiting);
   assert.match(main.state.waiting.message ?? '', /privileged.*trusted namespaces \(kube-system, chaos-engineering\)/);
 });
 
@@ -174,10 +174,10 @@ test('runAsNonRoot with runAsUser 0 is refused with kubelet\'s message', { timeo
   await h.create('nonroot', { containers: [busybox('main', 'true', { securityContext: { runAsNonRoot: true, runAsUser: 0 } })] });
   await h.until(() => {
     const main = h.container('nonroot', 'main');
-    return main !== undefined && 'waiting' in main.state && main.state.waiting.reason === 'CreateContainerConfigError';
+    return main?.state?.waiting !== undefined && main.state.waiting.reason === 'CreateContainerConfigError';
   }, 'runAsNonRoot refused');
   const main = h.container('nonroot', 'main');
-  assert.ok(main && 'waiting' in main.state);
+  assert.ok(main?.state?.waiting);
   assert.match(main.state.waiting.message ?? '', /runAsUser breaks non-root policy/);
 });
 
@@ -198,19 +198,19 @@ test('bad input gets kubelet\'s reasons and the agent keeps going', { timeout: 2
   await assert.rejects(h.create('negative-limit', { containers: [busybox('main', 'true', { resources: { limits: { memory: '-1Mi' } } })] }), /must be greater than or equal to 0/);
   const waitingReason = (name: string) => {
     const state = h.container(name, 'main')?.state;
-    return state !== undefined && 'waiting' in state ? state.waiting.reason : undefined;
+    return state?.waiting?.reason;
   };
   await h.until(
     () => phase('no-such-command') === 'Failed' && waitingReason('bad-mount') === 'CreateContainerConfigError',
     'each bad pod reported',
   );
   const missing = h.container('no-such-command', 'main');
-  assert.ok(missing && 'terminated' in missing.state);
+  assert.ok(missing?.state?.terminated);
   assert.equal(missing.state.terminated.reason, 'StartError');
   assert.equal(missing.state.terminated.exitCode, 128);
   assert.match(missing.state.terminated.message ?? '', /executable file not found/);
   const badMount = h.container('bad-mount', 'main');
-  assert.ok(badMount && 'waiting' in badMount.state);
+  assert.ok(badMount?.state?.waiting);
   assert.match(badMount.state.waiting.message ?? '', /configmap "absent" not found/);
   assert.ok(h.events('bad-mount').some((e) => e.reason === 'Failed' && e.type === 'Warning'));
   // The agent still runs pods.

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { namespacesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { TRUSTED_NAMESPACE_LABELS } from '../../src/apimachinery/pod-security-labels.ts';
 import { waitForLog } from './harness.ts';
-import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
+import type { Pod } from '../../src/apimachinery/api/index.ts';
 import { busybox, NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
 
 let h: PodHarness;
@@ -42,7 +42,7 @@ test('a failing liveness probe restarts the container', { timeout: 30_000 }, asy
   });
   await h.until(() => (h.container('liveness', 'main')?.restartCount ?? 0) >= 1, 'liveness restarted', 25_000);
   const main = h.container('liveness', 'main');
-  assert.ok(main && 'terminated' in main.lastState);
+  assert.ok(main?.lastState?.terminated);
   assert.equal(main.lastState.terminated.exitCode, 137);
   await h.until(() => h.events('liveness').some((e) => e.reason === 'Killing' && e.message === 'Container main failed liveness probe, will be restarted'), 'a Killing Event');
 });
@@ -104,7 +104,7 @@ test('a pod marked for deletion is stopped, then deleted by the agent with grace
   const agentDelete = () => h.server.since(mark).some((r) => r.method === 'DELETE' && r.url === '/api/v1/namespaces/default/pods/held?gracePeriodSeconds=0');
   await waitFor(() => Promise.resolve(agentDelete()), 20_000);
   const main = h.container('held', 'main');
-  assert.ok(main && 'terminated' in main.state);
+  assert.ok(main?.state?.terminated);
   assert.equal(main.state.terminated.exitCode, 0);
   assert.ok(h.events('held').some((e) => e.reason === 'Killing' && e.message === 'Stopping container main'));
   assert.ok(!(await h.agent.sandbox.listPods()).some((p) => p.podUid === pod.metadata.uid));

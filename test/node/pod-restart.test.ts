@@ -40,13 +40,13 @@ test('a restarted agent leaves no orphans and its pods converge', { timeout: 60_
   assert.deepEqual((await Promise.all(pids.map(isAlive))).filter(Boolean), [], 'the old processes are gone');
   await h.until(() => running('keeps-running') && h.container('keeps-running', 'main')?.restartCount === 1, 'keeps-running restarted');
   const restarted = h.container('keeps-running', 'main');
-  assert.ok(restarted && 'terminated' in restarted.lastState);
+  assert.ok(restarted?.lastState?.terminated);
   assert.equal(restarted.lastState.terminated.exitCode, 137);
   assert.match(restarted.lastState.terminated.message ?? '', /node agent restarted/);
 
   await h.until(() => h.pod('runs-once')?.status?.phase === 'Failed', 'runs-once Failed');
   const once = h.container('runs-once', 'main');
-  assert.ok(once && 'terminated' in once.state);
+  assert.ok(once?.state?.terminated);
   assert.equal(once.state.terminated.reason, 'Error');
   assert.equal(once.state.terminated.exitCode, 137);
 

@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { effectiveSecurityContext } from '../../src/node/agent/pods/container-spec.ts';
 import { etcHosts, resolvConf } from '../../src/node/agent/pods/pod-etc-files.ts';
-import { mergeConditions, podPhase, renderStatus, type ContainerProgress } from '../../src/node/agent/pods/pod-status.ts';
-import type { ContainerState, Pod } from '../../src/node/agent/pods/pod-types.ts';
-import { goDuration } from '../../src/node/agent/pods/go-duration.ts';
+import { mergeConditions, podPhase, renderStatus, type ContainerProgress, type ContainerStateOneOf as ContainerState } from '../../src/node/agent/pods/pod-status.ts';
+import type { Pod } from '../../src/apimachinery/api/index.ts';
+import { formatGoDuration } from '../../src/apimachinery/duration.ts';
 
 function progress(name: string, state: ContainerState, more: Partial<{ done: boolean; ready: boolean; restartCount: number }> = {}): ContainerProgress {
   return { done: more.done ?? false, status: { name, image: 'busybox', imageID: '', state, lastState: {}, ready: more.ready ?? false, restartCount: more.restartCount ?? 0 } };
@@ -63,5 +63,5 @@ test('the container security context overrides the pod\'s field by field', () =>
 });
 
 test('back-off delays print as Go durations', () => {
-  assert.deepEqual([300, 10_000, 300_000, 90_000].map(goDuration), ['300ms', '10s', '5m0s', '1m30s']);
+  assert.deepEqual([300, 10_000, 300_000, 90_000, 3_600_000].map((ms) => formatGoDuration(ms)), ['300ms', '10s', '5m0s', '1m30s', '1h0m0s']);
 });

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { namespacesResource } from '../../src/apimachinery/builtin-resources.ts';
 import { TRUSTED_NAMESPACE_LABELS } from '../../src/apimachinery/pod-security-labels.ts';
 import { AlreadyExistsError } from '../../src/client/errors.ts';
-import type { ContainerStatus } from '../../src/node/agent/pods/pod-types.ts';
+import type { ContainerStatus } from '../../src/apimachinery/api/index.ts';
 import type { PodHarness } from './pod-harness.ts';
 
 export const CHAOS_NAMESPACE = 'chaos-engineering';
@@ -23,7 +23,7 @@ export function containerStatus(h: PodHarness, namespace: string, pod: string, c
 }
 
 export function isRunning(status: ContainerStatus | undefined): boolean {
-  return status !== undefined && 'running' in status.state;
+  return status?.state?.running !== undefined;
 }
 
 export async function cmdline(pid: number): Promise<string[]> {

@@ -7,7 +7,7 @@ import { nodesResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { NodeRuntimeClient } from '../../src/client/node-runtime/client.ts';
-import type { Node } from '../../src/node/agent/api-types.ts';
+import type { Node } from '../../src/apimachinery/api/index.ts';
 import { Informer } from '../../src/runtime/informer/informer.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
 import { Manager } from '../../src/runtime/manager.ts';
@@ -68,7 +68,7 @@ test('a crash: NotReady, processes gone without a status write, then back Ready 
   await h.agent.up;
   await h.until(() => containerStatus(h, 'default', 'survivor', 'main')?.restartCount === 1 && isRunning(containerStatus(h, 'default', 'survivor', 'main')), 'survivor restarted', 30_000);
   const last = containerStatus(h, 'default', 'survivor', 'main')?.lastState;
-  assert.ok(last && 'terminated' in last);
+  assert.ok(last?.terminated);
   assert.equal(last.terminated.exitCode, 137);
   const again = await runningPid(runtime, 'survivor');
   assert.notEqual(again, pid);

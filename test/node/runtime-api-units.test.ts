@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { NODE_RUNTIME_SOCKET_ENV } from '../../src/client/node-runtime/protocol.ts';
 import { resolveArgv } from '../../src/node/agent/container-argv.ts';
 import { runtimeSocketEnv } from '../../src/node/agent/pods/container-spec.ts';
-import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
+import type { Pod } from '../../src/apimachinery/api/index.ts';
 import { cgroupsByController } from '../../src/node/runtime-api/runtime-container.ts';
 import { defaultRuntimeSocketPath } from '../../src/node/runtime-api/socket-path.ts';
 import { bin } from '../helpers/bosun-process.ts';

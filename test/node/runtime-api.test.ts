@@ -9,7 +9,7 @@ import { nodesResource, persistentVolumeClaimsResource, podsResource } from '../
 import { NotFoundError } from '../../src/client/errors.ts';
 import { NodeRuntimeClient, NodeRuntimeForbiddenError, NodeRuntimeNotFoundError } from '../../src/client/node-runtime/client.ts';
 import { NODE_RUNTIME_SOCKET_ENV, type RuntimePodContainers } from '../../src/client/node-runtime/protocol.ts';
-import type { Pod } from '../../src/node/agent/pods/pod-types.ts';
+import type { Pod } from '../../src/apimachinery/api/index.ts';
 import { updateObject } from '../../src/runtime/conflict-retry.ts';
 import { isAlive } from './harness.ts';
 import { NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
@@ -96,7 +96,7 @@ test('SIGTERM to a privileged container\'s main PID restarts it, and the watch r
   assert.notEqual(restarted.id, first.id);
   await h.until(() => containerStatus(h, CHAOS_NAMESPACE, 'chaos', 'main')?.restartCount === 1 && isRunning(containerStatus(h, CHAOS_NAMESPACE, 'chaos', 'main')), 'restartCount 1');
   const last = containerStatus(h, CHAOS_NAMESPACE, 'chaos', 'main')?.lastState;
-  assert.ok(last && 'terminated' in last);
+  assert.ok(last?.terminated);
   assert.equal(last.terminated.exitCode, 143);
   assert.equal(await isAlive(pid), false);
   const second = await runtime.container(restarted.id ?? '');

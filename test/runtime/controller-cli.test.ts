@@ -10,7 +10,7 @@ import { controllersCommand, runControllers, type ControllersOptions } from '../
 import { UnknownFamilyError } from '../../src/cli/families.ts';
 import { action } from '../../src/runtime/controller/action.ts';
 import type { Family } from '../../src/runtime/family.ts';
-import type { Lease } from '../../src/runtime/leader-election.ts';
+import type { Lease } from '../../src/apimachinery/api/index.ts';
 import { eventually, startHarness, widget, widgets, type Harness } from './harness.ts';
 
 let h: Harness;

@@ -5,7 +5,8 @@ import { pino } from 'pino';
 import { leasesResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { action } from '../../src/runtime/controller/action.ts';
-import { LeaderElector, type Lease } from '../../src/runtime/leader-election.ts';
+import type { Lease } from '../../src/apimachinery/api/index.ts';
+import { LeaderElector } from '../../src/runtime/leader-election.ts';
 import { LeaderElectionLostError, Manager } from '../../src/runtime/manager.ts';
 import { eventually, startHarness, widget, widgets, type Harness } from './harness.ts';
 

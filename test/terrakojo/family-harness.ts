@@ -20,7 +20,7 @@ import { branchesResource, repositoriesResource, workflowsResource, workflowTemp
 import type { Branch, Repository, Workflow, WorkflowTemplate } from '../../src/terrakojo/api/types.ts';
 import { registerTerrakojo, terrakojoFamily } from '../../src/terrakojo/family.ts';
 import { githubEndpoints } from '../../src/terrakojo/github/endpoints.ts';
-import type { Job } from '../../src/terrakojo/workflow/job-shape.ts';
+import type { Job } from '../../src/apimachinery/api/index.ts';
 import { Changes } from '../client/wait.ts';
 import { startGitHubTestServer, type CheckRun, type GitHubTestServer } from '../github-server/index.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';

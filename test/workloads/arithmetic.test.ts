@@ -2,14 +2,14 @@
 // rounding, proportional scaling's shares, completion index intervals, quantities, and template hashing.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Deployment, PodTemplateSpec } from '../../src/workloads/api/types.ts';
+import type { Deployment, PodTemplateSpec } from '../../src/apimachinery/api/index.ts';
 import { maxSurge, maxUnavailable, resolveFenceposts } from '../../src/workloads/deployment/fenceposts.ts';
 import { computeHash, equalIgnoringHash, safeEncodeString } from '../../src/workloads/deployment/template-hash.ts';
 import { formatIndexes, parseIndexes } from '../../src/workloads/job/indexed.ts';
 import { milliValue as milliCpu, integerValue } from '../../src/apimachinery/quantity.ts';
 
 function deployment(replicas: number, strategy: Deployment['spec']['strategy']): Deployment {
-  return { metadata: { name: 'd' }, spec: { replicas, strategy, template: { spec: { containers: [] } } } };
+  return { metadata: { name: 'd' }, spec: { replicas, strategy, selector: {}, template: { spec: { containers: [] } } } };
 }
 
 describe('rolling update fenceposts', () => {

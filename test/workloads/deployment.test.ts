@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
 import { deploymentsResource, podsResource, replicaSetsResource } from '../../src/apimachinery/builtin-resources.ts';
-import type { Deployment, Pod, ReplicaSet } from '../../src/workloads/api/types.ts';
+import type { Deployment, Pod, ReplicaSet } from '../../src/apimachinery/api/index.ts';
 import { startWorkloads, type WorkloadsHarness } from './harness.ts';
 
 const image = (p: Pod): string | undefined => p.spec.containers[0]?.image;

@@ -9,7 +9,7 @@ import { NotFoundError } from '../../src/client/errors.ts';
 import { Informer } from '../../src/runtime/informer/informer.ts';
 import { updateStatus } from '../../src/runtime/status.ts';
 import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
-import type { Lease, Node, Pod } from '../../src/workloads/api/types.ts';
+import type { Lease, Node, Pod } from '../../src/apimachinery/api/index.ts';
 
 export interface FakeNode {
   name: string;

@@ -2,9 +2,8 @@
 // kubelet deciding how pods end and real kubectl where a user would type it.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Condition } from '../../src/runtime/conditions.ts';
 import { jobsResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
-import type { Job, Pod } from '../../src/workloads/api/types.ts';
+import type { Job, JobCondition, Pod } from '../../src/apimachinery/api/index.ts';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
 import { startWorkloads, type WorkloadsHarness } from './harness.ts';
 
@@ -19,7 +18,7 @@ function job(name: string, spec: Record<string, unknown>, podSpec: Record<string
   } as Job;
 }
 
-function condition(j: Job | undefined, type: string): Condition | undefined {
+function condition(j: Job | undefined, type: string): JobCondition | undefined {
   return j?.status?.conditions?.find((c) => c.type === type);
 }
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Informer } from '../../src/runtime/informer/informer.ts';
 import { nodesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
-import type { Node, Pod } from '../../src/workloads/api/types.ts';
+import type { Node, Pod } from '../../src/apimachinery/api/index.ts';
 import { startWorkloads, type WorkloadsHarness } from './harness.ts';
 
 const graceMs = 1000;

@@ -12,9 +12,10 @@ import {
 } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import type { InjectorConfig } from '../config.ts';
-import { durationNs, goDuration } from '../validation/values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs } from '../validation/values.ts';
 import { kindArgs } from './kind-args.ts';
-import type { Pod } from './kube-shapes.ts';
+import type { Pod, PodSpec } from '../../apimachinery/api/index.ts';
 import { remainingMs, timeToInjectMs } from './timing.ts';
 
 /** The injector container's name: the termination table looks for it. */
@@ -44,7 +45,7 @@ export function rfc3339Seconds(date: Date): string {
 
 function positiveDuration(value: Parameters<typeof durationNs>[0]): string | undefined {
   const parsed = durationNs(value);
-  return parsed.ok && parsed.value > 0n ? goDuration(parsed.value) : undefined;
+  return parsed.ok && parsed.value > 0n ? formatDuration(parsed.value) : undefined;
 }
 
 /** The injector's arguments: the kind's, then the common flags, then --deadline (the disruption's end + 2 s). */
@@ -100,7 +101,7 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
   // Deviation: upstream mounts sysrq into every chaos pod, but only node-failure reads it; on a kernel without
   // sysrq (many VMs and containers) the hostPath File check would keep every other kind from starting too.
   const sysrq = c.injector.mountSysrq && kind === 'node-failure';
-  const spec: Record<string, unknown> = {
+  const spec: PodSpec = {
     hostPID: true,
     restartPolicy: 'Never',
     nodeName: target.nodeName,
@@ -166,6 +167,6 @@ export function buildChaosPod(d: Disruption, kind: DisruptionKindName, target: C
       ...(Object.keys(c.injector.annotations).length > 0 ? { annotations: { ...c.injector.annotations } } : {}),
       finalizers: [CHAOS_POD_FINALIZER],
     },
-    spec: spec as Pod['spec'],
+    spec,
   };
 }

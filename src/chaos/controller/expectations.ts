@@ -1,7 +1,7 @@
 // Chaos pods created but not yet in the cache. The next reconcile may run before the informer sees a create;
 // without this it would create the same chaos pod again (upstream waits up to 30 s for each pod to appear).
 import { objectKey } from '../../apimachinery/object.ts';
-import type { Pod } from './kube-shapes.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 
 /** How long a created pod is trusted to show up in the cache; past it the cache is believed. */
 const EXPECTATION_TTL_MS = 60_000;

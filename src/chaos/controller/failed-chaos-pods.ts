@@ -12,7 +12,7 @@ import { DISRUPTION_KIND_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import { INJECTOR_CONTAINER } from './chaos-pod.ts';
 import { EVENT_CHAOS_POD_FAILED } from './events.ts';
-import type { Pod } from './kube-shapes.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 import type { DisruptionControllerData } from './options.ts';
 
 /** First wait before a failed chaos pod's replacement, doubled on each failure of the same target × kind. */

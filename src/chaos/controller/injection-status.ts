@@ -3,7 +3,8 @@
 // are gone) before the end; Previously* once the disruption expired or is being deleted.
 import { TARGET_LABEL, DISRUPTION_KIND_LABEL, type InjectionStatus } from '../api/constants.ts';
 import type { TargetInjection } from '../api/types.ts';
-import { isReadyCondition, type Pod } from './kube-shapes.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
+import { isReadyCondition } from './ready-condition.ts';
 
 export type TerminationStatus = 'NotTerminated' | 'TemporarilyTerminated' | 'DefinitivelyTerminated';
 

@@ -2,7 +2,8 @@
 // injector parses them.
 import type { DisruptionKindName } from '../api/constants.ts';
 import type { DisruptionSpec, NetworkDisruptionHostSpec } from '../api/types.ts';
-import { durationNs, goDuration, items } from '../validation/values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs, items } from '../validation/values.ts';
 
 const int = (n: number | undefined): string => String(Math.trunc(n ?? 0));
 
@@ -12,7 +13,7 @@ function hostArg(h: NetworkDisruptionHostSpec): string {
 
 function goDurationOf(value: Parameters<typeof durationNs>[0]): string | undefined {
   const parsed = durationNs(value);
-  return parsed.ok && parsed.value > 0n ? goDuration(parsed.value) : undefined;
+  return parsed.ok && parsed.value > 0n ? formatDuration(parsed.value) : undefined;
 }
 
 /** The subcommand and flags of one kind; the kind must be set in spec. */

@@ -9,7 +9,7 @@ import type { ChaosConfig } from '../config.ts';
 import type { ChaosPodExpectations } from './expectations.ts';
 import type { ChaosPodReplacements } from './failed-chaos-pods.ts';
 import type { KeyedMutex } from './keyed-mutex.ts';
-import type { Node, Pod } from './kube-shapes.ts';
+import type { Node, Pod } from '../../apimachinery/api/index.ts';
 import type { ChaosControllerMetrics } from './metrics.ts';
 import type { Rng } from './selection.ts';
 

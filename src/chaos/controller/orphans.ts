@@ -10,7 +10,7 @@ import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { hasFinalizer, removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
 import { CHAOS_POD_FINALIZER, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
-import type { Pod } from './kube-shapes.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 import type { DisruptionControllerData } from './options.ts';
 
 /** Node-level chaos pods carry a node name as target; the kind tells nothing, so both are looked up. */

@@ -38,7 +38,7 @@ import { buildChaosPod } from './chaos-pod.ts';
 import { EVENT_CHAOS_POD_CREATED, EVENT_CLEANED, EVENT_CREATE_FAILED, EVENT_DISRUPTED, EVENT_DURATION_OVER, EVENT_EMPTY_DISRUPTION, EVENT_FINISHED, EVENT_GC_OVER, EVENT_INVALID_LABEL_SELECTOR, EVENT_INVALID_SPEC, EVENT_NO_MORE_TARGETS, EVENT_NO_TARGETS_FOUND, EVENT_SPEC_MUTATED, EVENT_STUCK_ON_REMOVAL } from './events.ts';
 import { deleteFailedChaosPods } from './failed-chaos-pods.ts';
 import { nextInjection, terminationStatus } from './injection-status.ts';
-import type { Node, Pod } from './kube-shapes.ts';
+import type { Node, Pod } from '../../apimachinery/api/index.ts';
 import type { DisruptionControllerData } from './options.ts';
 import { isEligibleNode, isEligiblePod, isTargetAvailable, ownedBy, selectTargets, targetSelector, type EligibilityContext } from './selection.ts';
 import { StatusChanges } from './status-changes.ts';

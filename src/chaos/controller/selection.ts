@@ -5,7 +5,8 @@ import { fromLabelSelectorObject, LabelSelectorError, type LabelSelector } from 
 import { DISRUPT_ON_INIT_LABEL, DISRUPTION_KIND_LABEL, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, type DisruptionKindName } from '../api/constants.ts';
 import type { DisruptionSpec, IntOrString } from '../api/types.ts';
 import { intOrPercent } from '../validation/values.ts';
-import { isReadyCondition, type Node, type Pod } from './kube-shapes.ts';
+import type { Node, Pod } from '../../apimachinery/api/index.ts';
+import { isReadyCondition } from './ready-condition.ts';
 
 export class EmptySelectorError extends Error {
   override readonly name = 'EmptySelectorError' as const;

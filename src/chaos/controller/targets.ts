@@ -5,7 +5,8 @@ import { matchesLabels, type LabelSelector } from '../../apimachinery/label-sele
 import { DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosTarget } from './chaos-pod.ts';
-import { isReadyCondition, type Node, type Pod } from './kube-shapes.ts';
+import type { Node, Pod } from '../../apimachinery/api/index.ts';
+import { isReadyCondition } from './ready-condition.ts';
 import type { DisruptionControllerData } from './options.ts';
 
 export const CHAOS_POD_BY_DISRUPTION = 'chaos.datadoghq.com/by-disruption';

@@ -3,7 +3,7 @@
 // stuck when it failed in a way that may have left the target disrupted.
 import type { DisruptionKindName } from '../api/constants.ts';
 import { INJECTOR_CONTAINER } from './chaos-pod.ts';
-import type { Pod } from './kube-shapes.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 
 export type TerminationDecision = 'ignore' | 'removeFinalizer' | 'wait' | 'stuck';
 

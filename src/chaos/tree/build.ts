@@ -1,4 +1,5 @@
 // Builds a Disruption's tree from plain object lists: targets from its status, chaos pods by their labels.
+import type { ContainerStatus } from '../../apimachinery/api/index.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { DISRUPTION_KIND_LABEL, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, CHAOS_POD_FINALIZER, KIND_SPEC_FIELDS, TARGET_LABEL, type DisruptionKindName } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
@@ -12,10 +13,6 @@ export interface DisruptionTreeObjects {
 }
 
 type Status = Record<string, unknown>;
-interface ContainerStatus {
-  ready?: boolean;
-  state?: Record<string, { reason?: string; exitCode?: number }>;
-}
 
 const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
 
@@ -38,8 +35,8 @@ function chaosPodNode(pod: KubeObject): ChaosPodNode {
   };
   if (typeof status['phase'] === 'string') node.phase = status['phase'];
   if (typeof spec['nodeName'] === 'string') node.node = spec['nodeName'];
-  const ended = containers.map((c) => c.state?.['terminated'] ?? c.state?.['waiting']).find((s) => s?.reason);
-  if (ended?.reason) node.reason = ended.exitCode !== undefined ? `${ended.reason} (exit ${ended.exitCode})` : ended.reason;
+  const ended = containers.map((c) => c.state?.terminated ?? c.state?.waiting).find((s) => s?.reason);
+  if (ended?.reason) node.reason = 'exitCode' in ended && ended.exitCode !== undefined ? `${ended.reason} (exit ${ended.exitCode})` : ended.reason;
   else if (typeof status['reason'] === 'string') node.reason = status['reason'];
   return node;
 }

@@ -11,7 +11,8 @@ import { specHash } from './hash.ts';
 import { SAFETY_NETS_HEADER, safetyNets, type TargetCounts } from './safety-nets.ts';
 import { specKinds, validateSpec, type SpecContext } from './spec.ts';
 import { readUserInfo, UserInfoAnnotationError, userInfoJson } from './user-info.ts';
-import { durationNs, goDuration, goTime, msToNs, rfc3339 } from './values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs, goTime, msToNs, rfc3339 } from './values.ts';
 
 /** Denied, with the errors and, for the safety nets, upstream's heading line. */
 export interface Verdict {
@@ -121,7 +122,7 @@ export function validateCreate(d: Disruption, context: CreateContext): Verdict {
   const max = msToNs(config.maxDurationMs);
   if (max > 0n && duration.ok && duration.value > max) {
     return deny(
-      specError('spec.duration', `you have specified a duration of ${goDuration(duration.value)}, but the maximum duration allowed is ${goDuration(max)}, please specify a duration lower or equal than this value`),
+      specError('spec.duration', `you have specified a duration of ${formatDuration(duration.value)}, but the maximum duration allowed is ${formatDuration(max)}, please specify a duration lower or equal than this value`),
     );
   }
   const disabled = specKinds(d.spec).find(([kind]) => config.disabledDisruptions.includes(kind));

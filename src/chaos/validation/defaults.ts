@@ -7,7 +7,8 @@ import { USER_INFO_ANNOTATION } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import { userInfoJson } from './user-info.ts';
-import { durationNs, goDuration, msToNs } from './values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs, msToNs } from './values.ts';
 
 export interface DefaultingContext {
   config: ChaosConfig;
@@ -22,7 +23,7 @@ export function defaultDisruption(d: Disruption, context: DefaultingContext): Di
   const out = structuredClone(d);
   out.spec ??= {} as Disruption['spec'];
   const duration = durationNs(out.spec.duration);
-  if (duration.ok && duration.value === 0n) out.spec.duration = goDuration(msToNs(context.config.defaultDurationMs));
+  if (duration.ok && duration.value === 0n) out.spec.duration = formatDuration(msToNs(context.config.defaultDurationMs));
   out.spec.level ??= 'pod';
   if (context.creator) out.metadata.annotations = { ...out.metadata.annotations, [USER_INFO_ANNOTATION]: userInfoJson(context.creator) };
   const recorded = context.previous?.metadata.annotations?.[USER_INFO_ANNOTATION];

@@ -3,7 +3,8 @@
 // Go would not see (dryRun: false added, 60s for 1m) is no change here either.
 import { createHash } from 'node:crypto';
 import type { DisruptionSpec } from '../api/types.ts';
-import { durationNs, goDuration } from './values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs } from './values.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -33,7 +34,7 @@ function normaliseDurations(spec: Record<string, unknown>): void {
     if (!holder || typeof holder !== 'object') continue;
     const rec = holder as Record<string, unknown>;
     const d = durationNs(rec[last] as string | number | undefined);
-    if (d.ok && rec[last] !== undefined) rec[last] = d.value === 0n ? undefined : goDuration(d.value);
+    if (d.ok && rec[last] !== undefined) rec[last] = d.value === 0n ? undefined : formatDuration(d.value);
   }
 }
 

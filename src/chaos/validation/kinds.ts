@@ -4,7 +4,8 @@ import { UNSUPPORTED_KINDS, type DisruptionKindName, type KindSpecField } from '
 import type { CPUPressureSpec, DNSDisruptionSpec, DisruptionSpec, MemoryPressureSpec, NetworkDisruptionHostSpec, NetworkDisruptionSpec, NetworkHTTPFilters } from '../api/types.ts';
 import { countErrors } from './count.ts';
 import { specError, type SpecError } from './errors.ts';
-import { durationNs, goDuration, items, targetPercent } from './values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs, items, targetPercent } from './values.ts';
 
 const HTTP_METHODS = ['GET', 'DELETE', 'POST', 'PUT', 'HEAD', 'PATCH', 'CONNECT', 'OPTIONS', 'TRACE'];
 const MAX_HTTP_METHODS = 9;
@@ -81,7 +82,7 @@ function memoryPressureErrors(s: MemoryPressureSpec): SpecError[] {
   if (!pct.ok) out.push(specError('spec.memoryPressure.targetPercent', `invalid targetPercent ${JSON.stringify(s.targetPercent ?? '')}: ${pct.error}`));
   else if (pct.value < 1 || pct.value > 100) out.push(specError('spec.memoryPressure.targetPercent', `targetPercent must be between 1 and 100, got ${pct.value}`));
   const ramp = durationNs(s.rampDuration);
-  if (ramp.ok && ramp.value < 0n) out.push(specError('spec.memoryPressure.rampDuration', `rampDuration must be non-negative, got ${goDuration(ramp.value)}`));
+  if (ramp.ok && ramp.value < 0n) out.push(specError('spec.memoryPressure.rampDuration', `rampDuration must be non-negative, got ${formatDuration(ramp.value)}`));
   return out;
 }
 

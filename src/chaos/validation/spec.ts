@@ -8,7 +8,8 @@ import { specError, type SpecError } from './errors.ts';
 import { kindErrors } from './kinds.ts';
 import { serviceErrors, type ServiceLookup } from './services.ts';
 import { validateStructTags } from './struct-tags.ts';
-import { durationNs, goDuration, goTime, msToNs, rfc3339 } from './values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs, goTime, msToNs, rfc3339 } from './values.ts';
 
 /** The kinds a spec sets (a present sub-object, even empty: `cpuPressure: {}`), in upstream's order. */
 export function specKinds(spec: DisruptionSpec): [DisruptionKindName, KindSpecField][] {
@@ -123,8 +124,8 @@ function pulseErrors(spec: DisruptionSpec): SpecError[] {
   }
   if ((a > 0n && d === 0n) || (a === 0n && d > 0n)) out.push(specError('spec.pulse', 'if spec.pulse.activeDuration or spec.pulse.dormantDuration are specified, then both options must be set'));
   const min = msToNs(PULSE_MINIMUM_DURATION_MS);
-  if (a !== 0n && a < min) out.push(specError('spec.pulse.activeDuration', `pulse activeDuration of ${goDuration(a)} should be greater than ${goDuration(min)}`));
-  if (d !== 0n && d < min) out.push(specError('spec.pulse.dormantDuration', `pulse dormantDuration of ${goDuration(d)} should be greater than ${goDuration(min)}`));
+  if (a !== 0n && a < min) out.push(specError('spec.pulse.activeDuration', `pulse activeDuration of ${formatDuration(a)} should be greater than ${formatDuration(min)}`));
+  if (d !== 0n && d < min) out.push(specError('spec.pulse.dormantDuration', `pulse dormantDuration of ${formatDuration(d)} should be greater than ${formatDuration(min)}`));
   return out;
 }
 

@@ -1,6 +1,6 @@
 // How upstream reads the loosely typed spec values (IntOrString counts, Go durations, RFC 3339 times), with the
 // Go errors its decoding gives, so that messages read as upstream's.
-import { durationString, parseDuration } from '../../template/functions/sprig/dates.ts';
+import { parseDuration } from '../../apimachinery/duration.ts';
 import type { DisruptionDuration, IntOrString } from '../api/types.ts';
 
 /** A list field as Go reads it: null or absent is empty. */
@@ -48,11 +48,6 @@ export function durationNs(value: DisruptionDuration | null | undefined): Parsed
   } catch (err) {
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
-}
-
-/** time.Duration.String(): 1h0m0s, 500ms. */
-export function goDuration(ns: bigint): string {
-  return durationString(ns);
 }
 
 export function msToNs(ms: number): bigint {

@@ -1,9 +1,9 @@
 // What the validating webhook reads from the cluster, uncached and paginated as upstream's API reader does:
 // the target counts of the countTooLarge net, and a disruption's chaos pods for the finalizer guard.
+import type { Service } from '../../apimachinery/api/index.ts';
 import { nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { formatLabelSelector, fromLabelSelectorObject, type LabelSelectorObject } from '../../apimachinery/label-selector.ts';
 import type { KubeClient, ListOptions } from '../../client/client.ts';
-import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../apimachinery/resource-ref.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
@@ -57,17 +57,13 @@ export async function chaosPodNames(client: KubeClient, chaosNamespace: string, 
   return pods.items.map((p) => `${p.metadata.namespace ?? chaosNamespace}/${p.metadata.name ?? ''}`);
 }
 
-interface ServiceObject {
-  spec?: { type?: string; ports?: { name?: string; port: number }[] };
-}
-
 /** The Services network.services names, or undefined for each that does not exist. */
 export async function lookupServices(client: KubeClient, d: Disruption): Promise<ServiceLookup> {
   const found = new Map<string, ServiceInfo | undefined>();
   for (const s of d.spec.network?.services ?? []) {
     if (!s.namespace || !s.name || found.has(serviceKey(s.namespace, s.name))) continue;
     try {
-      const svc = await client.get<KubeObject & ServiceObject>(servicesResource, s.name, { namespace: s.namespace });
+      const svc = await client.get<Service>(servicesResource, s.name, { namespace: s.namespace });
       found.set(serviceKey(s.namespace, s.name), { type: svc.spec?.type ?? 'ClusterIP', ports: svc.spec?.ports ?? [] });
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;

@@ -7,7 +7,8 @@ import { parseQuantity } from '../../apimachinery/quantity.ts';
 import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler } from '../../runtime/webhook/index.ts';
 import { CHAOS_GROUP } from '../api/constants.ts';
 import type { HandlerConfig } from '../config.ts';
-import { durationNs, goDuration, msToNs } from '../validation/values.ts';
+import { formatDuration } from '../../apimachinery/duration.ts';
+import { durationNs, msToNs } from '../validation/values.ts';
 
 export const HANDLER_CONTAINER_NAME = 'chaos-handler';
 export const HANDLER_TIMEOUT_ANNOTATION = `${CHAOS_GROUP}/disrupt-on-init-timeout`;
@@ -25,12 +26,12 @@ export function handlerArgs(annotations: Readonly<Record<string, string>>, setti
     // Unparseable: upstream logs it and keeps the default.
     if (parsed.ok) {
       if (parsed.value > msToNs(settings.maxTimeoutMs)) {
-        return { refused: `you have requested a handler timeout of ${goDuration(parsed.value)} but the maximum allowed timeout is ${goDuration(msToNs(settings.maxTimeoutMs))}` };
+        return { refused: `you have requested a handler timeout of ${formatDuration(parsed.value)} but the maximum allowed timeout is ${formatDuration(msToNs(settings.maxTimeoutMs))}` };
       }
       timeoutNs = parsed.value;
     }
   }
-  return ['--timeout', goDuration(timeoutNs), ...(Object.hasOwn(annotations, HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION) ? ['--succeed-on-timeout'] : [])];
+  return ['--timeout', formatDuration(timeoutNs), ...(Object.hasOwn(annotations, HANDLER_SUCCEED_ON_TIMEOUT_ANNOTATION) ? ['--succeed-on-timeout'] : [])];
 }
 
 /**

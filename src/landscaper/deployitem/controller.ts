@@ -13,7 +13,8 @@ import type { KubeClient } from '../../client/client.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import { deployItemsResource, targetsResource } from '../api/resources.ts';
 import { applyPickupTimeout, pickupTimeoutMessage } from './pickup.ts';
-import { formatDuration, parseTimeout, type Timeout } from '../timeouts.ts';
+import { formatGoDuration } from '../../apimachinery/duration.ts';
+import { parseTimeout, type Timeout } from '../timeouts.ts';
 import { CONDITION_DEPLOYER_KNOWN } from '../api/constants.ts';
 import { setLsCondition } from '../status-helpers.ts';
 import { DEFAULT_PICKUP_TIMEOUT, hasUnfinishedJob, isPickedUp, NO_DEPLOYER_REASON, pickupRemainingMs } from './timeouts.ts';
@@ -121,7 +122,7 @@ interface UnknownTypeCondition {
 
 function unknownTypeMessage(di: DeployItem, d: DeployItemControllerData): string {
   const runs = `this Bosun runs deployers for ${[...(d.knownTypes ?? [])].sort().join(', ')}`;
-  const until = d.pickup.disabled ? 'no pickup timeout is set' : `the item fails if none picks it up within the pickup timeout (${formatDuration(d.pickup.ms)})`;
+  const until = d.pickup.disabled ? 'no pickup timeout is set' : `the item fails if none picks it up within the pickup timeout (${formatGoDuration(d.pickup.ms)})`;
   return `no deployer of this Bosun handles deploy item type ${JSON.stringify(di.spec.type)} (${runs}); a deployer running elsewhere may still pick it up: ${until}`;
 }
 

@@ -4,11 +4,11 @@
 import { ERR_TIMEOUT, PHASE_DELETE_FAILED, PHASE_FAILED } from '../api/constants.ts';
 import type { DeployItem, DeployItemStatus } from '../api/deploy-item.ts';
 import { lsTime, updatedLsError } from '../status-helpers.ts';
-import { formatDuration } from '../timeouts.ts';
+import { formatGoDuration } from '../../apimachinery/duration.ts';
 import { PICKUP_TIMEOUT_OPERATION, PICKUP_TIMEOUT_REASON } from './timeouts.ts';
 
 export function pickupTimeoutMessage(di: DeployItem, timeoutMs: number, missingTarget: string | undefined): string {
-  const base = `no deployer has picked up deploy item ${di.metadata.name ?? ''} (type ${di.spec.type}) within ${formatDuration(timeoutMs)}`;
+  const base = `no deployer has picked up deploy item ${di.metadata.name ?? ''} (type ${di.spec.type}) within ${formatGoDuration(timeoutMs)}`;
   if (missingTarget !== undefined) return `${base}: its Target ${missingTarget} does not exist`;
   return `${base}: is a deployer for this type running and responsible for its target?`;
 }

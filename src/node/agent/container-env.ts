@@ -3,37 +3,15 @@
 // so far; values from ConfigMaps, Secrets and the downward API are taken as they are.
 // Secret values are never put in errors or warnings: only names and keys are.
 import { SandboxSpecError } from '../sandbox/errors.ts';
+import type { ConfigMap, ConfigMapKeySelector, EnvFromSource, EnvVar as ApiEnvVar, Secret, SecretKeySelector } from '../../apimachinery/api/index.ts';
 import type { EnvVar } from '../sandbox/types.ts';
 import { expandReferences } from './container-argv.ts';
-import { resolveFieldRef, resolveResourceFieldRef, type ObjectFieldSelector, type ResourceFieldSelector } from './downward-api.ts';
-import { notFoundError, secretEntries, type ConfigMap, type Secret } from './pod-api-objects.ts';
+import { resolveFieldRef, resolveResourceFieldRef } from './downward-api.ts';
+import { notFoundError, secretEntries } from './pod-api-objects.ts';
 import type { ContainerView, PodContext } from './pod-context.ts';
 
-interface KeySelector {
-  name: string;
-  key: string;
-  optional?: boolean;
-}
-
-export interface EnvVarSource {
-  name: string;
-  value?: string;
-  valueFrom?: {
-    fieldRef?: ObjectFieldSelector;
-    resourceFieldRef?: ResourceFieldSelector;
-    configMapKeyRef?: KeySelector;
-    secretKeyRef?: KeySelector;
-  };
-}
-
-export interface EnvFromSource {
-  prefix?: string;
-  configMapRef?: { name: string; optional?: boolean };
-  secretRef?: { name: string; optional?: boolean };
-}
-
 export interface ContainerEnvSpec extends ContainerView {
-  env?: EnvVarSource[];
+  env?: ApiEnvVar[];
   envFrom?: EnvFromSource[];
 }
 
@@ -73,7 +51,7 @@ async function envFromEntries(source: EnvFromSource, context: PodContext): Promi
   throw configError('envFrom: one of configMapRef or secretRef must be set');
 }
 
-async function keyValue(kind: 'configmap' | 'secret', selector: KeySelector, context: PodContext): Promise<string | undefined> {
+async function keyValue(kind: 'configmap' | 'secret', selector: ConfigMapKeySelector | SecretKeySelector, context: PodContext): Promise<string | undefined> {
   const { objects } = context;
   const object: ConfigMap | Secret | undefined = kind === 'configmap' ? await objects.configMap(selector.name) : await objects.secret(selector.name);
   if (object === undefined) {
@@ -89,7 +67,7 @@ async function keyValue(kind: 'configmap' | 'secret', selector: KeySelector, con
   return value;
 }
 
-async function valueFrom(variable: EnvVarSource, container: ContainerView, context: PodContext): Promise<string | undefined> {
+async function valueFrom(variable: ApiEnvVar, container: ContainerView, context: PodContext): Promise<string | undefined> {
   const source = variable.valueFrom ?? {};
   if (source.fieldRef !== undefined) return resolveFieldRef(source.fieldRef, context, 'env');
   if (source.resourceFieldRef !== undefined) return resolveResourceFieldRef(source.resourceFieldRef, container, context);

@@ -1,22 +1,12 @@
 // The downward API as kubelet resolves it for env (fieldRef, resourceFieldRef) and for downwardAPI/projected
 // volume files. Env and volumes accept different field paths (API validation's lists), so each caller says
 // which one it is.
+import type { ObjectFieldSelector, ResourceFieldSelector } from '../../apimachinery/api/index.ts';
 import { SandboxSpecError } from '../sandbox/errors.ts';
 import { parseBytes, parseMilliCpu } from '../sandbox/quantity.ts';
 import type { ContainerView, PodContext } from './pod-context.ts';
 
 export type DownwardApiUse = 'env' | 'volume';
-
-export interface ObjectFieldSelector {
-  fieldPath: string;
-}
-
-export interface ResourceFieldSelector {
-  /** Required in volumes; env defaults to the container being started. */
-  containerName?: string;
-  resource: string;
-  divisor?: string;
-}
 
 const SUBSCRIPTED = /^metadata\.(labels|annotations)\['(.*)'\]$/;
 

@@ -3,7 +3,7 @@
 import { leasesResource, NODE_LEASE_NAMESPACE } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { AlreadyExistsError, NotFoundError } from '../../client/errors.ts';
-import type { Lease } from './api-types.ts';
+import type { Lease } from '../../apimachinery/api/index.ts';
 
 export interface NodeLeaseOptions {
   nodeName: string;

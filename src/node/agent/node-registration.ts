@@ -4,7 +4,7 @@ import { cpus, hostname, totalmem } from 'node:os';
 import { nodesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { AlreadyExistsError } from '../../client/errors.ts';
-import type { Node, NodeStatus } from './api-types.ts';
+import type { Node, NodeStatus } from '../../apimachinery/api/index.ts';
 
 export interface NodeRegistrationOptions {
   nodeName: string;

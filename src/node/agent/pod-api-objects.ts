@@ -2,22 +2,12 @@
 // server once per pod start (volumes and env often name the same object) and reported missing in kubelet's
 // words. Other API failures propagate unchanged: they are transient, not the pod's fault.
 import { configMapsResource, persistentVolumeClaimsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
+import type { ConfigMap, Secret } from '../../apimachinery/api/index.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../apimachinery/resource-ref.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { SandboxSpecError } from '../sandbox/errors.ts';
-
-export interface ConfigMap extends KubeObject {
-  data?: Record<string, string>;
-  /** base64 on the wire. */
-  binaryData?: Record<string, string>;
-}
-
-export interface Secret extends KubeObject {
-  /** base64 on the wire. */
-  data?: Record<string, string>;
-}
 
 export type PersistentVolumeClaim = KubeObject;
 

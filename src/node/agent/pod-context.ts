@@ -1,12 +1,8 @@
 // What the agent knows about a pod when it prepares its containers: the core/v1 Pod fields that volumes and
 // environment read, the addresses the agent gave it (known before status is written), the node's allocatable
 // (kubelet's default for unset limits) and the pod's ConfigMaps, Secrets and claims.
+import type { ResourceRequirements } from '../../apimachinery/api/index.ts';
 import type { PodApiObjects } from './pod-api-objects.ts';
-
-export interface ResourceRequirements {
-  limits?: Record<string, string>;
-  requests?: Record<string, string>;
-}
 
 /** The subset of core/v1 Container read here. */
 export interface ContainerView {

@@ -11,16 +11,17 @@ import { persistentVolumeClaimVolume } from './volumes/persistent-volume-claim-v
 import { projectedVolume } from './volumes/projected-volume.ts';
 import { secretVolume } from './volumes/secret-volume.ts';
 import { mountsUnder, unmount } from './volumes/tmpfs.ts';
-import type { MaterialisedVolume, PodVolume, VolumeContext } from './volumes/types.ts';
+import type { Volume } from '../../apimachinery/api/index.ts';
+import type { MaterialisedVolume, VolumeContext } from './volumes/types.ts';
 import { podVolumesDir } from './volumes/volume-dir.ts';
 
-export type { MaterialisedVolume, PodVolume, VolumeContext } from './volumes/types.ts';
-export { volumeBindings, type VolumeMount } from './volumes/volume-mounts.ts';
+export type { MaterialisedVolume, VolumeContext } from './volumes/types.ts';
+export { volumeBindings } from './volumes/volume-mounts.ts';
 
 /** API validation's rule for volume names (a DNS-1123 label); the name becomes a path on the node. */
 const VOLUME_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
-function materialise(context: VolumeContext, volume: PodVolume): Promise<MaterialisedVolume> {
+function materialise(context: VolumeContext, volume: Volume): Promise<MaterialisedVolume> {
   const { name } = volume;
   if (!VOLUME_NAME.test(name)) {
     throw new SandboxSpecError('CreateContainerConfigError', `volume ${JSON.stringify(name)}: a volume name must be a lowercase RFC 1123 label (a-z, 0-9 and '-', at most 63 characters)`);
@@ -45,7 +46,7 @@ function materialise(context: VolumeContext, volume: PodVolume): Promise<Materia
  * each by name. A missing ConfigMap, Secret or claim, a failed hostPath check or an unsupported kind is a
  * SandboxSpecError (CreateContainerConfigError) in kubelet's words; other errors are the host's or the API's.
  */
-export async function materialiseVolumes(context: VolumeContext, volumes: readonly PodVolume[]): Promise<Map<string, MaterialisedVolume>> {
+export async function materialiseVolumes(context: VolumeContext, volumes: readonly Volume[]): Promise<Map<string, MaterialisedVolume>> {
   const materialised = new Map<string, MaterialisedVolume>();
   for (const volume of volumes) materialised.set(volume.name, await materialise(context, volume));
   return materialised;

@@ -5,7 +5,7 @@ import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
-import type { Pod } from '../agent/pods/pod-types.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 import { forbidden, notFound } from './errors.ts';
 
 /** The pod, read afresh, when it is bound to nodeName; 404 when it does not exist, 403 when it is another node's. */

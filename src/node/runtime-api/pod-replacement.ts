@@ -7,7 +7,7 @@ import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import type { PodReplacementRequest } from '../../client/node-runtime/protocol.ts';
 import { updateObject } from '../../runtime/conflict-retry.ts';
-import type { Node } from '../agent/api-types.ts';
+import type { Node } from '../../apimachinery/api/index.ts';
 import { ownPod } from './finalizer-removal.ts';
 
 type SchedulableNode = Node & { spec?: { unschedulable?: boolean } };

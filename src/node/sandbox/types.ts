@@ -1,5 +1,6 @@
 // What the sandbox is asked to run: a resolved subset of core/v1 Container plus the pod-level facts
 // the kubelet would have decided (hostname, hosts and resolv.conf contents, namespaces to share).
+import type { SecurityContext as ApiSecurityContext } from '../../apimachinery/api/index.ts';
 
 export interface EnvVar {
   name: string;
@@ -13,16 +14,11 @@ export interface VolumeBinding {
   readOnly?: boolean;
 }
 
-/** The effective security context (pod-level fields already merged into the container's, as kubelet does). */
-export interface SecurityContext {
-  runAsUser?: number;
-  runAsGroup?: number;
-  runAsNonRoot?: boolean;
-  allowPrivilegeEscalation?: boolean;
-  privileged?: boolean;
-  readOnlyRootFilesystem?: boolean;
-  capabilities?: { add?: string[]; drop?: string[] };
-}
+/**
+ * The effective security context (pod-level fields already merged into the container's, as kubelet does): the
+ * core/v1 fields the sandbox enforces.
+ */
+export type SecurityContext = Pick<ApiSecurityContext, 'runAsUser' | 'runAsGroup' | 'runAsNonRoot' | 'allowPrivilegeEscalation' | 'privileged' | 'readOnlyRootFilesystem' | 'capabilities'>;
 
 export interface ResourceList {
   cpu?: string;

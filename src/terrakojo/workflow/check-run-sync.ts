@@ -7,7 +7,7 @@ import type { WorkflowPhase } from '../api/constants.ts';
 import type { Workflow } from '../api/types.ts';
 import type { CheckRunOutput, GitHubClient } from '../github/github-client.ts';
 import { EVENT_CHECK_RUN_CREATED } from './events.ts';
-import type { Job } from './job-shape.ts';
+import type { Job } from '../../apimachinery/api/index.ts';
 import type { WorkflowControllerData } from './options.ts';
 import { jobOutput } from './output.ts';
 import { checkRunChanges, checkRunStateOf } from './phase.ts';

@@ -33,7 +33,7 @@ import { cancelCheckRunOnDeletion } from './deletion.ts';
 import { CancelPendingError, isConfigurationError, JobNotControlledError } from './errors.ts';
 import { EVENT_BRANCH_NOT_FOUND, EVENT_CHECK_RUN_CREATE_FAILED, EVENT_GITHUB_ACCESS_FAILED, EVENT_JOB_CREATE_FAILED, EVENT_JOB_CREATED, EVENT_JOB_NOT_CONTROLLED, EVENT_TEMPLATE_NOT_FOUND } from './events.ts';
 import { buildJob } from './job-builder.ts';
-import type { Job } from './job-shape.ts';
+import type { Job } from '../../apimachinery/api/index.ts';
 import type { WorkflowControllerData } from './options.ts';
 import { noJobOutput } from './output.ts';
 import { isTerminalPhase, phaseOfJob } from './phase.ts';

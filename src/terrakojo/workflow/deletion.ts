@@ -17,7 +17,7 @@ import type { Branch, Workflow } from '../api/types.ts';
 import { showPhase } from './check-run-sync.ts';
 import { CancelPendingError, isConfigurationError } from './errors.ts';
 import { EVENT_CHECK_RUN_CANCEL_SKIPPED, EVENT_CHECK_RUN_CANCELLED } from './events.ts';
-import type { Job } from './job-shape.ts';
+import type { Job } from '../../apimachinery/api/index.ts';
 import type { WorkflowControllerData } from './options.ts';
 import { cancelledOutput } from './output.ts';
 import { isTerminalPhase, phaseOfJob } from './phase.ts';

@@ -12,7 +12,7 @@ import type { Branch, Repository, Workflow, WorkflowTemplate } from '../api/type
 import { controlledBy } from '../repository/ownership.ts';
 import { indexRepositoriesBySecret, repositoriesUsing, secretContentChanged } from '../repository/secret-index.ts';
 import { reconcileWorkflow, workflowErrorPolicy } from './controller.ts';
-import type { Job } from './job-shape.ts';
+import type { Job } from '../../apimachinery/api/index.ts';
 import type { WorkflowControllerData, WorkflowControllerOptions } from './options.ts';
 
 export type { GitHubClientForBranch, WorkflowControllerData, WorkflowControllerOptions } from './options.ts';

@@ -5,14 +5,16 @@
 import type { OwnerReference } from '../../apimachinery/object.ts';
 import { TERRAKOJO_API_VERSION, KIND_WORKFLOW } from '../api/constants.ts';
 import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
-import { allContainers, type ContainerSecurityContext, type Job, type JobSpec, type PodSpec } from './job-shape.ts';
+import type { SecurityContext, Job, JobSpec, PodSpec, PodTemplateSpec } from '../../apimachinery/api/index.ts';
+import { allContainers } from './pod-containers.ts';
 import { injectReservedRuntimeEnv } from './runtime-env.ts';
 import { mountWorkspace } from './workspace.ts';
 
 export const DEFAULT_RUN_AS_USER = 1000;
 
 export function buildJob(workflow: Workflow, template: WorkflowTemplate, branch: Branch): Job {
-  const spec = structuredClone(template.spec.job) as JobSpec;
+  // The template's spec.job is the user's: typed for the fields set here, the rest left for the API server to judge.
+  const spec = structuredClone(template.spec.job) as Partial<JobSpec> as JobSpec;
   const pod = podSpecOf(spec);
   applyJobDefaults(spec);
   injectReservedRuntimeEnv(pod, workflow, branch);
@@ -62,8 +64,8 @@ export function applyJobDefaults(spec: JobSpec): void {
 }
 
 // Fresh objects per container: no two containers share a securityContext or a drop list.
-function hardenedContainer(given: ContainerSecurityContext | undefined): ContainerSecurityContext {
-  const context: ContainerSecurityContext = { ...given };
+function hardenedContainer(given: SecurityContext | undefined): SecurityContext {
+  const context: SecurityContext = { ...given };
   context.allowPrivilegeEscalation ??= false;
   const capabilities = { ...context.capabilities };
   if (!capabilities.drop || capabilities.drop.length === 0) capabilities.drop = ['ALL'];
@@ -71,7 +73,8 @@ function hardenedContainer(given: ContainerSecurityContext | undefined): Contain
   return context;
 }
 
+/** The pod spec, created where the user's spec.job leaves it out (the API server then says what is missing). */
 function podSpecOf(spec: JobSpec): PodSpec {
-  const template = (spec.template ??= {});
-  return (template.spec ??= {});
+  const template = ((spec as Partial<JobSpec>).template ??= {} as PodTemplateSpec);
+  return ((template as Partial<PodTemplateSpec>).spec ??= {} as PodSpec);
 }

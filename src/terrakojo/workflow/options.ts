@@ -5,7 +5,7 @@ import type { Informer } from '../../runtime/informer/informer.ts';
 import type { StatusWriter } from '../../runtime/status.ts';
 import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
 import type { GitHubClient } from '../github/github-client.ts';
-import type { Job } from './job-shape.ts';
+import type { Job } from '../../apimachinery/api/index.ts';
 import type { LogLimits } from './pod-log.ts';
 
 /**

@@ -2,16 +2,14 @@
 // determineWorkflowPhase and checkRunStatus). Job conditions are not read, as upstream does not: with the
 // default backoffLimit 0 the first failed pod ends the Job anyway.
 import { TERMINAL_WORKFLOW_PHASES, type WorkflowPhase } from '../api/constants.ts';
+import type { JobStatus } from '../../apimachinery/api/index.ts';
 import type { CheckRunConclusion, CheckRunStatus } from '../github/github-client.ts';
 
-/** The counters of a batch/v1 JobStatus this controller reads. */
-export interface JobCounts {
-  active?: number;
-  succeeded?: number;
-  failed?: number;
-  /** Finished pods the Job controller has seen but not counted yet (pod tracking with finalizers, Kubernetes 1.26+). */
-  uncountedTerminatedPods?: { succeeded?: string[]; failed?: string[] };
-}
+/**
+ * The counters of a batch/v1 JobStatus this controller reads; uncountedTerminatedPods holds finished pods the Job
+ * controller has seen but not counted yet (pod tracking with finalizers, Kubernetes 1.26+).
+ */
+export type JobCounts = Pick<JobStatus, 'active' | 'succeeded' | 'failed' | 'uncountedTerminatedPods'>;
 
 /**
  * succeeded > 0 → Succeeded, failed > 0 → Failed, active > 0 → Running, else Pending: checked in that order.

@@ -2,9 +2,8 @@
 // tailLines and limitBytes), from the Job's newest pod. A log that cannot be read is a result that says why,
 // never an error: the check run still completes.
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
-import type { KubeObject } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
-import type { Container, Job, PodSpec } from './job-shape.ts';
+import type { Container, Job, Pod } from '../../apimachinery/api/index.ts';
 
 /** The label the Job controller puts on its pods; the legacy one first existed alone. */
 export const JOB_NAME_LABELS = ['batch.kubernetes.io/job-name', 'job-name'] as const;
@@ -16,11 +15,6 @@ export interface LogLimits {
 }
 
 export type LogTail = { readable: true; pod: string; container: string; text: string } | { readable: false; reason: string };
-
-interface Pod extends KubeObject {
-  spec?: PodSpec;
-  status?: { containerStatuses?: Array<{ name: string; state?: { terminated?: { exitCode?: number } } }> };
-}
 
 export async function readJobLogTail(client: KubeClient, job: Job, limits: LogLimits, signal?: AbortSignal): Promise<LogTail> {
   const namespace = job.metadata.namespace ?? '';

@@ -4,7 +4,8 @@
 // envFrom is left alone.
 import { PARAM_EXECUTION_UNIT, PARAM_IS_DEFAULT_BRANCH } from '../api/constants.ts';
 import type { Branch, Workflow } from '../api/types.ts';
-import { allContainers, type EnvVar, type PodSpec } from './job-shape.ts';
+import type { EnvVar, PodSpec } from '../../apimachinery/api/index.ts';
+import { allContainers } from './pod-containers.ts';
 import { workspaceOf } from './workspace.ts';
 
 /** The 13 reserved variables, in the order they are appended. */

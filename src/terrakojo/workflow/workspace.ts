@@ -2,7 +2,8 @@
 // workspaceClaimName parameter, mounted as volume "terrakojo-workspace" into every container and init
 // container at workspaceMountPath (default /workspace). Who makes the claim is not this controller's concern.
 import type { Workflow } from '../api/types.ts';
-import { allContainers, type PodSpec } from './job-shape.ts';
+import type { PodSpec } from '../../apimachinery/api/index.ts';
+import { allContainers } from './pod-containers.ts';
 
 export const PARAM_WORKSPACE_CLAIM_NAME = 'workspaceClaimName';
 export const PARAM_WORKSPACE_MOUNT_PATH = 'workspaceMountPath';

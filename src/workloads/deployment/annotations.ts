@@ -1,6 +1,6 @@
 // The deployment.kubernetes.io annotations: revisions (which kubectl rollout history and undo read) and the
 // replica counts proportional scaling needs (deploymentutil).
-import type { Deployment, ReplicaSet } from '../api/types.ts';
+import type { Deployment, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { maxSurge } from './fenceposts.ts';
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';

@@ -2,7 +2,7 @@
 // run nothing. They are what `kubectl rollout undo` can go back to.
 import { NotFoundError } from '../../client/errors.ts';
 import { replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { ReplicaSet } from '../api/types.ts';
+import type { ReplicaSet } from '../../apimachinery/api/index.ts';
 import type { DeploymentSync } from './context.ts';
 import { byRevision } from './replica-sets.ts';
 

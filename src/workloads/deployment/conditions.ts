@@ -2,7 +2,7 @@
 // condition with the same status and reason is left alone entirely, so that Progressing's lastUpdateTime marks
 // the last progress (the base of the progress deadline) rather than the last sync.
 import { nowTime } from '../../apimachinery/time.ts';
-import type { DeploymentCondition, DeploymentStatus } from '../api/types.ts';
+import type { DeploymentCondition, DeploymentStatus } from '../../apimachinery/api/index.ts';
 
 export const DEPLOYMENT_AVAILABLE = 'Available';
 export const DEPLOYMENT_PROGRESSING = 'Progressing';

@@ -10,7 +10,7 @@ import type { EventRecorder, EventType } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { updateStatus } from '../../runtime/status.ts';
 import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../api/types.ts';
+import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { controllerOf, controllerRefTo } from '../pods/owner.ts';
 import { maxRevision, REVISION_ANNOTATION, setNewReplicaSetAnnotations, setReplicasAnnotations } from './annotations.ts';
 import {

@@ -4,7 +4,7 @@ import { objectKey } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { deploymentsResource, podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Deployment, Pod, ReplicaSet } from '../api/types.ts';
+import type { Deployment, Pod, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { controllerOf } from '../pods/owner.ts';
 import { isPodActive } from '../pods/pod-state.ts';
 import type { DeploymentControllerData } from './context.ts';

@@ -1,6 +1,6 @@
 // maxSurge and maxUnavailable as numbers of pods (deploymentutil.ResolveFenceposts): a percentage of the desired
 // replicas, surge rounded up and unavailability rounded down; both 0 would deadlock, so unavailability is then 1.
-import type { Deployment, IntOrString } from '../api/types.ts';
+import type { Deployment, IntOrString } from '../../apimachinery/api/index.ts';
 
 export class IntOrPercentError extends Error {
   override readonly name = 'IntOrPercentError' as const;

@@ -2,7 +2,7 @@
 // resized. With one active ReplicaSet it gets all the replicas; a saturated new ReplicaSet empties the old ones;
 // during a rolling update the replicas are spread over the active ReplicaSets in proportion to their size
 // (GetProportion), the leftover going to the largest.
-import type { ReplicaSet } from '../api/types.ts';
+import type { ReplicaSet } from '../../apimachinery/api/index.ts';
 import { maxReplicasOf } from './annotations.ts';
 import { cleanupOldReplicaSets } from './cleanup.ts';
 import type { DeploymentSync } from './context.ts';

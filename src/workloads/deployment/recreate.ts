@@ -1,7 +1,7 @@
 // The Recreate strategy (recreate.go): scale every old ReplicaSet to 0, wait until none of their pods runs, then
 // create or scale up the new ReplicaSet. Old pods going away wake the Deployment (see the pod watch).
 import { OWNER_INDEX } from '../../runtime/informer/indexers.ts';
-import type { ReplicaSet } from '../api/types.ts';
+import type { ReplicaSet } from '../../apimachinery/api/index.ts';
 import { isPodTerminal } from '../pods/pod-state.ts';
 import { cleanupOldReplicaSets } from './cleanup.ts';
 import type { DeploymentSync } from './context.ts';

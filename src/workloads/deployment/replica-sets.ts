@@ -1,5 +1,5 @@
 // Reading a Deployment's ReplicaSets (deploymentutil and controller helpers): which one is new, orderings, counts.
-import type { Deployment, ReplicaSet } from '../api/types.ts';
+import type { Deployment, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { desiredReplicasOf, revisionOf } from './annotations.ts';
 import { equalIgnoringHash } from './template-hash.ts';
 

@@ -1,7 +1,7 @@
 // The RollingUpdate strategy (rolling.go): grow the new ReplicaSet within maxSurge, shrink old ones while at least
 // replicas − maxUnavailable stay available (unhealthy old replicas go first), one step per sync; every ReplicaSet
 // change brings the next sync.
-import type { ReplicaSet } from '../api/types.ts';
+import type { ReplicaSet } from '../../apimachinery/api/index.ts';
 import { cleanupOldReplicaSets } from './cleanup.ts';
 import type { DeploymentSync } from './context.ts';
 import { maxUnavailable } from './fenceposts.ts';

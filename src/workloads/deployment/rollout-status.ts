@@ -3,7 +3,7 @@
 // progress (ReplicaSetUpdated), completion (NewReplicaSetAvailable) or a rollout stuck past
 // progressDeadlineSeconds (ProgressDeadlineExceeded). A rollout in progress is looked at again when its deadline
 // would pass: a timer, not a poll.
-import type { DeploymentStatus, ReplicaSet } from '../api/types.ts';
+import type { DeploymentStatus, ReplicaSet } from '../../apimachinery/api/index.ts';
 import {
   DEPLOYMENT_AVAILABLE,
   DEPLOYMENT_PROGRESSING,
@@ -78,7 +78,7 @@ export async function syncRolloutStatus(sync: DeploymentSync, allRSs: readonly (
     }
   }
   const failure = allRSs.map((rs) => rs?.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True')).find((c) => c !== undefined);
-  if (failure) setDeploymentCondition(status, newDeploymentCondition(DEPLOYMENT_REPLICA_FAILURE, 'True', failure.reason, failure.message, now));
+  if (failure) setDeploymentCondition(status, newDeploymentCondition(DEPLOYMENT_REPLICA_FAILURE, 'True', failure.reason ?? '', failure.message ?? '', now));
   else removeDeploymentCondition(status, DEPLOYMENT_REPLICA_FAILURE);
   await sync.writeStatus(status);
   return stuckRecheckMs(sync, status, now);
@@ -102,7 +102,7 @@ function timedOut(sync: DeploymentSync, now: Date): boolean {
   if (!condition) return false;
   if (condition.reason === REASON_TIMED_OUT) return true;
   if (condition.reason === REASON_NEW_RS_AVAILABLE) return false;
-  return Date.parse(condition.lastUpdateTime) + (sync.deployment.spec.progressDeadlineSeconds ?? 600) * 1000 < now.getTime();
+  return Date.parse(condition.lastUpdateTime ?? '') + (sync.deployment.spec.progressDeadlineSeconds ?? 600) * 1000 < now.getTime();
 }
 
 /** requeueStuckDeployment: while progressing and not complete, wake up when the deadline would pass. */
@@ -111,7 +111,7 @@ function stuckRecheckMs(sync: DeploymentSync, status: DeploymentStatus, now: Dat
   if (!sync.hasProgressDeadline() || !condition || condition.status !== 'True' || condition.reason === REASON_NEW_RS_AVAILABLE || deploymentComplete(sync, status)) {
     return undefined;
   }
-  const after = Date.parse(condition.lastUpdateTime) + (sync.deployment.spec.progressDeadlineSeconds ?? 600) * 1000 - now.getTime();
+  const after = Date.parse(condition.lastUpdateTime ?? '') + (sync.deployment.spec.progressDeadlineSeconds ?? 600) * 1000 - now.getTime();
   // A second of slack past the deadline, as upstream, so the check after it sees the deadline passed.
   return Math.max(0, after) + 1000;
 }

@@ -6,7 +6,7 @@ import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Deployment } from '../api/types.ts';
+import type { Deployment } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';
 import { controllerRefTo } from '../pods/owner.ts';
 import { desiredReplicasOf } from './annotations.ts';

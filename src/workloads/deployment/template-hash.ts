@@ -4,7 +4,7 @@
 // same equivalence apimachinery's semantic equality uses (an empty map, list or struct equals an absent one), so a
 // template that kubectl round-tripped hashes the same. The values differ from kube-controller-manager's; their
 // shape and use (ReplicaSet names, the label) do not.
-import type { PodTemplateSpec } from '../api/types.ts';
+import type { PodTemplateSpec } from '../../apimachinery/api/index.ts';
 
 export const POD_TEMPLATE_HASH_LABEL = 'pod-template-hash';
 

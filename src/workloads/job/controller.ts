@@ -4,7 +4,7 @@ import { objectKey } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Job, Pod } from '../api/types.ts';
+import type { Job, Pod } from '../../apimachinery/api/index.ts';
 import { Expectations, observeExpectations } from '../pods/expectations.ts';
 import { controllerOf } from '../pods/owner.ts';
 import { PodControl } from '../pods/pod-control.ts';

@@ -2,7 +2,7 @@
 // removal the informer has not shown yet. Until then a stale cached pod still carries the finalizer and must not be
 // counted a second time.
 import type { EventSource } from '../pods/expectations.ts';
-import type { Pod } from '../api/types.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 import { JOB_TRACKING_FINALIZER } from './constants.ts';
 
 export class FinalizerExpectations {

@@ -3,7 +3,7 @@
 // OnFailure, as many restarts) or a passed activeDeadlineSeconds set FailureTarget. Also the Suspended condition.
 import { nowTime } from '../../apimachinery/time.ts';
 import { getCondition, setCondition, type ConditionInput } from '../../runtime/conditions.ts';
-import type { Job, JobStatus, Pod } from '../api/types.ts';
+import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import {
   CONDITION_COMPLETE,
   CONDITION_FAILED,
@@ -51,8 +51,8 @@ function deadlineRemainingMs(job: Job, startTime: string | undefined, now: numbe
 export function finishedCondition(job: Job, status: JobStatus, failed: number, pods: readonly Pod[], nowMs: number): { finished: FinishedCondition | undefined; requeueMs: number | undefined } {
   const criteriaMet = getCondition(status.conditions, CONDITION_SUCCESS_CRITERIA_MET);
   const failureTarget = getCondition(status.conditions, CONDITION_FAILURE_TARGET);
-  if (criteriaMet?.status === 'True') return { finished: { type: CONDITION_SUCCESS_CRITERIA_MET, status: 'True', reason: criteriaMet.reason, message: criteriaMet.message }, requeueMs: undefined };
-  if (failureTarget?.status === 'True') return { finished: { type: CONDITION_FAILED, status: 'True', reason: failureTarget.reason, message: failureTarget.message }, requeueMs: undefined };
+  if (criteriaMet?.status === 'True') return { finished: { type: CONDITION_SUCCESS_CRITERIA_MET, status: 'True', reason: criteriaMet.reason ?? '', message: criteriaMet.message ?? '' }, requeueMs: undefined };
+  if (failureTarget?.status === 'True') return { finished: { type: CONDITION_FAILED, status: 'True', reason: failureTarget.reason ?? '', message: failureTarget.message ?? '' }, requeueMs: undefined };
   const deadline = deadlineRemainingMs(job, job.status?.startTime, nowMs);
   const backoffLimit = job.spec.backoffLimit ?? 6;
   if (failed > backoffLimit || pastBackoffLimitOnFailure(job, pods, backoffLimit)) {

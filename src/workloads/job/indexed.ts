@@ -2,7 +2,7 @@
 // [0, completions); the Job succeeds when every index has a succeeded pod, and status.completedIndexes lists
 // them as intervals ("0-2,4"). Pods learn their index from an annotation, a label, their hostname
 // (<job>-<index>) and the JOB_COMPLETION_INDEX environment variable.
-import type { Job, Pod, PodTemplateSpec } from '../api/types.ts';
+import type { Job, Pod, PodTemplateSpec } from '../../apimachinery/api/index.ts';
 import { compareForDeletion } from '../pods/deletion-order.ts';
 
 export const COMPLETION_INDEX_ANNOTATION = 'batch.kubernetes.io/job-completion-index';

@@ -3,7 +3,7 @@
 // surplus or redundant ones; a suspended Job deletes its active pods. Creations and deletions are counted as
 // expectations so the next sync waits for the informer to see them.
 import { NotFoundError } from '../../client/errors.ts';
-import type { Job, Pod } from '../api/types.ts';
+import type { Job, Pod } from '../../apimachinery/api/index.ts';
 import { podsToDelete } from '../pods/deletion-order.ts';
 import { controllerRefTo } from '../pods/owner.ts';
 import { podFromTemplate } from '../pods/pod-control.ts';

@@ -11,7 +11,7 @@ import { OWNER_INDEX } from '../../runtime/informer/indexers.ts';
 import { keyOf } from '../../runtime/informer/store.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Job, Pod } from '../api/types.ts';
+import type { Job, Pod } from '../../apimachinery/api/index.ts';
 import { controllerOf } from '../pods/owner.ts';
 import { isJobFinished } from './finished-condition.ts';
 import { hasTrackingFinalizer, removeTrackingFinalizer } from './tracking-finalizer.ts';

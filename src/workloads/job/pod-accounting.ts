@@ -1,7 +1,7 @@
 // What the Job's pods add up to in one sync (syncJob's counting, getNewFinishedPods): the finished pods not yet
 // counted (they still carry the tracking finalizer and are neither uncounted nor being released), the active, ready
 // and terminating ones, and for Indexed Jobs the succeeded indexes.
-import type { Job, JobStatus, Pod } from '../api/types.ts';
+import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import { isPodActive, isPodReady, isPodTerminating } from '../pods/pod-state.ts';
 import { completionIndex, parseIndexes } from './indexed.ts';
 import { hasTrackingFinalizer } from './tracking-finalizer.ts';

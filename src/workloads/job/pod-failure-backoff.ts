@@ -1,6 +1,6 @@
 // The delay before a Job replaces failed pods (the job controller's backoffStore): base × 2^(failures since the
 // last success − 1), capped, counted from the last failure. Kept in memory, as upstream keeps it.
-import type { Pod } from '../api/types.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 
 export interface BackoffRecord {
   failuresAfterLastSuccess: number;

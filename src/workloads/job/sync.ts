@@ -19,7 +19,7 @@ import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Job, JobStatus, Pod } from '../api/types.ts';
+import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';
 import type { Expectations } from '../pods/expectations.ts';
 import { controllerRefTo } from '../pods/owner.ts';

@@ -2,7 +2,7 @@
 import type { KubeClient } from '../../client/client.ts';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
-import type { Pod } from '../api/types.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 import { JOB_TRACKING_FINALIZER } from './constants.ts';
 
 export function hasTrackingFinalizer(pod: Pod): boolean {

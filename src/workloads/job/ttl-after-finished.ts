@@ -9,7 +9,7 @@ import type { Controller } from '../../runtime/controller/controller.ts';
 import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Job } from '../api/types.ts';
+import type { Job } from '../../apimachinery/api/index.ts';
 import { CONDITION_COMPLETE, CONDITION_FAILED } from './constants.ts';
 
 export interface TtlAfterFinishedOptions {
@@ -28,7 +28,7 @@ export function expiresAt(job: Job): number | undefined {
   if (ttl === undefined) return undefined;
   const finished = [CONDITION_COMPLETE, CONDITION_FAILED].map((t) => getCondition(job.status?.conditions, t)).find((c) => c?.status === 'True');
   if (!finished) return undefined;
-  return Date.parse(finished.lastTransitionTime) + ttl * 1000;
+  return Date.parse(finished.lastTransitionTime ?? '') + ttl * 1000;
 }
 
 export function registerTtlAfterFinished(mgr: Manager, options: TtlAfterFinishedOptions = {}): Controller<Job, TtlData> {

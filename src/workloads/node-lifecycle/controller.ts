@@ -21,7 +21,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import { updateStatus } from '../../runtime/status.ts';
 import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE } from '../api/taints.ts';
-import type { Lease, Node, Pod, Taint } from '../api/types.ts';
+import type { Lease, Node, Pod, Taint } from '../../apimachinery/api/index.ts';
 import { ensureIndex, POD_NODE_INDEX, podNodeIndex } from '../pods/indexes.ts';
 import { isPodReady, podCondition } from '../pods/pod-state.ts';
 

@@ -1,7 +1,7 @@
 // controller.ActivePods ordering: which pods to delete first when there are too many. Earlier stages go first:
 // unassigned before assigned, pending before unknown before running, not ready before ready, ready for a shorter
 // time before longer, more restarts before fewer, newer before older.
-import type { Pod } from '../api/types.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 import { isPodReady, podCondition, restartCount } from './pod-state.ts';
 
 const phaseRank: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };

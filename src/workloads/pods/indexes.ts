@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import type { IndexFunc } from '../../runtime/informer/store.ts';
-import type { Pod } from '../api/types.ts';
+import type { Pod } from '../../apimachinery/api/index.ts';
 
 /** Pods by spec.nodeName; unscheduled pods file under ''. */
 export const POD_NODE_INDEX = 'workloads/spec.nodeName';

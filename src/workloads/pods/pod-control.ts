@@ -5,7 +5,7 @@ import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import type { EventRecorder } from '../../runtime/event-recorder.ts';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Pod, PodTemplateSpec } from '../api/types.ts';
+import type { Pod, PodTemplateSpec } from '../../apimachinery/api/index.ts';
 
 function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -1,5 +1,5 @@
 // What a pod's status says about it, as kube-controller-manager's podutil reads it.
-import type { Pod, PodCondition } from '../api/types.ts';
+import type { Pod, PodCondition } from '../../apimachinery/api/index.ts';
 
 export function podCondition(pod: Pod, type: string): PodCondition | undefined {
   return pod.status?.conditions?.find((c) => c.type === type);
@@ -29,7 +29,7 @@ export function podAvailableAt(pod: Pod, minReadySeconds: number): number | unde
   const ready = podCondition(pod, 'Ready');
   if (ready?.status !== 'True') return undefined;
   if (minReadySeconds <= 0) return 0;
-  const since = Date.parse(ready.lastTransitionTime);
+  const since = Date.parse(ready.lastTransitionTime ?? '');
   return Number.isNaN(since) ? 0 : since + minReadySeconds * 1000;
 }
 

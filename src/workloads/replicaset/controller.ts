@@ -3,7 +3,7 @@ import { objectKey } from '../../apimachinery/object.ts';
 import type { Controller } from '../../runtime/controller/controller.ts';
 import type { Manager } from '../../runtime/manager.ts';
 import { podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Pod, ReplicaSet } from '../api/types.ts';
+import type { Pod, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { Expectations, observeExpectations } from '../pods/expectations.ts';
 import { controllerOf } from '../pods/owner.ts';
 import { PodControl } from '../pods/pod-control.ts';

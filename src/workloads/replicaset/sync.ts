@@ -12,7 +12,7 @@ import { TerminalError } from '../../runtime/controller/terminal-error.ts';
 import type { Informer } from '../../runtime/informer/informer.ts';
 import { updateStatus } from '../../runtime/status.ts';
 import { podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
-import type { Pod, ReplicaSet, ReplicaSetStatus } from '../api/types.ts';
+import type { Pod, ReplicaSet, ReplicaSetStatus } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';
 import { podsToDelete } from '../pods/deletion-order.ts';
 import type { Expectations } from '../pods/expectations.ts';
@@ -105,7 +105,7 @@ async function manageReplicas(d: ReplicaSetControllerData, rs: ReplicaSet, key: 
 }
 
 function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageError: unknown, now: number): ReplicaSetStatus {
-  const status: ReplicaSetStatus = structuredClone(rs.status ?? {});
+  const status: ReplicaSetStatus = structuredClone(rs.status ?? { replicas: 0 });
   const templateLabels = rs.spec.template.metadata?.labels ?? {};
   const templateSelector = Object.entries(templateLabels).map(([k, v]) => ({ key: k, op: 'in' as const, values: [v] }));
   let fullyLabeled = 0;

@@ -2,7 +2,7 @@
 // TaintToleration, NodeAffinity, NodeResourcesFit; a node fails at the first plugin that rejects it), then the
 // NodeResourcesFit LeastAllocated score (free CPU and memory after placing the pod, in equal weights), ties broken
 // at random as selectHost does. The unschedulable message is FitError's.
-import type { Node, Pod, Taint } from '../api/types.ts';
+import type { Node, Pod, Taint } from '../../apimachinery/api/index.ts';
 import { matchesNodeAffinity } from './node-affinity.ts';
 import { add, allocatable, podRequests, type Resources } from './resources.ts';
 import { TAINT_UNSCHEDULABLE } from '../api/taints.ts';

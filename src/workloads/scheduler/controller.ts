@@ -20,7 +20,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import { updateStatus } from '../../runtime/status.ts';
 import { nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { subresourceRef } from '../api/subresource.ts';
-import type { Node, Pod } from '../api/types.ts';
+import type { Node, Pod } from '../../apimachinery/api/index.ts';
 import { ensureIndex, POD_NODE_INDEX, podNodeIndex } from '../pods/indexes.ts';
 import { isPodActive, isPodTerminal } from '../pods/pod-state.ts';
 import { schedule, type NodeInfo } from './algorithm.ts';

@@ -1,6 +1,6 @@
 // nodeSelector and required node affinity (component-helpers' nodeaffinity): terms are ORed, the expressions of
 // a term ANDed; matchFields may only name metadata.name.
-import type { Node, NodeSelectorRequirement, Pod } from '../api/types.ts';
+import type { Node, NodeSelectorRequirement, Pod } from '../../apimachinery/api/index.ts';
 
 function matchRequirement(r: NodeSelectorRequirement, value: string | undefined): boolean {
   const values = r.values ?? [];

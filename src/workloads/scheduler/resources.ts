@@ -1,6 +1,6 @@
 // What a pod asks of a node and what a node offers (the scheduler's NodeInfo in small): CPU in millicores,
 // memory in bytes, and a pod slot.
-import type { Node, Pod, Quantities } from '../api/types.ts';
+import type { Node, Pod, ResourceList } from '../../apimachinery/api/index.ts';
 import { integerValue, milliValue, QuantityError } from '../../apimachinery/quantity.ts';
 
 export interface Resources {
@@ -10,7 +10,7 @@ export interface Resources {
 
 const zero = (): Resources => ({ milliCpu: 0, memory: 0 });
 
-function fromQuantities(q: Quantities | undefined): Resources {
+function fromQuantities(q: ResourceList | undefined): Resources {
   return { milliCpu: q?.['cpu'] ? milliValue(q['cpu']) : 0, memory: q?.['memory'] ? integerValue(q['memory']) : 0 };
 }
 

@@ -1,6 +1,6 @@
 // Taints and tolerations (v1helper.TolerationsTolerateTaint), and the taints a node's conditions imply.
 import { TAINT_NOT_READY, TAINT_UNREACHABLE } from '../api/taints.ts';
-import type { Node, Taint, Toleration } from '../api/types.ts';
+import type { Node, Taint, Toleration } from '../../apimachinery/api/index.ts';
 
 export function tolerates(toleration: Toleration, taint: Taint): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import { disruptionsResource } from '../../../src/chaos/api/resources.ts';
 import type { Disruption } from '../../../src/chaos/api/types.ts';
-import type { Pod } from '../../../src/chaos/controller/kube-shapes.ts';
+import type { Pod } from '../../../src/apimachinery/api/index.ts';
 import { chaosFamily } from '../../../src/chaos/family.ts';
 import { unauthorizedRequests } from '../../helpers/rbac.ts';
 import { CHAOS_NS, CONTROLLER_USER_AGENT, startHarness, type Harness } from './harness.ts';

@@ -12,7 +12,7 @@ import { disruptionsResource } from '../../../src/chaos/api/resources.ts';
 import type { Disruption, DisruptionSpec } from '../../../src/chaos/api/types.ts';
 import { chaosConfig, type ChaosConfig } from '../../../src/chaos/config.ts';
 import { registerDisruptionController, type DisruptionControllerOptions, type DisruptionControllers } from '../../../src/chaos/controller/index.ts';
-import type { Pod } from '../../../src/chaos/controller/kube-shapes.ts';
+import type { Pod } from '../../../src/apimachinery/api/index.ts';
 import type { KubeClient } from '../../../src/client/client.ts';
 import { createKubeClient } from '../../../src/client/create-client.ts';
 import { NotFoundError } from '../../../src/client/errors.ts';
@@ -67,7 +67,7 @@ export async function startHarness(options: Omit<DisruptionControllerOptions, 'c
   const disruptions = new Informer<Disruption>({ client: newClient(), resource: disruptionsResource });
   const pods = new Informer<Pod>({ client: newClient(), resource: podsResource });
   const events = new Informer<Event>({ client: newClient(), resource: eventsResource });
-  const watchers = [disruptions, pods, events] as Array<Informer<KubeObject>>;
+  const watchers: Array<Informer<Disruption> | Informer<Pod> | Informer<Event>> = [disruptions, pods, events];
   const changes = new ChangeWaiter(20_000, 1000);
   for (const w of watchers) w.addEventHandler({ onAdd: changes.notify, onUpdate: changes.notify, onDelete: changes.notify });
   // The kubelet's part of a graceful pod deletion: the containers stop (a chaos pod's injector cleans and exits

@@ -5,10 +5,12 @@ import { test } from 'node:test';
 import type { InjectionStatus } from '../../../src/chaos/api/constants.ts';
 import type { TargetInjection } from '../../../src/chaos/api/types.ts';
 import { nextInjection, notFullyInjected, terminationStatus, type TerminationStatus } from '../../../src/chaos/controller/injection-status.ts';
-import type { Pod } from '../../../src/chaos/controller/kube-shapes.ts';
+import type { Pod } from '../../../src/apimachinery/api/index.ts';
+import { podFixture } from './pod-fixture.ts';
 
 const now = new Date('2026-01-01T00:00:00Z');
-const chaosPod = (target: string, kind: string, state: 'pending' | 'running' | 'ready' | 'succeeded' | 'failed'): Pod => ({
+const chaosPod = (target: string, kind: string, state: 'pending' | 'running' | 'ready' | 'succeeded' | 'failed'): Pod =>
+  podFixture({
   metadata: { name: `chaos-${target}-${kind}`, labels: { 'chaos.datadoghq.com/target': target, 'chaos.datadoghq.com/disruption-kind': kind } },
   status:
     state === 'pending'
@@ -20,7 +22,7 @@ const chaosPod = (target: string, kind: string, state: 'pending' | 'running' | '
             containerStatuses: [{ name: 'injector', state: { running: {} } }],
             conditions: [{ type: 'Ready', status: state === 'ready' ? 'True' : 'False', lastTransitionTime: '2026-01-01T00:00:05Z' }],
           },
-});
+  });
 
 test('terminationStatus: definitive when expired or deleting; temporary when every pod exited 0 or all are gone after an injection', () => {
   const t = (expiredOrDeleting: boolean, status: InjectionStatus, pods: Pod[]) => terminationStatus({ expiredOrDeleting, status, chaosPods: pods });

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DisruptionSpec } from '../../../src/chaos/api/types.ts';
-import type { Node, Pod } from '../../../src/chaos/controller/kube-shapes.ts';
+import type { ConditionStatus, Node, Pod, PodPhase } from '../../../src/apimachinery/api/index.ts';
+import { podFixture, type PodStatusFixture } from './pod-fixture.ts';
 import { EmptySelectorError, isDisrupting, isEligibleNode, isEligiblePod, isTargetAvailable, scaledCount, selectTargets, targetSelector, type SelectionInput } from '../../../src/chaos/controller/selection.ts';
 import { formatLabelSelector } from '../../../src/apimachinery/label-selector.ts';
 
@@ -30,7 +31,7 @@ test('targetSelector: selector and advancedSelector; onInit adds the on-init lab
   assert.throws(() => targetSelector(spec({ selector: null, advancedSelector: [] })), EmptySelectorError);
 });
 
-const pod = (name: string, phase: string, extra: Partial<Pod['metadata']> = {}, nodeName = 'n1'): Pod => ({ metadata: { name, ...extra }, spec: { nodeName }, status: { phase } });
+const pod = (name: string, phase: PodPhase, extra: Partial<Pod['metadata']> = {}, nodeName = 'n1'): Pod => podFixture({ metadata: { name, ...extra }, spec: { nodeName }, status: { phase } });
 
 test('isEligiblePod: Running and not terminating, annotation filter, safeguards for nodeFailure', () => {
   const c = { spec: spec(), currentTargets: new Set<string>(), safeguardNode: undefined };
@@ -50,18 +51,18 @@ test('isEligiblePod: Running and not terminating, annotation filter, safeguards 
 
 test('isEligiblePod: onInit takes Pending pods whose chaos-handler runs, and keeps Running ones already targeted', () => {
   const c = { spec: spec({ onInit: true }), currentTargets: new Set(['kept']), safeguardNode: undefined };
-  const waiting: Pod = { metadata: { name: 'w' }, status: { phase: 'Pending', initContainerStatuses: [{ name: 'chaos-handler', state: { running: {} } }] } };
+  const waiting = podFixture({ metadata: { name: 'w' }, status: { phase: 'Pending', initContainerStatuses: [{ name: 'chaos-handler', state: { running: {} } }] } });
   assert.equal(isEligiblePod(waiting, c), true);
   assert.equal(isEligiblePod(pod('fresh', 'Running'), c), false);
   assert.equal(isEligiblePod(pod('kept', 'Running'), c), true);
   // Released: the handler has exited, the app not started yet; the target must not be dropped in between.
-  const released: Pod = { metadata: { name: 'kept' }, status: { phase: 'Pending', initContainerStatuses: [{ name: 'chaos-handler', state: { terminated: { exitCode: 0 } } }] } };
+  const released = podFixture({ metadata: { name: 'kept' }, status: { phase: 'Pending', initContainerStatuses: [{ name: 'chaos-handler', state: { terminated: { exitCode: 0 } } }] } });
   assert.equal(isEligiblePod(released, c), true);
   assert.equal(isEligiblePod({ ...released, metadata: { name: 'other' } }, c), false);
 });
 
 test('isEligibleNode: Ready, annotation filter, never the controller node with safeguards', () => {
-  const node = (name: string, ready: string): Node => ({ metadata: { name }, status: { conditions: [{ type: 'Ready', status: ready }] } });
+  const node = (name: string, ready: ConditionStatus): Node => ({ metadata: { name }, status: { conditions: [{ type: 'Ready', status: ready }] } });
   const c = { spec: spec({ level: 'node' }), currentTargets: new Set<string>(), safeguardNode: 'ctrl' };
   assert.equal(isEligibleNode(node('n1', 'True'), c), true);
   assert.equal(isEligibleNode(node('n1', 'False'), c), false);
@@ -69,7 +70,7 @@ test('isEligibleNode: Ready, annotation filter, never the controller node with s
 });
 
 test('isDisrupting and isTargetAvailable: other disruptions\' live chaos pods block a target unless allowDisruptedTargets and no shared kind', () => {
-  const chaos = (kind: string, status: Pod['status']): Pod => ({ metadata: { name: 'c', labels: { 'chaos.datadoghq.com/disruption-kind': kind } }, status });
+  const chaos = (kind: string, status: PodStatusFixture): Pod => podFixture({ metadata: { name: 'c', labels: { 'chaos.datadoghq.com/disruption-kind': kind } }, status });
   const running = chaos('cpu-pressure', { phase: 'Running', containerStatuses: [{ name: 'injector', state: { running: {} } }] });
   const done = chaos('cpu-pressure', { phase: 'Succeeded', containerStatuses: [{ name: 'injector', state: { terminated: { exitCode: 0 } } }] });
   const failed = chaos('cpu-pressure', { phase: 'Failed', containerStatuses: [{ name: 'injector', state: { terminated: { exitCode: 1 } } }] });

@@ -1,13 +1,14 @@
 // The chaos pod termination table (§2.8), with the cases of upstream's services/chaospod_test.go.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Pod } from '../../../src/chaos/controller/kube-shapes.ts';
+import type { Pod } from '../../../src/apimachinery/api/index.ts';
 import { decideTermination, type TerminationDecision } from '../../../src/chaos/controller/termination.ts';
+import { podFixture, type PodStatusFixture } from './pod-fixture.ts';
 
-const deleting = (status: Pod['status']): Pod => ({ metadata: { name: 'chaos-x', deletionTimestamp: '2026-01-01T00:00:00Z' }, status });
+const deleting = (status: PodStatusFixture): Pod => podFixture({ metadata: { name: 'chaos-x', deletionTimestamp: '2026-01-01T00:00:00Z' }, status });
 
 const cases: Array<[string, { pod: Pod; kind?: string; healthy?: boolean; hasFinalizer?: boolean; dryRun?: boolean }, TerminationDecision]> = [
-  ['not being deleted', { pod: { metadata: { name: 'p' }, status: { phase: 'Failed' } } }, 'ignore'],
+  ['not being deleted', { pod: podFixture({ metadata: { name: 'p' }, status: { phase: 'Failed' } }) }, 'ignore'],
   ['without the finalizer', { pod: deleting({ phase: 'Failed' }), hasFinalizer: false }, 'ignore'],
   ['target unhealthy (gone, not running, node not ready)', { pod: deleting({ phase: 'Failed', containerStatuses: [{ name: 'injector' }] }), healthy: false }, 'removeFinalizer'],
   ['a success pod', { pod: deleting({ phase: 'Succeeded' }) }, 'removeFinalizer'],

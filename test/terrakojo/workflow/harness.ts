@@ -19,7 +19,7 @@ import type { Branch, Workflow, WorkflowTemplate } from '../../../src/terrakojo/
 import type { GitHubClient } from '../../../src/terrakojo/github/github-client.ts';
 import { OctokitGitHubClient } from '../../../src/terrakojo/github/octokit-client.ts';
 import { registerWorkflowController, type GitHubClientForBranch, type WorkflowControllerData, type WorkflowControllerOptions } from '../../../src/terrakojo/workflow/index.ts';
-import type { Job } from '../../../src/terrakojo/workflow/job-shape.ts';
+import type { Job } from '../../../src/apimachinery/api/index.ts';
 import { startGitHubTestServer, type CallRecord, type CheckRun, type GitHubTestServer } from '../../github-server/index.ts';
 import { branch, template, workflow } from './fixtures.ts';
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyJobDefaults, buildJob } from '../../../src/terrakojo/workflow/job-builder.ts';
-import type { Container, JobSpec, PodSpec } from '../../../src/terrakojo/workflow/job-shape.ts';
+import type { Container, JobSpec, PodSpec, SeccompProfile } from '../../../src/apimachinery/api/index.ts';
 import { mergeEnvWithReserved, reservedRuntimeEnv } from '../../../src/terrakojo/workflow/runtime-env.ts';
 import { branch, SHA, simpleJob, template, workflow } from './fixtures.ts';
 
@@ -59,7 +59,7 @@ test('an empty seccomp type and an empty drop list count as unset; capabilities.
   const spec: JobSpec = {
     template: {
       spec: {
-        securityContext: { seccompProfile: {} },
+        securityContext: { seccompProfile: {} as SeccompProfile },
         containers: [{ name: 'a', securityContext: { capabilities: { add: ['CHOWN'], drop: [] } } }, { name: 'b', securityContext: { runAsUser: 5 } }],
       },
     },

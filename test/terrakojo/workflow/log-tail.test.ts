@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { nodesResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
-import type { Job } from '../../../src/terrakojo/workflow/job-shape.ts';
+import type { Job } from '../../../src/apimachinery/api/index.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const WF = 'plan-0123456789';

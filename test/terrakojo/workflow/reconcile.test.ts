@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { jobsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import { workflowsResource } from '../../../src/terrakojo/api/resources.ts';
 import type { Workflow } from '../../../src/terrakojo/api/types.ts';
-import type { Container } from '../../../src/terrakojo/workflow/job-shape.ts';
+import type { Container } from '../../../src/apimachinery/api/index.ts';
 import { simpleJob, template } from './fixtures.ts';
 import { startHarness, stays, type Harness } from './harness.ts';
 

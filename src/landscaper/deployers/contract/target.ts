@@ -10,16 +10,12 @@ import type { Target } from '../../api/target.ts';
 import { parseYaml } from '../../yaml.ts';
 import { checkKubeconfig } from './kubeconfig.ts';
 import { secretsResource } from '../../../apimachinery/builtin-resources.ts';
+import type { Secret } from '../../../apimachinery/api/index.ts';
 import { targetsResource } from '../../api/resources.ts';
 import { ConfigurationError } from '../../ls-error.ts';
 
 export const NO_TARGET_FOUND_REASON = 'NoTargetFound';
 const DEFAULT_KUBECONFIG_KEY = 'kubeconfig';
-
-interface SecretObject {
-  metadata: { name?: string; namespace?: string };
-  data?: Record<string, string>;
-}
 
 /** The deploy item's Target; undefined when it names none. Throws NoTargetFound (unrecoverable) when missing. */
 export async function getTarget(client: KubeClient, item: DeployItem, signal?: AbortSignal): Promise<Target | undefined> {
@@ -37,9 +33,9 @@ export async function getTarget(client: KubeClient, item: DeployItem, signal?: A
 }
 
 async function secretValue(client: KubeClient, namespace: string, name: string, key: string, what: string): Promise<string> {
-  let secret: SecretObject;
+  let secret: Secret;
   try {
-    secret = await client.get(secretsResource, name, { namespace }) as unknown as SecretObject;
+    secret = await client.get<Secret>(secretsResource, name, { namespace });
   } catch (err) {
     if (err instanceof NotFoundError) throw new ConfigurationError('ResolveTarget', 'SecretNotFound', `${what}: secret ${namespace}/${name} not found`, undefined, { cause: err });
     throw err;

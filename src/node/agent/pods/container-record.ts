@@ -3,7 +3,8 @@
 import type { ContainerHandle } from '../../sandbox/container-handle.ts';
 import type { ProbeWorker } from '../probes/probe-worker.ts';
 import type { ContainerProgress } from './pod-status.ts';
-import type { Container, ContainerState } from './pod-types.ts';
+import type { Container } from '../../../apimachinery/api/index.ts';
+import type { ContainerStateOneOf as ContainerState } from './pod-status.ts';
 
 export interface ContainerRecord extends ContainerProgress {
   spec: Container;

@@ -11,7 +11,7 @@ import { PodApiObjects } from '../pod-api-objects.ts';
 import type { PodView } from '../pod-context.ts';
 import { materialiseVolumes, removePodVolumes, volumeBindings, type MaterialisedVolume, type VolumeContext } from '../pod-volumes.ts';
 import { etcHosts, podHostname, resolvConf } from './pod-etc-files.ts';
-import type { Container, Pod } from './pod-types.ts';
+import type { Container, Pod } from '../../../apimachinery/api/index.ts';
 
 export interface PodPlacement {
   nodeName: string;

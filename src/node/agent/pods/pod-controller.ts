@@ -10,7 +10,7 @@ import type { ContainerHandle } from '../../sandbox/container-handle.ts';
 import type { ContainerRef, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
-import type { Pod } from './pod-types.ts';
+import type { Pod } from '../../../apimachinery/api/index.ts';
 
 async function entries(dir: string): Promise<string[]> {
   return readdir(dir).catch(() => []);

@@ -3,7 +3,7 @@
 // host's file. There is no cluster DNS service, so resolv.conf starts from the host's (kubelet's answer to
 // ClusterFirst without clusterDNS), with dnsConfig merged as kubelet merges it.
 import { readFile } from 'node:fs/promises';
-import type { Pod } from './pod-types.ts';
+import type { Pod } from '../../../apimachinery/api/index.ts';
 
 const MANAGED_HEADER = '# Kubernetes-managed hosts file.\n';
 const LOCALHOST_ENTRIES = ['127.0.0.1\tlocalhost', '::1\tlocalhost ip6-localhost ip6-loopback', 'fe00::0\tip6-localnet', 'fe00::0\tip6-mcastprefix', 'fe00::1\tip6-allnodes', 'fe00::2\tip6-allrouters'];

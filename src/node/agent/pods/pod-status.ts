@@ -2,11 +2,23 @@
 // the Initialized / ContainersReady / Ready / PodReadyToStartContainers conditions with their reasons, and
 // each condition's lastTransitionTime kept while its status stays the same.
 import { nowTime } from '../../../apimachinery/time.ts';
-import type { ContainerStatus, PodCondition, PodPhase, PodStatus } from './pod-types.ts';
+import type { ContainerStateRunning, ContainerStateTerminated, ContainerStateWaiting, ContainerStatus, PodCondition, PodPhase, PodStatus } from '../../../apimachinery/api/index.ts';
+
+/** A container's state as the agent keeps it: exactly one of waiting, running and terminated, as kubelet sets. */
+export type ContainerStateOneOf = { waiting: ContainerStateWaiting } | { running: ContainerStateRunning } | { terminated: ContainerStateTerminated };
+
+/** A ContainerStatus as the agent writes it: state always set, lastState set or empty. */
+export interface AgentContainerStatus extends ContainerStatus {
+  state: ContainerStateOneOf;
+  lastState: ContainerStateOneOf | Record<string, never>;
+}
+
+/** A PodStatus whose container statuses the agent wrote. */
+export type AgentPodStatus = Omit<PodStatus, 'initContainerStatuses' | 'containerStatuses'> & { initContainerStatuses?: AgentContainerStatus[]; containerStatuses?: AgentContainerStatus[] };
 
 /** What the pod worker knows of one container, beyond its API status. */
 export interface ContainerProgress {
-  status: ContainerStatus;
+  status: AgentContainerStatus;
   /** Terminated and not to be restarted. */
   done: boolean;
 }

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
+import { formatGoDuration } from '../../../apimachinery/duration.ts';
 import { nowTime } from '../../../apimachinery/time.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../../client/errors.ts';
@@ -19,12 +20,13 @@ import { containerLogPath, podLogDir } from '../log-paths.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
-import { goDuration } from './go-duration.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerRecord, PodContainers } from './container-record.ts';
 import type { ContainerRegistry } from './container-registry.ts';
 import { podPhase, renderStatus, type PodFactsForStatus } from './pod-status.ts';
-import { formatPod, type ContainerState, type Pod } from './pod-types.ts';
+import type { Pod } from '../../../apimachinery/api/index.ts';
+import type { ContainerStateOneOf as ContainerState } from './pod-status.ts';
+import { formatPod } from './format-pod.ts';
 import { adoptPodStatus } from './status-adoption.ts';
 import { PodStatusManager } from './status-manager.ts';
 
@@ -333,7 +335,7 @@ export class PodWorker {
       const delayMs = restartCount === 0 ? 0 : restartDelayMs(restartCount - 1, this.ctx.restartBackoff);
       if (delayMs > 0) {
         rec.status.lastState = rec.status.state;
-        rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${goDuration(delayMs)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
+        rec.status.state = { waiting: { reason: 'CrashLoopBackOff', message: `back-off ${formatGoDuration(delayMs)} restarting failed container=${rec.spec.name} pod=${formatPod(this.pod)}` } };
         void this.ctx.recorder.warning(this.pod, 'BackOff', `Back-off restarting failed container ${rec.spec.name} in pod ${formatPod(this.pod)}`);
         this.status.request();
         await this.pause(delayMs);

@@ -4,7 +4,8 @@
 // so it counts as an exit.
 import { nowTime } from '../../../apimachinery/time.ts';
 import { exitCodeOf, type ContainerRecord, type PodContainers } from './container-record.ts';
-import type { Container, ContainerState, ContainerStatus, Pod } from './pod-types.ts';
+import type { Container, Pod } from '../../../apimachinery/api/index.ts';
+import type { AgentContainerStatus as ContainerStatus, AgentPodStatus, ContainerStateOneOf as ContainerState } from './pod-status.ts';
 
 /** What kubelet reports for a container it had to kill when the agent restarted (SIGKILL). */
 const LOST_EXIT_CODE = 137;
@@ -63,7 +64,8 @@ function adoptContainer(spec: Container, init: boolean, before: ContainerStatus 
 
 /** The pod's containers and pod-level facts, from its spec and the status a previous agent left (if any). */
 export function adoptPodStatus(pod: Pod): PodContainers {
-  const previous = pod.status ?? {};
+  // The status this agent (or one before it) wrote: its container statuses keep the agent's invariants.
+  const previous = (pod.status ?? {}) as AgentPodStatus;
   const initialized = (previous.conditions ?? []).some((c) => c.type === 'Initialized' && c.status === 'True') || (pod.spec.initContainers ?? []).length === 0;
   const restartPolicy = pod.spec.restartPolicy ?? 'Always';
   const adopt = (spec: Container, init: boolean) =>

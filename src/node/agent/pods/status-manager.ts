@@ -6,7 +6,8 @@ import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { updateStatus } from '../../../runtime/status.ts';
-import { formatPod, type Pod, type PodStatus } from './pod-types.ts';
+import type { Pod, PodStatus } from '../../../apimachinery/api/index.ts';
+import { formatPod } from './format-pod.ts';
 
 export interface StatusManagerOptions {
   client: KubeClient;

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import type { ContainerHandle } from '../../sandbox/container-handle.ts';
-import type { ContainerPort, HttpGetAction, Probe, TcpSocketAction } from '../pods/pod-types.ts';
+import type { ContainerPort, HTTPGetAction, Probe, TCPSocketAction } from '../../../apimachinery/api/index.ts';
 
 export interface ProbeOutcome {
   success: boolean;
@@ -57,7 +57,7 @@ async function execProbe(argv: string[], target: ProbeTarget, timeoutMs: number)
   return { success: result.exitCode === 0, output: output.trim() };
 }
 
-function httpProbe(action: HttpGetAction, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
+function httpProbe(action: HTTPGetAction, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
   const scheme = action.scheme === 'HTTPS' ? 'https' : 'http';
   const host = action.host ?? target.host;
   const port = resolvePort(action.port, target.ports);
@@ -78,7 +78,7 @@ function httpProbe(action: HttpGetAction, target: ProbeTarget, timeoutMs: number
   });
 }
 
-function tcpProbe(action: TcpSocketAction, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
+function tcpProbe(action: TCPSocketAction, target: ProbeTarget, timeoutMs: number): Promise<ProbeOutcome> {
   const host = action.host ?? target.host;
   const port = resolvePort(action.port, target.ports);
   return new Promise((resolve) => {

@@ -1,7 +1,7 @@
 // One probe of one container run, on its own timer as kubelet's probe workers are: the first attempt after
 // initialDelaySeconds, then every periodSeconds; the result flips after successThreshold successes or
 // failureThreshold failures in a row. The worker ends with the run (stop) and never overlaps attempts.
-import type { Probe } from '../pods/pod-types.ts';
+import type { Probe } from '../../../apimachinery/api/index.ts';
 import { runProbe, type ProbeOutcome, type ProbeTarget } from './probe-check.ts';
 
 export type ProbeKind = 'readiness' | 'liveness' | 'startup';

@@ -4,7 +4,8 @@ import { configMapEntries, notFoundMessage } from '../pod-api-objects.ts';
 import { writeApiDataVolume } from './api-data-volume.ts';
 import type { Payload } from './atomic-writer.ts';
 import { keyedPayload } from './key-projection.ts';
-import { DEFAULT_FILE_MODE, type ConfigMapVolumeSource, type MaterialisedVolume, type VolumeContext } from './types.ts';
+import type { ConfigMapVolumeSource } from '../../../apimachinery/api/index.ts';
+import { DEFAULT_FILE_MODE, type MaterialisedVolume, type VolumeContext } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
 export async function configMapPayload(context: VolumeContext, volumeName: string, source: Omit<ConfigMapVolumeSource, 'defaultMode'>, defaultMode: number): Promise<Payload> {

@@ -3,7 +3,8 @@
 // (kubelet evicts the pod; this agent does not watch disk use).
 import { parseBytes } from '../../sandbox/quantity.ts';
 import { applyFsGroup } from './fs-group.ts';
-import type { EmptyDirVolumeSource, MaterialisedVolume, VolumeContext } from './types.ts';
+import type { EmptyDirVolumeSource } from '../../../apimachinery/api/index.ts';
+import type { MaterialisedVolume, VolumeContext } from './types.ts';
 import { makeVolumeDir } from './volume-dir.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 

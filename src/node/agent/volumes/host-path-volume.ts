@@ -3,7 +3,8 @@
 import { mkdir, open, stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import type { Stats } from 'node:fs';
-import type { HostPathVolumeSource, MaterialisedVolume } from './types.ts';
+import type { HostPathVolumeSource } from '../../../apimachinery/api/index.ts';
+import type { MaterialisedVolume } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
 type Check = { test: (stats: Stats) => boolean; is: string };

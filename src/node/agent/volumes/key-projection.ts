@@ -2,7 +2,7 @@
 // named after it, or only the listed items at their paths; an item whose key is missing fails the volume
 // unless the source is optional.
 import type { Payload } from './atomic-writer.ts';
-import type { KeyToPath } from './types.ts';
+import type { KeyToPath } from '../../../apimachinery/api/index.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
 export interface KeyedSource {

@@ -7,7 +7,8 @@ import type { Payload } from './atomic-writer.ts';
 import { configMapPayload } from './config-map-volume.ts';
 import { downwardApiPayload } from './downward-api-volume.ts';
 import { secretPayload } from './secret-volume.ts';
-import { DEFAULT_FILE_MODE, type MaterialisedVolume, type ProjectedVolumeSource, type VolumeContext, type VolumeProjection } from './types.ts';
+import type { ProjectedVolumeSource, VolumeProjection } from '../../../apimachinery/api/index.ts';
+import { DEFAULT_FILE_MODE, type MaterialisedVolume, type VolumeContext } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
 async function projectionPayload(context: VolumeContext, volumeName: string, projection: VolumeProjection, defaultMode: number): Promise<Payload> {

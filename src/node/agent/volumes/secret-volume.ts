@@ -4,16 +4,11 @@ import { notFoundMessage, secretEntries } from '../pod-api-objects.ts';
 import { writeApiDataVolume } from './api-data-volume.ts';
 import type { Payload } from './atomic-writer.ts';
 import { keyedPayload } from './key-projection.ts';
-import { DEFAULT_FILE_MODE, type KeyToPath, type MaterialisedVolume, type SecretVolumeSource, type VolumeContext } from './types.ts';
+import type { SecretProjection, SecretVolumeSource } from '../../../apimachinery/api/index.ts';
+import { DEFAULT_FILE_MODE, type MaterialisedVolume, type VolumeContext } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
-export interface SecretReference {
-  name: string;
-  items?: KeyToPath[];
-  optional?: boolean;
-}
-
-export async function secretPayload(context: VolumeContext, volumeName: string, source: SecretReference, defaultMode: number): Promise<Payload> {
+export async function secretPayload(context: VolumeContext, volumeName: string, source: SecretProjection, defaultMode: number): Promise<Payload> {
   const secret = await context.objects.secret(source.name);
   if (secret === undefined) {
     if (source.optional === true) return new Map();

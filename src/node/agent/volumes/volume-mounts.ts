@@ -6,17 +6,8 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { VolumeBinding } from '../../sandbox/types.ts';
 import { expandReferences } from '../container-argv.ts';
+import type { VolumeMount } from '../../../apimachinery/api/index.ts';
 import type { MaterialisedVolume } from './types.ts';
-
-export interface VolumeMount {
-  name: string;
-  mountPath: string;
-  readOnly?: boolean;
-  subPath?: string;
-  subPathExpr?: string;
-  /** Accepted and ignored. */
-  mountPropagation?: string;
-}
 
 function configError(message: string): SandboxSpecError {
   return new SandboxSpecError('CreateContainerConfigError', message);

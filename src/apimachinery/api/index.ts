@@ -1,0 +1,5 @@
+// The built-in API types, one definition each, for the API server, the node agent and every family.
+export type * from './core-v1.ts';
+export type * from './batch-v1.ts';
+export type * from './apps-v1.ts';
+export type * from './coordination-v1.ts';
