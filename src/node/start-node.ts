@@ -19,6 +19,8 @@ export interface NodeOptions {
   nodeName: string;
   /** This node's own directory: pods, logs, network state. Containers never see it. */
   dataDir: string;
+  /** More host directories no container sees (bosun up: its whole data directory, with the token and the database). */
+  hiddenDirs?: string[];
   /** The bearer token the API server presents to this node's kubelet API. */
   kubeletToken: string;
   /** 'bridge' (default): a network namespace and address per pod; 'host': every pod on the host's network. */
@@ -91,7 +93,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       hostIP: network.hostIP,
       kubeletPort: kubelet.port,
       cgroup: { placement: 'top', name: cgroupName(dataDir) },
-      privateDirs: [dataDir],
+      privateDirs: [dataDir, ...(options.hiddenDirs ?? [])],
       logger: options.logger,
       ...(options.trustedNamespaces !== undefined ? { trustedNamespaces: options.trustedNamespaces } : {}),
       ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),

@@ -82,7 +82,7 @@ export function readImageMap(file: string): Record<string, ImageDefaults> {
 }
 
 /** Starts a node agent with the shared flags. */
-export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; kubeletToken: string; logger: Logger }): Promise<RunningNode> {
+export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; hiddenDirs?: string[]; kubeletToken: string; logger: Logger }): Promise<RunningNode> {
   return startNode({
     ...node,
     network: flags.nodeNetwork,

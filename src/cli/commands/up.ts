@@ -159,6 +159,7 @@ export function upCommand(): Command {
             client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-node' }),
             nodeName: options.nodeName,
             dataDir: join(dataDir, 'nodes', options.nodeName),
+            hiddenDirs: [dataDir],
             kubeletToken: running.token,
             logger: createLogger({ level: options.logLevel, name: 'bosun-node' }),
           });

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff } from '../../runtime/informer/backoff.ts';
 import { realClock } from '../../runtime/workqueue/clock.ts';
 import type { CgroupLayout, Hierarchy } from './cgroup-layout.ts';
+import { deviceRuleWrites } from './device-rules.ts';
 import { SandboxHostError } from './errors.ts';
 import { containerLimitWrites, oomCounterFile, parseOomKills, podPidsWrite, type CgroupFileWrite, type CgroupLimits } from './resource-limits.ts';
 
@@ -193,8 +194,11 @@ export class CgroupTree {
     }
   }
 
-  /** Creates (or recreates, after a crash) a container's cgroups under its pod's, with its limits. */
-  async createContainer(podUid: string, containerName: string, limits: CgroupLimits): Promise<ContainerCgroup> {
+  /**
+   * Creates (or recreates, after a crash) a container's cgroups under its pod's, with its limits; restrictDevices
+   * (every container but a privileged one) applies the default device allow-list where a devices hierarchy exists.
+   */
+  async createContainer(podUid: string, containerName: string, limits: CgroupLimits, restrictDevices: boolean): Promise<ContainerCgroup> {
     const podDirs = this.podDirs(podUid);
     const dirs = podDirs.map((podDir) => join(podDir, containerName));
     await killAndRemove(dirs);
@@ -212,6 +216,9 @@ export class CgroupTree {
     for (const write of containerLimitWrites(this.layout.version, limits)) {
       if (!this.hasController(write.controller)) throw new SandboxHostError(`a ${write.controller} limit needs the ${write.controller} cgroup controller`);
       await writeCgroupFile(dirs[this.hierarchyIndex(write.controller)] as string, write);
+    }
+    if (restrictDevices && this.hasController('devices')) {
+      for (const write of deviceRuleWrites()) await writeCgroupFile(dirs[this.hierarchyIndex('devices')] as string, write);
     }
     return new ContainerCgroup(this, dirs);
   }

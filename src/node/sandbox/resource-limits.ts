@@ -38,7 +38,7 @@ export function limitsFor(container: ContainerSpec): CgroupLimits {
 
 export interface CgroupFileWrite {
   /** The controller whose hierarchy holds the file (v1); v2 has one hierarchy. */
-  controller: 'cpu' | 'memory' | 'pids';
+  controller: 'cpu' | 'memory' | 'pids' | 'devices';
   file: string;
   value: string;
   /** Absent on older kernels; skipped then. */

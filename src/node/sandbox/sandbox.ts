@@ -1,12 +1,12 @@
 // The container sandbox: runs a container spec as a process in its own mount, PID, UTS, IPC and cgroup
 // namespaces, as the container's user, in a per-container cgroup under its pod's, with its output in a CRI
 // log. `docs/node.md` says what this isolates and what it does not.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { detectCgroupLayout, type CgroupLayout, type CgroupPlacement } from './cgroup-layout.ts';
 import { CgroupTree, type ContainerCgroup, type PodProcesses } from './cgroup-tree.ts';
 import { ContainerHandle, finalCommand } from './container-handle.ts';
-import { resolveCredentials, setprivOptions, type IdentityPolicy } from './credentials.ts';
+import { identityCommand, resolveCredentials, type IdentityPolicy } from './credentials.ts';
 import { containerEnvironment, DEFAULT_PATH } from './environment.ts';
 import { ExecStartError, SandboxSpecError } from './errors.ts';
 import { renderFstab } from './fstab.ts';
@@ -109,9 +109,11 @@ export class Sandbox {
     const credentials = resolveCredentials(pod, container, this.identity, await readPasswd(), this.lastCap);
     const privileged = container.securityContext?.privileged === true;
     const [podFiles, run] = await Promise.all([writePodFiles(pod), prepareRunDir(pod.podDir, container.name)]);
+    // The container's /root belongs to its user, as the host sees it.
+    await chown(run.scratch.root, credentials.userNamespace?.hostUid ?? credentials.uid, credentials.userNamespace?.hostGid ?? credentials.gid);
     let cgroup: ContainerCgroup | undefined;
     try {
-      const created = await this.cgroups.createContainer(pod.uid, container.name, limits);
+      const created = await this.cgroups.createContainer(pod.uid, container.name, limits, !privileged);
       cgroup = created;
       const plan = await planMounts({
         hostMounts: await readMountInfo(),
@@ -136,10 +138,10 @@ export class Sandbox {
       }
       await Promise.all([writeFile(run.fstab, renderFstab(plan.mounts, run.stagingRoot)), mkdir(dirname(logPath), { recursive: true })]);
       const pidNamespace = !(pod.hostPID === true || privileged);
-      const options = setprivOptions(credentials);
+      const identity = identityCommand(this.tools, credentials);
       return await ContainerHandle.launch({
         tools: this.tools,
-        stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, options, env),
+        stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, identity, env),
         run,
         logPath,
         startTimeoutMs: this.startTimeoutMs,
@@ -147,7 +149,7 @@ export class Sandbox {
         view: plan.view,
         namespaces: ['-m', '-u', '-i', '-C', ...(pidNamespace ? ['-p'] : []), ...(pod.network.kind === 'namespace' ? ['-n'] : [])],
         workingDir: plan.workingDir,
-        setprivOptions: options,
+        identity,
         env,
       });
     } catch (error) {
@@ -157,14 +159,14 @@ export class Sandbox {
   }
 
   /** CONTAINER_STAGE0's arguments: the whole process chain of scripts.ts as one command line. */
-  private stage0Args(request: StartRequest, run: RunDir, cgroup: ContainerCgroup, plan: MountPlan, pidNamespace: boolean, setpriv: string[], env: Record<string, string>): string[] {
+  private stage0Args(request: StartRequest, run: RunDir, cgroup: ContainerCgroup, plan: MountPlan, pidNamespace: boolean, identity: string[], env: Record<string, string>): string[] {
     const t = this.tools;
     const { network } = request.pod;
     const joinNetwork = network.kind === 'namespace' ? [t.nsenter, `--net=${network.path}`, '--'] : [];
     const unshare = [t.unshare, '--mount', '--uts', '--ipc', '--cgroup', ...(pidNamespace ? ['--pid'] : []), '--propagation', 'private', '--'];
     const skeletonList = (paths: Set<string>) => [...paths].sort().map((p) => join(run.skeleton, p)).join('\n');
     const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', request.pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir];
-    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, setpriv, env, request.container.argv)];
+    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, identity, env, request.container.argv)];
   }
 
   /** The pods whose cgroups exist, with their live processes: what an agent adopts or kills after a restart. */
