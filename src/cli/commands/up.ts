@@ -1,6 +1,7 @@
 // `bosun up`: the embedded control plane on this machine: the API server, the controller families and a node
 // agent that runs the pods.
 import { Command, InvalidArgumentError } from 'commander';
+import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
@@ -8,6 +9,7 @@ import { startApiServer } from '../../apiserver/index.ts';
 import { DataDirError } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
 import { createKubeClient } from '../../client/create-client.ts';
+import { loadOrCreateKubeletPki } from '../../node/kubelet-api/kubelet-pki.ts';
 import type { RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
@@ -112,8 +114,12 @@ export function upCommand(): Command {
       }
       const dataDir = resolve(options.dataDir);
       let server;
+      let kubeletPki;
       try {
+        await mkdir(dataDir, { recursive: true, mode: 0o700 });
+        kubeletPki = await loadOrCreateKubeletPki(join(dataDir, 'pki', 'kubelet'));
         server = await startApiServer({
+          kubeletClient: { cert: kubeletPki.apiserverClient.cert, key: kubeletPki.apiserverClient.key, ca: kubeletPki.ca },
           dataDir,
           inMemory: options.inMemory,
           port: options.port,
@@ -160,7 +166,7 @@ export function upCommand(): Command {
             nodeName: options.nodeName,
             dataDir: join(dataDir, 'nodes', options.nodeName),
             hiddenDirs: [dataDir],
-            kubeletToken: running.token,
+            kubeletPki,
             logger: createLogger({ level: options.logLevel, name: 'bosun-node' }),
           });
         } catch (error) {
