@@ -52,6 +52,8 @@ export interface RunningApiServer {
   readonly token: string;
   /** The serving certificate (PEM): clients trust it as the CA. */
   readonly caCert: string;
+  /** Its private key (PEM), for other loopback endpoints of this process that serve the same certificate. */
+  readonly servingKey: string;
   /** Kubeconfig YAML: the https server, its certificate as CA, the bearer token. */
   readonly kubeconfig: string;
   readonly kubeconfigPath: string | undefined;
@@ -161,6 +163,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     port,
     token,
     caCert: tls.cert,
+    servingKey: tls.key,
     kubeconfig,
     kubeconfigPath,
     store,

@@ -144,6 +144,9 @@ export function upCommand(): Command {
             leaderElectionId: 'bosun-controllers',
             metricsPort: options.metricsPort,
             metricsBindAddress: '127.0.0.1',
+            // A pod on the host network reaches loopback: /metrics over HTTPS (the API server's certificate, which
+            // the kubeconfig trusts) and only for the API server's token.
+            metricsSecurity: { token: running.token, tls: { cert: running.caCert, key: running.servingKey } },
             logLevel: options.logLevel,
             ...(names ? { controllers: names } : {}),
             // The webhooks listen on loopback beside the in-process server. This process owns the server, so
@@ -188,7 +191,7 @@ export function upCommand(): Command {
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
       const metrics = manager?.metricsAddress;
-      const metricsText = metrics ? `; metrics on http://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
+      const metricsText = metrics ? `; metrics on https://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
       const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
       console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}`);
       // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.
