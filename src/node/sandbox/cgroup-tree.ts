@@ -153,7 +153,8 @@ export class ContainerCgroup {
 export class CgroupTree {
   constructor(
     readonly layout: CgroupLayout,
-    private readonly podPidsLimit: number,
+    /** pids.max of each pod, and of the root (every pod together). */
+    private readonly pidsLimits: { pod: number; node: number },
   ) {}
 
   hierarchyIndex(controller: string): number {
@@ -180,7 +181,7 @@ export class CgroupTree {
     }
   }
 
-  /** Creates the root cgroup in every hierarchy (idempotent). */
+  /** Creates the root cgroup in every hierarchy (idempotent), with the node-wide pids limit. */
   async ensureRoot(): Promise<void> {
     for (const hierarchy of this.layout.hierarchies) {
       await mkdir(hierarchy.root, { recursive: true });
@@ -191,6 +192,8 @@ export class CgroupTree {
         dir = join(dir, level);
         await this.enableSubtree(hierarchy, dir);
       }
+      // v2 shows pids.max once the parent has enabled the controller, hence after the loop.
+      if (hierarchy.controllers.includes('pids')) await writeCgroupFile(hierarchy.root, podPidsWrite(this.pidsLimits.node));
     }
   }
 
@@ -206,7 +209,7 @@ export class CgroupTree {
       const podDir = podDirs[index] as string;
       try {
         await mkdir(podDir);
-        if (hierarchy.controllers.includes('pids')) await writeCgroupFile(podDir, podPidsWrite(this.podPidsLimit));
+        if (hierarchy.controllers.includes('pids')) await writeCgroupFile(podDir, podPidsWrite(this.pidsLimits.pod));
       } catch (error) {
         if (!isErrno(error, 'EEXIST')) throw error;
       }

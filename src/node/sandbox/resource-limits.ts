@@ -68,7 +68,7 @@ export function containerLimitWrites(version: 1 | 2, limits: CgroupLimits): Cgro
   return writes;
 }
 
-/** The pod-level pids limit (kubelet's podPidsLimit), a guard against fork bombs. */
+/** A pids limit: a pod's (kubelet's podPidsLimit), a guard against fork bombs, or all pods' together. */
 export function podPidsWrite(pidsLimit: number): CgroupFileWrite {
   return { controller: 'pids', file: 'pids.max', value: String(pidsLimit) };
 }

@@ -30,6 +30,11 @@ export interface SandboxOptions {
   /** pids.max of each pod (kubelet's podPidsLimit). */
   podPidsLimit?: number;
   /**
+   * pids.max of the root cgroup, every pod together: kubelet's pid_max minus --system-reserved pid. Default: the
+   * kernel's pid_max less a quarter of it (at least 1024) kept for the host, so that pods cannot exhaust it.
+   */
+  nodePidsLimit?: number;
+  /**
    * How long a container's setup may take to start its command; a setup still blocked then is killed and
    * start rejects with SandboxStartTimeoutError. Default: 2 minutes, kubelet's runtime request timeout.
    */
@@ -49,6 +54,11 @@ const DEFAULT_START_TIMEOUT_MS = 2 * 60_000;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const POD_UID = /^[A-Za-z0-9-]{1,64}$/;
 const HOSTNAME = /^[A-Za-z0-9]([-A-Za-z0-9.]{0,62})$/;
+
+/** pid_max less the host's reserve: a quarter of it, at least 1024. */
+export function defaultNodePidsLimit(pidMax: number): number {
+  return pidMax - Math.max(1024, Math.floor(pidMax / 4));
+}
 
 function validate(request: StartRequest): void {
   const { pod, container } = request;
@@ -80,14 +90,16 @@ export class Sandbox {
 
   /** Checks the host (tools, cgroups) and creates the root cgroup. */
   static async open(options: SandboxOptions): Promise<Sandbox> {
-    const [tools, mounts, protectedPaths, lastCapText, privateDirs] = await Promise.all([
+    const [tools, mounts, protectedPaths, lastCapText, privateDirs, pidMaxText] = await Promise.all([
       findHostTools(),
       readMountInfo(),
       probeProtectedPaths(),
       readFile('/proc/sys/kernel/cap_last_cap', 'utf8'),
       resolvePrivateDirs(options.privateDirs ?? []),
+      readFile('/proc/sys/kernel/pid_max', 'utf8'),
     ]);
-    const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT);
+    const pids = { pod: options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT, node: options.nodePidsLimit ?? defaultNodePidsLimit(Number(pidMaxText)) };
+    const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), pids);
     await cgroups.ensureRoot();
     const identity = { allowRootByDefault: options.allowRootByDefault ?? false, defaultUser: options.defaultUser ?? DEFAULT_USER };
     return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, privateDirs);
