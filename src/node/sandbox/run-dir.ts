@@ -53,8 +53,13 @@ export async function writePodFiles(pod: PodFacts): Promise<PodFiles> {
   return files;
 }
 
+/** Where a container's runs live on the host: its writable layer (scratch/) is what ephemeral storage counts. */
+export function containerRunPath(podDir: string, containerName: string): string {
+  return join(podDir, 'containers', containerName);
+}
+
 export async function prepareRunDir(podDir: string, containerName: string): Promise<RunDir> {
-  const path = join(podDir, 'containers', containerName);
+  const path = containerRunPath(podDir, containerName);
   // The overlay's lowerdir option cannot quote these.
   if (/[,:\\\s]/.test(path)) throw new SandboxHostError(`the pod directory ${podDir} must not contain commas, colons, backslashes or whitespace`);
   await rm(path, { recursive: true, force: true });

@@ -22,6 +22,7 @@ import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.t
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { goDuration } from './go-duration.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import { EVICTED_REASON, LocalStorageMonitor, localStorageLimits } from './local-storage.ts';
 import type { ContainerRegistry } from './container-registry.ts';
 import type { ContainerProgress } from './pod-status.ts';
 import { podPhase, renderStatus } from './pod-status.ts';
@@ -42,6 +43,8 @@ export interface PodWorkerContext {
   nodeAllocatable: Readonly<Record<string, string>>;
   /** Where the runs' IDs, PIDs and cgroups are published for the node runtime API. */
   registry: ContainerRegistry;
+  /** How often local storage is measured against emptyDir sizeLimit and ephemeral-storage limits (kubelet: 10 s). */
+  localStorageIntervalMs: number;
 }
 
 interface ContainerRecord extends ContainerProgress {
@@ -96,6 +99,7 @@ export class PodWorker {
   /** The agent stopped driving this pod: no more writes, Events or restarts. */
   private detached = false;
   private deadlineTimer: NodeJS.Timeout | undefined;
+  private localStorage: LocalStorageMonitor | undefined;
   private statusDirty = false;
   private statusWrite: Promise<void> | undefined;
   private statusRetryTimer: NodeJS.Timeout | undefined;
@@ -281,6 +285,7 @@ export class PodWorker {
       this.ctx.logger.error({ err: error, pod: formatPod(this.pod) }, 'pod worker failed');
     } finally {
       clearTimeout(this.deadlineTimer);
+      this.localStorage?.stop();
       if (!this.detached && !this.halting) await this.releaseResources();
     }
   }
@@ -293,6 +298,7 @@ export class PodWorker {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
         const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        this.watchLocalStorage(this.prepared);
         this.requestStatus();
         return true;
       } catch (error) {
@@ -503,6 +509,7 @@ export class PodWorker {
     this.halting = { graceMs };
     this.halted.abort();
     clearTimeout(this.deadlineTimer);
+    this.localStorage?.stop();
     for (const rec of [...this.init, ...this.containers]) void this.stopContainer(rec, graceMs, !this.detached);
   }
 
@@ -511,14 +518,31 @@ export class PodWorker {
     if (seconds === undefined) return;
     const remainingMs = Date.parse(this.startTime) + seconds * 1000 - Date.now();
     this.deadlineTimer = setTimeout(() => {
-      const phase = podPhase(this.view());
-      if (this.halting || this.detached || phase === 'Succeeded' || phase === 'Failed') return;
-      this.failure = { reason: 'DeadlineExceeded', message: DEADLINE_MESSAGE };
-      void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
-      this.halt(this.graceMs());
-      this.requestStatus();
-      void this.finished?.then(() => this.releaseResources());
+      if (this.failPod('DeadlineExceeded', DEADLINE_MESSAGE, this.graceMs())) void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
     }, Math.max(0, remainingMs));
+  }
+
+  /** kubelet's local storage eviction (local-storage.ts): killed at once, as kubelet evicts for it. */
+  private watchLocalStorage(prepared: PreparedPod): void {
+    this.localStorage?.stop();
+    const volumePaths = new Map([...prepared.volumes].map(([name, volume]) => [name, volume.hostPath]));
+    const limits = localStorageLimits(this.pod, this.podDir, volumePaths);
+    if (limits === undefined) return;
+    this.localStorage = new LocalStorageMonitor(limits, this.ctx.localStorageIntervalMs, (message) => {
+      if (this.failPod(EVICTED_REASON, message, 0)) void this.ctx.recorder.warning(this.pod, EVICTED_REASON, message);
+    });
+    this.localStorage.start();
+  }
+
+  /** Fails a running pod (deadline, eviction): its containers stop and none starts again. False if it is done already. */
+  private failPod(reason: string, message: string, graceMs: number): boolean {
+    const phase = podPhase(this.view());
+    if (this.halting || this.detached || phase === 'Succeeded' || phase === 'Failed') return false;
+    this.failure = { reason, message };
+    this.halt(graceMs);
+    this.requestStatus();
+    void this.finished?.then(() => this.releaseResources());
+    return true;
   }
 
   /** Stops the containers (a later call may shorten the grace period) and cleans up once. */
@@ -578,6 +602,7 @@ export class PodWorker {
 
   private stopTimers(): void {
     clearTimeout(this.deadlineTimer);
+    this.localStorage?.stop();
     clearTimeout(this.statusRetryTimer);
     for (const rec of [...this.init, ...this.containers]) this.stopProbes(rec);
   }
