@@ -6,6 +6,7 @@ import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { namespacesResource } from '../../src/apimachinery/builtin-resources.ts';
+import { extraCapabilities } from '../../src/node/agent/pods/capability-policy.ts';
 import { logContents } from './harness.ts';
 import { busybox, startPodHarness, type PodHarness } from './pod-harness.ts';
 
@@ -103,4 +104,10 @@ test('a privileged pod in a namespace trusted by its label runs as root on the h
   await h.create('privileged', { restartPolicy: 'Never', containers: [busybox('main', `cat ${secretDir}/token`, { securityContext: { privileged: true, runAsUser: 0 } })] }, 'trusted-by-label');
   await h.until(() => phase('privileged', 'trusted-by-label') === 'Succeeded', 'privileged Succeeded');
   assert.deepEqual(await logOf('privileged', 'trusted-by-label'), ['admin-token']);
+});
+
+test('capabilities beyond the default set are told apart from those in it, prefix and case aside', () => {
+  assert.deepEqual(extraCapabilities({ name: 'c', securityContext: { capabilities: { add: ['NET_BIND_SERVICE', 'cap_chown', 'KILL'], drop: ['ALL'] } } }), []);
+  assert.deepEqual(extraCapabilities({ name: 'c', securityContext: { capabilities: { add: ['SYS_ADMIN', 'CAP_NET_ADMIN', 'ALL'] } } }), ['SYS_ADMIN', 'CAP_NET_ADMIN', 'ALL']);
+  assert.deepEqual(extraCapabilities({ name: 'c' }), []);
 });
