@@ -221,7 +221,14 @@ export class CgroupTree {
       await writeCgroupFile(dirs[this.hierarchyIndex(write.controller)] as string, write);
     }
     if (restrictDevices && this.hasController('devices')) {
-      for (const write of deviceRuleWrites()) await writeCgroupFile(dirs[this.hierarchyIndex('devices')] as string, write);
+      const dir = dirs[this.hierarchyIndex('devices')] as string;
+      for (const write of deviceRuleWrites()) {
+        // A device the agent's own cgroup denies (a node in a container) cannot be allowed below it: it stays denied.
+        await writeFile(join(dir, write.file), write.value).catch((error: unknown) => {
+          if (write.file === 'devices.allow' && isErrno(error, 'EPERM')) return;
+          throw new SandboxHostError(`cannot set ${write.file}=${write.value} in ${dir}: ${(error as Error).message}`);
+        });
+      }
     }
     return new ContainerCgroup(this, dirs);
   }
