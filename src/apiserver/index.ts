@@ -12,7 +12,7 @@ import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
-import type { HandlerContext } from './handlers/context.ts';
+import type { HandlerContext, KubeletClientTls } from './handlers/context.ts';
 import { createUpgradeHandler } from './handlers/pod-exec.ts';
 import { tableConverter } from './handlers/table-view.ts';
 import { WatchRegistry } from './storage/watch-registry.ts';
@@ -41,8 +41,8 @@ export interface ApiServerOptions {
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
   token?: string;
   retention?: RetentionPolicy;
-  /** The bearer token the API server presents to node agents' kubelet APIs (pods/log, pods/exec); default its own. */
-  kubeletToken?: string;
+  /** The client certificate the API server presents to node agents' kubelet APIs (pods/log, pods/exec), and their CA. */
+  kubeletClient?: KubeletClientTls;
   bookmarkIntervalMs?: number;
   /** CRDs to install (created, or updated when they differ) before the server answers. */
   crds?: KubeObject[];
@@ -60,6 +60,8 @@ export interface RunningApiServer {
   readonly token: string;
   /** The serving certificate (PEM): clients trust it as the CA. */
   readonly caCert: string;
+  /** Its private key (PEM), for other loopback endpoints of this process that serve the same certificate. */
+  readonly servingKey: string;
   /** Kubeconfig YAML: the https server, its certificate as CA, the bearer token. */
   readonly kubeconfig: string;
   readonly kubeconfigPath: string | undefined;
@@ -140,8 +142,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     watches,
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
-    // Node agents started with this server's kubeconfig check its own token.
-    kubeletToken: options.kubeletToken ?? token,
+    kubeletClient: options.kubeletClient,
   };
   const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';
@@ -189,6 +190,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     port,
     token,
     caCert: tls.cert,
+    servingKey: tls.key,
     kubeconfig,
     kubeconfigPath,
     store,

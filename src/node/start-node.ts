@@ -10,6 +10,7 @@ import type { ImageDefaults } from './agent/container-argv.ts';
 import { startNodeAgent, type NodeAgent } from './agent/node-agent.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './agent/pod-network.ts';
 import type { ContainerRef, RunningContainers } from './agent/running-containers.ts';
+import type { KubeletPki } from './kubelet-api/kubelet-pki.ts';
 import { startKubeletApi } from './kubelet-api/server.ts';
 import { BridgeNetwork } from './network/bridge-network.ts';
 import { PodNetworkUnavailableError } from './network/errors.ts';
@@ -19,8 +20,10 @@ export interface NodeOptions {
   nodeName: string;
   /** This node's own directory: pods, logs, network state. Containers never see it. */
   dataDir: string;
-  /** The bearer token the API server presents to this node's kubelet API. */
-  kubeletToken: string;
+  /** More host directories no container sees (bosun up: its whole data directory, with the token and the database). */
+  hiddenDirs?: string[];
+  /** The kubelet API's certificates: it serves the kubelet's and accepts only clients signed by the CA (the API server). */
+  kubeletPki: KubeletPki;
   /** 'bridge' (default): a network namespace and address per pod; 'host': every pod on the host's network. */
   network?: 'bridge' | 'host';
   bridgeName?: string;
@@ -81,7 +84,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     running: (ref: ContainerRef) => agent?.containers.running(ref),
     logPath: (ref: ContainerRef, previous: boolean) => agent?.containers.logPath(ref, previous),
   };
-  const kubelet = await startKubeletApi({ containers, token: options.kubeletToken, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
+  const kubelet = await startKubeletApi({ containers, tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
   try {
     agent = await startNodeAgent({
       client: options.client,
@@ -91,7 +94,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       hostIP: network.hostIP,
       kubeletPort: kubelet.port,
       cgroup: { placement: 'top', name: cgroupName(dataDir) },
-      privateDirs: [dataDir],
+      privateDirs: [dataDir, ...(options.hiddenDirs ?? [])],
       logger: options.logger,
       ...(options.trustedNamespaces !== undefined ? { trustedNamespaces: options.trustedNamespaces } : {}),
       ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),

@@ -17,7 +17,7 @@ import { statusWriter, type StatusWriter } from './status.ts';
 import { LeaderElector } from './leader-election.ts';
 import { createLogger } from './logger.ts';
 import { RuntimeMetrics } from './metrics.ts';
-import { MetricsServer, type HealthCheck } from './metrics-server.ts';
+import { MetricsServer, type HealthCheck, type MetricsSecurity } from './metrics-server.ts';
 import type { RateLimiter } from './workqueue/rate-limiter.ts';
 
 export interface ManagerLeaderElection {
@@ -38,7 +38,7 @@ export interface ManagerOptions {
   /** Compete for a Lease before running controllers; off by default. */
   leaderElection?: ManagerLeaderElection | false;
   /** Serve /metrics, /healthz and /readyz; port 0 picks a free one. Off when omitted. */
-  metricsServer?: { port: number; host?: string };
+  metricsServer?: { port: number; host?: string; security?: MetricsSecurity };
   logger?: Logger;
   /** How long stop() lets controllers drain before cutting them off; default 30 s. */
   gracefulShutdownTimeoutMs?: number;
@@ -223,7 +223,7 @@ export class Manager {
   async start(): Promise<void> {
     if (this.state !== 'new') throw new Error('manager already started');
     this.state = 'running';
-    if (this.o.metricsServer) await this.probes.listen(this.o.metricsServer.port, this.o.metricsServer.host ?? '127.0.0.1');
+    if (this.o.metricsServer) await this.probes.listen(this.o.metricsServer.port, this.o.metricsServer.host ?? '127.0.0.1', this.o.metricsServer.security);
     for (const runnable of this.runnables) {
       try {
         await runnable.start();

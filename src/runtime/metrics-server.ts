@@ -1,11 +1,22 @@
 // The manager's HTTP endpoint (controller-runtime's metrics and health probe servers in one): /metrics in
 // Prometheus text, /healthz and /readyz with kube-apiserver's "[+]name ok" lines and 503 on a failed check.
-import { createServer, type Server } from 'node:http';
+// Secured (as controller-runtime's secure metrics serving): HTTPS, and /metrics only for a bearer token, since
+// a pod on the host network reaches every loopback port; the probes stay open, as kubelet probes them.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { bearerMatches } from './bearer-token.ts';
 
 export type HealthCheck = () => boolean | Promise<boolean>;
+
+export interface MetricsSecurity {
+  /** The bearer token /metrics requires. */
+  token: string;
+  /** The serving certificate and key (PEM). */
+  tls: { cert: string; key: string };
+}
 
 export class MetricsServer {
   private readonly registry: Registry;
@@ -33,9 +44,9 @@ export class MetricsServer {
     return address && typeof address === 'object' ? address : undefined;
   }
 
-  listen(port: number, host: string): Promise<void> {
-    const server = createServer((req, res) => {
-      void this.serve(req.url ?? '/').then(
+  listen(port: number, host: string, security?: MetricsSecurity): Promise<void> {
+    const handle = (req: IncomingMessage, res: ServerResponse) => {
+      void this.serve(req.url ?? '/', security === undefined || bearerMatches(req.headers.authorization, security.token)).then(
         ({ code, type, body }) => {
           res.writeHead(code, { 'content-type': type });
           res.end(body);
@@ -46,7 +57,8 @@ export class MetricsServer {
           res.end('internal error\n');
         },
       );
-    });
+    };
+    const server = security === undefined ? createServer(handle) : createHttpsServer(security.tls, handle);
     this.server = server;
     return new Promise((resolve, reject) => {
       server.once('error', reject);
@@ -68,8 +80,9 @@ export class MetricsServer {
     });
   }
 
-  private async serve(url: string): Promise<{ code: number; type: string; body: string }> {
+  private async serve(url: string, authenticated: boolean): Promise<{ code: number; type: string; body: string }> {
     const path = url.split('?')[0];
+    if (path === '/metrics' && !authenticated) return { code: 401, type: 'text/plain', body: 'Unauthorized\n' };
     if (path === '/metrics') return { code: 200, type: this.registry.contentType, body: await this.registry.metrics() };
     if (path === '/healthz' || path === '/readyz') {
       const checks = new Map(this.healthChecks);

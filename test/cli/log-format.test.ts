@@ -1,9 +1,10 @@
 // --log-format of bosun up, controllers and node: text for a person at a terminal, JSON for collectors; and the
-// metrics address in bosun up's ready line.
+// metrics address in bosun up's ready line, where /metrics is served over HTTPS to the API server's token only.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -12,7 +13,7 @@ import { formatLogLine } from '../../src/cli/log-format.ts';
 const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
 
 /** Runs bosun up until `until` has matched stdout (then `meanwhile`), stops it with SIGTERM; resolves with stdout. */
-async function upUntil(flags: string[], until: RegExp, meanwhile: (out: string) => Promise<void> = async () => {}): Promise<string> {
+async function upUntil(flags: string[], until: RegExp, meanwhile: (out: string, dataDir: string) => Promise<void> = async () => {}): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-log-format-'));
   const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', '0', '--no-node', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -26,7 +27,7 @@ async function upUntil(flags: string[], until: RegExp, meanwhile: (out: string) 
     });
     child.once('exit', () => reject(new Error(`exited before ${until}: ${out} ${err}`)));
   });
-  await meanwhile(out);
+  await meanwhile(out, dataDir);
   child.kill('SIGTERM');
   assert.deepEqual(await exit, [0, null], err);
   return out;
@@ -39,14 +40,36 @@ test('a pino line as text: time, level, message, fields; an error inline with it
   assert.equal(formatLogLine('not json', { color: false }), 'not json');
 });
 
-test('bosun up --log-format text: readable lines; the ready line names the metrics URL, which serves metrics', async () => {
-  let metrics = '';
-  const out = await upUntil(['--controllers', 'landscaper', '--log-format', 'text'], /controller started controller=landscaper-installation/, async (sofar) => {
-    const ready = /^bosun is ready: API server listening on https:\/\/127\.0\.0\.1:\d+; metrics on (http:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(sofar);
-    assert.ok(ready, sofar);
-    metrics = await (await fetch(ready[1]!)).text();
+/** GET over https trusting the data dir's serving certificate, with the given headers. */
+function get(url: string, ca: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ca, headers }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
   });
-  assert.match(metrics, /^# TYPE controller_runtime_\w+/m);
+}
+
+test('bosun up --log-format text: readable lines; the ready line names the metrics URL, which serves metrics to the token', async () => {
+  let metrics = { status: 0, body: '' };
+  let anonymous = { status: 0, body: '' };
+  let healthz = { status: 0, body: '' };
+  const out = await upUntil(['--controllers', 'landscaper', '--log-format', 'text'], /controller started controller=landscaper-installation/, async (sofar, dataDir) => {
+    const ready = /^bosun is ready: API server listening on https:\/\/127\.0\.0\.1:\d+; metrics on (https:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(sofar);
+    assert.ok(ready, sofar);
+    const ca = readFileSync(join(dataDir, 'serving.crt'), 'utf8');
+    const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
+    metrics = await get(ready[1]!, ca, { authorization: `Bearer ${token}` });
+    anonymous = await get(ready[1]!, ca);
+    healthz = await get(ready[1]!.replace('/metrics', '/healthz'), ca);
+  });
+  assert.match(metrics.body, /^# TYPE controller_runtime_\w+/m);
+  // A pod on the host network reaches this port: without the token it learns nothing.
+  assert.deepEqual(anonymous, { status: 401, body: 'Unauthorized\n' });
+  assert.equal(healthz.status, 200, 'the probes stay open, as kubelet probes them');
   assert.match(out, /^\d\d:\d\d:\d\d\.\d{3} INFO {2}bosun controllers started families=\["landscaper"\]/m);
   assert.doesNotMatch(out, /^\{/m, 'no JSON line');
 });

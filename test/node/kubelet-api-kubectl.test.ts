@@ -4,12 +4,16 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { nodesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { KubeClient } from '../../src/client/client.ts';
 import { createKubeClient } from '../../src/client/create-client.ts';
 import { registerNode } from '../../src/node/agent/node-registration.ts';
 import type { ContainerRef, RunningContainers } from '../../src/node/agent/running-containers.ts';
+import { loadOrCreateKubeletPki } from '../../src/node/kubelet-api/kubelet-pki.ts';
 import { startKubeletApi, SPDY_REFUSAL, type RunningKubeletApi } from '../../src/node/kubelet-api/server.ts';
 import type { ContainerHandle } from '../../src/node/sandbox/container-handle.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
@@ -17,12 +21,12 @@ import { runToEnd, type Finished } from '../helpers/bosun-process.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 import { openSandboxHarness, waitForLog, type SandboxHarness } from './harness.ts';
 
-const kubeletToken = 'e2e-kubelet-token-0123456789abcdefgh';
 let server: TestServer;
 let client: KubeClient;
 let sandbox: SandboxHarness;
 let kubelet: RunningKubeletApi;
 let kubectl: Kubectl;
+let pkiDir: string;
 
 interface Run {
   handle: ContainerHandle;
@@ -64,10 +68,12 @@ async function runPod(name: string, scripts: Record<string, string>, extra: { an
 }
 
 before(async () => {
-  server = await startTestServer({ kubeletToken });
+  pkiDir = await mkdtemp(join(tmpdir(), 'bosun-kubelet-pki-'));
+  const pki = await loadOrCreateKubeletPki(pkiDir);
+  server = await startTestServer({ kubeletClient: { cert: pki.apiserverClient.cert, key: pki.apiserverClient.key, ca: pki.ca } });
   client = createKubeClient({ kubeconfig: server.kubeconfig });
   sandbox = await openSandboxHarness();
-  kubelet = await startKubeletApi({ containers, token: kubeletToken });
+  kubelet = await startKubeletApi({ containers, tls: { cert: pki.kubelet.cert, key: pki.kubelet.key, clientCA: pki.ca } });
   await registerNode(client, { nodeName: 'node-a', kubeletPort: kubelet.port });
   kubectl = kubectlFor(server.kubeconfigFile);
   const node = await client.get<KubeObject>(nodesResource, 'node-a');
@@ -79,6 +85,7 @@ after(async () => {
   await sandbox.close();
   await client.close();
   await server.close();
+  await rm(pkiDir, { recursive: true, force: true });
 });
 
 let talker: Record<string, Run>;

@@ -1,16 +1,27 @@
-// The agent's kubelet API over real HTTP and WebSocket, in front of real sandboxed containers: logs with
-// every option kubectl passes, follow until the run ends, exec with stdin, exit codes, and the refusals.
+// The agent's kubelet API over real HTTPS and WebSocket, in front of real sandboxed containers: logs with
+// every option kubectl passes, follow until the run ends, exec with stdin, exit codes, and the refusals, among
+// them any client without a certificate of the kubelet CA (issue 27, finding 2: no token on loopback).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { WebSocket } from 'ws';
+import { loadOrCreateKubeletPki } from '../../src/node/kubelet-api/kubelet-pki.ts';
 import type { ContainerRef, RunningContainers } from '../../src/node/agent/running-containers.ts';
 import { startKubeletApi, SPDY_REFUSAL, type RunningKubeletApi } from '../../src/node/kubelet-api/server.ts';
 import type { ContainerHandle } from '../../src/node/sandbox/container-handle.ts';
 import { openSandboxHarness, waitForLog, type SandboxHarness } from './harness.ts';
 
-const token = 'kubelet-test-token-0123456789abcdef';
 let h: SandboxHarness;
+let pkiDir: string;
+/** What the API server presents: its client certificate, and the CA it verifies the kubelet with. */
+let clientTls: { ca: string; cert?: string; key?: string };
+/** A client certificate of another CA, and that CA. */
+let strangerTls: { ca: string; cert: string; key: string };
+let strangerCA: string;
 let api: RunningKubeletApi;
 const runs = new Map<string, { handle: ContainerHandle; logPath: string; previous?: string }>();
 const exited = new Set<string>();
@@ -30,17 +41,32 @@ async function run(pod: string, script: string): Promise<{ handle: ContainerHand
 
 before(async () => {
   h = await openSandboxHarness();
-  api = await startKubeletApi({ containers, token });
+  pkiDir = await mkdtemp(join(tmpdir(), 'bosun-kubelet-pki-'));
+  const [pki, stranger] = await Promise.all([loadOrCreateKubeletPki(join(pkiDir, 'ours')), loadOrCreateKubeletPki(join(pkiDir, 'theirs'))]);
+  clientTls = { ca: pki.ca, cert: pki.apiserverClient.cert, key: pki.apiserverClient.key };
+  strangerTls = { ca: pki.ca, cert: stranger.apiserverClient.cert, key: stranger.apiserverClient.key };
+  strangerCA = stranger.ca;
+  api = await startKubeletApi({ containers, tls: { cert: pki.kubelet.cert, key: pki.kubelet.key, clientCA: pki.ca } });
 });
 after(async () => {
   await api.close();
   await h.close();
+  await rm(pkiDir, { recursive: true, force: true });
 });
 
-const auth = { authorization: `Bearer ${token}` };
-async function get(path: string, headers: Record<string, string> = auth): Promise<{ status: number; body: string }> {
-  const res = await fetch(`${api.url}${path}`, { headers });
-  return { status: res.status, body: await res.text() };
+function open(path: string, tls: typeof clientTls = clientTls): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(`${api.url}${path}`, tls, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function get(path: string, tls: typeof clientTls = clientTls): Promise<{ status: number; body: string }> {
+  const res = await open(path, tls);
+  let body = '';
+  for await (const chunk of res) body += (chunk as Buffer).toString();
+  return { status: res.statusCode ?? 0, body };
 }
 
 const long = 'x'.repeat(20_000);
@@ -73,9 +99,20 @@ test('logs: refusals as kubelet words them', async () => {
   assert.deepEqual(await get('/containerLogs/default/nothere/main'), { status: 404, body: 'container "main" not found in pod "nothere"' });
   assert.equal((await get('/containerLogs/default/printer/main?sinceSeconds=0')).status, 400);
   assert.equal((await get('/containerLogs/default/printer/main?sinceSeconds=5&sinceTime=2000-01-01T00:00:00Z')).status, 400);
-  assert.deepEqual(await get('/containerLogs/default/printer/main', {}), { status: 401, body: 'Unauthorized' });
-  assert.equal((await get('/containerLogs/default/printer/main', { authorization: `Bearer ${token}x` })).status, 401);
   assert.equal((await get('/nothing')).status, 404);
+});
+
+test('only the API server\'s client certificate is served: no certificate, another CA\'s, plain HTTP are refused', async () => {
+  assert.deepEqual(await get('/containerLogs/default/printer/main', { ca: clientTls.ca }), { status: 401, body: 'Unauthorized' });
+  assert.deepEqual(await get('/containerLogs/default/printer/main', strangerTls), { status: 401, body: 'Unauthorized' });
+  const plain = await new Promise<string>((resolve) => {
+    const req = httpRequest(`${api.url.replace('https:', 'http:')}/containerLogs/default/printer/main`, (res) => resolve(`answered ${res.statusCode}`));
+    req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+    req.end();
+  });
+  assert.ok(!plain.startsWith('answered 200'), `plain HTTP was served: ${plain}`);
+  // The API server's side checks the kubelet too: a server certificate of another CA is not trusted.
+  await assert.rejects(get('/containerLogs/default/printer/main', { ...clientTls, ca: strangerCA }));
 });
 
 test('logs: previous serves the run before', async () => {
@@ -92,7 +129,7 @@ test('logs: a run that left no log file (it failed to start) has an empty log', 
 /** A WebSocket exec; resolves with what each channel carried once the server closes. */
 function exec(path: string, protocols: string[], stdin?: string, size?: { Width: number; Height: number }): Promise<{ protocol: string; stdout: string; stderr: string; error: string }> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${api.url.replace('http', 'ws')}${path}`, protocols, { headers: auth });
+    const ws = new WebSocket(`${api.url.replace('https', 'wss')}${path}`, protocols, clientTls);
     const out = { protocol: '', stdout: '', stderr: '', error: '' };
     ws.on('open', () => {
       out.protocol = ws.protocol;
@@ -115,17 +152,15 @@ function exec(path: string, protocols: string[], stdin?: string, size?: { Width:
 test('follow streams new lines and ends when the run ends; exec reaches the container', async () => {
   const fifo = await run('follower', 'mkfifo /tmp/go; echo first; read x < /tmp/go; echo "second $x"');
   await waitForLog(fifo.logPath, 'first');
-  const res = await fetch(`${api.url}/containerLogs/default/follower/main?follow=true`, { headers: auth });
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let seen = decoder.decode((await reader.read()).value);
+  const reader = (await open('/containerLogs/default/follower/main?follow=true'))[Symbol.asyncIterator]();
+  let seen = String((await reader.next()).value);
   assert.equal(seen, 'first\n');
   const hostname = await exec('/exec/default/follower/main?command=cat&command=/etc/hostname&stdout=1&stderr=1', ['v5.channel.k8s.io', 'v4.channel.k8s.io']);
   assert.deepEqual(hostname, { protocol: 'v5.channel.k8s.io', stdout: 'follower\n', stderr: '', error: '{"metadata":{},"status":"Success"}' });
   // The exec's stdin reaches the container, which then ends (and its PID namespace with it: the exec's exit
   // status races that, so only the container's output tells).
   await exec('/exec/default/follower/main?command=sh&command=-c&command=cat%20>%20/tmp/go&stdin=1&stdout=1&stderr=1', ['v5.channel.k8s.io'], 'go\n');
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) seen += decoder.decode(chunk.value);
+  for (let chunk = await reader.next(); chunk.done !== true; chunk = await reader.next()) seen += String(chunk.value);
   assert.equal(seen, 'first\nsecond go\n');
 });
 
@@ -152,9 +187,9 @@ test('exec with a terminal: the command runs on a pseudo-terminal that takes the
   assert.equal(result.error, '{"metadata":{},"status":"Success"}');
 });
 
-function rawUpgrade(path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string }> {
+function rawUpgrade(path: string, headers: Record<string, string>, method = 'GET', tls: typeof clientTls = clientTls): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${api.url}${path}`, { method, headers: { ...auth, connection: 'Upgrade', ...headers } });
+    const req = httpsRequest(`${api.url}${path}`, { ...tls, method, headers: { connection: 'Upgrade', ...headers } });
     req.on('response', (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
@@ -176,7 +211,7 @@ test('exec: SPDY, unknown subprotocols and stopped containers are refused, not l
   assert.deepEqual(stopped, { status: 404, body: 'container not found ("main")' });
   const noStreams = await rawUpgrade('/exec/default/sleeper/main?command=true', { upgrade: 'websocket' });
   assert.deepEqual(noStreams, { status: 400, body: 'you must specify at least 1 of stdin, stdout, stderr' });
-  const unauthorized = await rawUpgrade('/exec/default/sleeper/main?command=true&stdout=1', { upgrade: 'websocket', authorization: 'Bearer nope' });
+  const unauthorized = await rawUpgrade('/exec/default/sleeper/main?command=true&stdout=1', { upgrade: 'websocket' }, 'GET', { ca: clientTls.ca });
   assert.equal(unauthorized.status, 401);
   await runs.get('default/sleeper/main')!.handle.stop(0);
 });

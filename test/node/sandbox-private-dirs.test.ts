@@ -167,7 +167,7 @@ test('the mount plan does not grow with the host mounts inside a private directo
     hostMounts: host,
     protectedPaths: { readOnly: [], maskedFiles: [], maskedDirs: [] },
     skeletonDir: '/nonexistent/skeleton',
-    scratch: { tmp: '/nonexistent/tmp', varTmp: '/nonexistent/var-tmp', run: '/nonexistent/run', dev: '/nonexistent/dev' },
+    scratch: { tmp: '/nonexistent/tmp', varTmp: '/nonexistent/var-tmp', run: '/nonexistent/run', dev: '/nonexistent/dev', root: '/nonexistent/root' },
     podFiles: { hosts: '/nonexistent/hosts', hostname: '/nonexistent/hostname', resolvConf: '/nonexistent/resolv.conf' },
     cgroups: { version: 1, dirs: [] },
     volumes: [],

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { boundingSet, DEFAULT_CAPABILITIES } from '../../src/node/sandbox/capabilities.ts';
 import { planCgroupLayout } from '../../src/node/sandbox/cgroup-layout.ts';
-import { resolveCredentials, setprivOptions } from '../../src/node/sandbox/credentials.ts';
+import { identityCommand, resolveCredentials } from '../../src/node/sandbox/credentials.ts';
 import { CriLogWriter, MAX_LOG_LINE_BYTES, rfc3339Nano } from '../../src/node/sandbox/cri-log.ts';
 import { renderFstab } from '../../src/node/sandbox/fstab.ts';
 import { parseMountInfo } from '../../src/node/sandbox/mountinfo.ts';
@@ -101,9 +101,18 @@ test('credentials: the group from passwd or the default; hardened no_new_privs; 
   const privileged = resolveCredentials(pod, { name: 'c', argv: ['x'], securityContext: { privileged: true, runAsUser: 0 } }, policy, passwd, 40);
   assert.equal(privileged.bounding, 'all');
   assert.equal(privileged.noNewPrivs, false);
-  assert.deepEqual(setprivOptions({ uid: 5, gid: 6, groups: [7, 8], home: '/', noNewPrivs: true, bounding: ['CHOWN', 'KILL'] }), [
-    '--reuid', '5', '--regid', '6', '--groups', '7,8', '--inh-caps', '-all', '--bounding-set', '-all,+chown,+kill', '--nnp',
+  const tools = { setpriv: 'setpriv', unshare: 'unshare' };
+  assert.deepEqual(identityCommand(tools, { uid: 5, gid: 6, groups: [7, 8], home: '/', noNewPrivs: true, bounding: ['CHOWN', 'KILL'] }), [
+    'setpriv', '--reuid', '5', '--regid', '6', '--groups', '7,8', '--inh-caps', '-all', '--bounding-set', '-all,+chown,+kill', '--nnp', '--',
   ]);
+  const inUserNamespace = resolveCredentials(pod, { name: 'c', argv: ['x'], securityContext: { runAsUser: 0 }, hostUsers: false }, policy, passwd, 40);
+  assert.deepEqual(inUserNamespace.userNamespace, { hostUid: 65534, hostGid: 65534 });
+  assert.deepEqual(identityCommand(tools, { ...inUserNamespace, bounding: ['CHOWN'] }), [
+    'setpriv', '--reuid', '65534', '--regid', '65534', '--clear-groups', '--inh-caps', '-all', '--nnp', '--',
+    'unshare', '--user', '--map-user=0', '--map-group=0', '--',
+    'setpriv', '--inh-caps', '-all', '--bounding-set', '-all,+chown', '--',
+  ]);
+  assert.equal(resolveCredentials(pod, { name: 'c', argv: ['x'], securityContext: { runAsUser: 1000 }, hostUsers: false }, policy, passwd, 40).userNamespace, undefined);
   assert.throws(() => resolveCredentials(pod, { name: 'c', argv: ['x'], securityContext: { runAsUser: -1 } }, policy, passwd, 40), { name: 'SandboxSpecError' });
 });
 

@@ -21,6 +21,16 @@ export interface HandlerContext {
   readonly watches: WatchRegistry;
   readonly tables: TableConverter;
   readonly bookmarkIntervalMs: number;
-  /** The bearer token presented to kubelets (pods/log, pods/exec); without one they are not proxied to. */
-  readonly kubeletToken: string;
+  /**
+   * The client certificate and key presented to kubelets (pods/log, pods/exec) and the CA their serving
+   * certificates are verified with (kube-apiserver's --kubelet-client-certificate/-key, --kubelet-certificate-authority);
+   * without them nothing is proxied to a kubelet.
+   */
+  readonly kubeletClient: KubeletClientTls | undefined;
+}
+
+export interface KubeletClientTls {
+  cert: string;
+  key: string;
+  ca: string;
 }

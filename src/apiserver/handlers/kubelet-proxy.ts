@@ -1,11 +1,11 @@
 // Where pods/log and pods/exec go: the container (defaulted as kube-apiserver defaults it), the node the pod
 // is bound to, and that node's kubelet (status.addresses InternalIP, status.daemonEndpoints.kubeletEndpoint
-// .Port). Bosun's node traffic stays on this machine, so only loopback kubelets are proxied to, and the API
-// server presents its kubelet token to them.
+// .Port). Bosun's node traffic stays on this machine, so only loopback kubelets are proxied to, over TLS with
+// the API server's kubelet client certificate.
 import { isIP } from 'node:net';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError, type StatusReason } from '../../apimachinery/status-error.ts';
-import type { HandlerContext } from './context.ts';
+import type { HandlerContext, KubeletClientTls } from './context.ts';
 
 export interface KubeletTarget {
   /** host:port of the node's kubelet API. */
@@ -16,6 +16,8 @@ export interface KubeletTarget {
   container: string;
   /** The pod has no node yet: kube-apiserver serves its log as empty. */
   unscheduled: boolean;
+  /** TLS options of the connection: the client certificate and key, the CA that signed the kubelet's certificate. */
+  tls?: KubeletClientTls;
 }
 
 const DEFAULT_CONTAINER_ANNOTATION = 'kubectl.kubernetes.io/default-container';
@@ -85,7 +87,8 @@ export function kubeletTarget(ctx: HandlerContext, namespace: string, name: stri
     throw new StatusError(503, 'ServiceUnavailable', `node "${nodeName}" does not report its kubelet: status.addresses InternalIP and status.daemonEndpoints.kubeletEndpoint.Port are required`);
   }
   if (!isLoopback(host)) throw errors.forbidden(`Bosun proxies to kubelets on loopback addresses only; node "${nodeName}" has InternalIP ${host}`);
-  return { host, port, path, container, unscheduled: false };
+  if (ctx.kubeletClient === undefined) throw new StatusError(503, 'ServiceUnavailable', 'this API server has no kubelet client certificate, so it cannot reach kubelets');
+  return { host, port, path, container, unscheduled: false, tls: ctx.kubeletClient };
 }
 
 /** The StatusError kube-apiserver makes of a kubelet's non-2xx answer: the code's reason, the body as message. */

@@ -1,9 +1,10 @@
 // GET|POST pods/<name>/exec: kube-apiserver's ExecREST. The request is an HTTP upgrade (WebSocket, or SPDY
 // from kubectl before 1.30); once the pod and container check out, the connection is handed to the node's
-// kubelet API as it is, the API server's Authorization swapped for its kubelet token, and from then on bytes
-// flow both ways untouched, the upgrade answer (subprotocol included) being the kubelet's.
+// kubelet API as it is, over TLS with the API server's kubelet client certificate and without the caller's
+// Authorization, and from then on bytes flow both ways untouched, the upgrade answer (subprotocol included)
+// being the kubelet's.
 import type { IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
+import { connect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { checkBearer } from '../auth/bearer-token.ts';
@@ -27,8 +28,8 @@ function answerWithStatus(socket: Duplex, error: StatusError): void {
   socket.end(`HTTP/1.1 ${error.code} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-function requestHead(req: IncomingMessage, path: string, host: string, token: string): string {
-  const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`, `Host: ${host}`, `Authorization: Bearer ${token}`];
+function requestHead(req: IncomingMessage, path: string, host: string): string {
+  const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`, `Host: ${host}`];
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     if (UPGRADE_HEADERS.includes(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1]!}`);
@@ -57,9 +58,9 @@ export function createUpgradeHandler(ctx: HandlerContext, options: UpgradeOption
       if (target.unscheduled) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
       const query = new URLSearchParams();
       for (const key of FORWARDED_QUERY) for (const value of url.searchParams.getAll(key)) query.append(key, value);
-      const kubelet = connect({ host: target.host, port: target.port });
-      kubelet.once('connect', () => {
-        kubelet.write(requestHead(req, `${target.path('exec')}?${query.toString()}`, `${target.host}:${target.port}`, ctx.kubeletToken));
+      const kubelet = connect({ host: target.host, port: target.port, ...target.tls });
+      kubelet.once('secureConnect', () => {
+        kubelet.write(requestHead(req, `${target.path('exec')}?${query.toString()}`, `${target.host}:${target.port}`));
         if (head.length > 0) kubelet.write(head);
         kubelet.pipe(socket);
         socket.pipe(kubelet);

@@ -1,11 +1,11 @@
 // GET pods/<name>/log: kube-apiserver's LogREST. The container is chosen (and checked) here, the log itself
 // streams from the node's kubelet API, flushed as it comes; a kubelet refusal becomes a Status with its text.
-import { request } from 'node:http';
+import { request } from 'node:https';
 import { StatusError } from '../../apimachinery/status-error.ts';
 import { kubeletFailure, kubeletTarget } from './kubelet-proxy.ts';
 import type { ResourceCall } from './resource-call.ts';
 
-/** PodLogOptions the kubelet reads; container is in the path, insecureSkipTLSVerifyBackend has no use on loopback HTTP. */
+/** PodLogOptions the kubelet reads; container is in the path, insecureSkipTLSVerifyBackend is not honoured: the kubelet's certificate is always verified. */
 const FORWARDED = ['follow', 'previous', 'tailLines', 'sinceSeconds', 'sinceTime', 'timestamps', 'limitBytes'];
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -21,7 +21,7 @@ export async function handleLog(call: ResourceCall): Promise<void> {
   for (const key of FORWARDED) for (const value of query.getAll(key)) forwarded.append(key, value);
   const search = forwarded.size > 0 ? `?${forwarded.toString()}` : '';
   await new Promise<void>((resolve, reject) => {
-    const upstream = request({ host: target.host, port: target.port, path: `${target.path('containerLogs')}${search}`, headers: { authorization: `Bearer ${ctx.kubeletToken}` } });
+    const upstream = request({ host: target.host, port: target.port, path: `${target.path('containerLogs')}${search}`, ...target.tls });
     // The client went away (kubectl logs -f interrupted): stop reading the kubelet.
     res.once('close', () => upstream.destroy());
     upstream.once('error', (error) => {

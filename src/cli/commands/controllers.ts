@@ -10,6 +10,7 @@ import { createKubeClient } from '../../client/create-client.ts';
 import type { Family } from '../../runtime/family.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { Manager } from '../../runtime/manager.ts';
+import type { MetricsSecurity } from '../../runtime/metrics-server.ts';
 import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '../../runtime/webhook/index.ts';
 import { bosunFamilies, configuredFamilies, selectFamilies } from '../families.ts';
 
@@ -26,6 +27,8 @@ export interface ControllersOptions {
   leaderElectionId: string;
   metricsPort: number;
   metricsBindAddress: string;
+  /** HTTPS and a bearer token for /metrics (bosun up: its serving certificate and token). */
+  metricsSecurity?: MetricsSecurity;
   /** Names of the families to run; default all available. */
   controllers?: string[];
   logLevel: LevelWithSilent;
@@ -84,7 +87,7 @@ export async function runControllers(options: ControllersOptions, available: rea
     client,
     logger: log,
     ...(options.namespace !== undefined ? { namespace: options.namespace } : {}),
-    metricsServer: { port: options.metricsPort, host: options.metricsBindAddress },
+    metricsServer: { port: options.metricsPort, host: options.metricsBindAddress, ...(options.metricsSecurity ? { security: options.metricsSecurity } : {}) },
     leaderElection: options.leaderElect
       ? { name: options.leaderElectionId, ...(options.leaderElectionNamespace !== undefined ? { namespace: options.leaderElectionNamespace } : {}) }
       : false,

@@ -1,15 +1,16 @@
 // `bosun node`: one more node agent against any API server a kubeconfig reaches, so that several nodes can
 // be simulated on one machine. `bosun up` runs one itself (startNodeFromFlags); the flags are shared.
 import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
+import { homedir, hostname } from 'node:os';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { parse } from 'yaml';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
-import { createKubeClient, loadKubeConfig } from '../../client/create-client.ts';
+import { createKubeClient } from '../../client/create-client.ts';
 import type { KubeClient } from '../../client/client.ts';
 import type { ImageDefaults } from '../../node/agent/container-argv.ts';
+import { readKubeletPki, type KubeletPki } from '../../node/kubelet-api/kubelet-pki.ts';
 import { startNode, type RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { exitOnSignals } from '../shutdown.ts';
@@ -82,7 +83,7 @@ export function readImageMap(file: string): Record<string, ImageDefaults> {
 }
 
 /** Starts a node agent with the shared flags. */
-export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; kubeletToken: string; logger: Logger }): Promise<RunningNode> {
+export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; hiddenDirs?: string[]; kubeletPki: KubeletPki; logger: Logger }): Promise<RunningNode> {
   return startNode({
     ...node,
     network: flags.nodeNetwork,
@@ -101,7 +102,7 @@ interface NodeCommandOptions extends NodeFlags {
   context?: string;
   name: string;
   dataDir?: string;
-  kubeletTokenFile?: string;
+  kubeletPki?: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -113,7 +114,7 @@ export function nodeCommand(): Command {
       .option('--context <name>', 'kubeconfig context to use')
       .option('--name <name>', 'the Node\'s name', hostname().toLowerCase())
       .option('--data-dir <dir>', 'the node\'s pods, logs and network state (default: .bosun/nodes/<name>)')
-      .option('--kubelet-token-file <file>', 'the bearer token the API server presents to this node (default: the kubeconfig user\'s token)')
+      .option('--kubelet-pki <dir>', 'the kubelet certificates `bosun up` made (the CA, the serving certificate); default: pki/kubelet beside the kubeconfig')
       .option('--log-level <level>', 'trace, debug, info, warn, error or silent', 'info'),
   ).action(async (options: NodeCommandOptions) => {
     const logger = createLogger({ level: options.logLevel, name: 'bosun-node' });
@@ -124,10 +125,15 @@ export function nodeCommand(): Command {
     let running: RunningNode | undefined;
     try {
       const source = { ...(options.kubeconfig !== undefined ? { kubeconfigPath: options.kubeconfig } : {}), ...(options.context !== undefined ? { context: options.context } : {}) };
-      const kubeletToken = options.kubeletTokenFile !== undefined ? readFileSync(options.kubeletTokenFile, 'utf8').trim() : loadKubeConfig(source).getCurrentUser()?.token;
-      if (!kubeletToken) fail('the kubeconfig user has no bearer token: give the token the API server presents to kubelets with --kubelet-token-file');
+      // bosun up keeps them beside the kubeconfig it writes, in its data dir.
+      const kubeconfigFile = options.kubeconfig ?? process.env['KUBECONFIG']?.split(delimiter)[0] ?? join(homedir(), '.kube', 'config');
+      const pkiDir = resolve(options.kubeletPki ?? join(dirname(kubeconfigFile), 'pki', 'kubelet'));
+      const kubeletPki = await readKubeletPki(pkiDir).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        return fail(`no kubelet certificates in ${pkiDir} (bosun up makes them in <data-dir>/pki/kubelet): give their directory with --kubelet-pki`);
+      });
       const client = createKubeClient({ ...source, userAgent: 'bosun-node' });
-      running = await startNodeFromFlags(options, { client, nodeName: options.name, dataDir: resolve(options.dataDir ?? `.bosun/nodes/${options.name}`), kubeletToken: kubeletToken ?? '', logger });
+      running = await startNodeFromFlags(options, { client, nodeName: options.name, dataDir: resolve(options.dataDir ?? `.bosun/nodes/${options.name}`), kubeletPki, logger });
     } catch (error) {
       fail(error instanceof Error ? error.message : String(error));
     }

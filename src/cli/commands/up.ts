@@ -1,6 +1,7 @@
 // `bosun up`: the embedded control plane on this machine: the API server, the controller families and a node
 // agent that runs the pods.
 import { Command, InvalidArgumentError } from 'commander';
+import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
@@ -9,6 +10,7 @@ import { startApiServer } from '../../apiserver/index.ts';
 import { DataDirError } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
 import { createKubeClient } from '../../client/create-client.ts';
+import { loadOrCreateKubeletPki } from '../../node/kubelet-api/kubelet-pki.ts';
 import type { RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import type { Manager } from '../../runtime/manager.ts';
@@ -121,8 +123,12 @@ export function upCommand(): Command {
       const dataDir = resolve(options.dataDir);
       const apiserverLog = createLogger({ level: options.logLevel, name: 'bosun-apiserver' });
       let server;
+      let kubeletPki;
       try {
+        await mkdir(dataDir, { recursive: true, mode: 0o700 });
+        kubeletPki = await loadOrCreateKubeletPki(join(dataDir, 'pki', 'kubelet'));
         server = await startApiServer({
+          kubeletClient: { cert: kubeletPki.apiserverClient.cert, key: kubeletPki.apiserverClient.key, ca: kubeletPki.ca },
           dataDir,
           inMemory: options.inMemory,
           port: options.port,
@@ -150,6 +156,9 @@ export function upCommand(): Command {
             leaderElectionId: 'bosun-controllers',
             metricsPort: options.metricsPort,
             metricsBindAddress: '127.0.0.1',
+            // A pod on the host network reaches loopback: /metrics over HTTPS (the API server's certificate, which
+            // the kubeconfig trusts) and only for the API server's token.
+            metricsSecurity: { token: running.token, tls: { cert: running.caCert, key: running.servingKey } },
             logLevel: options.logLevel,
             ...(names ? { controllers: names } : {}),
             // The webhooks listen on loopback beside the in-process server. This process owns the server, so
@@ -176,7 +185,8 @@ export function upCommand(): Command {
             client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-node' }),
             nodeName: options.nodeName,
             dataDir: join(dataDir, 'nodes', options.nodeName),
-            kubeletToken: running.token,
+            hiddenDirs: [dataDir],
+            kubeletPki,
             logger: createLogger({ level: options.logLevel, name: 'bosun-node' }),
           });
         } catch (error) {
@@ -198,7 +208,7 @@ export function upCommand(): Command {
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
       const metrics = manager?.metricsAddress;
-      const metricsText = metrics ? `; metrics on http://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
+      const metricsText = metrics ? `; metrics on https://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
       const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
       console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}`);
       // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.

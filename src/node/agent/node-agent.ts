@@ -55,6 +55,8 @@ export interface NodeAgentOptions {
   runtimeSocketPath?: string;
   /** How long a crashed node (the runtime API's node failure) stays down before it comes back; default 30 s. */
   nodeFailureRebootAfterMs?: number;
+  /** How often pods' local storage is measured for eviction (kubelet's housekeeping: 10 s). */
+  localStorageIntervalMs?: number;
   logger?: Logger;
 }
 
@@ -105,6 +107,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     restartBackoff: options.restartBackoff ?? {},
     nodeAllocatable: desiredNodeStatus({ nodeName: options.nodeName }).allocatable ?? {},
     registry,
+    localStorageIntervalMs: options.localStorageIntervalMs ?? 10_000,
   };
 
   async function bootUp(): Promise<Life> {

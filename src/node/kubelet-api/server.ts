@@ -1,14 +1,16 @@
 // The node agent's kubelet API: the two kubelet paths the API server proxies `kubectl logs` and `kubectl
-// exec` to. Loopback only by default, one bearer token (the API server's), plain text errors as kubelet
-// writes them. Exec speaks WebSocket (v5/v4.channel.k8s.io); SPDY, the only protocol of kubectl before
-// 1.30, is refused with a Status that says so.
+// exec` to. Loopback only by default, over TLS; only clients with a certificate of the kubelet CA (the API
+// server's, kubelet-pki.ts) are served, as kubelet's x509 authentication; plain text errors as kubelet writes
+// them. Exec speaks WebSocket (v5/v4.channel.k8s.io); SPDY, the only protocol of kubectl before 1.30, is
+// refused with a Status that says so.
 import { open } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { TLSSocket } from 'node:tls';
 import { WebSocketServer } from 'ws';
 import type { ContainerRef, RunningContainers } from '../agent/running-containers.ts';
-import { bearerMatches } from './bearer-auth.ts';
 import { KubeletRequestError } from './errors.ts';
 import { parseExecOptions } from './exec-options.ts';
 import { CHANNEL_PROTOCOLS, runExecSession } from './exec-session.ts';
@@ -17,8 +19,8 @@ import { streamLog } from './log-stream.ts';
 
 export interface KubeletApiOptions {
   containers: RunningContainers;
-  /** The bearer token every request must present. */
-  token: string;
+  /** The serving certificate and key, and the CA a client certificate must be signed by. */
+  tls: { cert: string; key: string; clientCA: string };
   /** Default 127.0.0.1: Bosun's node traffic stays on this machine. */
   bind?: string;
   /** Default 0 (any free port); kubelet's own is 10250. */
@@ -66,7 +68,9 @@ function sendText(res: ServerResponse, code: number, text: string): void {
 }
 
 export async function startKubeletApi(options: KubeletApiOptions): Promise<RunningKubeletApi> {
-  const { containers, token } = options;
+  const { containers } = options;
+  // kubelet answers 401 to a request without a valid client certificate; the handshake itself lets it through.
+  const authenticated = (req: IncomingMessage) => (req.socket as TLSSocket).authorized;
   const onError = options.onError ?? ((error: unknown) => console.error('bosun kubelet api:', error));
   const sockets = new WebSocketServer({
     noServer: true,
@@ -95,9 +99,10 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
     res.end();
   };
 
-  const server: Server = createServer((req, res) => {
+  const tls = { cert: options.tls.cert, key: options.tls.key, ca: options.tls.clientCA, requestCert: true, rejectUnauthorized: false };
+  const server: Server = createServer(tls, (req, res) => {
     const serve = async () => {
-      if (!bearerMatches(req.headers.authorization, token)) throw new KubeletRequestError(401, 'Unauthorized');
+      if (!authenticated(req)) throw new KubeletRequestError(401, 'Unauthorized');
       const found = route(req);
       if (found.endpoint === 'exec') throw new KubeletRequestError(400, 'Upgrade request required');
       if (req.method !== 'GET') throw new KubeletRequestError(405, 'Method Not Allowed');
@@ -118,7 +123,7 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
     try {
-      if (!bearerMatches(req.headers.authorization, token)) throw new KubeletRequestError(401, 'Unauthorized');
+      if (!authenticated(req)) throw new KubeletRequestError(401, 'Unauthorized');
       const { endpoint, ref, query } = route(req);
       if (endpoint !== 'exec') throw new KubeletRequestError(400, `${endpoint} does not upgrade`);
       const execOptions = parseExecOptions(query);
@@ -159,7 +164,7 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
   const host = bind.includes(':') ? `[${bind}]` : bind;
   return {
     port,
-    url: `http://${host}:${port}`,
+    url: `https://${host}:${port}`,
     async close() {
       for (const client of sockets.clients) client.terminate();
       sockets.close();

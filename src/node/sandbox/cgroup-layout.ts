@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { SandboxHostError } from './errors.ts';
 import type { MountEntry } from './mountinfo.ts';
 
-const V1_CONTROLLERS = ['cpu', 'cpuacct', 'memory', 'pids', 'blkio'] as const;
+const V1_CONTROLLERS = ['cpu', 'cpuacct', 'memory', 'pids', 'blkio', 'devices'] as const;
 const V2_CONTROLLERS = ['cpu', 'memory', 'pids', 'io'] as const;
 
 export interface Hierarchy {

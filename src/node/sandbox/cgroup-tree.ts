@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff } from '../../runtime/informer/backoff.ts';
 import { realClock } from '../../runtime/workqueue/clock.ts';
 import type { CgroupLayout, Hierarchy } from './cgroup-layout.ts';
+import { deviceRuleWrites } from './device-rules.ts';
 import { SandboxHostError } from './errors.ts';
 import { containerLimitWrites, oomCounterFile, parseOomKills, podPidsWrite, type CgroupFileWrite, type CgroupLimits } from './resource-limits.ts';
 
@@ -152,7 +153,8 @@ export class ContainerCgroup {
 export class CgroupTree {
   constructor(
     readonly layout: CgroupLayout,
-    private readonly podPidsLimit: number,
+    /** pids.max of each pod, and of the root (every pod together). */
+    private readonly pidsLimits: { pod: number; node: number },
   ) {}
 
   hierarchyIndex(controller: string): number {
@@ -179,7 +181,7 @@ export class CgroupTree {
     }
   }
 
-  /** Creates the root cgroup in every hierarchy (idempotent). */
+  /** Creates the root cgroup in every hierarchy (idempotent), with the node-wide pids limit. */
   async ensureRoot(): Promise<void> {
     for (const hierarchy of this.layout.hierarchies) {
       await mkdir(hierarchy.root, { recursive: true });
@@ -190,11 +192,16 @@ export class CgroupTree {
         dir = join(dir, level);
         await this.enableSubtree(hierarchy, dir);
       }
+      // v2 shows pids.max once the parent has enabled the controller, hence after the loop.
+      if (hierarchy.controllers.includes('pids')) await writeCgroupFile(hierarchy.root, podPidsWrite(this.pidsLimits.node));
     }
   }
 
-  /** Creates (or recreates, after a crash) a container's cgroups under its pod's, with its limits. */
-  async createContainer(podUid: string, containerName: string, limits: CgroupLimits): Promise<ContainerCgroup> {
+  /**
+   * Creates (or recreates, after a crash) a container's cgroups under its pod's, with its limits; restrictDevices
+   * (every container but a privileged one) applies the default device allow-list where a devices hierarchy exists.
+   */
+  async createContainer(podUid: string, containerName: string, limits: CgroupLimits, restrictDevices: boolean): Promise<ContainerCgroup> {
     const podDirs = this.podDirs(podUid);
     const dirs = podDirs.map((podDir) => join(podDir, containerName));
     await killAndRemove(dirs);
@@ -202,7 +209,7 @@ export class CgroupTree {
       const podDir = podDirs[index] as string;
       try {
         await mkdir(podDir);
-        if (hierarchy.controllers.includes('pids')) await writeCgroupFile(podDir, podPidsWrite(this.podPidsLimit));
+        if (hierarchy.controllers.includes('pids')) await writeCgroupFile(podDir, podPidsWrite(this.pidsLimits.pod));
       } catch (error) {
         if (!isErrno(error, 'EEXIST')) throw error;
       }
@@ -212,6 +219,16 @@ export class CgroupTree {
     for (const write of containerLimitWrites(this.layout.version, limits)) {
       if (!this.hasController(write.controller)) throw new SandboxHostError(`a ${write.controller} limit needs the ${write.controller} cgroup controller`);
       await writeCgroupFile(dirs[this.hierarchyIndex(write.controller)] as string, write);
+    }
+    if (restrictDevices && this.hasController('devices')) {
+      const dir = dirs[this.hierarchyIndex('devices')] as string;
+      for (const write of deviceRuleWrites()) {
+        // A device the agent's own cgroup denies (a node in a container) cannot be allowed below it: it stays denied.
+        await writeFile(join(dir, write.file), write.value).catch((error: unknown) => {
+          if (write.file === 'devices.allow' && isErrno(error, 'EPERM')) return;
+          throw new SandboxHostError(`cannot set ${write.file}=${write.value} in ${dir}: ${(error as Error).message}`);
+        });
+      }
     }
     return new ContainerCgroup(this, dirs);
   }

@@ -62,7 +62,8 @@ export interface ExecContext {
   /** nsenter's namespace options (-m -u -i -C, -p unless hostPID, -n with a pod network namespace). */
   namespaces: string[];
   workingDir: string;
-  setprivOptions: string[];
+  /** credentials.ts identityCommand: setpriv (and a user namespace) up to env. */
+  identity: string[];
   env: Record<string, string>;
 }
 
@@ -83,8 +84,8 @@ function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number 
  * The container's final command: setpriv runs env -i so only the container's process sees its variables;
  * env searches the container's PATH, so argv[0] stays as the spec wrote it.
  */
-export function finalCommand(tools: HostTools, setprivOptions: string[], env: Record<string, string>, argv: string[]): string[] {
-  return [tools.setpriv, ...setprivOptions, '--', tools.env, '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv];
+export function finalCommand(tools: HostTools, identity: string[], env: Record<string, string>, argv: string[]): string[] {
+  return [...identity, tools.env, '-i', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...argv];
 }
 
 // The helpers run with a fixed environment, whatever the container's.
@@ -191,7 +192,7 @@ export class ContainerHandle {
     const envWords = Object.entries(context.env).map(([k, v]) => `${k}=${v}`);
     const inSandboxChain = (words: string[]) =>
       (words[0] === context.tools.sh && words[1] === '-c' && words[2] === CONTAINER_SETUP) ||
-      (words[0] === context.tools.setpriv && context.setprivOptions.every((option, i) => words[i + 1] === option)) ||
+      context.identity.some((word, start) => word === words[0] && context.identity.slice(start).every((w, i) => words[i] === w)) ||
       (words[0] === context.tools.env && words[1] === '-i' && envWords.every((word, i) => words[i + 2] === word));
     const deadline = Date.now() + 2000;
     for (let delayMs = 1; this.running; delayMs = Math.min(50, delayMs * 2)) {
@@ -332,7 +333,7 @@ export class ContainerHandle {
     const { tools } = context;
     // script(1) gives the command a terminal on the container's own devpts; -e passes its exit status on.
     const run = options.tty ? [tools.script, '-q', '-e', '-c', shellWords(argv), '/dev/null'] : argv;
-    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.setprivOptions, context.env, run)];
+    const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.identity, context.env, run)];
     const child = spawn(tools.bash, [...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
       env: HELPER_ENV,

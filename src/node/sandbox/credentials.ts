@@ -4,6 +4,7 @@
 // agent allows root by default, and no_new_privs is on unless allowPrivilegeEscalation is explicitly true.
 import { boundingSet } from './capabilities.ts';
 import { SandboxSpecError } from './errors.ts';
+import type { HostTools } from './host-tools.ts';
 import type { PasswdEntry } from './passwd.ts';
 import type { ContainerSpec, PodFacts } from './types.ts';
 
@@ -22,6 +23,8 @@ export interface Credentials {
   noNewPrivs: boolean;
   /** Capability names kept in the bounding set, or every capability (privileged). */
   bounding: string[] | 'all';
+  /** Root in a user namespace: the host ids its uid and gid 0 map to (ContainerSpec.hostUsers false). */
+  userNamespace?: { hostUid: number; hostGid: number };
 }
 
 const MAX_ID = 2 ** 31 - 1;
@@ -52,6 +55,7 @@ export function resolveCredentials(pod: PodFacts, container: ContainerSpec, poli
   const gid = sc.runAsGroup !== undefined ? checkId('securityContext.runAsGroup', sc.runAsGroup) : sc.runAsUser !== undefined ? (entry?.gid ?? policy.defaultUser.gid) : fallback.gid;
   const groups = [...new Set((pod.supplementalGroups ?? []).map((g) => checkId('securityContext.supplementalGroups', g)))];
   const privileged = sc.privileged === true;
+  const userNamespace = uid === 0 && !privileged && container.hostUsers === false;
   return {
     uid,
     gid,
@@ -59,16 +63,28 @@ export function resolveCredentials(pod: PodFacts, container: ContainerSpec, poli
     home: entry?.home ?? '/',
     noNewPrivs: !privileged && sc.allowPrivilegeEscalation !== true,
     bounding: privileged ? 'all' : boundingSet(sc.capabilities, lastCap),
+    ...(userNamespace ? { userNamespace: { hostUid: policy.defaultUser.uid, hostGid: gid === 0 ? policy.defaultUser.gid : gid } } : {}),
   };
 }
 
-/** The setpriv(1) options that turn the sandbox's root helper into the container's process. */
-export function setprivOptions(credentials: Credentials): string[] {
-  const options = ['--reuid', String(credentials.uid), '--regid', String(credentials.gid)];
-  options.push(...(credentials.groups.length > 0 ? ['--groups', credentials.groups.join(',')] : ['--clear-groups']));
+/**
+ * The commands, each exec'ing the next, that turn the sandbox's root helper into the container's process;
+ * `env -i` and the container's argv follow. Root in a user namespace: setpriv to the host ids, unshare a user
+ * namespace mapping them to 0 and the container's gid, then setpriv again inside it, since a new user
+ * namespace starts with a full bounding set.
+ */
+export function identityCommand(tools: Pick<HostTools, 'setpriv' | 'unshare'>, credentials: Credentials): string[] {
+  const groups = credentials.groups.length > 0 ? ['--groups', credentials.groups.join(',')] : ['--clear-groups'];
   // Nothing inheritable: a non-root process ends with no capabilities, root with exactly the bounding set.
-  options.push('--inh-caps', '-all');
-  if (credentials.bounding !== 'all') options.push('--bounding-set', ['-all', ...credentials.bounding.map((c) => `+${c.toLowerCase()}`)].join(','));
-  if (credentials.noNewPrivs) options.push('--nnp');
-  return options;
+  const capabilities = ['--inh-caps', '-all', ...(credentials.bounding === 'all' ? [] : ['--bounding-set', ['-all', ...credentials.bounding.map((c) => `+${c.toLowerCase()}`)].join(',')])];
+  const noNewPrivs = credentials.noNewPrivs ? ['--nnp'] : [];
+  const { userNamespace } = credentials;
+  if (userNamespace === undefined) {
+    return [tools.setpriv, '--reuid', String(credentials.uid), '--regid', String(credentials.gid), ...groups, ...capabilities, ...noNewPrivs, '--'];
+  }
+  return [
+    tools.setpriv, '--reuid', String(userNamespace.hostUid), '--regid', String(userNamespace.hostGid), ...groups, '--inh-caps', '-all', ...noNewPrivs, '--',
+    tools.unshare, '--user', '--map-user=0', `--map-group=${credentials.gid}`, '--',
+    tools.setpriv, ...capabilities, '--',
+  ];
 }

@@ -7,12 +7,12 @@
 //      does not grow with the number of pods;
 //   3. a fresh /proc with runc's read-only and masked paths; a fresh read-only /sys whose /sys/fs/cgroup holds
 //      only the container's own cgroups; /dev as a few device nodes, devpts, shm and mqueue;
-//   4. writable /tmp, /var/tmp and /run from the container's scratch directory: the host's /run (the Docker,
-//      containerd, D-Bus and systemd sockets) is not shown, since a read-only mount still lets a process
-//      connect to the Unix sockets on it;
+//   4. writable /tmp, /var/tmp, /run and /root from the container's scratch directory: the host's /run (the
+//      Docker, containerd, D-Bus and systemd sockets) is not shown, since a read-only mount still lets a process
+//      connect to the Unix sockets on it, nor the host's /root;
 //   5. volumes, shallowest first; then /etc/hosts, /etc/hostname, /etc/resolv.conf unless a volume took them.
-// Every writable place is nodev (except for privileged containers): there is no devices cgroup, so a root
-// container's CAP_MKNOD must not yield usable device nodes.
+// Every writable place is nodev (except for privileged containers), and the devices cgroup (device-rules.ts)
+// refuses every device but the default few: a root container's CAP_MKNOD must not yield usable device nodes.
 import { stat } from 'node:fs/promises';
 import { basename, isAbsolute, posix } from 'node:path';
 import { ContainerView, isWithin } from './container-view.ts';
@@ -22,13 +22,14 @@ import type { MountEntry } from './mountinfo.ts';
 import type { VolumeBinding } from './types.ts';
 
 const READ_ONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger'];
+// runc's masked paths, then the host's password hashes: a root container must not read them.
 const MASKED_PATHS = [
-  '/proc/asound', '/proc/acpi', '/proc/kcore', '/proc/keys', '/proc/latency_stats', '/proc/timer_list',
+  '/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/proc/asound', '/proc/acpi', '/proc/kcore', '/proc/keys', '/proc/latency_stats', '/proc/timer_list',
   '/proc/timer_stats', '/proc/sched_debug', '/proc/scsi', '/sys/firmware', '/sys/devices/virtual/powercap',
 ];
 export const DEVICE_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'];
 const MOUNT_FLAGS = new Set(['nosuid', 'nodev', 'noexec', 'noatime', 'nodiratime', 'relatime', 'strictatime', 'nosymfollow']);
-const REPLACED_TREES = ['/proc', '/dev', '/sys', '/tmp', '/var/tmp', '/run'];
+const REPLACED_TREES = ['/proc', '/dev', '/sys', '/tmp', '/var/tmp', '/run', '/root'];
 const PRIVILEGED_HOST_TREES = ['/sys'];
 
 /** Which of runc's protected paths this kernel has (probed once). */
@@ -53,7 +54,7 @@ export interface MountPlanInput {
   protectedPaths: ProtectedPaths;
   /** The skeleton tmpfs's mount point (host path). */
   skeletonDir: string;
-  scratch: { tmp: string; varTmp: string; run: string; dev: string };
+  scratch: { tmp: string; varTmp: string; run: string; dev: string; root: string };
   podFiles: { hosts: string; hostname: string; resolvConf: string };
   /** The container's cgroup directory in each hierarchy (by the hierarchy's mount point). */
   cgroups: { version: 1 | 2; dirs: { mountPoint: string; dir: string }[] };
@@ -145,7 +146,8 @@ export async function planMounts(input: MountPlanInput): Promise<MountPlan> {
 
   const rootOptions = input.readOnlyRootFilesystem ? ['ro'] : [];
   const scratchTargets = new Set<string>();
-  for (const [path, source] of [['/tmp', input.scratch.tmp], ['/var/tmp', input.scratch.varTmp], ['/run', input.scratch.run]] as const) {
+  // /root is the container's own, as an image's is: the host's holds the admin's keys and history.
+  for (const [path, source] of [['/tmp', input.scratch.tmp], ['/var/tmp', input.scratch.varTmp], ['/run', input.scratch.run], ['/root', input.scratch.root]] as const) {
     const target = await view.ensureMountPoint(path, 'dir');
     // A host where /var/tmp links to /tmp gets one mount.
     if (scratchTargets.has(target)) continue;

@@ -38,7 +38,7 @@ export function limitsFor(container: ContainerSpec): CgroupLimits {
 
 export interface CgroupFileWrite {
   /** The controller whose hierarchy holds the file (v1); v2 has one hierarchy. */
-  controller: 'cpu' | 'memory' | 'pids';
+  controller: 'cpu' | 'memory' | 'pids' | 'devices';
   file: string;
   value: string;
   /** Absent on older kernels; skipped then. */
@@ -68,7 +68,7 @@ export function containerLimitWrites(version: 1 | 2, limits: CgroupLimits): Cgro
   return writes;
 }
 
-/** The pod-level pids limit (kubelet's podPidsLimit), a guard against fork bombs. */
+/** A pids limit: a pod's (kubelet's podPidsLimit), a guard against fork bombs, or all pods' together. */
 export function podPidsWrite(pidsLimit: number): CgroupFileWrite {
   return { controller: 'pids', file: 'pids.max', value: String(pidsLimit) };
 }

@@ -2,7 +2,7 @@
 //   <podDir>/etc/{hosts,hostname,resolv.conf}        bound into every container of the pod
 //   <podDir>/containers/<name>/                       recreated at each start, removed at exit
 //     rootfs/ skeleton/                               empty mount points for the new root and the skeleton tmpfs
-//     scratch/{tmp,var-tmp,run,dev}/                  the writable layer (/dev holds mount points for devices)
+//     scratch/{tmp,var-tmp,run,dev,root}/             the writable layer (/dev holds mount points for devices)
 //     fstab  stdout  stderr                           the mount table and the output FIFOs
 import { chmod, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ export interface RunDir {
   path: string;
   stagingRoot: string;
   skeleton: string;
-  scratch: { tmp: string; varTmp: string; run: string; dev: string };
+  scratch: { tmp: string; varTmp: string; run: string; dev: string; root: string };
   fstab: string;
   stdoutFifo: string;
   stderrFifo: string;
@@ -53,8 +53,13 @@ export async function writePodFiles(pod: PodFacts): Promise<PodFiles> {
   return files;
 }
 
+/** Where a container's runs live on the host: its writable layer (scratch/) is what ephemeral storage counts. */
+export function containerRunPath(podDir: string, containerName: string): string {
+  return join(podDir, 'containers', containerName);
+}
+
 export async function prepareRunDir(podDir: string, containerName: string): Promise<RunDir> {
-  const path = join(podDir, 'containers', containerName);
+  const path = containerRunPath(podDir, containerName);
   // The overlay's lowerdir option cannot quote these.
   if (/[,:\\\s]/.test(path)) throw new SandboxHostError(`the pod directory ${podDir} must not contain commas, colons, backslashes or whitespace`);
   await rm(path, { recursive: true, force: true });
@@ -62,13 +67,14 @@ export async function prepareRunDir(podDir: string, containerName: string): Prom
     path,
     stagingRoot: join(path, 'rootfs'),
     skeleton: join(path, 'skeleton'),
-    scratch: { tmp: join(path, 'scratch', 'tmp'), varTmp: join(path, 'scratch', 'var-tmp'), run: join(path, 'scratch', 'run'), dev: join(path, 'scratch', 'dev') },
+    scratch: { tmp: join(path, 'scratch', 'tmp'), varTmp: join(path, 'scratch', 'var-tmp'), run: join(path, 'scratch', 'run'), dev: join(path, 'scratch', 'dev'), root: join(path, 'scratch', 'root') },
     fstab: join(path, 'fstab'),
     stdoutFifo: join(path, 'stdout'),
     stderrFifo: join(path, 'stderr'),
   };
   await mkdir(path, { recursive: true, mode: 0o700 });
   await Promise.all([run.stagingRoot, run.skeleton, run.scratch.run, run.scratch.dev].map((dir) => mkdir(dir, { recursive: true, mode: 0o755 })));
+  await mkdir(run.scratch.root, { mode: 0o700 });
   // mkdir's mode passes through the umask; the sticky world-writable bit must be exact.
   await Promise.all([run.scratch.tmp, run.scratch.varTmp].map(async (dir) => {
     await mkdir(dir, { recursive: true });

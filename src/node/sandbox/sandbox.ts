@@ -1,12 +1,12 @@
 // The container sandbox: runs a container spec as a process in its own mount, PID, UTS, IPC and cgroup
 // namespaces, as the container's user, in a per-container cgroup under its pod's, with its output in a CRI
 // log. `docs/node.md` says what this isolates and what it does not.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { detectCgroupLayout, type CgroupLayout, type CgroupPlacement } from './cgroup-layout.ts';
 import { CgroupTree, type ContainerCgroup, type PodProcesses } from './cgroup-tree.ts';
 import { ContainerHandle, finalCommand } from './container-handle.ts';
-import { resolveCredentials, setprivOptions, type IdentityPolicy } from './credentials.ts';
+import { identityCommand, resolveCredentials, type IdentityPolicy } from './credentials.ts';
 import { containerEnvironment, DEFAULT_PATH } from './environment.ts';
 import { ExecStartError, SandboxSpecError } from './errors.ts';
 import { renderFstab } from './fstab.ts';
@@ -30,6 +30,11 @@ export interface SandboxOptions {
   /** pids.max of each pod (kubelet's podPidsLimit). */
   podPidsLimit?: number;
   /**
+   * pids.max of the root cgroup, every pod together: kubelet's pid_max minus --system-reserved pid. Default: the
+   * kernel's pid_max less a quarter of it (at least 1024) kept for the host, so that pods cannot exhaust it.
+   */
+  nodePidsLimit?: number;
+  /**
    * How long a container's setup may take to start its command; a setup still blocked then is killed and
    * start rejects with SandboxStartTimeoutError. Default: 2 minutes, kubelet's runtime request timeout.
    */
@@ -49,6 +54,11 @@ const DEFAULT_START_TIMEOUT_MS = 2 * 60_000;
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const POD_UID = /^[A-Za-z0-9-]{1,64}$/;
 const HOSTNAME = /^[A-Za-z0-9]([-A-Za-z0-9.]{0,62})$/;
+
+/** pid_max less the host's reserve: a quarter of it, at least 1024. */
+export function defaultNodePidsLimit(pidMax: number): number {
+  return pidMax - Math.max(1024, Math.floor(pidMax / 4));
+}
 
 function validate(request: StartRequest): void {
   const { pod, container } = request;
@@ -80,14 +90,16 @@ export class Sandbox {
 
   /** Checks the host (tools, cgroups) and creates the root cgroup. */
   static async open(options: SandboxOptions): Promise<Sandbox> {
-    const [tools, mounts, protectedPaths, lastCapText, privateDirs] = await Promise.all([
+    const [tools, mounts, protectedPaths, lastCapText, privateDirs, pidMaxText] = await Promise.all([
       findHostTools(),
       readMountInfo(),
       probeProtectedPaths(),
       readFile('/proc/sys/kernel/cap_last_cap', 'utf8'),
       resolvePrivateDirs(options.privateDirs ?? []),
+      readFile('/proc/sys/kernel/pid_max', 'utf8'),
     ]);
-    const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT);
+    const pids = { pod: options.podPidsLimit ?? DEFAULT_POD_PIDS_LIMIT, node: options.nodePidsLimit ?? defaultNodePidsLimit(Number(pidMaxText)) };
+    const cgroups = new CgroupTree(await detectCgroupLayout(mounts, options.cgroup), pids);
     await cgroups.ensureRoot();
     const identity = { allowRootByDefault: options.allowRootByDefault ?? false, defaultUser: options.defaultUser ?? DEFAULT_USER };
     return new Sandbox(tools, cgroups, protectedPaths, Number(lastCapText), identity, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, privateDirs);
@@ -109,9 +121,11 @@ export class Sandbox {
     const credentials = resolveCredentials(pod, container, this.identity, await readPasswd(), this.lastCap);
     const privileged = container.securityContext?.privileged === true;
     const [podFiles, run] = await Promise.all([writePodFiles(pod), prepareRunDir(pod.podDir, container.name)]);
+    // The container's /root belongs to its user, as the host sees it.
+    await chown(run.scratch.root, credentials.userNamespace?.hostUid ?? credentials.uid, credentials.userNamespace?.hostGid ?? credentials.gid);
     let cgroup: ContainerCgroup | undefined;
     try {
-      const created = await this.cgroups.createContainer(pod.uid, container.name, limits);
+      const created = await this.cgroups.createContainer(pod.uid, container.name, limits, !privileged);
       cgroup = created;
       const plan = await planMounts({
         hostMounts: await readMountInfo(),
@@ -136,10 +150,10 @@ export class Sandbox {
       }
       await Promise.all([writeFile(run.fstab, renderFstab(plan.mounts, run.stagingRoot)), mkdir(dirname(logPath), { recursive: true })]);
       const pidNamespace = !(pod.hostPID === true || privileged);
-      const options = setprivOptions(credentials);
+      const identity = identityCommand(this.tools, credentials);
       return await ContainerHandle.launch({
         tools: this.tools,
-        stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, options, env),
+        stage0Args: this.stage0Args(request, run, created, plan, pidNamespace, identity, env),
         run,
         logPath,
         startTimeoutMs: this.startTimeoutMs,
@@ -147,7 +161,7 @@ export class Sandbox {
         view: plan.view,
         namespaces: ['-m', '-u', '-i', '-C', ...(pidNamespace ? ['-p'] : []), ...(pod.network.kind === 'namespace' ? ['-n'] : [])],
         workingDir: plan.workingDir,
-        setprivOptions: options,
+        identity,
         env,
       });
     } catch (error) {
@@ -157,14 +171,14 @@ export class Sandbox {
   }
 
   /** CONTAINER_STAGE0's arguments: the whole process chain of scripts.ts as one command line. */
-  private stage0Args(request: StartRequest, run: RunDir, cgroup: ContainerCgroup, plan: MountPlan, pidNamespace: boolean, setpriv: string[], env: Record<string, string>): string[] {
+  private stage0Args(request: StartRequest, run: RunDir, cgroup: ContainerCgroup, plan: MountPlan, pidNamespace: boolean, identity: string[], env: Record<string, string>): string[] {
     const t = this.tools;
     const { network } = request.pod;
     const joinNetwork = network.kind === 'namespace' ? [t.nsenter, `--net=${network.path}`, '--'] : [];
     const unshare = [t.unshare, '--mount', '--uts', '--ipc', '--cgroup', ...(pidNamespace ? ['--pid'] : []), '--propagation', 'private', '--'];
     const skeletonList = (paths: Set<string>) => [...paths].sort().map((p) => join(run.skeleton, p)).join('\n');
     const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', request.pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir];
-    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, setpriv, env, request.container.argv)];
+    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, identity, env, request.container.argv)];
   }
 
   /** The pods whose cgroups exist, with their live processes: what an agent adopts or kills after a restart. */

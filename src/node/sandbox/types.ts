@@ -35,6 +35,11 @@ export interface ContainerSpec {
   volumeMounts?: VolumeBinding[];
   securityContext?: SecurityContext;
   resources?: { limits?: ResourceList; requests?: ResourceList };
+  /**
+   * kube's pod.spec.hostUsers: false runs a root container (uid 0, not privileged) in a user namespace where
+   * root is the sandbox's default user on the host; its capabilities then hold only inside that namespace.
+   */
+  hostUsers?: boolean;
 }
 
 export type PodNetwork = { kind: 'host' } | { kind: 'namespace'; path: string };

@@ -27,9 +27,14 @@ function subjectAltNames(hosts: readonly string[]): { type: 2 | 7; value?: strin
   return [...all].map((h) => (isIP(h) ? { type: 7, ip: h } : { type: 2, value: h }));
 }
 
-/** A new CA and a certificate for `hosts` (DNS names or IPs) signed by it. */
-export async function generateWebhookCertificates(hosts: readonly string[], commonName = 'bosun-webhook'): Promise<WebhookCertificates> {
-  const ca = await generate([{ name: 'commonName', value: `${commonName}-ca` }], {
+export interface CertificateAuthority {
+  cert: string;
+  key: string;
+}
+
+/** A new CA (10 years), to sign serving or client certificates with issueCertificate. */
+export async function generateCertificateAuthority(commonName: string): Promise<CertificateAuthority> {
+  const ca = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
@@ -39,18 +44,31 @@ export async function generateWebhookCertificates(hosts: readonly string[], comm
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
+  return { cert: ca.cert, key: ca.private };
+}
+
+/** A certificate signed by ca (1 year): a server's for `hosts` (loopback always included), or a client's. */
+export async function issueCertificate(ca: CertificateAuthority, commonName: string, usage: { server: readonly string[] } | 'client'): Promise<{ cert: string; key: string }> {
   const leaf = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
     notAfterDate: yearsFromNow(1),
-    ca: { key: ca.private, cert: ca.cert },
+    ca: { key: ca.key, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false, critical: true },
       { name: 'keyUsage', digitalSignature: true, keyEncipherment: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: subjectAltNames(hosts) },
+      ...(usage === 'client'
+        ? [{ name: 'extKeyUsage' as const, clientAuth: true }]
+        : [{ name: 'extKeyUsage' as const, serverAuth: true }, { name: 'subjectAltName' as const, altNames: subjectAltNames(usage.server) }]),
     ],
   });
-  return { cert: leaf.cert, key: leaf.private, caBundle: ca.cert };
+  return { cert: leaf.cert, key: leaf.private };
+}
+
+/** A new CA and a certificate for `hosts` (DNS names or IPs) signed by it. */
+export async function generateWebhookCertificates(hosts: readonly string[], commonName = 'bosun-webhook'): Promise<WebhookCertificates> {
+  const ca = await generateCertificateAuthority(`${commonName}-ca`);
+  const leaf = await issueCertificate(ca, commonName, { server: hosts });
+  return { cert: leaf.cert, key: leaf.key, caBundle: ca.cert };
 }

@@ -18,8 +18,9 @@ export interface BosunUp {
   close(): Promise<void>;
 }
 
-export async function startBosunUp(flags: string[] = [], env: Record<string, string> = {}): Promise<BosunUp> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
+/** parentDir: where the data dir is made (default the system's temporary directory, which pods never see). */
+export async function startBosunUp(flags: string[] = [], env: Record<string, string> = {}, parentDir = tmpdir()): Promise<BosunUp> {
+  const dataDir = mkdtempSync(join(parentDir, 'bosun-e2e-'));
   const port = await freePort();
   let bosun: ChildProcess = await startBosun(dataDir, port, flags, env);
   const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));

@@ -10,6 +10,8 @@ import { resolveEnv } from '../container-env.ts';
 import { PodApiObjects } from '../pod-api-objects.ts';
 import type { PodView } from '../pod-context.ts';
 import { materialiseVolumes, removePodVolumes, volumeBindings, type MaterialisedVolume, type VolumeContext } from '../pod-volumes.ts';
+import { checkCapabilities } from './capability-policy.ts';
+import { describeTrusted, isTrustedNamespace } from './namespace-trust.ts';
 import { etcHosts, podHostname, resolvConf } from './pod-etc-files.ts';
 import type { Container, Pod } from '../../../apimachinery/api/index.ts';
 
@@ -129,10 +131,9 @@ export function checkHostAccess(pod: Pod, container: Container, trustedNamespace
   if (trustedNamespaces.includes(namespace)) return;
   const wants = [...(container.securityContext?.privileged === true ? ['privileged'] : []), ...(pod.spec.hostPID === true ? ['hostPID'] : [])];
   if (wants.length === 0) return;
-  const trusted = trustedNamespaces.length === 0 ? 'none' : trustedNamespaces.join(', ');
   throw new SandboxSpecError(
     'CreateContainerConfigError',
-    `container ${container.name} asks for ${wants.join(' and ')}, which this node allows only in trusted namespaces (${trusted}); namespace "${namespace}" is not one of them`,
+    `container ${container.name} asks for ${wants.join(' and ')}, which this node allows only in ${describeTrusted(trustedNamespaces)}; namespace "${namespace}" is neither`,
   );
 }
 
@@ -158,8 +159,13 @@ function imageUser(pod: Pod, container: Container, policy: NodePolicy, sc: Conta
   return { ...sc, runAsUser: user };
 }
 
-export async function containerConfig(pod: Pod, container: Container, prepared: PreparedPod, policy: NodePolicy, client: KubeClient): Promise<ContainerConfig> {
+export async function containerConfig(pod: Pod, container: Container, prepared: PreparedPod, nodePolicy: NodePolicy, client: KubeClient): Promise<ContainerConfig> {
+  const namespace = pod.metadata.namespace ?? '';
+  const trusted = await isTrustedNamespace(client, namespace, nodePolicy.trustedNamespaces);
+  // A namespace trusted by its label counts as one the agent names, for every check below.
+  const policy = trusted && !nodePolicy.trustedNamespaces.includes(namespace) ? { ...nodePolicy, trustedNamespaces: [...nodePolicy.trustedNamespaces, namespace] } : nodePolicy;
   checkHostAccess(pod, container, policy.trustedNamespaces);
+  checkCapabilities(pod, container, trusted, nodePolicy.trustedNamespaces);
   const resolved = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
   const { warnings } = resolved;
   // The container's own setting of the variable wins, as with any variable the runtime adds.
@@ -172,6 +178,8 @@ export async function containerConfig(pod: Pod, container: Container, prepared: 
     env,
     volumeMounts: [...(await volumeBindings(container.name, container.volumeMounts ?? [], prepared.volumes, envMap)), ...imageDirs(container, policy)],
     securityContext: imageUser(pod, container, policy, effectiveSecurityContext(pod, container)),
+    // Root outside trusted namespaces is root in a user namespace, never on the host.
+    hostUsers: trusted,
   };
   if (container.workingDir !== undefined) spec.workingDir = container.workingDir;
   if (container.resources !== undefined) spec.resources = container.resources;

@@ -22,6 +22,7 @@ import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.t
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerRecord, PodContainers } from './container-record.ts';
+import { EVICTED_REASON, LocalStorageMonitor, localStorageLimits } from './local-storage.ts';
 import type { ContainerRegistry } from './container-registry.ts';
 import { podPhase, renderStatus, type PodFactsForStatus } from './pod-status.ts';
 import type { Pod } from '../../../apimachinery/api/index.ts';
@@ -45,6 +46,8 @@ export interface PodWorkerContext {
   nodeAllocatable: Readonly<Record<string, string>>;
   /** Where the runs' IDs, PIDs and cgroups are published for the node runtime API. */
   registry: ContainerRegistry;
+  /** How often local storage is measured against emptyDir sizeLimit and ephemeral-storage limits (kubelet: 10 s). */
+  localStorageIntervalMs: number;
 }
 
 const DEFAULT_GRACE_SECONDS = 30;
@@ -79,6 +82,8 @@ interface Stopping {
   /** The agent stopped driving this pod: no more writes, Events or restarts. */
   detached: boolean;
   deadlineTimer: NodeJS.Timeout | undefined;
+  /** Measures local storage against emptyDir sizeLimit and ephemeral-storage limits while the pod runs. */
+  localStorage: LocalStorageMonitor | undefined;
   /** The pod's run (or, for a pod already finished, the release of what it held). */
   finished: Promise<void> | undefined;
   /** The one deletion in progress, however many times the watch reports it. */
@@ -91,7 +96,7 @@ export class PodWorker {
   private readonly state: PodContainers;
   /** The pod's directory, network and volumes, once set up (the sandbox is ready). */
   private prepared: PreparedPod | undefined;
-  private readonly stopping: Stopping = { halting: undefined, halted: new AbortController(), detached: false, deadlineTimer: undefined, finished: undefined, deletion: undefined };
+  private readonly stopping: Stopping = { halting: undefined, halted: new AbortController(), detached: false, deadlineTimer: undefined, localStorage: undefined, finished: undefined, deletion: undefined };
   private readonly status: PodStatusManager;
 
   constructor(
@@ -218,6 +223,7 @@ export class PodWorker {
       this.ctx.logger.error({ err: error, pod: formatPod(this.pod) }, 'pod worker failed');
     } finally {
       clearTimeout(this.stopping.deadlineTimer);
+      this.stopping.localStorage?.stop();
       if (!this.stopping.detached && !this.stopping.halting) await this.releaseResources();
     }
   }
@@ -230,6 +236,7 @@ export class PodWorker {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
         const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        this.watchLocalStorage(this.prepared);
         this.status.request();
         return true;
       } catch (error) {
@@ -440,6 +447,7 @@ export class PodWorker {
     this.stopping.halting = { graceMs };
     this.stopping.halted.abort();
     clearTimeout(this.stopping.deadlineTimer);
+    this.stopping.localStorage?.stop();
     for (const rec of [...this.state.init, ...this.state.containers]) void this.stopContainer(rec, graceMs, !this.stopping.detached);
   }
 
@@ -448,14 +456,31 @@ export class PodWorker {
     if (seconds === undefined) return;
     const remainingMs = Date.parse(this.state.startTime) + seconds * 1000 - Date.now();
     this.stopping.deadlineTimer = setTimeout(() => {
-      const phase = podPhase(this.view());
-      if (this.stopping.halting || this.stopping.detached || phase === 'Succeeded' || phase === 'Failed') return;
-      this.state.failure = { reason: 'DeadlineExceeded', message: DEADLINE_MESSAGE };
-      void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
-      this.halt(this.graceMs());
-      this.status.request();
-      void this.stopping.finished?.then(() => this.releaseResources());
+      if (this.failPod('DeadlineExceeded', DEADLINE_MESSAGE, this.graceMs())) void this.ctx.recorder.normal(this.pod, 'DeadlineExceeded', DEADLINE_MESSAGE);
     }, Math.max(0, remainingMs));
+  }
+
+  /** kubelet's local storage eviction (local-storage.ts): killed at once, as kubelet evicts for it. */
+  private watchLocalStorage(prepared: PreparedPod): void {
+    this.stopping.localStorage?.stop();
+    const volumePaths = new Map([...prepared.volumes].map(([name, volume]) => [name, volume.hostPath]));
+    const limits = localStorageLimits(this.pod, this.podDir, volumePaths);
+    if (limits === undefined) return;
+    this.stopping.localStorage = new LocalStorageMonitor(limits, this.ctx.localStorageIntervalMs, (message) => {
+      if (this.failPod(EVICTED_REASON, message, 0)) void this.ctx.recorder.warning(this.pod, EVICTED_REASON, message);
+    });
+    this.stopping.localStorage.start();
+  }
+
+  /** Fails a running pod (deadline, eviction): its containers stop and none starts again. False if it is done already. */
+  private failPod(reason: string, message: string, graceMs: number): boolean {
+    const phase = podPhase(this.view());
+    if (this.stopping.halting || this.stopping.detached || phase === 'Succeeded' || phase === 'Failed') return false;
+    this.state.failure = { reason, message };
+    this.halt(graceMs);
+    this.status.request();
+    void this.stopping.finished?.then(() => this.releaseResources());
+    return true;
   }
 
   /** Stops the containers (a later call may shorten the grace period) and cleans up once. */
@@ -515,6 +540,7 @@ export class PodWorker {
 
   private stopTimers(): void {
     clearTimeout(this.stopping.deadlineTimer);
+    this.stopping.localStorage?.stop();
     this.status.stop();
     for (const rec of [...this.state.init, ...this.state.containers]) this.stopProbes(rec);
   }

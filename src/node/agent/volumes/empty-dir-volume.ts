@@ -1,6 +1,6 @@
 // emptyDir volumes: a directory in the pod shared by its containers and removed with it; medium Memory is a
-// tmpfs of sizeLimit bytes (the kernel's default, half of RAM, without one). On disk, sizeLimit is not enforced
-// (kubelet evicts the pod; this agent does not watch disk use).
+// tmpfs of sizeLimit bytes (the kernel's default, half of RAM, without one). On disk, sizeLimit is enforced by
+// eviction, as kubelet does (pods/local-storage.ts).
 import { parseBytes } from '../../sandbox/quantity.ts';
 import { applyFsGroup } from './fs-group.ts';
 import type { EmptyDirVolumeSource } from '../../../apimachinery/api/index.ts';

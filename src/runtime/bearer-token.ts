@@ -1,5 +1,5 @@
-// The kubelet API's one credential: a bearer token. Digests of equal length are compared in constant time,
-// so neither the token's content nor its length leaks through timing.
+// One bearer token checked in constant time: digests of equal length are compared, so neither the token's
+// content nor its length leaks through timing.
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 function digest(text: string): Buffer {
