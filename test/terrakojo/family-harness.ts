@@ -3,8 +3,6 @@
 // CRDs over real HTTPS, the GitHub test server over real HTTP, and real kubectl. No node agent runs: the test plays
 // the Job controller by writing Job status and the Job's pod, and a stand-in kubelet on loopback serves that pod's
 // log through the API server's pods/log proxy. Waiting is event-driven: checks re-run on every watched change.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +22,7 @@ import type { Job } from '../../src/apimachinery/api/index.ts';
 import { Changes } from '../client/wait.ts';
 import { startGitHubTestServer, type CheckRun, type GitHubTestServer } from '../github-server/index.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { standInKubeletClient, startStandInKubelet } from '../helpers/stand-in-kubelet.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 import { unauthorizedRequests } from '../helpers/rbac.ts';
 
@@ -78,7 +77,7 @@ export function shellJob(container: string): Record<string, unknown> {
 }
 
 export async function startFamily(): Promise<FamilyHarness> {
-  const server = await startTestServer({ crds: loadBosunCrds(), onError: () => {} });
+  const server = await startTestServer({ crds: loadBosunCrds(), onError: () => {}, kubeletClient: await standInKubeletClient() });
   const gh = await startGitHubTestServer();
   gh.addToken(TOKEN);
   const clients: KubeClient[] = [];
@@ -108,7 +107,11 @@ export async function startFamily(): Promise<FamilyHarness> {
   const events = watch<KubeEvent>(eventsResource);
   await Promise.all(informers.map((i) => i.waitForSync()));
 
-  const kubelet = await startStandInKubelet();
+  // The kubelet's containerLogs endpoint, as the API server's pods/log proxy calls it: always POD_LOG.
+  const kubelet = await startStandInKubelet((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(POD_LOG);
+  });
   await client.create(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'stand-in' } });
   await client.patchStatus(nodesResource, 'stand-in', { status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: kubelet.port } } } }, { type: 'merge' });
 
@@ -179,14 +182,4 @@ export async function startFamily(): Promise<FamilyHarness> {
       await server.close();
     },
   };
-}
-
-/** The kubelet's containerLogs endpoint, as the API server's pods/log proxy calls it: always POD_LOG. */
-async function startStandInKubelet(): Promise<{ port: number; close(): Promise<void> }> {
-  const kubelet: Server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end(POD_LOG);
-  });
-  await new Promise<void>((resolve) => kubelet.listen(0, '127.0.0.1', resolve));
-  return { port: (kubelet.address() as AddressInfo).port, close: () => new Promise((resolve) => kubelet.close(() => resolve())) };
 }

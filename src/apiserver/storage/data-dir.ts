@@ -91,7 +91,7 @@ function liveHolder(lock: string): number | undefined {
 }
 
 /** Makes the data dir (or tightens an existing one) to 0700: it holds the token and every Secret. */
-function prepare(dir: string): void {
+export function prepareDataDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const mode = statSync(dir).mode;
@@ -106,7 +106,7 @@ function prepare(dir: string): void {
 
 /** Takes the data dir's lock; returns its release function. A stale lock is taken over. */
 export function lockDataDir(dir: string): () => void {
-  prepare(dir);
+  prepareDataDir(dir);
   const lock = join(dir, 'bosun.lock');
   const state = processState(process.pid);
   const mine = `${process.pid}:${state?.start ?? ''}`;

@@ -1,13 +1,12 @@
 // `bosun up`: the embedded control plane on this machine: the API server, the controller families and a node
 // agent that runs the pods.
 import { Command, InvalidArgumentError } from 'commander';
-import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
 import { isLevel, type Level } from '../../apiserver/admission/pod-security/policy-levels.ts';
 import { startApiServer } from '../../apiserver/index.ts';
-import { DataDirError } from '../../apiserver/storage/data-dir.ts';
+import { DataDirError, prepareDataDir } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
 import { createKubeClient } from '../../client/create-client.ts';
 import { loadOrCreateKubeletPki } from '../../node/kubelet-api/kubelet-pki.ts';
@@ -125,7 +124,8 @@ export function upCommand(): Command {
       let server;
       let kubeletPki;
       try {
-        await mkdir(dataDir, { recursive: true, mode: 0o700 });
+        // The kubelet PKI lives in the data dir: made (or found unusable) before anything is written there.
+        prepareDataDir(dataDir);
         kubeletPki = await loadOrCreateKubeletPki(join(dataDir, 'pki', 'kubelet'));
         server = await startApiServer({
           kubeletClient: { cert: kubeletPki.apiserverClient.cert, key: kubeletPki.apiserverClient.key, ca: kubeletPki.ca },

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { eventsResource, jobsResource, namespacesResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import { startApiServer, type RunningApiServer } from '../../../src/apiserver/index.ts';
+import { standInKubeletClient } from '../../helpers/stand-in-kubelet.ts';
 import type { KubeClient } from '../../../src/client/client.ts';
 import { createKubeClient } from '../../../src/client/create-client.ts';
 import { NotFoundError } from '../../../src/client/errors.ts';
@@ -59,7 +60,7 @@ export interface Harness {
 }
 
 export async function startHarness(options: Partial<Omit<WorkflowControllerOptions, 'github'>> & { start?: boolean } = {}): Promise<Harness> {
-  const server = await startApiServer({ inMemory: true, port: 0, crds: loadBosunCrds() });
+  const server = await startApiServer({ inMemory: true, port: 0, crds: loadBosunCrds(), kubeletClient: await standInKubeletClient() });
   const clients: KubeClient[] = [];
   const newClient = (): KubeClient => {
     const c = createKubeClient({ kubeconfig: server.kubeconfig });

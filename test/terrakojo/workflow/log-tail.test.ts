@@ -3,23 +3,22 @@
 // of one container as the kubelet's containerLogs endpoint does (tailLines, limitBytes), so the path from
 // controller through API server to kubelet is real HTTP all the way.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { nodesResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { Job } from '../../../src/apimachinery/api/index.ts';
+import { startStandInKubelet, type StandInKubelet } from '../../helpers/stand-in-kubelet.ts';
 import { startHarness, type Harness } from './harness.ts';
 
 const WF = 'plan-0123456789';
 const LOG = ['Initializing...', 'Planning...', 'Error: invalid provider', '  on main.tf line 3', 'exit status 1'].join('\n') + '\n';
 
 let h: Harness;
-let kubelet: Server;
+let kubelet: StandInKubelet;
 const kubeletRequests: string[] = [];
 before(async () => {
   h = await startHarness({ logTail: { tailLines: 3, limitBytes: 4096 } });
-  kubelet = createServer((req, res) => {
+  kubelet = await startStandInKubelet((req, res) => {
     kubeletRequests.push(req.url ?? '');
     const url = new URL(req.url ?? '', 'http://kubelet');
     const tail = Number(url.searchParams.get('tailLines') ?? '0');
@@ -28,14 +27,13 @@ before(async () => {
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(body.slice(0, Number(url.searchParams.get('limitBytes') ?? body.length)));
   });
-  await new Promise<void>((resolve) => kubelet.listen(0, '127.0.0.1', resolve));
-  const port = (kubelet.address() as AddressInfo).port;
+  const port = kubelet.port;
   await h.client.create(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'stand-in' } });
   await h.client.patchStatus(nodesResource, 'stand-in', { status: { addresses: [{ type: 'InternalIP', address: '127.0.0.1' }], daemonEndpoints: { kubeletEndpoint: { Port: port } } } }, { type: 'merge' });
 });
 after(async () => {
   await h.close();
-  await new Promise((resolve) => kubelet.close(resolve));
+  await kubelet.close();
 });
 
 /** The pod the Job controller would have made, on the stand-in node when given, its container exited. */
