@@ -2,7 +2,7 @@
 // does not fit its Go field (an int32 out of range, a number where a string goes, an object in a map[string]string)
 // is a 400 in the decoder's words. The types come from the upstream OpenAPI v2 definitions the server publishes,
 // so `kubectl explain` and this check read the same source.
-import type { KubeObject } from '../../apimachinery/object.ts';
+import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { builtinDefinitionName, builtinDefinitions, type Schema } from '../discovery/builtin-openapi.ts';
 import type { ResourceType } from './resource-type.ts';
@@ -11,6 +11,8 @@ const definitionPrefix = '#/definitions/';
 /** Types whose Go UnmarshalJSON takes more than their OpenAPI type says. */
 const quantity = 'io.k8s.apimachinery.pkg.api.resource.Quantity';
 const intOrString = 'io.k8s.apimachinery.pkg.util.intstr.IntOrString';
+
+const customResourceEnvelope: Schema = { type: 'object', properties: { metadata: { $ref: `${definitionPrefix}io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta` } } };
 
 const integerRanges: Record<string, [number, number]> = {
   int32: [-(2 ** 31), 2 ** 31 - 1],
@@ -131,12 +133,20 @@ function checkDefinition(value: unknown, schema: Schema, shown: Schema, at: Cont
   }
 }
 
+/**
+ * A request body, checked as it is decoded (before the server compares its name or kind with the URL's). Bodies
+ * that are not objects of this kind are left to the checks that name those mistakes.
+ */
+export function checkDecodedBody(type: ResourceType, body: unknown): void {
+  if (!isPlainObject(body) || (body.kind !== undefined && body.kind !== type.kind)) return;
+  checkBuiltinFieldTypes(type, body as KubeObject);
+}
+
 /** Throws kube-apiserver's 400 when a field of a built-in kind holds a value its Go type cannot take. */
 export function checkBuiltinFieldTypes(type: ResourceType, object: KubeObject): void {
-  if (type.custom) return;
-  const name = builtinDefinitionName(type.group, type.version, type.kind);
-  const definition = name ? builtinDefinitions()[name] : undefined;
-  if (!name || !definition) return;
+  // A custom resource's schema types the rest; its metadata is always ObjectMeta.
+  const definition = type.custom ? customResourceEnvelope : builtinDefinitions()[builtinDefinitionName(type.group, type.version, type.kind) ?? ''];
+  if (!definition) return;
   try {
     checkDefinition(object, definition, definition, { struct: type.kind, field: '' }, type.kind);
   } catch (error) {
