@@ -103,9 +103,6 @@ export const errors = {
   notAcceptable(message: string): StatusError {
     return new StatusError(406, 'NotAcceptable', message);
   },
-  tooLarge(limitBytes: number): StatusError {
-    return new StatusError(413, 'RequestEntityTooLarge', `the request body is larger than the limit of ${limitBytes} bytes`);
-  },
   internal(message: string): StatusError {
     return new StatusError(500, 'InternalError', `Internal error occurred: ${message}`);
   },

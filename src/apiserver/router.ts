@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, StatusError } from '../apimachinery/status-error.ts';
 import type { WarningCarrier } from './admission/webhook-dispatcher.ts';
 import { checkBearer } from './auth/bearer-token.ts';
+import { refuseImpersonation } from './auth/impersonation.ts';
 import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from './discovery/aggregated-discovery.ts';
 import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery/legacy-discovery.ts';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
@@ -10,7 +11,7 @@ import { acceptsOpenApiV2Protobuf, openApiV2ProtobufContentType } from './discov
 import { serverVersion } from './discovery/version.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { handleResource } from './handlers/resource-handler.ts';
-import { parseRequestPath } from './http/request-info.ts';
+import { parseRequestPath, requestUrl } from './http/request-info.ts';
 import { sendJson, sendStatusError, sendText } from './http/respond.ts';
 
 export interface RouterOptions {
@@ -62,13 +63,14 @@ export function createRouter(ctx: HandlerContext, options: RouterOptions): (req:
 }
 
 async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
+  const url = requestUrl(req.url);
   const path = url.pathname.replace(/\/+$/, '') || '/';
   if (probes.has(path) || path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
     sendText(res, 200, 'ok');
     return;
   }
   if (options.token !== undefined && !checkBearer(req.headers['authorization'], options.token)) throw errors.unauthorized();
+  refuseImpersonation(req.headers);
   const method = req.method ?? 'GET';
   const accept = req.headers['accept'];
   if (method === 'GET') {

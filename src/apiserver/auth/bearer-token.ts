@@ -19,9 +19,11 @@ export function generateToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** Parsed as kube-apiserver's bearertoken authenticator: the scheme in any case (RFC 7235), then the token. */
 export function checkBearer(header: string | undefined, token: string): boolean {
-  if (!header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice(7).trim());
+  const [scheme, value] = (header ?? '').trim().split(' ', 2);
+  if (scheme?.toLowerCase() !== 'bearer' || !value) return false;
+  const given = Buffer.from(value);
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
 }

@@ -11,6 +11,7 @@ import { applyJsonPatch } from '../patch/json-patch.ts';
 import { applyMergePatch } from '../patch/merge-patch.ts';
 import { applyServerSide } from '../patch/server-side-apply.ts';
 import { applyStrategicMergePatch } from '../patch/strategic-merge.ts';
+import { checkDecodedBody } from '../registry/builtin-field-types.ts';
 import { restrictToEndpoint } from '../registry/endpoint-restriction.ts';
 import { fieldSchemaOf, ignoredFieldsOf } from '../registry/field-manager.ts';
 import { groupResource } from '../registry/resource-type.ts';
@@ -44,6 +45,7 @@ export async function handlePatch(call: ResourceCall, subresource: 'status' | un
     }
     if (!isPlainObject(patch)) throw errors.badRequest('error decoding YAML: the apply configuration must be an object');
     const applied = patch as KubeObject;
+    checkDecodedBody(type, applied);
     if (!isPlainObject(applied.metadata)) applied.metadata = {};
     if (applied.metadata.name !== undefined && applied.metadata.name !== name) {
       throw errors.badRequest(`the name of the object (${String(applied.metadata.name)}) does not match the name on the URL (${name})`);

@@ -8,7 +8,8 @@ import { connect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { checkBearer } from '../auth/bearer-token.ts';
-import { parseRequestPath } from '../http/request-info.ts';
+import { refuseImpersonation } from '../auth/impersonation.ts';
+import { parseRequestPath, requestUrl } from '../http/request-info.ts';
 import type { HandlerContext } from './context.ts';
 import { kubeletTarget } from './kubelet-proxy.ts';
 
@@ -48,7 +49,8 @@ export function createUpgradeHandler(ctx: HandlerContext, options: UpgradeOption
     socket.on('error', () => undefined);
     try {
       if (options.token !== undefined && !checkBearer(req.headers.authorization, options.token)) throw errors.unauthorized();
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      refuseImpersonation(req.headers);
+      const url = requestUrl(req.url);
       const info = parseRequestPath(req.method ?? 'GET', url.pathname.replace(/\/+$/, ''), url.searchParams);
       if (!info || info.kind === 'nonresource' || info.group !== '' || info.resource !== 'pods' || info.subresource !== 'exec' || info.name === undefined || info.namespace === undefined) {
         throw errors.badRequest(`the path ${url.pathname} does not support an upgrade`);

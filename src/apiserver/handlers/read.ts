@@ -2,7 +2,7 @@
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
-import { int64Param } from '../http/query-params.ts';
+import { int64Param, resourceVersionParam } from '../http/query-params.ts';
 import { sendJson, sendJsonText } from '../http/respond.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
@@ -12,6 +12,7 @@ import { selectionFor } from './selection.ts';
 
 export function handleGet(call: ResourceCall, rep: Representation): void {
   const { ctx, res, type } = call;
+  resourceVersionParam(call.query);
   const stored = ctx.objects.get(type, call.namespace, call.name);
   if (rep.table) {
     sendJson(res, 200, ctx.tables.toTable(type, [renderObject(type, stored)], rep, { resourceVersion: String(stored.revision) }, true));
@@ -39,6 +40,7 @@ export function handleList(call: ResourceCall, rep: Representation): void {
   const { ctx, res, type, query } = call;
   const namespace = collectionNamespace(call);
   const select = selectionFor(type, namespace, query);
+  resourceVersionParam(query);
   const revision = ctx.store.currentRevision;
   if (query.get('resourceVersionMatch') === 'Exact' && query.get('resourceVersion') !== String(revision)) {
     throw errors.expired(`too old resource version: ${query.get('resourceVersion') ?? ''} (${revision})`);

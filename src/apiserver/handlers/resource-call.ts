@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
 import type { UpdateOptions } from '../registry/write-types.ts';
+import { checkDecodedBody } from '../registry/builtin-field-types.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
 import type { HandlerContext } from './context.ts';
 import { writeOptions } from './write-options.ts';
@@ -26,7 +27,9 @@ export function collectionNamespace(call: ResourceCall): string | undefined {
 
 /** The request body decoded as its Content-Type says; `type` enables protobuf for built-in kinds. */
 export async function readObjectBody(req: IncomingMessage, type?: ResourceType): Promise<unknown> {
-  return decodeBody(await readBody(req), mediaType(req.headers['content-type']), type);
+  const body = decodeBody(await readBody(req), mediaType(req.headers['content-type']), type);
+  if (type) checkDecodedBody(type, body);
+  return body;
 }
 
 /** The query's write options and the caller's User-Agent, as an update through admission takes them. */

@@ -37,6 +37,11 @@ export async function handleResource(
     case 'list':
       return handleList(call, rep);
     case 'watch':
+      // A HEAD answer has no body, so a watch stream would never end and would block the connection's next request.
+      if (req.method === 'HEAD') {
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end();
+        return;
+      }
       if (info.name !== undefined) {
         query.set('fieldSelector', [query.get('fieldSelector'), `metadata.name=${info.name}`].filter(Boolean).join(','));
       }

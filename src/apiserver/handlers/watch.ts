@@ -5,7 +5,7 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Representation } from '../http/negotiation.ts';
-import { boolParam, int64Param } from '../http/query-params.ts';
+import { boolParam, int64Param, resourceVersionParam } from '../http/query-params.ts';
 import { storageKey } from '../registry/resource-type.ts';
 import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
 import { renderJson, renderObject } from './render.ts';
@@ -23,9 +23,7 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
   // Committed writes only: pending events dispatch now, before this watcher subscribes.
   ctx.store.flush();
   const select = selectionFor(type, namespace, query);
-  const rvParam = query.get('resourceVersion') ?? '';
-  const fromRevision = rvParam === '' || rvParam === '0' ? undefined : Number(rvParam);
-  if (fromRevision !== undefined && !Number.isInteger(fromRevision)) throw errors.badRequest(`invalid resource version: ${rvParam}`);
+  const fromRevision = resourceVersionParam(query);
   const bookmarks = boolParam(query, 'allowWatchBookmarks');
   const timeoutSeconds = int64Param(query, 'timeoutSeconds') ?? 0;
   const initialEvents = initialEventsOf(query);
@@ -115,8 +113,9 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
     bookmarkTimer = setInterval(() => bookmark(), ctx.bookmarkIntervalMs);
     bookmarkTimer.unref();
   }
-  if (timeoutSeconds > 0) {
-    timeout = setTimeout(() => end(), timeoutSeconds * 1000);
+  // A negative timeout ends the watch at once, as Go's timer does in kube-apiserver; 0 means none.
+  if (timeoutSeconds !== 0) {
+    timeout = setTimeout(() => end(), Math.max(timeoutSeconds, 0) * 1000);
     timeout.unref();
   }
 }

@@ -3,18 +3,17 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { errors } from '../../apimachinery/status-error.ts';
+import { maxRequestBodyBytes, requestEntityTooLarge } from '../limits/request-limits.ts';
 import { decodeKubernetesProtobuf, ProtobufDecodeError, protobufKind, protobufMediaType, ProtobufUnknownKindError } from '../protobuf/decode.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
 import { checkJsonTextDepth, checkValueDepth, checkYamlTextDepth } from './nesting-depth.ts';
 
-export const maxBodyBytes = 3 * 1024 * 1024;
-
-export function readBody(req: IncomingMessage, limit = maxBodyBytes): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit = maxRequestBodyBytes): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > limit) {
       req.resume();
-      reject(errors.tooLarge(limit));
+      reject(requestEntityTooLarge(`limit is ${limit}`));
       return;
     }
     const chunks: Buffer[] = [];
@@ -25,7 +24,7 @@ export function readBody(req: IncomingMessage, limit = maxBodyBytes): Promise<Bu
       size += chunk.length;
       if (size > limit) {
         failed = true;
-        reject(errors.tooLarge(limit));
+        reject(requestEntityTooLarge(`limit is ${limit}`));
         return;
       }
       chunks.push(chunk);

@@ -26,3 +26,20 @@ export function int64Param(query: URLSearchParams, name: string): number | undef
   if (parsed < int64Min || parsed > int64Max) throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`);
   return Number(parsed);
 }
+
+const uint64Max = 2n ** 64n - 1n;
+
+/**
+ * The `resourceVersion` parameter of a get, list or watch, as kube-apiserver's APIObjectVersioner parses it
+ * (strconv.ParseUint): absent, '' and '0' mean "any" (undefined); anything but an unsigned integer is a 400.
+ */
+export function resourceVersionParam(query: URLSearchParams): number | undefined {
+  const value = query.get('resourceVersion') ?? '';
+  if (value === '' || value === '0') return undefined;
+  const problem = !/^[0-9]+$/.test(value) ? 'invalid syntax' : BigInt(value) > uint64Max ? 'value out of range' : undefined;
+  if (problem) {
+    const quoted = JSON.stringify(value);
+    throw errors.badRequest(`invalid resource version: resourceVersion: Invalid value: ${quoted}: strconv.ParseUint: parsing ${quoted}: ${problem}`);
+  }
+  return Number(value);
+}

@@ -1,4 +1,5 @@
 // Parses a request path the way kube-apiserver's RequestInfoFactory does.
+import { errors } from '../../apimachinery/status-error.ts';
 import { boolParam } from './query-params.ts';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -39,8 +40,32 @@ function verbFor(method: string, hasName: boolean, watch: boolean): Verb | undef
   }
 }
 
+/**
+ * The request target as a URL. An origin-form target is kept whole (`//x` is a path here, not a host), and one
+ * that cannot be parsed is a 400, as Go's server answers it.
+ */
+export function requestUrl(target: string | undefined): URL {
+  const raw = target ?? '/';
+  try {
+    return raw.startsWith('/') ? new URL(`http://localhost${raw}`) : new URL(raw, 'http://localhost');
+  } catch {
+    throw errors.badRequest(`malformed request target ${JSON.stringify(raw)}`);
+  }
+}
+
+/** A percent-decoded path segment; a bad escape is a 400 in Go's url.PathUnescape words, not a URIError. */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    const bad = /%(?![0-9a-fA-F]{2})/.exec(segment);
+    if (bad) throw errors.badRequest(`invalid URL escape ${JSON.stringify(segment.slice(bad.index, bad.index + 3))}`);
+    throw errors.badRequest(`invalid URL path segment ${JSON.stringify(segment)}: the escaped bytes are not UTF-8`);
+  }
+}
+
 export function parseRequestPath(method: string, pathname: string, query: URLSearchParams): ResourceRequest | NonResourceRequest | undefined {
-  const parts = pathname.split('/').filter((p) => p !== '').map((p) => decodeURIComponent(p));
+  const parts = pathname.split('/').filter((p) => p !== '').map(decodePathSegment);
   let group: string;
   let version: string;
   let rest: string[];

@@ -28,6 +28,9 @@ export function sendJson(res: ServerResponse, code: number, body: unknown, warni
 /** `warnings` (e.g. from admission webhooks called before the failure) go out as Warning headers too. */
 export function sendStatusError(res: ServerResponse, error: StatusError, warnings: readonly string[] = []): void {
   if (error.code === 429) res.setHeader('Retry-After', '1');
+  // A body refused before it was read to its end is not drained: the connection closes, as Go's server does, so
+  // neither the client nor a shutdown waits on the rest of it.
+  if (error.code === 413 && !res.req.complete) res.setHeader('Connection', 'close');
   sendJson(res, error.code, error.toStatus(), warnings);
 }
 

@@ -1,6 +1,7 @@
 // RFC 6902 JSON Patch with the behaviour (and error texts) of the library kube-apiserver uses (evanphx/json-patch v4):
 // a patch that does not apply is 422 Invalid, a document that is not a patch is 400 BadRequest.
 import { StatusError, errors } from '../../apimachinery/status-error.ts';
+import { jsonPatchMaxCopyBytes, requestEntityTooLarge } from '../limits/request-limits.ts';
 import { isJsonObject, jsonEqual } from '../schema/field-schema.ts';
 
 /** kube-apiserver refuses longer patches (maxJSONPatchOperations). */
@@ -38,7 +39,7 @@ export function decodeJsonPatch(body: unknown): JsonPatchOperation[] {
     ops.push(op);
   }
   if (ops.length > MAX_JSON_PATCH_OPERATIONS) {
-    throw new StatusError(413, 'RequestEntityTooLarge', `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
+    throw requestEntityTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.length}`);
   }
   return ops;
 }
@@ -133,7 +134,12 @@ function pathOf(op: JsonPatchOperation, field: 'path' | 'from'): string {
   return p;
 }
 
-function applyOne(doc: unknown, op: JsonPatchOperation): unknown {
+/** What the patch's `copy` operations have added so far: each copy doubles at most, so 30 of them could make gigabytes. */
+interface CopyBudget {
+  copied: number;
+}
+
+function applyOne(doc: unknown, op: JsonPatchOperation, budget: CopyBudget): unknown {
   switch (op.op) {
     case 'add': {
       const path = pathOf(op, 'path');
@@ -210,6 +216,11 @@ function applyOne(doc: unknown, op: JsonPatchOperation): unknown {
       const path = pathOf(op, 'path');
       const dst = findContainer(doc, path);
       if (!dst) throw new OpError(`copy operation does not apply: doc is missing destination path: ${path}: missing value`);
+      // Counted before the copy is made, in the JSON bytes evanphx/json-patch counts.
+      budget.copied += Buffer.byteLength(JSON.stringify(value), 'utf8');
+      if (budget.copied > jsonPatchMaxCopyBytes) {
+        throw new OpError(`Unable to complete the copy, the accumulated size increase of copy is ${budget.copied}, exceeding the limit ${jsonPatchMaxCopyBytes}`);
+      }
       try {
         add(dst.con, dst.key, structuredClone(value));
       } catch (e) {
@@ -251,9 +262,10 @@ function applyOne(doc: unknown, op: JsonPatchOperation): unknown {
 export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
   const ops = decodeJsonPatch(patch);
   let out: unknown = structuredClone(doc);
+  const budget: CopyBudget = { copied: 0 };
   for (const op of ops) {
     try {
-      out = applyOne(out, op);
+      out = applyOne(out, op, budget);
     } catch (e) {
       if (e instanceof OpError) throw notApplicable(e.message);
       throw e;

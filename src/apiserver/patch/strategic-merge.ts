@@ -10,11 +10,12 @@ const RETAIN_KEYS = '$retainKeys';
 const SET_ELEMENT_ORDER = '$setElementOrder';
 const DELETE_FROM_PRIMITIVE_LIST = '$deleteFromPrimitiveList';
 
-// The mergepatch errors kube-apiserver maps to 400, 422, or (anything else) 500.
+// The mergepatch errors kube-apiserver maps to 400 or 422. The others (an unknown `$patch`, a list without its
+// merge key, mixed element types) it passes on as 500s; they are the patch's fault, so they are 400s here, in
+// the same words.
 const badRequest = (m: string): StatusError => errors.badRequest(m);
 const unprocessable = (m: string): StatusError =>
   new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', { causes: [{ reason: 'UnexpectedServerResponse', message: m }] });
-const internal = (m: string): StatusError => new StatusError(500, 'InternalError', m);
 
 const ERR_PRIMITIVE_LIST = 'invalid patch format of primitive list';
 const ERR_RETAIN_KEYS = 'invalid patch format of retainKeys';
@@ -80,7 +81,7 @@ function elementKind(...lists: unknown[][]): Kind | undefined {
         if (k === 'slice') throw unprocessable(ERR_LIST_OF_LISTS);
         kind = k;
       } else if (k !== kind) {
-        throw internal(`list element types are not identical: ${JSON.stringify(lists)}`);
+        throw badRequest(`list element types are not identical: ${JSON.stringify(lists)}`);
       }
     }
   }
@@ -88,8 +89,8 @@ function elementKind(...lists: unknown[][]): Kind | undefined {
 }
 
 function requireMergeKey(item: unknown, mergeKey: string): unknown {
-  if (!isJsonObject(item)) throw internal(`expected a map in a list merged by ${mergeKey}, got ${JSON.stringify(item)}`);
-  if (!Object.hasOwn(item, mergeKey)) throw internal(`map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`);
+  if (!isJsonObject(item)) throw badRequest(`expected a map in a list merged by ${mergeKey}, got ${JSON.stringify(item)}`);
+  if (!Object.hasOwn(item, mergeKey)) throw badRequest(`map: ${JSON.stringify(item)} does not contain declared merge key: ${mergeKey}`);
   return item[mergeKey];
 }
 
@@ -105,7 +106,7 @@ function partition(merged: unknown[], by: unknown[], mergeKey: string, isMap: bo
     if (isMap) {
       const key = requireMergeKey(v, mergeKey);
       const found = by.some((b) => {
-        if (!isJsonObject(b)) throw internal(`value for key ${mergeKey} is not a map.`);
+        if (!isJsonObject(b)) throw badRequest(`value for key ${mergeKey} is not a map.`);
         return Object.hasOwn(b, mergeKey) && scalarEq(b[mergeKey], key);
       });
       (found ? inPatch : serverOnly).push(v);
@@ -170,7 +171,7 @@ function mergeSlice(original: unknown[], patch: unknown[], meta: ListMeta, isDel
     if (isDeleteList) return orig.filter((v) => !pat.some((d) => scalarEq(d, v)));
     merged = dedupe([...orig, ...pat]);
   } else {
-    if (!meta.mergeKey) throw internal('cannot merge lists without merge key for type map');
+    if (!meta.mergeKey) throw badRequest('cannot merge lists without merge key for type map');
     // Special elements first: `$patch: delete` removes by key, `$patch: replace` makes the patch the whole list.
     const plain: unknown[] = [];
     let replace = false;
@@ -182,14 +183,14 @@ function mergeSlice(original: unknown[], patch: unknown[], meta: ListMeta, isDel
       }
       const d = item[DIRECTIVE];
       if (d === 'delete') {
-        if (!Object.hasOwn(item, meta.mergeKey)) throw internal(`map: ${JSON.stringify(item)} does not contain declared merge key: ${meta.mergeKey}`);
+        if (!Object.hasOwn(item, meta.mergeKey)) throw badRequest(`map: ${JSON.stringify(item)} does not contain declared merge key: ${meta.mergeKey}`);
         orig = orig.filter((o) => !(isJsonObject(o) && Object.hasOwn(o, meta.mergeKey) && scalarEq(o[meta.mergeKey], item[meta.mergeKey])));
       } else if (d === 'replace') {
         replace = true;
       } else if (d === 'merge') {
-        throw internal('merging lists cannot yet be specified in the patch');
+        throw badRequest('merging lists cannot yet be specified in the patch');
       } else {
-        throw internal(`unknown patch type: ${String(d)} in map: ${JSON.stringify(item)}`);
+        throw badRequest(`unknown patch type: ${typeof d === 'string' ? d : JSON.stringify(d)} in map: ${JSON.stringify(item)}`);
       }
     }
     if (replace) {
@@ -212,7 +213,7 @@ function mergeSlice(original: unknown[], patch: unknown[], meta: ListMeta, isDel
 
 function mergeSliceHandler(original: unknown, patch: unknown, schema: FieldSchema | undefined, isDeleteList: boolean): unknown[] {
   const meta = listMeta(schema);
-  if (!Array.isArray(original) || !Array.isArray(patch)) throw internal('expected lists to merge');
+  if (!Array.isArray(original) || !Array.isArray(patch)) throw badRequest('expected lists to merge');
   if (meta.merge) return mergeSlice(original, patch, meta, isDeleteList);
   return patch;
 }
@@ -246,7 +247,7 @@ function validateSetOrder(patchList: unknown[] | undefined, order: unknown[], me
     s++;
   }
   if (p < nonDelete.length && s >= order.length) {
-    throw internal(`The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${JSON.stringify(order)}\n`);
+    throw badRequest(`The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${JSON.stringify(order)}\n`);
   }
 }
 
@@ -262,8 +263,8 @@ function applySetElementOrder(original: JsonObject, patch: JsonObject, schema: F
     const foundPatch = Object.hasOwn(patch, field);
     const originalList = original[field];
     const patchList = patch[field];
-    if (foundOriginal && !Array.isArray(originalList)) throw internal(`expected a list at ${field}`);
-    if (foundPatch && !Array.isArray(patchList)) throw internal(`expected a list at ${field}`);
+    if (foundOriginal && !Array.isArray(originalList)) throw badRequest(`expected a list at ${field}`);
+    if (foundPatch && !Array.isArray(patchList)) throw badRequest(`expected a list at ${field}`);
     const fieldSchema = childSchema(schema, field);
     const meta = listMeta(fieldSchema);
     validateSetOrder(patchList as unknown[] | undefined, order, meta.mergeKey);
@@ -289,7 +290,7 @@ function mergeMap(original: JsonObject | null, patch: JsonObject, schema: FieldS
       return cleanInserted(rest) as JsonObject;
     }
     if (d === 'delete') return {};
-    throw internal(`unknown patch type: ${String(d)} in map: ${JSON.stringify(patch)}`);
+    throw badRequest(`unknown patch type: ${typeof d === 'string' ? d : JSON.stringify(d)} in map: ${JSON.stringify(patch)}`);
   }
   const out: JsonObject = original ?? {};
   applyRetainKeys(out, patch);
@@ -327,7 +328,7 @@ function mergeMap(original: JsonObject | null, patch: JsonObject, schema: FieldS
 
 /**
  * Applies a strategic merge patch to a copy of `original` using `schema` for merge keys and strategies.
- * Throws StatusError: 400 for malformed directives, 422 for unsupported shapes, 500 for the errors upstream does not classify.
+ * Throws StatusError: 400 for malformed directives and patches, 422 for unsupported shapes (lists of lists).
  */
 export function applyStrategicMergePatch(original: JsonObject, patch: unknown, schema: FieldSchema | undefined): JsonObject {
   if (!isJsonObject(patch)) {

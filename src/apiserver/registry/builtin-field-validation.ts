@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
 import { isJsonObject, type FieldSchema } from '../schema/field-schema.ts';
+import { checkBuiltinFieldTypes } from './builtin-field-types.ts';
 import { fieldSchemaOf } from './field-manager.ts';
 import type { FieldValidation } from './write-types.ts';
 import type { ResourceType } from './resource-type.ts';
@@ -29,6 +30,7 @@ function dropUnknown(schema: FieldSchema | undefined, value: unknown, path: stri
 
 export function admitBuiltinFields(type: ResourceType, object: KubeObject, validation: FieldValidation, warnings: string[]): void {
   if (type.custom) return;
+  checkBuiltinFieldTypes(type, object);
   const unknown: string[] = [];
   dropUnknown(fieldSchemaOf(type), object, '', unknown);
   if (unknown.length === 0) return;

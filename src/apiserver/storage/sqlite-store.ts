@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../apimachinery/object.ts';
+import { checkObjectSize } from '../limits/request-limits.ts';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -249,6 +250,8 @@ export class SqliteStore {
     const revision = this.revision + 1;
     const object = mutate(revision);
     const json = JSON.stringify(object);
+    // As etcd refuses a request over its limit: before the revision or the mirror changes.
+    if (type !== 'DELETED') checkObjectSize(json);
     const key = keyOf(namespace, name);
     const previous = this.mirror.get(resource)?.get(key);
     this.revision = revision;

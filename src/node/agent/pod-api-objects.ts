@@ -71,12 +71,31 @@ export class PodApiObjects {
 /** A ConfigMap's keys as bytes: data (UTF-8) and binaryData (base64), which the API server keeps disjoint. */
 export function configMapEntries(configMap: ConfigMap): Map<string, Buffer> {
   const entries = new Map<string, Buffer>();
-  for (const [key, value] of Object.entries(configMap.data ?? {})) entries.set(key, Buffer.from(value, 'utf8'));
-  for (const [key, value] of Object.entries(configMap.binaryData ?? {})) entries.set(key, Buffer.from(value, 'base64'));
+  for (const [key, value] of stringEntries('configmap', configMap, 'data')) entries.set(key, Buffer.from(value, 'utf8'));
+  for (const [key, value] of stringEntries('configmap', configMap, 'binaryData')) entries.set(key, Buffer.from(value, 'base64'));
   return entries;
 }
 
 /** A Secret's keys, base64-decoded. */
 export function secretEntries(secret: Secret): Map<string, Buffer> {
-  return new Map(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]));
+  return new Map(stringEntries('secret', secret, 'data').map(([key, value]) => [key, Buffer.from(value, 'base64')]));
+}
+
+/**
+ * The entries of a string map. The API server refuses other values, but an object stored by an older server (or
+ * another API server) may hold some: that is the pod's configuration error, named, not a TypeError.
+ */
+function stringEntries(kind: 'configmap' | 'secret', object: ConfigMap | Secret, field: 'data' | 'binaryData'): [string, string][] {
+  const map = (object as Record<string, unknown>)[field] ?? {};
+  const name = object.metadata.name ?? '';
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) {
+    throw new SandboxSpecError('CreateContainerConfigError', `${kind} "${name}" has ${field} that is not a map of strings`);
+  }
+  return Object.entries(map).map(([key, value]) => {
+    if (typeof value !== 'string') {
+      const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+      throw new SandboxSpecError('CreateContainerConfigError', `${kind} "${name}" key "${key}" in ${field} is ${what}, not a string`);
+    }
+    return [key, value];
+  });
 }
