@@ -15,6 +15,13 @@ const LAYERS = {
   ...Object.fromEntries(FAMILIES.map((family) => [family, ['runtime', 'client', 'apimachinery', 'template']])),
 };
 
+/** A family reaches the runtime through its public surface only (src/runtime/index.ts), never a file inside it. */
+const RUNTIME_SURFACE = (prefix) => ({
+  regex: `${prefix}runtime/(?!index\\.ts$)`,
+  caseSensitive: true,
+  message: 'families import the runtime only through src/runtime/index.ts, its public surface (docs/runtime.md).',
+});
+
 /** How deep below its layer a source file may sit and still be checked (test/lint/layering.test.ts sees to it). */
 const MAX_LAYER_DEPTH = 8;
 
@@ -28,18 +35,15 @@ function layering() {
   const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const rule = (layer, depth) => {
     const exceptions = [layer, ...LAYERS[layer]].map((l) => `${escape(l)}/`).join('|');
-    return [
-      'error',
+    const patterns = [
       {
-        patterns: [
-          {
-            regex: `^(?:\\.\\./){${depth}}(?!${exceptions})`,
-            caseSensitive: true,
-            message: `src/${layer} may import only src/{${[layer, ...LAYERS[layer]].join(',')}} (layering: docs/runtime.md).`,
-          },
-        ],
+        regex: `^(?:\\.\\./){${depth}}(?!${exceptions})`,
+        caseSensitive: true,
+        message: `src/${layer} may import only src/{${[layer, ...LAYERS[layer]].join(',')}} (layering: docs/runtime.md).`,
       },
     ];
+    if (FAMILIES.includes(layer)) patterns.push(RUNTIME_SURFACE(`^(?:\\.\\./){${depth}}`));
+    return ['error', { patterns }];
   };
   for (const layer of Object.keys(LAYERS)) {
     for (let depth = 1; depth <= MAX_LAYER_DEPTH; depth++) {
@@ -76,4 +80,6 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   ...layering(),
+  // The example family is what newcomers copy: it keeps to the same public surface.
+  { files: ['examples/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [RUNTIME_SURFACE('^(?:\\.\\./)+src/')] }] } },
 );

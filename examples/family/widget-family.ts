@@ -7,15 +7,16 @@ import { isDeepStrictEqual } from 'node:util';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import type { ResourceRef } from '../../src/client/client.ts';
 import { AlreadyExistsError, NotFoundError } from '../../src/client/errors.ts';
-import { action } from '../../src/runtime/controller/action.ts';
-import type { Family } from '../../src/runtime/family.ts';
-import { finalizer } from '../../src/runtime/finalizer.ts';
-import type { Informer } from '../../src/runtime/informer/informer.ts';
-import type { Manager } from '../../src/runtime/manager.ts';
-import { isConflict, messageOf, type ClassifiedError } from '../../src/runtime/phases/phase-error.ts';
-import { runPhases, type PhaseMachine } from '../../src/runtime/phases/phase-machine.ts';
-import { phaseResult } from '../../src/runtime/phases/phase-result.ts';
-import { setCondition, type Condition } from '../../src/runtime/conditions.ts';
+import type { ClassifiedError, Condition, Family, Informer, Manager, PhaseMachine } from '../../src/runtime/index.ts';
+import {
+  action,
+  finalizer,
+  isConflict,
+  messageOf,
+  phaseResult,
+  runPhases,
+  setCondition,
+} from '../../src/runtime/index.ts';
 
 export const widgets: ResourceRef = { group: 'test.bosun.dev', version: 'v1', resource: 'widgets', namespaced: true, kind: 'Widget' };
 const configMaps: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };

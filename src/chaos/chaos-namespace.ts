@@ -9,7 +9,7 @@ import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimach
 import type { KubeClient } from '../client/client.ts';
 import { AlreadyExistsError } from '../client/errors.ts';
 import type { Logger } from 'pino';
-import type { Runnable } from '../runtime/manager.ts';
+import type { Runnable } from '../runtime/index.ts';
 
 async function labelIfUnset(client: KubeClient, namespace: string, logger: Logger): Promise<void> {
   const existing = await client.get<KubeObject>(namespacesResource, namespace);

@@ -1,7 +1,7 @@
 // The chaos controller family (DataDog's chaos-controller): the Disruption API, its admission webhooks (and the
 // chaos handler's pod webhook for onInit disruptions), and the Disruption controller that runs chaos pods on the
 // targets' nodes; the node agent runs them with Bosun's injector (`bosun inject`).
-import type { Family, PolicyRule } from '../runtime/family.ts';
+import type { Family, PolicyRule } from '../runtime/index.ts';
 import { CHAOS_GROUP } from './api/constants.ts';
 import { CHART_CHAOS_CONFIG, DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
 import { registerDisruptionController, type DisruptionControllerOptions } from './controller/index.ts';

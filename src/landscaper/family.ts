@@ -2,9 +2,7 @@
 // (pickup timeout), the mock and manifest deployers, the in-use protection of Targets and Contexts and the
 // context defaulter (a "default" Context in every namespace), each a separate controller as upstream runs them,
 // Landscaper's metrics, and, when the process serves admission webhooks, the validating webhook.
-import type { Family, PolicyRule } from '../runtime/family.ts';
-import type { Manager } from '../runtime/manager.ts';
-import type { AdmissionWebhooks } from '../runtime/webhook/index.ts';
+import type { AdmissionWebhooks, Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { LANDSCAPER_GROUP } from './api/constants.ts';
 import { registerContextDefaulter } from './context/index.ts';
 import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';

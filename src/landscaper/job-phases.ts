@@ -5,9 +5,8 @@
 // here are Bosun's: JobStarted, Progressing, Succeeded, DeletionStarted, Deleted).
 import type { KubeObject } from '../apimachinery/object.ts';
 import type { KubeClient, ResourceTarget } from '../client/client.ts';
-import type { EventRecorder } from '../runtime/event-recorder.ts';
-import { hasFinalizer, removeFinalizer } from '../runtime/finalizer.ts';
-import type { PhaseMachine, ProgressEvent } from '../runtime/phases/phase-machine.ts';
+import type { EventRecorder, PhaseMachine, ProgressEvent } from '../runtime/index.ts';
+import { hasFinalizer, removeFinalizer } from '../runtime/index.ts';
 import { LANDSCAPER_FINALIZER, PHASE_DELETE_FAILED, PHASE_FAILED, PHASE_PROGRESSING, PHASE_SUCCEEDED, isDeletionPhase, isFinalPhase } from './api/constants.ts';
 import type { TransitionTimes } from './api/shared.ts';
 import { lsTime } from './status-helpers.ts';

@@ -5,7 +5,8 @@
 // cyclic dependencies) ends the job in Failed / DeleteFailed; any other error keeps the phase and is retried
 // with the work queue's backoff (an admission webhook's rejection among them: ERR_WEBHOOK, retried).
 import { KubeApiError } from '../client/errors.ts';
-import { isConflict, messageOf, type ClassifiedError } from '../runtime/phases/phase-error.ts';
+import type { ClassifiedError } from '../runtime/index.ts';
+import { isConflict, messageOf } from '../runtime/index.ts';
 import { ERR_CONFIGURATION_PROBLEM, ERR_WEBHOOK, UNRECOVERABLE_ERROR_CODES, type ErrorCode } from './api/constants.ts';
 
 export class LandscaperError extends Error {

@@ -5,8 +5,7 @@
 import { Gauge, Histogram } from 'prom-client';
 import type { KubeObject } from '../apimachinery/object.ts';
 import type { ResourceTarget } from '../client/client.ts';
-import type { Informer } from '../runtime/informer/informer.ts';
-import type { Manager } from '../runtime/manager.ts';
+import type { Informer, Manager } from '../runtime/index.ts';
 import { INSTALLATION_PHASES, KIND_DEPLOY_ITEM, KIND_EXECUTION, KIND_INSTALLATION } from './api/constants.ts';
 import { deployItemsResource, executionsResource, installationsResource } from './api/resources.ts';
 import type { TransitionTimes } from './api/shared.ts';

@@ -1,7 +1,7 @@
 // Landscaper status building blocks: timestamps as metav1.Time writes them, lastError with upstream's
 // UpdatedError rule (apis/errors), and Landscaper conditions (which carry lastUpdateTime and codes).
 import { nowTime } from '../apimachinery/time.ts';
-import { setCondition } from '../runtime/conditions.ts';
+import { setCondition } from '../runtime/index.ts';
 import type { ErrorCode } from './api/constants.ts';
 import type { Condition, ConditionStatus, LsError } from './api/shared.ts';
 

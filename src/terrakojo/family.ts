@@ -5,9 +5,8 @@
 import { secretsResource } from '../apimachinery/builtin-resources.ts';
 import { objectKey } from '../apimachinery/object.ts';
 import { NotFoundError } from '../client/errors.ts';
-import { TerminalError } from '../runtime/controller/terminal-error.ts';
-import type { Family, PolicyRule } from '../runtime/family.ts';
-import type { Manager } from '../runtime/manager.ts';
+import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
+import { TerminalError } from '../runtime/index.ts';
 import { TERRAKOJO_GROUP } from './api/constants.ts';
 import { repositoriesResource } from './api/resources.ts';
 import type { Repository } from './api/types.ts';

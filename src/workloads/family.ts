@@ -1,8 +1,7 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the
 // ReplicaSet and Deployment controllers, and the node lifecycle controller. Pods themselves run on a node agent.
-import type { Family, PolicyRule } from '../runtime/family.ts';
-import type { Manager } from '../runtime/manager.ts';
+import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { registerDeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
 import { registerJobController, type JobControllerOptions } from './job/controller.ts';
 import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';

@@ -40,9 +40,27 @@ test('a family imports only the runtime, the client, apimachinery, the template 
     await refused(top, family === 'landscaper' ? '../chaos/family.ts' : '../landscaper/family.ts');
     await refused(deep, '../../../apiserver/table/jsonpath.ts');
     await refused(deep, '../../../cli/commands/up.ts');
-    for (const right of ['../runtime/manager.ts', '../client/client.ts', '../apimachinery/object.ts', '../template/index.ts', `../${family}/api/types.ts`, './sibling.ts', 'node:fs', 'yaml']) await accepted(top, right);
-    for (const right of ['../../../runtime/family.ts', '../../api/types.ts', '../phase.ts']) await accepted(deep, right);
+    for (const right of ['../runtime/index.ts', '../client/client.ts', '../apimachinery/object.ts', '../template/index.ts', `../${family}/api/types.ts`, './sibling.ts', 'node:fs', 'yaml']) await accepted(top, right);
+    for (const right of ['../../../runtime/index.ts', '../../api/types.ts', '../phase.ts']) await accepted(deep, right);
   }
+});
+
+/** A deep import of the runtime, refused with the public-surface message. */
+async function refusedDeepRuntime(filePath: string, source: string): Promise<void> {
+  const messages = await reported(filePath, source);
+  assert.equal(messages.length, 1, `${filePath} importing ${source} should be refused`);
+  assert.match(messages[0]!, /import the runtime only through src\/runtime\/index\.ts/);
+}
+
+test('a family and the example family reach the runtime only through its public surface, src/runtime/index.ts', async () => {
+  for (const family of ['landscaper', 'terrakojo', 'chaos', 'node', 'workloads']) {
+    for (const wrong of ['../runtime/manager.ts', '../runtime/informer/backoff.ts', '../runtime/webhook/index.ts']) await refusedDeepRuntime(`src/${family}/probe.ts`, wrong);
+    await refusedDeepRuntime(`src/${family}/controller/phases/probe.ts`, '../../../runtime/phases/phase-machine.ts');
+  }
+  await refusedDeepRuntime('examples/family/probe.ts', '../../src/runtime/finalizer.ts');
+  await accepted('examples/family/probe.ts', '../../src/runtime/index.ts');
+  // Inside the runtime, and in tests, its files import each other directly.
+  await accepted('src/runtime/controller/probe.ts', '../informer/backoff.ts');
 });
 
 test('the runtime imports only the client and apimachinery; the client only apimachinery', async () => {

@@ -7,7 +7,7 @@
 // Replacements of one target × kind back off exponentially, so an injector that always fails is not a hot loop.
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { ExponentialRateLimiter } from '../../runtime/workqueue/rate-limiter.ts';
+import { ExponentialRateLimiter } from '../../runtime/index.ts';
 import { DISRUPTION_KIND_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import { INJECTOR_CONTAINER } from './chaos-pod.ts';

@@ -7,9 +7,7 @@ import { nodesResource, podsResource } from '../../apimachinery/builtin-resource
 import { matchesLabels } from '../../apimachinery/label-selector.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import { isDeepStrictEqual } from 'node:util';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Controller, Manager, Predicate } from '../../runtime/index.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption } from '../api/types.ts';

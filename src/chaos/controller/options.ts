@@ -1,9 +1,6 @@
 // What registerDisruptionController takes, and what every reconcile sees (ctx.data).
 import type { KubeClient } from '../../client/client.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type { EventRecorder, Informer, ReadYourWrites, StatusWriter } from '../../runtime/index.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import type { ChaosPodExpectations } from './expectations.ts';

@@ -5,9 +5,8 @@
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { hasFinalizer, removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
+import type { Action, ReconcileContext } from '../../runtime/index.ts';
+import { action, hasFinalizer, removeFinalizerWithRetry } from '../../runtime/index.ts';
 import { CHAOS_POD_FINALIZER, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Pod } from '../../apimachinery/api/index.ts';

@@ -24,11 +24,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { TerminalError } from '../../runtime/controller/terminal-error.ts';
-import { forEachLimited } from '../../runtime/concurrency.ts';
-import { cleanupPending, finalizer, hasFinalizer, removeFinalizerWithRetry, type CleanupPending } from '../../runtime/finalizer.ts';
+import type { Action, CleanupPending, ReconcileContext } from '../../runtime/index.ts';
+import {
+  action,
+  cleanupPending,
+  finalizer,
+  forEachLimited,
+  hasFinalizer,
+  removeFinalizerWithRetry,
+  TerminalError,
+} from '../../runtime/index.ts';
 import { CHAOS_POD_FINALIZER, DISRUPTION_FINALIZER, DISRUPTION_KIND_LABEL, DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL, TARGET_LABEL, type DisruptionKindName, type InjectionStatus } from '../api/constants.ts';
 import { disruptionsResource } from '../api/resources.ts';
 import type { Disruption, TargetInjection } from '../api/types.ts';

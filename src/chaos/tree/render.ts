@@ -1,7 +1,8 @@
 // Pure text rendering of a Disruption's tree: the disruption with its injection status and counts, each target
 // with one line per kind (its injection status and chaos pod), and what cleanup waits for while it is deleted.
 import { between, formatDuration } from '../../apimachinery/elapsed.ts';
-import { painter, textTreeLines, type Paint, type Style, type TextTreeNode } from '../../runtime/view/text-tree.ts';
+import type { Paint, Style, TextTreeNode } from '../../runtime/index.ts';
+import { painter, textTreeLines } from '../../runtime/index.ts';
 import type { ChaosPodNode, DisruptionNode, DisruptionTreeModel, TargetKindNode, TargetNode } from './model.ts';
 
 export interface DisruptionRenderOptions {

@@ -2,7 +2,7 @@
 // cluster (upstream's ValidateCreate and ValidateUpdate, in their order: the first failing step answers).
 import type { UserInfo } from '../../apimachinery/admission-review.ts';
 import { LabelSelectorError, parseLabelSelector } from '../../apimachinery/label-selector.ts';
-import { hasFinalizer } from '../../runtime/finalizer.ts';
+import { hasFinalizer } from '../../runtime/index.ts';
 import { DISRUPTION_FINALIZER, MAXIMUM_TC_FILTERS, SAFEMODE_ENVIRONMENT_ANNOTATION, USER_INFO_ANNOTATION } from '../api/constants.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';

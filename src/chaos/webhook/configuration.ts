@@ -3,7 +3,7 @@
 // MutatingWebhookConfiguration "chaos-controller" with upstream's two mutators at their own paths: the defaults
 // and the user info. failurePolicy Fail, as upstream: an unreachable webhook blocks writes rather
 // than letting unchecked disruptions in. Status writes do not match `disruptions` and are never blocked.
-import type { WebhookConfigurationSpec, WebhookDefinition } from '../../runtime/webhook/index.ts';
+import type { WebhookConfigurationSpec, WebhookDefinition } from '../../runtime/index.ts';
 import { CHAOS_GROUP, CHAOS_VERSION, DISRUPT_ON_INIT_LABEL } from '../api/constants.ts';
 
 export const CHAOS_WEBHOOK_CONFIGURATION_NAME = 'chaos-controller';

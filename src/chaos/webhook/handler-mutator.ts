@@ -4,7 +4,8 @@
 // to the configured maximum), disrupt-on-init-succeed-on-timeout lets it start anyway after the wait.
 import { isPlainObject } from '../../apimachinery/object.ts';
 import { parseQuantity } from '../../apimachinery/quantity.ts';
-import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler } from '../../runtime/webhook/index.ts';
+import type { AdmissionHandler } from '../../runtime/index.ts';
+import { allowed, denied, jsonPatchFor, patched } from '../../runtime/index.ts';
 import { CHAOS_GROUP } from '../api/constants.ts';
 import type { HandlerConfig } from '../config.ts';
 import { formatDuration } from '../../apimachinery/duration.ts';

@@ -2,7 +2,8 @@
 // answer with the pure validation's verdict (../validation) or the defaulted object's patch.
 import { isPlainObject, type StatusCause } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { allowed, denied, jsonPatchFor, patched, type AdmissionHandler, type AdmissionRequest, type AdmissionResponse } from '../../runtime/webhook/index.ts';
+import type { AdmissionHandler, AdmissionRequest, AdmissionResponse } from '../../runtime/index.ts';
+import { allowed, denied, jsonPatchFor, patched } from '../../runtime/index.ts';
 import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import { countTooLargeApplies, defaultDisruption, formatSpecErrors, removesDisruptionFinalizer, validateCreate, validateUpdate, type Verdict } from '../validation/index.ts';

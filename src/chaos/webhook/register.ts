@@ -1,7 +1,7 @@
 // Wires the chaos webhooks into a process's admission webhooks: the handlers at upstream's paths and the
 // configurations, written when the webhooks start (before any controller writes).
 import type { KubeClient } from '../../client/client.ts';
-import type { AdmissionWebhooks } from '../../runtime/webhook/index.ts';
+import type { AdmissionWebhooks } from '../../runtime/index.ts';
 import type { ChaosConfig } from '../config.ts';
 import { chaosWebhookConfigurations, MUTATE_DISRUPTION_PATH, MUTATE_USER_INFO_PATH, VALIDATE_DISRUPTION_PATH } from './configuration.ts';
 import { chaosWebhookHandlers } from './handlers.ts';

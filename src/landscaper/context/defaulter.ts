@@ -4,11 +4,8 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { namespacesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Action, Controller, Informer, Manager, ReconcileContext } from '../../runtime/index.ts';
+import { action } from '../../runtime/index.ts';
 import { DEFAULT_CONTEXT_NAME } from '../api/constants.ts';
 import type { Context } from '../api/context.ts';
 import { contextsResource } from '../api/resources.ts';

@@ -3,12 +3,8 @@
 // a timeout can fire (requeueAfter), and any change of the item wakes it earlier. Until then, an item of a
 // type no deployer of this process handles says so at once in its DeployerKnown condition.
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { updateStatus } from '../../runtime/status.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { Action, Controller, EventRecorder, Manager, ReconcileContext } from '../../runtime/index.ts';
+import { action, updateStatus } from '../../runtime/index.ts';
 import type { KubeClient } from '../../client/client.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import { deployItemsResource, targetsResource } from '../api/resources.ts';

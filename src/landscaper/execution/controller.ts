@@ -18,13 +18,8 @@
 // | Deleting: reverse-order triggering, B/C/D/E        | phases/deleting.ts → deletion.ts (driveDeletion), classification.ts (classifyForDelete) |
 // | interrupt                                          | interrupt.ts (handleInterrupt), called below                |
 // | delete without uninstall                           | phases/init-delete.ts (markDeleteWithoutUninstall); deletion.ts removes the items' finalizers |
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { addFinalizer } from '../../runtime/finalizer.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { runPhases } from '../../runtime/phases/phase-machine.ts';
+import type { Action, Controller, Manager, Predicate, ReconcileContext } from '../../runtime/index.ts';
+import { action, addFinalizer, runPhases } from '../../runtime/index.ts';
 import { LANDSCAPER_FINALIZER } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';

@@ -1,12 +1,11 @@
 // Deleting a set of deploy items in reverse dependsOn order: Progressing uses it for orphans, Deleting
 // for all of an execution's items. An item is triggered for deletion only after every item that
 // depends on it is gone; with delete-without-uninstall its finalizer is removed instead.
-import { forEachLimited } from '../../runtime/concurrency.ts';
+import { findCycle, forEachLimited } from '../../runtime/index.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, ERR_CYCLIC_DEPENDENCIES, EXECUTION_DEPENDS_ON_ANNOTATION, EXECUTION_MANAGED_NAME_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import { blockers, classifyForDelete, type ExecutionItem } from './classification.ts';
-import { findCycle } from '../../runtime/dependency-cycle.ts';
 import { formatCycle } from './validation.ts';
 import { deleteDeployItem, removeDeployItemFinalizer, triggerDeployItem } from './deploy-item-writes.ts';
 import type { ExecutionEnv } from './env.ts';

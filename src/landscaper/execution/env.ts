@@ -3,13 +3,10 @@
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type { EventRecorder, Informer, ReadYourWrites, StatusWriter } from '../../runtime/index.ts';
 import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
-import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
 import { deployItemsResource } from '../api/resources.ts';
 
 /** Index of the DeployItem cache: "<namespace>/<managing execution>". */

@@ -4,7 +4,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { messageOf } from '../../runtime/phases/phase-error.ts';
+import { messageOf } from '../../runtime/index.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, KIND_DATA_OBJECT, KIND_EXECUTION, LANDSCAPER_API_VERSION } from '../api/constants.ts';
 import type { DataObject } from '../api/data-object.ts';
 import type { DeployItem } from '../api/deploy-item.ts';

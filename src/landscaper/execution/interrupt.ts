@@ -2,7 +2,7 @@
 // finished the execution's job is marked finished and Failed (DeleteFailed while being deleted). A
 // deployer still at work sees the failed phase and gives up; the execution then fails through the
 // ordinary classification.
-import { forEachLimited } from '../../runtime/concurrency.ts';
+import { forEachLimited } from '../../runtime/index.ts';
 import { OPERATION_ANNOTATION, OPERATION_INTERRUPT, PHASE_DELETE_FAILED, PHASE_FAILED } from '../api/constants.ts';
 import type { Execution } from '../api/execution.ts';
 import { writeDeployItemStatus } from './deploy-item-writes.ts';

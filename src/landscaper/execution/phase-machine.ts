@@ -3,8 +3,7 @@
 // or InitDelete → Deleting → gone. Fatal errors end the job in Failed / DeleteFailed; normal errors keep
 // the phase, are recorded in lastError and back off through the work queue; waits keep the phase until a
 // deploy item event wakes the execution.
-import type { PhaseMachine } from '../../runtime/phases/phase-machine.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type { PhaseMachine, StatusWriter } from '../../runtime/index.ts';
 import {
   PHASE_COMPLETING,
   PHASE_DELETING,

@@ -1,7 +1,8 @@
 // Automatic reconcile (upstream retry_helper.go): a finished root installation with
 // spec.automaticReconcile gets the reconcile annotation (reason "retry") again when its interval or cron
 // spec is due, at most numberOfReconciles times after a failure. The next due time is a timed requeue.
-import { action, type Action } from '../../runtime/controller/action.ts';
+import type { Action } from '../../runtime/index.ts';
+import { action } from '../../runtime/index.ts';
 import { OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_FAILED, PHASE_SUCCEEDED, RECONCILE_REASON_ANNOTATION, RECONCILE_REASON_RETRY } from '../api/constants.ts';
 import type { AutomaticReconcileStatus, Installation } from '../api/installation.ts';
 import { isDeleting, isRoot, jobRunning, nameOf, namespaceOf, operationOf, statusOf } from './helpers.ts';

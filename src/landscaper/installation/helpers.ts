@@ -2,7 +2,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
+import type { Informer } from '../../runtime/index.ts';
 import { DEFAULT_CONTEXT_NAME, KIND_INSTALLATION, LANDSCAPER_GROUP, OPERATION_ANNOTATION, TOUCH_ANNOTATION } from '../api/constants.ts';
 import type { Installation, InstallationStatus } from '../api/installation.ts';
 import { installationScopeContext, installationSource } from '../naming.ts';

@@ -1,10 +1,8 @@
 // The Landscaper Installation controller on Bosun's runtime: registerInstallationController(mgr).
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../apimachinery/object.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { statusWriter } from '../../runtime/status.ts';
+import type { Controller, Manager, Predicate } from '../../runtime/index.ts';
+import { statusWriter } from '../../runtime/index.ts';
 import { OPERATION_ANNOTATION } from '../api/constants.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';

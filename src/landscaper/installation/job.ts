@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { updateStatus } from '../../runtime/status.ts';
+import { updateStatus } from '../../runtime/index.ts';
 import { lsTime } from '../status-helpers.ts';
 import type { Deps } from './types.ts';
 

@@ -2,7 +2,7 @@
 // a job starts in Init (InitDelete when deleting); each phase falls through to the next within one reconcile.
 // Fatal errors end the job in Failed/DeleteFailed; normal errors keep the phase and back off; waits keep the
 // phase, say in lastError what they wait for (with upstream's wait codes), and end when a watched object changes.
-import type { PhaseHandler, PhaseMachine } from '../../runtime/phases/phase-machine.ts';
+import type { PhaseHandler, PhaseMachine } from '../../runtime/index.ts';
 import {
   ERR_FOR_INFO_ONLY,
   ERR_NO_RETRY,

@@ -27,10 +27,8 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { addFinalizer, hasFinalizer } from '../../runtime/finalizer.ts';
-import { runPhases } from '../../runtime/phases/phase-machine.ts';
+import type { Action, ReconcileContext } from '../../runtime/index.ts';
+import { action, addFinalizer, hasFinalizer, runPhases } from '../../runtime/index.ts';
 import {
   DELETE_WITHOUT_UNINSTALL_ANNOTATION,
   LANDSCAPER_FINALIZER,

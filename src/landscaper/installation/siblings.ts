@@ -4,8 +4,8 @@
 // both sides of an edge on any change, so waiting never polls.
 import { ENCOMPASSED_BY_LABEL, OPERATION_ANNOTATION, OPERATION_RECONCILE, PHASE_DELETE_FAILED, PHASE_SUCCEEDED } from '../api/constants.ts';
 import type { Installation } from '../api/installation.ts';
-import { findCycleThrough, reachableFrom } from '../../runtime/dependency-cycle.ts';
-import type { Waiting } from '../../runtime/phases/phase-machine.ts';
+import type { Waiting } from '../../runtime/index.ts';
+import { findCycleThrough, reachableFrom } from '../../runtime/index.ts';
 import { isRoot, nameOf, namespaceOf, statusOf } from './helpers.ts';
 import type { Deps } from './types.ts';
 import { ConfigurationError, JobFailedError } from '../ls-error.ts';

@@ -1,9 +1,7 @@
 // What every part of the installation controller is handed: clients, caches, clock and options.
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../client/client.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type { EventRecorder, Informer, StatusWriter } from '../../runtime/index.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 

@@ -8,14 +8,17 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import { namespacesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient, ResourceRef } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import { addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/finalizer.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { InformerFilter, Manager } from '../../runtime/manager.ts';
+import type {
+  Action,
+  Controller,
+  EventRecorder,
+  Informer,
+  InformerFilter,
+  Manager,
+  Predicate,
+  ReconcileContext,
+} from '../../runtime/index.ts';
+import { action, addFinalizer, hasFinalizer, removeFinalizer } from '../../runtime/index.ts';
 import { IN_USE_FINALIZER } from '../api/constants.ts';
 import { nameList } from '../status-helpers.ts';
 

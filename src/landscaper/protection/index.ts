@@ -3,8 +3,8 @@
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { hasFinalizer } from '../../runtime/finalizer.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Manager } from '../../runtime/index.ts';
+import { hasFinalizer } from '../../runtime/index.ts';
 import { DEFAULT_CONTEXT_NAME, IN_USE_FINALIZER, IN_USE_LABEL, KIND_INSTALLATION } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import { contextsResource, deployItemsResource, targetsResource } from '../api/resources.ts';

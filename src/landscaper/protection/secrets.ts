@@ -6,7 +6,7 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { removeFinalizer } from '../../runtime/finalizer.ts';
+import { removeFinalizer } from '../../runtime/index.ts';
 import { IN_USE_FINALIZER, IN_USE_LABEL } from '../api/constants.ts';
 import type { Target } from '../api/target.ts';
 import { isObject } from '../yaml.ts';

@@ -1,6 +1,6 @@
 // Deploy executions → deploy item specifications (template.go TemplateDeployExecutions), their
 // validation (names, dependsOn references, cycles) and target resolution into DeployItemTemplates.
-import { findCycle } from '../../runtime/dependency-cycle.ts';
+import { findCycle } from '../../runtime/index.ts';
 import type { DeployItemSpecification, DeployItemTargetReference, TemplateExecutor } from '../api/blueprint.ts';
 import type { DeployItemTemplate } from '../api/execution.ts';
 import type { AnyJSON } from '../api/shared.ts';

@@ -3,7 +3,8 @@
 // course of a job) and a red `Last error:` line under nodes that failed or retry an error.
 import { isFailedPhase, PHASE_SUCCEEDED } from '../api/constants.ts';
 import { between, formatDuration } from '../../apimachinery/elapsed.ts';
-import { painter, textTreeLines, type Paint, type Style, type TextTreeNode } from '../../runtime/view/text-tree.ts';
+import type { Paint, Style, TextTreeNode } from '../../runtime/index.ts';
+import { painter, textTreeLines } from '../../runtime/index.ts';
 import type { ForestModel, TreeModel, TreeNode } from './model.ts';
 
 export interface RenderOptions {

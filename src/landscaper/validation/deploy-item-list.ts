@@ -1,7 +1,7 @@
 // The checks of a deploy item list that the webhook, the execution controller and blueprint rendering all
 // make (upstream's ValidateDeployItemTemplateList): names present and unique, a type, dependsOn naming items
 // of the list, not the item itself, and no cycle. Each caller words the problems its own way.
-import { findCycle } from '../../runtime/dependency-cycle.ts';
+import { findCycle } from '../../runtime/index.ts';
 
 export interface DeployItemListEntry {
   name?: string;

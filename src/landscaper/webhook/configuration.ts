@@ -2,7 +2,7 @@
 // one webhook per resource named <resource>.validation.landscaper.gardener.cloud at /webhook/validate/<resource>,
 // CREATE and UPDATE, failurePolicy Fail, sideEffects None, 15 s, and the skip-validation object selector.
 import { LANDSCAPER_GROUP, LANDSCAPER_VERSION } from '../api/constants.ts';
-import type { AdmissionHandler, WebhookConfigurationSpec } from '../../runtime/webhook/index.ts';
+import type { AdmissionHandler, WebhookConfigurationSpec } from '../../runtime/index.ts';
 import { SKIP_VALIDATION_LABEL, validateDeployItemHandler, validateExecutionHandler, validateInstallationHandler, validateTargetHandler } from './handlers.ts';
 
 export const LANDSCAPER_WEBHOOK_CONFIGURATION_NAME = 'landscaper-validation-webhook';

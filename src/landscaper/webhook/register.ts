@@ -1,6 +1,6 @@
 // Wires the validating webhook into a process's admission webhooks: the handlers at upstream's paths and
 // the configuration, written when the webhooks start (before any controller writes).
-import type { AdmissionWebhooks } from '../../runtime/webhook/index.ts';
+import type { AdmissionWebhooks } from '../../runtime/index.ts';
 import { landscaperWebhookConfiguration, landscaperWebhookHandlers, landscaperWebhookPath } from './configuration.ts';
 
 export function registerLandscaperWebhook(webhooks: AdmissionWebhooks): void {

@@ -5,8 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../client/client.ts';
-import { EventRecorder } from '../../runtime/event-recorder.ts';
-import { createLogger } from '../../runtime/logger.ts';
+import { createLogger, EventRecorder } from '../../runtime/index.ts';
 import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';

@@ -5,7 +5,7 @@
 // Kept 0600 in a 0700 directory of the data dir, made once and reused, so that `bosun node` can join.
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateCertificateAuthority, issueCertificate } from '../../runtime/webhook/certificates.ts';
+import { generateCertificateAuthority, issueCertificate } from '../../runtime/index.ts';
 
 export interface KeyPair {
   cert: string;

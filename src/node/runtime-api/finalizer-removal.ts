@@ -4,7 +4,7 @@
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
+import { removeFinalizerWithRetry } from '../../runtime/index.ts';
 import type { Pod } from '../../apimachinery/api/index.ts';
 import { forbidden, notFound } from './errors.ts';
 

@@ -6,7 +6,7 @@ import { nodesResource, persistentVolumeClaimsResource, podsResource } from '../
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import type { PodReplacementRequest } from '../../client/node-runtime/protocol.ts';
-import { updateObject } from '../../runtime/conflict-retry.ts';
+import { updateObject } from '../../runtime/index.ts';
 import type { Node } from '../../apimachinery/api/index.ts';
 import { ownPod } from './finalizer-removal.ts';
 

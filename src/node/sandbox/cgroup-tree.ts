@@ -4,8 +4,7 @@
 import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Backoff } from '../../runtime/informer/backoff.ts';
-import { realClock } from '../../runtime/workqueue/clock.ts';
+import { Backoff, realClock } from '../../runtime/index.ts';
 import type { CgroupLayout, Hierarchy } from './cgroup-layout.ts';
 import { deviceRuleWrites } from './device-rules.ts';
 import { SandboxHostError } from './errors.ts';

@@ -1,9 +1,7 @@
 // The Branch controller on Bosun's runtime: registerBranchController(mgr, options).
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Controller, Manager, Predicate } from '../../runtime/index.ts';
 import { branchesResource, repositoriesResource, workflowsResource } from '../api/resources.ts';
 import type { Branch, Repository, Workflow } from '../api/types.ts';
 import type { GitHubClientProvider } from '../repository/github-access.ts';

@@ -5,14 +5,16 @@
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { AlreadyExistsError, NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { forEachLimited } from '../../runtime/concurrency.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import { cleanupPending, finalizer, type CleanupPending } from '../../runtime/finalizer.ts';
-import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
-import type { ReadonlyStore } from '../../runtime/informer/store.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type {
+  Action,
+  CleanupPending,
+  EventRecorder,
+  ReadonlyStore,
+  ReadYourWrites,
+  ReconcileContext,
+  StatusWriter,
+} from '../../runtime/index.ts';
+import { action, cleanupPending, finalizer, forEachLimited } from '../../runtime/index.ts';
 import { CLEANUP_WORKFLOWS_FINALIZER, KIND_BRANCH, LAST_SHA_ANNOTATION, OWNER_UID_LABEL, TERMINAL_WORKFLOW_PHASES } from '../api/constants.ts';
 import { branchesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
 import type { Branch, Repository, Workflow, WorkflowTemplate } from '../api/types.ts';

@@ -4,8 +4,8 @@
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { LABEL_INDEX, labelIndexValue } from '../../runtime/informer/indexers.ts';
-import type { ReadonlyStore } from '../../runtime/informer/store.ts';
+import type { ReadonlyStore } from '../../runtime/index.ts';
+import { LABEL_INDEX, labelIndexValue } from '../../runtime/index.ts';
 import { KIND_REPOSITORY, OWNER_LABEL, REPO_NAME_LABEL } from '../api/constants.ts';
 import { repositoriesResource } from '../api/resources.ts';
 import type { Branch, Repository } from '../api/types.ts';

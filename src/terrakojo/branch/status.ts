@@ -1,7 +1,7 @@
 // What a Branch's status says (written for real: upstream sets it in memory, then its Update decodes the stored
 // status back over it before Status().Update, so it is lost): the Workflows made for its
 // SHA, the changed files they were planned from, and WorkflowReady with the reason.
-import { setObjectCondition } from '../../runtime/conditions.ts';
+import { setObjectCondition } from '../../runtime/index.ts';
 import type { Branch } from '../api/types.ts';
 
 export const WORKFLOW_READY_CONDITION = 'WorkflowReady';

@@ -1,9 +1,8 @@
 // The Repository controller on Bosun's runtime: registerRepositoryController(mgr, options).
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
-import { action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Controller, Manager } from '../../runtime/index.ts';
+import { action } from '../../runtime/index.ts';
 import { KIND_REPOSITORY } from '../api/constants.ts';
 import { branchesResource, repositoriesResource } from '../api/resources.ts';
 import type { Branch, Repository } from '../api/types.ts';

@@ -1,8 +1,8 @@
 // Controller owner references between the terrakojo kinds (Repository → Branch → Workflow), and the children a
 // parent controls, read from the informer's owner-UID index (upstream's `metadata.ownerReferences.uid` field index).
 import type { KubeObject, OwnerReference } from '../../apimachinery/object.ts';
-import { OWNER_INDEX } from '../../runtime/informer/indexers.ts';
-import type { ReadonlyStore } from '../../runtime/informer/store.ts';
+import type { ReadonlyStore } from '../../runtime/index.ts';
+import { OWNER_INDEX } from '../../runtime/index.ts';
 import { TERRAKOJO_API_VERSION } from '../api/constants.ts';
 
 export function controllerReference(owner: KubeObject, kind: string): OwnerReference {

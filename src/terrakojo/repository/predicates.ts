@@ -1,6 +1,7 @@
 // Which changes of a terrakojo object wake its own controller.
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { annotationChanged, generationChanged, labelChanged, or, type Predicate } from '../../runtime/controller/predicate.ts';
+import type { Predicate } from '../../runtime/index.ts';
+import { annotationChanged, generationChanged, labelChanged, or } from '../../runtime/index.ts';
 
 /**
  * Everything but a status-only update: a controller's own status writes (a failure it reports, say) must not

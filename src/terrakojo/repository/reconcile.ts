@@ -4,13 +4,15 @@
 import { isDeepStrictEqual } from 'node:util';
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { TerminalError } from '../../runtime/controller/terminal-error.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import { cleanupPending, finalizer, type CleanupPending } from '../../runtime/finalizer.ts';
-import type { ReadYourWrites } from '../../runtime/informer/read-your-writes.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type {
+  Action,
+  CleanupPending,
+  EventRecorder,
+  ReadYourWrites,
+  ReconcileContext,
+  StatusWriter,
+} from '../../runtime/index.ts';
+import { action, cleanupPending, finalizer, TerminalError } from '../../runtime/index.ts';
 import { CLEANUP_BRANCHES_FINALIZER, KIND_REPOSITORY, MANAGED_BY_LABEL, MANAGED_BY_VALUE, OWNER_LABEL, REPO_NAME_LABEL, REPO_UID_LABEL } from '../api/constants.ts';
 import { branchesResource, repositoriesResource } from '../api/resources.ts';
 import type { Branch, Repository } from '../api/types.ts';

@@ -1,8 +1,7 @@
 // Which Repositories read credentials from a Secret: every terrakojo controller watches Secrets through this, so a
 // fixed Secret ends a credentials error at once instead of after backoff.
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
+import type { Informer, Predicate } from '../../runtime/index.ts';
 import type { Repository } from '../api/types.ts';
 
 /** Repositories by the "namespace/name" of the Secret they read credentials from. */

@@ -1,5 +1,5 @@
 // What a Repository's status says: the cursor, `synced`, and one Ready condition whose reason tells why not.
-import { setObjectCondition } from '../../runtime/conditions.ts';
+import { setObjectCondition } from '../../runtime/index.ts';
 import type { Repository } from '../api/types.ts';
 
 export const READY_CONDITION = 'Ready';

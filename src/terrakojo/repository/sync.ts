@@ -2,8 +2,8 @@
 // cursor become Branches, then every other ref gets exactly one Branch at its current head, and Branches of refs
 // GitHub no longer has are pruned.
 import type { KubeClient } from '../../client/client.ts';
-import { forEachLimited } from '../../runtime/concurrency.ts';
-import type { ReadonlyStore } from '../../runtime/informer/store.ts';
+import type { ReadonlyStore } from '../../runtime/index.ts';
+import { forEachLimited } from '../../runtime/index.ts';
 import { KIND_REPOSITORY } from '../api/constants.ts';
 import type { Branch, Repository } from '../api/types.ts';
 import type { GitHubClient } from '../github/github-client.ts';

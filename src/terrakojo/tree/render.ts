@@ -1,7 +1,8 @@
 // Pure text rendering of a Repository's tree: `[Phase] Kind name` lines with the check run each Workflow
 // mirrors, its Job and pods, and problems (a False condition, a failed Job) as notes under their node.
 import { between, formatDuration } from '../../apimachinery/elapsed.ts';
-import { painter, textTreeLines, type Paint, type Style, type TextTreeNode } from '../../runtime/view/text-tree.ts';
+import type { Paint, Style, TextTreeNode } from '../../runtime/index.ts';
+import { painter, textTreeLines } from '../../runtime/index.ts';
 import { checkRunStateOf, isTerminalPhase } from '../workflow/phase.ts';
 import type { BranchNode, JobNode, PodNode, RepositoryTreeModel, WorkflowNode } from './model.ts';
 

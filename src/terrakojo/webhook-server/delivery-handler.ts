@@ -22,7 +22,7 @@ import { decodePayload, repositoryOf, type GitHubRepositoryName } from './github
 import { findRepositories } from './repository-lookup.ts';
 import { WebhookRequestError } from './request-error.ts';
 import type { SyncStamp } from './sync-stamp.ts';
-import { updateObject } from '../../runtime/conflict-retry.ts';
+import { updateObject } from '../../runtime/index.ts';
 import type { DeliveryOutcome, WebhookMetrics } from './webhook-metrics.ts';
 
 export interface DeliveryHandlerOptions {

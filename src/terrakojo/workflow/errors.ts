@@ -1,5 +1,5 @@
 // The Workflow controller's typed errors, and which failures no retry can fix.
-import { isTerminal } from '../../runtime/controller/terminal-error.ts';
+import { isTerminal } from '../../runtime/index.ts';
 import { GitHubCredentialsError, GitHubRequestError } from '../github/errors.ts';
 
 /** A Job of the Workflow's name exists but another object (or nobody) controls it: it is never adopted. */

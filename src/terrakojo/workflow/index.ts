@@ -3,9 +3,8 @@
 // WorkflowTemplates are read through shared caches, not watched, as upstream.
 import { jobsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { statusWriter } from '../../runtime/status.ts';
+import type { Controller, Manager } from '../../runtime/index.ts';
+import { statusWriter } from '../../runtime/index.ts';
 import { KIND_BRANCH, KIND_REPOSITORY } from '../api/constants.ts';
 import { branchesResource, repositoriesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
 import type { Branch, Repository, Workflow, WorkflowTemplate } from '../api/types.ts';

@@ -1,8 +1,6 @@
 // What registerWorkflowController takes, and what every reconcile sees (ctx.data).
 import type { KubeClient } from '../../client/client.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type { EventRecorder, Informer, StatusWriter } from '../../runtime/index.ts';
 import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
 import type { GitHubClient } from '../github/github-client.ts';
 import type { Job } from '../../apimachinery/api/index.ts';

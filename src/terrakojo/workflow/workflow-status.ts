@@ -1,7 +1,7 @@
 // Workflow status writes, all through the runtime's status writer (re-read and re-apply on a conflict). The
 // JobStatus condition carries observedGeneration; its lastTransitionTime moves only when its status does.
-import { setObjectCondition } from '../../runtime/conditions.ts';
-import type { StatusWriter } from '../../runtime/status.ts';
+import type { StatusWriter } from '../../runtime/index.ts';
+import { setObjectCondition } from '../../runtime/index.ts';
 import type { WorkflowPhase } from '../api/constants.ts';
 import type { Workflow } from '../api/types.ts';
 import { CONDITION_JOB_STATUS } from './events.ts';

@@ -6,9 +6,8 @@
 // version, so a conflict means the cache was stale and the sync runs again.
 import type { KubeClient } from '../../client/client.ts';
 import { AlreadyExistsError } from '../../client/errors.ts';
-import type { EventRecorder, EventType } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import { updateStatus } from '../../runtime/status.ts';
+import type { EventRecorder, EventType, Informer } from '../../runtime/index.ts';
+import { updateStatus } from '../../runtime/index.ts';
 import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deployment, DeploymentStatus, Pod, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { controllerOf, controllerRefTo } from '../pods/owner.ts';

@@ -1,8 +1,7 @@
 // Registers the Deployment controller: Deployments own ReplicaSets (whose changes wake them); pods that stop or go
 // wake the Deployment of their ReplicaSet, which a Recreate rollout waits for.
 import { objectKey } from '../../apimachinery/object.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Controller, Manager } from '../../runtime/index.ts';
 import { deploymentsResource, podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deployment, Pod, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { controllerOf } from '../pods/owner.ts';

@@ -1,6 +1,6 @@
 // The Recreate strategy (recreate.go): scale every old ReplicaSet to 0, wait until none of their pods runs, then
 // create or scale up the new ReplicaSet. Old pods going away wake the Deployment (see the pod watch).
-import { OWNER_INDEX } from '../../runtime/informer/indexers.ts';
+import { OWNER_INDEX } from '../../runtime/index.ts';
 import type { ReplicaSet } from '../../apimachinery/api/index.ts';
 import { isPodTerminal } from '../pods/pod-state.ts';
 import { cleanupOldReplicaSets } from './cleanup.ts';

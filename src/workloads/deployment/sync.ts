@@ -1,9 +1,8 @@
 // One sync of a Deployment (the deployment controller's syncDeployment): claim its ReplicaSets, then either only
 // resize (paused, or replicas changed) or roll out with its strategy, and report status.
 import { fromLabelSelectorObject, LabelSelectorError } from '../../apimachinery/label-selector.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { TerminalError } from '../../runtime/controller/terminal-error.ts';
+import type { Action, ReconcileContext } from '../../runtime/index.ts';
+import { action, TerminalError } from '../../runtime/index.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { deploymentsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Deployment } from '../../apimachinery/api/index.ts';

@@ -1,8 +1,7 @@
 // Registers the Job controller (kube-controller-manager's job controller for NonIndexed Jobs), its orphan-pod
 // finalizer cleanup and the TTL-after-finished controller.
 import { objectKey } from '../../apimachinery/object.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Controller, Manager } from '../../runtime/index.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, Pod } from '../../apimachinery/api/index.ts';
 import { Expectations, observeExpectations } from '../pods/expectations.ts';

@@ -2,7 +2,8 @@
 // already set carries on to Complete or Failed; otherwise more failures than backoffLimit (or, with restartPolicy
 // OnFailure, as many restarts) or a passed activeDeadlineSeconds set FailureTarget. Also the Suspended condition.
 import { nowTime } from '../../apimachinery/time.ts';
-import { getCondition, setCondition, type ConditionInput } from '../../runtime/conditions.ts';
+import type { ConditionInput } from '../../runtime/index.ts';
+import { getCondition, setCondition } from '../../runtime/index.ts';
 import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import {
   CONDITION_COMPLETE,

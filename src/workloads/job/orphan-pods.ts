@@ -3,13 +3,8 @@
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import { OWNER_INDEX } from '../../runtime/informer/indexers.ts';
-import { keyOf } from '../../runtime/informer/store.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Action, Controller, Informer, Manager, ReconcileContext } from '../../runtime/index.ts';
+import { action, keyOf, OWNER_INDEX } from '../../runtime/index.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, Pod } from '../../apimachinery/api/index.ts';
 import { controllerOf } from '../pods/owner.ts';

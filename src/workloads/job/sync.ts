@@ -13,11 +13,8 @@ import { fromLabelSelectorObject, LabelSelectorError } from '../../apimachinery/
 import { nowTime } from '../../apimachinery/time.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { TerminalError } from '../../runtime/controller/terminal-error.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
+import type { Action, EventRecorder, Informer, ReconcileContext } from '../../runtime/index.ts';
+import { action, TerminalError } from '../../runtime/index.ts';
 import { jobsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';

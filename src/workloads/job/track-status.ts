@@ -10,8 +10,7 @@
 import { nowTime } from '../../apimachinery/time.ts';
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { setCondition } from '../../runtime/conditions.ts';
-import { updateStatus } from '../../runtime/status.ts';
+import { setCondition, updateStatus } from '../../runtime/index.ts';
 import type { Job, JobStatus, Pod } from '../../apimachinery/api/index.ts';
 import { CONDITION_COMPLETE, CONDITION_FAILED, CONDITION_FAILURE_TARGET, CONDITION_SUCCESS_CRITERIA_MET, MAX_PODS_PER_SYNC } from './constants.ts';
 import type { FinishedCondition, JobEvent } from './finished-condition.ts';

@@ -1,7 +1,7 @@
 // The batch.kubernetes.io/job-tracking finalizer on a Job's pods: it keeps a finished pod until the Job counted it.
 import type { KubeClient } from '../../client/client.ts';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
-import { removeFinalizerWithRetry } from '../../runtime/finalizer.ts';
+import { removeFinalizerWithRetry } from '../../runtime/index.ts';
 import type { Pod } from '../../apimachinery/api/index.ts';
 import { JOB_TRACKING_FINALIZER } from './constants.ts';
 

@@ -3,11 +3,8 @@
 // before deleting, the Job is read afresh, as upstream does, in case its TTL changed meanwhile.
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { getCondition } from '../../runtime/conditions.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Action, Controller, Manager, ReconcileContext } from '../../runtime/index.ts';
+import { action, getCondition } from '../../runtime/index.ts';
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Job } from '../../apimachinery/api/index.ts';
 import { CONDITION_COMPLETE, CONDITION_FAILED } from './constants.ts';

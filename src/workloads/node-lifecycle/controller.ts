@@ -11,14 +11,8 @@
 import { nowTime } from '../../apimachinery/time.ts';
 import type { JsonPatchOperation, KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { getCondition, setCondition } from '../../runtime/conditions.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { updateStatus } from '../../runtime/status.ts';
+import type { Action, Controller, EventRecorder, Informer, Manager, ReconcileContext } from '../../runtime/index.ts';
+import { action, getCondition, setCondition, updateStatus } from '../../runtime/index.ts';
 import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { TAINT_NOT_READY, TAINT_UNREACHABLE, TAINT_UNSCHEDULABLE } from '../api/taints.ts';
 import type { Lease, Node, Pod, Taint } from '../../apimachinery/api/index.ts';

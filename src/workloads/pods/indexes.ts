@@ -1,7 +1,6 @@
 // Indexes the workload controllers add to the shared informers (once, whoever registers first).
 import type { KubeObject } from '../../apimachinery/object.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import type { IndexFunc } from '../../runtime/informer/store.ts';
+import type { IndexFunc, Informer } from '../../runtime/index.ts';
 import type { Pod } from '../../apimachinery/api/index.ts';
 
 /** Pods by spec.nodeName; unscheduled pods file under ''. */

@@ -3,7 +3,7 @@
 import type { KubeObject, OwnerReference } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
+import type { EventRecorder } from '../../runtime/index.ts';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Pod, PodTemplateSpec } from '../../apimachinery/api/index.ts';
 

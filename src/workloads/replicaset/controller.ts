@@ -1,7 +1,6 @@
 // Registers the ReplicaSet controller: ReplicaSets keep spec.replicas pods; their pods' events wake them.
 import { objectKey } from '../../apimachinery/object.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Manager } from '../../runtime/manager.ts';
+import type { Controller, Manager } from '../../runtime/index.ts';
 import { podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Pod, ReplicaSet } from '../../apimachinery/api/index.ts';
 import { Expectations, observeExpectations } from '../pods/expectations.ts';

@@ -5,12 +5,15 @@
 import { fromLabelSelectorObject, LabelSelectorError, matchesLabels } from '../../apimachinery/label-selector.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
-import { getCondition, removeCondition, setCondition } from '../../runtime/conditions.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import { TerminalError } from '../../runtime/controller/terminal-error.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import { updateStatus } from '../../runtime/status.ts';
+import type { Action, Informer, ReconcileContext } from '../../runtime/index.ts';
+import {
+  action,
+  getCondition,
+  removeCondition,
+  setCondition,
+  TerminalError,
+  updateStatus,
+} from '../../runtime/index.ts';
 import { podsResource, replicaSetsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Pod, ReplicaSet, ReplicaSetStatus } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';

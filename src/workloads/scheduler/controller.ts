@@ -8,16 +8,16 @@
 import { objectKey, type KubeObject } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../client/errors.ts';
-import { setCondition } from '../../runtime/conditions.ts';
-import { action, type Action } from '../../runtime/controller/action.ts';
-import type { Controller } from '../../runtime/controller/controller.ts';
-import type { Predicate } from '../../runtime/controller/predicate.ts';
-import type { ReconcileContext } from '../../runtime/controller/reconciler.ts';
-import type { EventRecorder } from '../../runtime/event-recorder.ts';
-import type { Informer } from '../../runtime/informer/informer.ts';
-import { keyOf } from '../../runtime/informer/store.ts';
-import type { Manager } from '../../runtime/manager.ts';
-import { updateStatus } from '../../runtime/status.ts';
+import type {
+  Action,
+  Controller,
+  EventRecorder,
+  Informer,
+  Manager,
+  Predicate,
+  ReconcileContext,
+} from '../../runtime/index.ts';
+import { action, keyOf, setCondition, updateStatus } from '../../runtime/index.ts';
 import { nodesResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import { subresourceRef } from '../api/subresource.ts';
 import type { Node, Pod } from '../../apimachinery/api/index.ts';

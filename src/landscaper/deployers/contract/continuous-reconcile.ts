@@ -3,7 +3,8 @@
 // lastReconcileTime, unless the item is annotated continuousreconcile.extensions.landscaper.gardener.cloud/active:
 // "false". The controller sleeps until that moment (requeueAfter); the due reconcile is a job of the deployer's own,
 // as a test-reconcile starts one, so it runs through the usual phases and moves lastReconcileTime.
-import { action, type Action } from '../../../runtime/controller/action.ts';
+import type { Action } from '../../../runtime/index.ts';
+import { action } from '../../../runtime/index.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { AnyJSON } from '../../api/shared.ts';

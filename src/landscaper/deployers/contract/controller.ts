@@ -6,12 +6,8 @@
 // until the timeout).
 import { randomUUID } from 'node:crypto';
 import type { KubeClient } from '../../../client/client.ts';
-import { action, type Action } from '../../../runtime/controller/action.ts';
-import type { Controller } from '../../../runtime/controller/controller.ts';
-import type { ReconcileContext } from '../../../runtime/controller/reconciler.ts';
-import type { Manager } from '../../../runtime/manager.ts';
-import { runPhases } from '../../../runtime/phases/phase-machine.ts';
-import { defaultControllerRateLimiter } from '../../../runtime/workqueue/rate-limiter.ts';
+import type { Action, Controller, Manager, ReconcileContext } from '../../../runtime/index.ts';
+import { action, defaultControllerRateLimiter, runPhases } from '../../../runtime/index.ts';
 import { OPERATION_ANNOTATION, OPERATION_TEST_RECONCILE } from '../../api/constants.ts';
 import type { Context } from '../../api/context.ts';
 import type { DeployerInformation, DeployItem } from '../../api/deploy-item.ts';

@@ -3,7 +3,7 @@
 import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../../client/client.ts';
-import type { EventRecorder } from '../../../runtime/event-recorder.ts';
+import type { EventRecorder } from '../../../runtime/index.ts';
 import type { Context } from '../../api/context.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { Target } from '../../api/target.ts';

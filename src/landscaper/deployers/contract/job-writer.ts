@@ -3,7 +3,8 @@
 // finished it, or a newer job replaced it). The first attempt writes on our own read, which the server's
 // resourceVersion precondition guards; a retry sees the server's state and stops with InterruptedError.
 import type { KubeClient } from '../../../client/client.ts';
-import { statusWriter, type StatusWriter } from '../../../runtime/status.ts';
+import type { StatusWriter } from '../../../runtime/index.ts';
+import { statusWriter } from '../../../runtime/index.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { InterruptedError } from './errors.ts';
 import { jobTakenAway } from './interruption.ts';

@@ -2,8 +2,7 @@
 // stored. Every write of the library's own (the deployer's status writes, the finalizer) moves the stored object
 // on; the handler keeps the phase machine's copy of it in step, so that the machine's transition write starts
 // from the latest resourceVersion instead of conflicting with our own write.
-import { addFinalizer } from '../../../runtime/finalizer.ts';
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { addFinalizer, phaseResult } from '../../../runtime/index.ts';
 import { isFinalPhase, LANDSCAPER_FINALIZER } from '../../api/constants.ts';
 import type { Context } from '../../api/context.ts';
 import type { DeployItem, DeployItemStatus } from '../../api/deploy-item.ts';

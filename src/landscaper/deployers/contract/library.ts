@@ -2,11 +2,7 @@
 // reconcile of one deploy item (the data the phase machine hands every handler).
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../../client/client.ts';
-import type { EventRecorder } from '../../../runtime/event-recorder.ts';
-import type { Informer } from '../../../runtime/informer/informer.ts';
-import type { PhaseHandler } from '../../../runtime/phases/phase-machine.ts';
-import type { PhaseResult } from '../../../runtime/phases/phase-result.ts';
-import type { StatusWriter } from '../../../runtime/status.ts';
+import type { EventRecorder, Informer, PhaseHandler, PhaseResult, StatusWriter } from '../../../runtime/index.ts';
 import type { DeployItemPhase } from '../../api/constants.ts';
 import type { Context } from '../../api/context.ts';
 import type { DeployerInformation, DeployItem, DeployItemStatus } from '../../api/deploy-item.ts';

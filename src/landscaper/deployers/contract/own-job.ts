@@ -2,7 +2,7 @@
 // reconcile. A new job ID (with its generation time, which the pickup timeout counts from) starts it.
 import { randomUUID } from 'node:crypto';
 import type { KubeClient } from '../../../client/client.ts';
-import { updateStatus } from '../../../runtime/status.ts';
+import { updateStatus } from '../../../runtime/index.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { deployItemsResource } from '../../api/resources.ts';
 import { lsTime } from '../../status-helpers.ts';

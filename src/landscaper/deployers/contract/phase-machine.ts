@@ -8,7 +8,7 @@
 // once: an unrecoverable code (configuration, timeout…) ends the job Failed/DeleteFailed; any other error keeps
 // the phase, lands in lastError and is retried with the controller's backoff; a job taken away (interrupt, a
 // newer job) stops without writing; conflicts are retried.
-import type { PhaseMachine } from '../../../runtime/phases/phase-machine.ts';
+import type { PhaseMachine } from '../../../runtime/index.ts';
 import {
   isDeletionPhase,
   isFinalPhase,

@@ -1,7 +1,7 @@
 // Which deploy item events wake a deployer: only items of its type, and only changes that can start or
 // change a job. Our own status writes (phase, lastError, providerStatus) must not, or error backoff and
 // readiness polling would degenerate into tight loops.
-import type { Predicate } from '../../../runtime/controller/predicate.ts';
+import type { Predicate } from '../../../runtime/index.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 
 export function deployItemTypeIs(type: string): Predicate<DeployItem> {

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient, ResourceRef } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
-import { messageOf } from '../../../runtime/phases/phase-error.ts';
+import { messageOf } from '../../../runtime/index.ts';
 import type { JSONObject } from '../../api/shared.ts';
 import { MANAGED_DEPLOY_ITEM_LABEL, type ManifestConfig } from './config.ts';
 import { prepareForDelete } from './deletion.ts';

@@ -6,7 +6,7 @@
 // Nothing here blocks or polls: a stage that has to wait (orphan deletion, readiness, exports, uninstall) returns
 // what it waits for, and watches on the objects involved requeue the item when they change. What a job has done
 // so far lives in memory; after a restart the job re-applies (idempotent) and its waits start over.
-import { messageOf } from '../../../runtime/phases/phase-error.ts';
+import { messageOf } from '../../../runtime/index.ts';
 import { DEPLOY_ITEM_TYPE_MANIFEST, MANIFEST_PROVIDER_API_VERSION, PHASE_PROGRESSING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';

@@ -1,5 +1,5 @@
 // registerManifestDeployer: the manifest deployer as its own controller on a manager.
-import type { Manager } from '../../../runtime/manager.ts';
+import type { Manager } from '../../../runtime/index.ts';
 import { registerDeployer, type DeployerHandle, type DeployerOptions } from '../contract/controller.ts';
 import { ManifestDeployer, type ManifestDeployerSettings } from './deployer.ts';
 

@@ -7,7 +7,7 @@ import { findResults, parseJsonPath } from '../../../apimachinery/jsonpath.ts';
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
-import { messageOf } from '../../../runtime/phases/phase-error.ts';
+import { messageOf } from '../../../runtime/index.ts';
 import type { CustomReadinessCheckConfiguration, ReadinessCheckConfiguration } from '../../api/manifest-deployer.ts';
 import { parseTimeoutMs } from '../contract/timeout.ts';
 import { describeRef, nsOpt, type ManagedResource } from './resources.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { KubeClient } from '../../../client/client.ts';
 import { loadKubeConfig, createKubeClient } from '../../../client/create-client.ts';
 import { NetworkError, TimeoutError } from '../../../client/errors.ts';
-import { messageOf } from '../../../runtime/phases/phase-error.ts';
+import { messageOf } from '../../../runtime/index.ts';
 import { ERR_TIMEOUT } from '../../api/constants.ts';
 import type { Target } from '../../api/target.ts';
 import { INVALID_KUBECONFIG_REASON } from '../contract/kubeconfig.ts';

@@ -6,7 +6,7 @@
 // any more linger a while (bursts of items reuse them), then stop.
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { ResourceRef } from '../../../client/client.ts';
-import { Informer } from '../../../runtime/informer/informer.ts';
+import { Informer } from '../../../runtime/index.ts';
 import type { TargetClient } from './target-client.ts';
 
 export interface WatchInterest {

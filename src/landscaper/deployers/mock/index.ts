@@ -1,5 +1,5 @@
 // registerMockDeployer: the mock deployer as its own controller on a manager.
-import type { Manager } from '../../../runtime/manager.ts';
+import type { Manager } from '../../../runtime/index.ts';
 import { registerDeployer, type DeployerHandle, type DeployerOptions } from '../contract/controller.ts';
 import { MockDeployer } from './deployer.ts';
 

@@ -1,6 +1,6 @@
 // Phase Completing: the deploy items' exports are collected into the execution's DataObject, and the job
 // ends in Succeeded.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { PHASE_SUCCEEDED } from '../../api/constants.ts';
 import { setDeployItemsCondition } from '../condition.ts';
 import { executionItems } from '../execution-items.ts';

@@ -2,7 +2,7 @@
 // deletion in reverse dependsOn order, each once every item that depends on it is gone (./deletion.ts).
 // A failed deletion ends the job in DeleteFailed. When no deploy item is left, the execution's finalizer
 // goes and the execution vanishes.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { PHASE_DELETING } from '../../api/constants.ts';
 import { driveDeletion } from '../deletion.ts';
 import { cachedManagedDeployItems, listManagedDeployItems } from '../env.ts';

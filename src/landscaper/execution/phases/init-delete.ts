@@ -1,7 +1,6 @@
 // Phase InitDelete: every deploy item the execution manages is deleted (delete-without-uninstall is
 // propagated to them first). Their finalizers keep them until a deployer uninstalled them (Deleting).
-import { forEachLimited } from '../../../runtime/concurrency.ts';
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { forEachLimited, phaseResult } from '../../../runtime/index.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, PHASE_DELETING } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import { lsTime } from '../../status-helpers.ts';

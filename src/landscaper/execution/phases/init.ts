@@ -2,9 +2,7 @@
 // one, or already being deleted) are deleted; every template gets exactly one live deploy item,
 // created or updated. Nothing is triggered yet: that needs the job ID (Progressing).
 import { BadRequestError, InvalidError } from '../../../client/errors.ts';
-import { forEachLimited } from '../../../runtime/concurrency.ts';
-import { messageOf } from '../../../runtime/phases/phase-error.ts';
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { forEachLimited, messageOf, phaseResult } from '../../../runtime/index.ts';
 import { EXECUTION_MANAGED_NAME_LABEL, PHASE_PROGRESSING } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { DeployItemTemplate, Execution } from '../../api/execution.ts';

@@ -4,11 +4,9 @@
 // - a failed item (B) stops all triggering; once nothing runs (C) the job ends in Failed;
 // - neither running (C) nor runnable (D) items but pending ones (E): stuck (a cycle, say) → Failed;
 // - otherwise the runnable items (D) get the job ID, and the execution waits for its items.
-import { forEachLimited } from '../../../runtime/concurrency.ts';
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { findCycle, forEachLimited, phaseResult } from '../../../runtime/index.ts';
 import { ERR_CYCLIC_DEPENDENCIES, PHASE_COMPLETING, PHASE_PROGRESSING } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
-import { findCycle } from '../../../runtime/dependency-cycle.ts';
 import { formatCycle } from '../validation.ts';
 import { nameList } from '../../status-helpers.ts';
 import { blockers, classifyForReconcile } from '../classification.ts';

@@ -1,7 +1,6 @@
 // A phase handler of the execution: the runtime's handler over Execution, its phases and status, and one
 // reconcile's ExecutionRun.
-import type { PhaseHandler as RuntimePhaseHandler } from '../../../runtime/phases/phase-machine.ts';
-import type { PhaseResult as RuntimePhaseResult } from '../../../runtime/phases/phase-result.ts';
+import type { PhaseHandler as RuntimePhaseHandler, PhaseResult as RuntimePhaseResult } from '../../../runtime/index.ts';
 import type { ExecutionPhase } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { Execution, ExecutionStatus } from '../../api/execution.ts';

@@ -1,7 +1,7 @@
 // Progressing and Deleting wait for their deploy items. The ReconcileDeployItems condition says what for,
 // but it is written only when the picture changed (items triggered, a new reason, a lastError to clear):
 // rewriting the message on every deploy item event would cost a status write per item.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import type { Execution } from '../../api/execution.ts';
 import { deployItemsConditionReason, setDeployItemsCondition } from '../condition.ts';
 import type { ItemsWaiting } from '../outcome.ts';

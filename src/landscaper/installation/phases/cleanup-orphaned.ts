@@ -1,6 +1,6 @@
 // Phase CleanupOrphaned: orphaned subinstallations (deleted in Init) get this job to run their deletion;
 // the phase waits until they are gone, and fails when all of them failed to delete.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { PHASE_DELETE_FAILED, PHASE_OBJECTS_CREATED } from '../../api/constants.ts';
 import { finishedJob, subinstallations } from '../children.ts';
 import { nameOf, statusOf } from '../helpers.ts';

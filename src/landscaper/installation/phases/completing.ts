@@ -3,7 +3,7 @@
 // The spec's second task here, triggering successors, happens when the job finishes: ../phase-machine.ts
 // (status.enter) records them in status.dependentsToTrigger with the final phase, and gate 4 of
 // ../reconcile.ts pokes them on the next reconcile (as upstream does, so a Failed job wakes them too).
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import {
   DATA_OBJECT_CONTEXT_LABEL,
   DATA_OBJECT_JOB_ID_LABEL,

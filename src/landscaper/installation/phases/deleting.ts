@@ -1,7 +1,7 @@
 // Phase Deleting: when no child is left the own finalizer goes and the installation disappears; when all
 // remaining children finished this job (DeleteFailed) the installation is DeleteFailed; otherwise it
 // waits, naming the children it waits for.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
 import { nameOf, statusOf } from '../helpers.ts';
 import { installationsResource } from '../../api/resources.ts';

@@ -1,7 +1,7 @@
 // Phase InitDelete: successors (siblings importing my exports) must go first, unless
 // delete-ignore-successors is set or they are my predecessors too (an import cycle: none of them could go
 // first); then delete-without-uninstall is passed down and the children deleted.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { DELETE_IGNORE_SUCCESSORS_ANNOTATION, DELETE_WITHOUT_UNINSTALL_ANNOTATION, PHASE_TRIGGER_DELETE } from '../../api/constants.ts';
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { ResourceRef } from '../../../client/client.ts';

@@ -1,8 +1,8 @@
 // Phase Init: read context, blueprint and predecessors; load, validate and copy the imports; render and
 // ensure subinstallations and the execution; then re-check predecessors and imports, which must not have
 // moved while the objects were written.
-import type { Waiting } from '../../../runtime/phases/phase-machine.ts';
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import type { Waiting } from '../../../runtime/index.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import {
   DATA_OBJECT_SOURCE_LABEL,
   DATA_OBJECT_SOURCE_TYPE_EXPORT,

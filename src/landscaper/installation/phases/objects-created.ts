@@ -1,5 +1,5 @@
 // Phase ObjectsCreated: pass the job to every subinstallation and the execution.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { PHASE_PROGRESSING } from '../../api/constants.ts';
 import { execution, subinstallations } from '../children.ts';
 import { statusOf } from '../helpers.ts';

@@ -1,6 +1,6 @@
 // Phase Progressing: wait (event driven, through the owned watches) until every child finished this job;
 // then Completing if all succeeded, else Failed with the failed children and their errors.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { PHASE_COMPLETING, PHASE_SUCCEEDED } from '../../api/constants.ts';
 import { execution, finishedJob, subinstallations } from '../children.ts';
 import { nameOf, statusOf } from '../helpers.ts';

@@ -1,5 +1,5 @@
 // Phase TriggerDelete: pass the deletion job to the (deleted) children.
-import { phaseResult } from '../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../runtime/index.ts';
 import { PHASE_DELETING } from '../../api/constants.ts';
 import { execution, subinstallations } from '../children.ts';
 import { statusOf } from '../helpers.ts';

@@ -5,7 +5,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
-import { Informer } from '../../../runtime/informer/informer.ts';
+import { Informer } from '../../../runtime/index.ts';
 import type { ContainerHandle } from '../../sandbox/container-handle.ts';
 import type { ContainerRef, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';

@@ -12,7 +12,7 @@ import { formatGoDuration } from '../../../apimachinery/duration.ts';
 import { nowTime } from '../../../apimachinery/time.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../../client/errors.ts';
-import type { EventRecorder } from '../../../runtime/event-recorder.ts';
+import type { EventRecorder } from '../../../runtime/index.ts';
 import type { ContainerExit, ContainerHandle } from '../../sandbox/container-handle.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
-import { updateStatus } from '../../../runtime/status.ts';
+import { updateStatus } from '../../../runtime/index.ts';
 import type { Pod, PodStatus } from '../../../apimachinery/api/index.ts';
 import { formatPod } from './format-pod.ts';
 

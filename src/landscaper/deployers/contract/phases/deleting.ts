@@ -1,6 +1,6 @@
 // Deleting: the deployer uninstalls what the item deployed, or says what it waits for (it wakes the item). Once
 // it is done the library removes the finalizer and the item goes: a deleted item ends in no phase.
-import { phaseResult } from '../../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../../runtime/index.ts';
 import { PHASE_DELETING } from '../../../api/constants.ts';
 import type { DeployItem } from '../../../api/deploy-item.ts';
 import { DeployJob } from '../job.ts';

@@ -2,8 +2,7 @@
 // library's part is done; with delete-without-uninstall it only removes the finalizer (what the item deployed
 // stays). Otherwise the Target and the Context must resolve before the uninstall begins (Deleting); Deleting
 // checks the same on every reconcile, so the annotation also ends an uninstall that cannot finish.
-import { hasFinalizer } from '../../../../runtime/finalizer.ts';
-import { phaseResult } from '../../../../runtime/phases/phase-result.ts';
+import { hasFinalizer, phaseResult } from '../../../../runtime/index.ts';
 import { DELETE_WITHOUT_UNINSTALL_ANNOTATION, LANDSCAPER_FINALIZER, PHASE_DELETING, PHASE_INIT_DELETE, type DeployItemPhase } from '../../../api/constants.ts';
 import type { Context } from '../../../api/context.ts';
 import type { DeployItem } from '../../../api/deploy-item.ts';

@@ -3,7 +3,7 @@
 // the Context, the finalizer and a non-empty spec.config. The deployer sets Progressing while it works and a
 // final phase when it is done, or says what it waits for (../job.ts).
 // A deletion overtakes a job still running: the delete flow begins (upstream decides by the deletion timestamp).
-import { phaseResult } from '../../../../runtime/phases/phase-result.ts';
+import { phaseResult } from '../../../../runtime/index.ts';
 import { PHASE_INIT_DELETE } from '../../../api/constants.ts';
 import type { DeployItem } from '../../../api/deploy-item.ts';
 import { getContext } from '../context.ts';
