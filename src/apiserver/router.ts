@@ -13,6 +13,7 @@ import type { HandlerContext } from './handlers/context.ts';
 import { handleResource } from './handlers/resource-handler.ts';
 import { parseRequestPath, requestUrl } from './http/request-info.ts';
 import { sendJson, sendStatusError, sendText } from './http/respond.ts';
+import { messageOf } from '../apimachinery/error-message.ts';
 
 export interface RouterOptions {
   token: string | undefined;
@@ -57,7 +58,7 @@ export function createRouter(ctx: HandlerContext, options: RouterOptions): (req:
         return;
       }
       options.onError?.(error);
-      sendStatusError(res, errors.internal(error instanceof Error ? error.message : String(error)));
+      sendStatusError(res, errors.internal(messageOf(error)));
     });
   };
 }

@@ -6,6 +6,7 @@ import { parse } from 'yaml';
 import { DurationError, parseGoDuration } from '../apimachinery/duration.ts';
 import { DISRUPTION_KIND_NAMES, type DisruptionKindName } from './api/constants.ts';
 import { DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
+import { messageOf } from '../apimachinery/error-message.ts';
 
 export class ChaosConfigError extends Error {
   override readonly name = 'ChaosConfigError' as const;
@@ -124,6 +125,6 @@ export function readChaosConfigFile(path: string, base: ChaosConfig): ChaosConfi
   try {
     return chaosConfigFromFile(parse(readFileSync(path, 'utf8')), base);
   } catch (err) {
-    throw new ChaosConfigError(`--chaos-config ${path}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new ChaosConfigError(`--chaos-config ${path}: ${messageOf(err)}`, { cause: err });
   }
 }

@@ -202,3 +202,13 @@ export function isRetryable(err: unknown): boolean {
   if (err instanceof InternalServerError || err instanceof ServiceUnavailableError) return true;
   return false;
 }
+
+/** What the promise gives, or undefined when its object is gone (NotFound): reads and deletes of what may be gone. */
+export async function ignoreNotFound<T>(work: Promise<T>): Promise<T | undefined> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
+  }
+}

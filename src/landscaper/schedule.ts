@@ -3,6 +3,7 @@
 // descriptors, "@every <duration>"), evaluated in UTC with croner.
 import { Cron } from 'croner';
 import { DurationError, parseGoDuration } from '../apimachinery/duration.ts';
+import { messageOf } from '../apimachinery/error-message.ts';
 
 export class ScheduleError extends Error {
   override readonly name = 'ScheduleError' as const;
@@ -39,7 +40,7 @@ export function nextCronTime(spec: string, from: Date): Date {
     // robfig/cron ORs day-of-month and day-of-week when both are restricted (legacy cron semantics).
     next = new Cron(pattern, { mode: '5-part', timezone: 'UTC', domAndDow: false }).nextRun(from);
   } catch (err) {
-    throw new ScheduleError(`invalid cron spec ${JSON.stringify(spec)}: ${err instanceof Error ? err.message : String(err)}`);
+    throw new ScheduleError(`invalid cron spec ${JSON.stringify(spec)}: ${messageOf(err)}`);
   }
   if (next === null) throw new ScheduleError(`cron spec ${JSON.stringify(spec)} never fires`);
   return next;

@@ -23,6 +23,7 @@ import type { Action } from './controller/action.ts';
 import { action } from './controller/action.ts';
 import { ConflictError, InvalidError, NotFoundError } from '../client/errors.ts';
 import { ObjectConflictError, retryOnConflict, type ConflictRetryOptions } from './conflict-retry.ts';
+import { messageOf } from '../apimachinery/error-message.ts';
 
 /** What cleanup returns while its work is not finished yet: keep the finalizer, and go on as `next` says. */
 export interface CleanupPending {
@@ -163,6 +164,6 @@ async function patch<T extends KubeObject>(client: KubeClient, resource: Resourc
     if (err instanceof NotFoundError) return undefined;
     // A conflict stays a ConflictError for the controller (a stale read, retried quietly), wrapped in context.
     if (err instanceof ConflictError) throw err;
-    throw new FinalizerError(kind, `${what} on ${t.namespace ? `${t.namespace}/` : ''}${t.name}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new FinalizerError(kind, `${what} on ${t.namespace ? `${t.namespace}/` : ''}${t.name}: ${messageOf(err)}`, { cause: err });
   }
 }

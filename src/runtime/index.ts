@@ -29,3 +29,5 @@ export * from './finalizer.ts';
 export * from './logger.ts';
 export * from './manager.ts';
 export * from './status.ts';
+// Error helpers every controller needs, defined below the runtime and offered here with the rest.
+export { messageOf } from '../apimachinery/error-message.ts';

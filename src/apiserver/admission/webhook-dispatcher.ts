@@ -27,6 +27,7 @@ import { ruleMatches, type RuleTarget } from './rule-matcher.ts';
 import { postAdmissionReview, WebhookCallError } from './webhook-client.ts';
 import { isWebhookConfigurationKind } from './webhook-configuration.ts';
 import { WebhookSource, type CompiledWebhook } from './webhook-source.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** One request as admission sees it. */
 export interface AdmissionAttributes {
@@ -303,7 +304,7 @@ export class WebhookDispatcher {
       try {
         ops = decodeJsonPatch(JSON.parse(response.patch.toString('utf8')));
       } catch (error) {
-        throw new WebhookCallError(`received undecodable patch in webhook response: ${error instanceof Error ? error.message : String(error)}`);
+        throw new WebhookCallError(`received undecodable patch in webhook response: ${messageOf(error)}`);
       }
     } catch (error) {
       if (!(error instanceof WebhookCallError)) throw error;

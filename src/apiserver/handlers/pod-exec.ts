@@ -12,6 +12,7 @@ import { refuseImpersonation } from '../auth/impersonation.ts';
 import { parseRequestPath, requestUrl } from '../http/request-info.ts';
 import type { HandlerContext } from './context.ts';
 import { kubeletTarget } from './kubelet-proxy.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** What a plain (not upgrading) request to pods/exec gets, as from kube-apiserver. */
 export function handleExec(): never {
@@ -76,7 +77,7 @@ export function createUpgradeHandler(ctx: HandlerContext, options: UpgradeOption
       if (error instanceof StatusError) answerWithStatus(socket, error);
       else {
         options.onError(error);
-        answerWithStatus(socket, errors.internal(error instanceof Error ? error.message : String(error)));
+        answerWithStatus(socket, errors.internal(messageOf(error)));
       }
     }
   };

@@ -23,7 +23,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
-import { NotFoundError } from '../../client/errors.ts';
+import { ignoreNotFound } from '../../client/errors.ts';
 import type { Action, CleanupPending, ReconcileContext } from '../../runtime/index.ts';
 import {
   action,
@@ -50,6 +50,7 @@ import { StatusChanges } from './status-changes.ts';
 import { CHAOS_POD_BY_DISRUPTION, chaosPodsOnTarget, chaosTarget, ContainerNotFoundError, ContainerNotStartedError, isNodeLevel, matchingTargets, targetIsHealthy, targetObject } from './targets.ts';
 import { decideTermination } from './termination.ts';
 import { remainingMs, timeToCreatePodsMs } from './timing.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** The labels that make a chaos pod this disruption's. */
 function chaosPodSelector(d: Disruption): string {
@@ -98,7 +99,7 @@ export async function reconcileDisruption(disruption: Disruption, ctx: Ctx): Pro
     if (!d.metadata.deletionTimestamp) {
       if (d.spec.count === 100) void x.recorder.warning(d, EVENT_INVALID_SPEC, 'the count is the integer 100: did you mean "100%"?');
       if (x.config.deleteOnly) {
-        await x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }).catch(ignoreNotFound);
+        await ignoreNotFound(x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }));
         return action.awaitChange();
       }
     }
@@ -116,11 +117,6 @@ export async function reconcileDisruption(disruption: Disruption, ctx: Ctx): Pro
   } finally {
     stopTimer();
   }
-}
-
-function ignoreNotFound(err: unknown): undefined {
-  if (err instanceof NotFoundError) return undefined;
-  throw err;
 }
 
 /** Cleanup step 2, on every pass: drop the finalizer of chaos pods whose end is safe; report the stuck ones. */
@@ -216,7 +212,7 @@ async function reconcileLive(x: DisruptionControllerData, d: Disruption, chaosPo
 
   if (gcDelay >= 0 && remaining <= -gcDelay) {
     void x.recorder.normal(d, EVENT_GC_OVER, `the disruption expired ${Math.round(gcDelay / 1000)}s ago: deleting it`);
-    await x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }).catch(ignoreNotFound);
+    await ignoreNotFound(x.client.delete(disruptionsResource, d.metadata.name ?? '', { namespace: d.metadata.namespace ?? '' }));
     return action.awaitChange();
   }
   if (remaining <= 0) {
@@ -313,7 +309,7 @@ function select(x: DisruptionControllerData, d: Disruption, changes: StatusChang
   try {
     selector = targetSelector(d.spec);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     void x.recorder.warning(d, EVENT_INVALID_LABEL_SELECTOR, message);
     // Nothing to do until the spec changes, which wakes us.
     throw new TerminalError(message, { cause: err });
@@ -375,7 +371,7 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, change
   }
   await forEachLimited(dropped, WRITE_CONCURRENCY, async (pod) => {
     ctx.log.info({ pod: pod.metadata.name, target: pod.metadata.labels?.[TARGET_LABEL] }, 'deleting the chaos pod of a target no longer selected');
-    await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }).catch(ignoreNotFound);
+    await ignoreNotFound(x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' }));
   });
   // Too late to inject anything worth it.
   if (remainingMs(d, now.getTime()) < 1000) return { live };
@@ -426,7 +422,7 @@ async function startInjection(x: DisruptionControllerData, d: Disruption, change
         void x.recorder.normal(object, EVENT_DISRUPTED, `chaos pod ${stored.metadata.name ?? ''} of disruption ${d.metadata.name ?? ''} targets this ${isNodeLevel(d) ? 'node' : 'pod'} (${kind})`);
       } catch (err) {
         x.metrics.podsCreated.inc({ status: 'failed' });
-        void x.recorder.warning(d, EVENT_CREATE_FAILED, `could not create the ${kind} chaos pod of target ${target}: ${err instanceof Error ? err.message : String(err)}`);
+        void x.recorder.warning(d, EVENT_CREATE_FAILED, `could not create the ${kind} chaos pod of target ${target}: ${messageOf(err)}`);
         failure ??= err;
       }
     }

@@ -5,6 +5,7 @@ import type { InjectorTarget } from './injector.ts';
 import type { NodeRuntimePort } from './node-runtime-port.ts';
 import type { CommonOptions, TargetContainerRef } from './options.ts';
 import { TargetResolutionError } from './errors.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** The ID the runtime knows: without `bosun://`, `containerd://` (or any other runtime's) scheme. */
 export function stripRuntimeScheme(id: string): string {
@@ -23,7 +24,7 @@ export async function resolveContainer(ref: TargetContainerRef, options: CommonO
   try {
     container = await port.container(id);
   } catch (error) {
-    throw new TargetResolutionError(`container ${ref.name} (${id}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new TargetResolutionError(`container ${ref.name} (${id}): ${messageOf(error)}`);
   }
   return {
     level: 'pod',
@@ -37,7 +38,7 @@ export async function resolveContainer(ref: TargetContainerRef, options: CommonO
 
 export async function resolveTargets(options: CommonOptions, port: NodeRuntimePort | undefined): Promise<ResolvedTarget[]> {
   if (options.level === 'node') {
-    const node = port ? await port.node().catch((error: unknown) => Promise.reject(new TargetResolutionError(`the node runtime: ${error instanceof Error ? error.message : String(error)}`))) : undefined;
+    const node = port ? await port.node().catch((error: unknown) => Promise.reject(new TargetResolutionError(`the node runtime: ${messageOf(error)}`))) : undefined;
     return [
       {
         level: 'node',

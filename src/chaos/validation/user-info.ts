@@ -3,6 +3,7 @@
 import type { UserInfo } from '../../apimachinery/admission-review.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { USER_INFO_ANNOTATION } from '../api/constants.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** Go's json.Marshal of authv1.UserInfo: its field order, empty fields left out. */
 export function userInfoJson(user: UserInfo): string {
@@ -27,6 +28,6 @@ export function readUserInfo(obj: KubeObject): UserInfo | undefined {
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not a JSON object');
     return parsed as UserInfo;
   } catch (err) {
-    throw new UserInfoAnnotationError(`unable to unmarshal user info from uInfo: ${err instanceof Error ? err.message : String(err)}`);
+    throw new UserInfoAnnotationError(`unable to unmarshal user info from uInfo: ${messageOf(err)}`);
   }
 }

@@ -2,6 +2,7 @@
 // Go errors its decoding gives, so that messages read as upstream's.
 import { parseDuration } from '../../apimachinery/duration.ts';
 import type { DisruptionDuration, IntOrString } from '../api/types.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** A list field as Go reads it: null or absent is empty. */
 export function items<T>(value: T[] | null | undefined): T[] {
@@ -46,7 +47,7 @@ export function durationNs(value: DisruptionDuration | null | undefined): Parsed
   try {
     return { ok: true, value: parseDuration(value) };
   } catch (err) {
-    return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    return { ok: false, error: messageOf(err) };
   }
 }
 

@@ -8,6 +8,7 @@ import type { Disruption } from '../api/types.ts';
 import type { ChaosConfig } from '../config.ts';
 import { countTooLargeApplies, defaultDisruption, formatSpecErrors, removesDisruptionFinalizer, validateCreate, validateUpdate, type Verdict } from '../validation/index.ts';
 import { chaosPodNames, countTargets, lookupServices } from './cluster-reads.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** The object as a Disruption, or why it is not one (the schema normally guarantees a spec object). */
 function disruption(obj: unknown): Disruption | string {
@@ -31,7 +32,7 @@ async function reading<T>(what: string, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (err) {
-    throw new ClusterReadError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new ClusterReadError(`${what}: ${messageOf(err)}`, { cause: err });
   }
 }
 

@@ -12,6 +12,7 @@ import { renderBlueprint } from '../../landscaper/templating/render.ts';
 import type { ExportInputs } from '../../landscaper/templating/exports.ts';
 import { isObject, parseYaml } from '../../landscaper/yaml.ts';
 import { checkInputDirectory, readInputFile } from '../input-files.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 const MAX_FILES = 10_000;
 
@@ -83,7 +84,7 @@ export function blueprintCommand(): Command {
         if (r.droppedExports.length > 0) process.stderr.write(`warning: export execution output that is not a blueprint export (dropped): ${r.droppedExports.join(', ')}\n`);
       } catch (e) {
         const name = e instanceof Error ? e.name : 'Error';
-        process.stderr.write(`${name}: ${e instanceof Error ? e.message : String(e)}\n`);
+        process.stderr.write(`${name}: ${messageOf(e)}\n`);
         process.exitCode = 1;
       }
     });

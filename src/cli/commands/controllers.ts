@@ -13,6 +13,7 @@ import { Manager } from '../../runtime/manager.ts';
 import type { MetricsSecurity } from '../../runtime/metrics-server.ts';
 import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '../../runtime/webhook/index.ts';
 import { bosunFamilies, configuredFamilies, selectFamilies } from '../families.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface ControllersOptions {
   /** Bosun's own embedded control plane (`bosun up`): embedded-only families run by default too. */
@@ -217,7 +218,7 @@ export function controllersCommand(available: readonly Family[] = bosunFamilies)
         const families = chaosConfig === undefined ? available : configuredFamilies({ chaosConfigFile: chaosConfig });
         mgr = await runControllers({ ...rest, ...(webhook ? { webhook } : {}) }, families);
       } catch (err) {
-        console.error(`bosun controllers: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`bosun controllers: ${messageOf(err)}`);
         process.exit(1);
       }
       let stopping = false;
@@ -233,7 +234,7 @@ export function controllersCommand(available: readonly Family[] = bosunFamilies)
         await mgr.done;
       } catch (err) {
         // Lost leadership: exit so the supervisor restarts us as a fresh candidate.
-        console.error(`bosun controllers: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`bosun controllers: ${messageOf(err)}`);
         process.exit(1);
       }
     });

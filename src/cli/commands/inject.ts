@@ -13,6 +13,7 @@ import { addCommonOptions, parseCommonOptions, type RawCommonOptions } from '../
 import { parseGoDuration, parseRfc3339 } from '../../chaos/injector/durations.ts';
 import { runCpuStress } from '../../chaos/injector/stress/cpu-stress.ts';
 import { runMemoryStress } from '../../chaos/injector/stress/memory-stress.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface InjectCommandDeps {
   /** The node runtime; default: connected through BOSUN_NODE_RUNTIME_SOCKET when set. */
@@ -25,7 +26,7 @@ function loggerOrExit(context: Record<string, string>): InjectorLogger {
   try {
     return createInjectorLogger(context);
   } catch (error) {
-    process.stderr.write(`bosun inject: cannot set up logging: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`bosun inject: cannot set up logging: ${messageOf(error)}\n`);
     process.exit(EXIT_LOGGER_FAILURE);
   }
 }

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { stringify } from 'yaml';
 import type { Family } from '../../runtime/family.ts';
 import { bosunFamilies, familyCrds, selectFamilies } from '../families.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** The YAML stream `bosun manifests` prints: each CRD as one document, each document introduced by `---`. */
 export function renderManifests(families: readonly Family[]): string {
@@ -19,7 +20,7 @@ export function manifestsCommand(available: readonly Family[] = bosunFamilies): 
       try {
         out = renderManifests(selectFamilies(opts.family === undefined ? undefined : [opts.family], available));
       } catch (err) {
-        console.error(`bosun manifests: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`bosun manifests: ${messageOf(err)}`);
         process.exit(1);
       }
       process.stdout.write(out);

@@ -14,6 +14,7 @@ import { readKubeletPki, type KubeletPki } from '../../node/kubelet-api/kubelet-
 import { startNode, type RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { exitOnSignals } from '../shutdown.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** The node flags `bosun up` and `bosun node` share. */
 export interface NodeFlags {
@@ -69,7 +70,7 @@ export function readImageMap(file: string): Record<string, ImageDefaults> {
   try {
     parsed = parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ImageMapError(`--image-map ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ImageMapError(`--image-map ${file}: ${messageOf(error)}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ImageMapError(`--image-map ${file}: expected a map of image name to { entrypoint, cmd }`);
   const strings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string');
@@ -135,7 +136,7 @@ export function nodeCommand(): Command {
       const client = createKubeClient({ ...source, userAgent: 'bosun-node' });
       running = await startNodeFromFlags(options, { client, nodeName: options.name, dataDir: resolve(options.dataDir ?? `.bosun/nodes/${options.name}`), kubeletPki, logger });
     } catch (error) {
-      fail(error instanceof Error ? error.message : String(error));
+      fail(messageOf(error));
     }
     const node = running!;
     console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);

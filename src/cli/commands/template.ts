@@ -10,6 +10,7 @@ import { landscaperTemplateFunctions } from '../../landscaper/templating/functio
 import { fromYaml } from '../../landscaper/templating/functions/yaml.ts';
 import { TemplateSet, fromJSONValue, type GoValue } from '../../template/index.ts';
 import { readInputFile } from '../input-files.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** Read-only blueprint filesystem confined to one directory (readFile, readDir, include). */
 class DirectoryFs implements BlueprintFs {
@@ -94,7 +95,7 @@ export function templateCommand(): Command {
         if (out.includes(NO_VALUE)) throw noValueError(templateName, out);
         process.stdout.write(out);
       } catch (e) {
-        process.stderr.write((e instanceof Error ? e.message : String(e)).trimEnd() + '\n');
+        process.stderr.write(messageOf(e).trimEnd() + '\n');
         process.exitCode = 1;
       }
     });

@@ -22,6 +22,7 @@ import { buildRepositoryTree, type RepositoryTreeObjects } from '../../terrakojo
 import { renderRepositoryTree } from '../../terrakojo/tree/render.ts';
 import { repositoryTreeResources } from '../../terrakojo/tree/resources.ts';
 import { Redraw } from '../redraw.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 interface TreeOptions {
   namespace?: string;
@@ -55,7 +56,7 @@ function renderOptions(wide: boolean): Omit<RenderOptions, 'now'> {
 }
 
 function fail(err: unknown): never {
-  process.stderr.write(`bosun tree: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`bosun tree: ${messageOf(err)}\n`);
   process.exit(1);
 }
 

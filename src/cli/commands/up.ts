@@ -18,6 +18,7 @@ import { exitOnSignals } from '../shutdown.ts';
 import { runControllers } from './controllers.ts';
 import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
 import { startUpWebhookServer } from './webhook-server.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 function duration(value: string): number {
   try {
@@ -46,7 +47,7 @@ function explain(error: unknown, options: { port: number; bind: string; dataDir:
   if (code === 'EACCES') return `not allowed to listen on ${options.bind}:${options.port}`;
   if (code === 'EADDRNOTAVAIL') return `cannot bind ${options.bind}: no such local address`;
   if (error instanceof DataDirError || error instanceof StorageCorruptError) return error.message;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 interface UpOptions extends NodeFlags {
@@ -105,7 +106,7 @@ export function upCommand(): Command {
       try {
         selectFamilies(names);
       } catch (error) {
-        console.error(`bosun up: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`bosun up: ${messageOf(error)}`);
         process.exit(1);
       }
       let families;
@@ -116,7 +117,7 @@ export function upCommand(): Command {
           ...(options.nodeMonitorGracePeriod !== undefined ? { nodeMonitorGracePeriodMs: options.nodeMonitorGracePeriod } : {}),
         });
       } catch (error) {
-        console.error(`bosun up: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`bosun up: ${messageOf(error)}`);
         process.exit(1);
       }
       const dataDir = resolve(options.dataDir);
@@ -169,7 +170,7 @@ export function upCommand(): Command {
           families,
         );
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         if (!running.store.diskFull) {
           console.error(`bosun up: controllers: ${reason}`);
           await running.close();
@@ -193,7 +194,7 @@ export function upCommand(): Command {
           // The control plane is still useful without a node (Landscaper, another agent joining with bosun node).
           const code = (error as NodeJS.ErrnoException).code;
           const hint = code === 'EACCES' || code === 'EPERM' ? ' (the node agent needs root: cgroups, namespaces and mounts; run as root, or pass --no-node)' : '';
-          console.error(`bosun up: node agent not started: ${error instanceof Error ? error.message : String(error)}${hint}`);
+          console.error(`bosun up: node agent not started: ${messageOf(error)}${hint}`);
         }
       }
       const github = await startUpWebhookServer({

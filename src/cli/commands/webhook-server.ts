@@ -13,6 +13,7 @@ import { MetricsServer } from '../../runtime/metrics-server.ts';
 import { repositoriesResource } from '../../terrakojo/api/resources.ts';
 import { GitHubWebhookServer, WebhookSecretMissingError } from '../../terrakojo/webhook-server/webhook-server.ts';
 import { exitOnSignals } from '../shutdown.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export class WebhookSecretFileError extends Error {
   override readonly name = 'WebhookSecretFileError' as const;
@@ -41,7 +42,7 @@ function explainListen(error: unknown, bind: string, port: number, portFlag: str
   if (code === 'EADDRINUSE') return `port ${port} on ${bind} is already in use (choose another with ${portFlag})`;
   if (code === 'EACCES') return `not allowed to listen on ${bind}:${port}`;
   if (code === 'EADDRNOTAVAIL') return `cannot bind ${bind}: no such local address`;
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 function port(value: string): number {
@@ -71,7 +72,7 @@ async function checkAccess(client: KubeClient, namespace: string | undefined): P
   try {
     await client.list(repositoriesResource, { limit: 1, timeoutMs: 5_000, ...(namespace !== undefined ? { namespace } : {}) });
   } catch (error) {
-    const reason = error instanceof NotFoundError ? 'the API server has no terrakojo.io Repository kind (install the CRDs: bosun manifests)' : error instanceof Error ? error.message : String(error);
+    const reason = error instanceof NotFoundError ? 'the API server has no terrakojo.io Repository kind (install the CRDs: bosun manifests)' : messageOf(error);
     console.error(`bosun webhook-server: cannot list Repositories yet: ${reason}; deliveries are answered 503 until that works`);
   }
 }
@@ -98,7 +99,7 @@ export function webhookServerCommand(): Command {
       try {
         secret = webhookSecret(flags.secretFile);
       } catch (error) {
-        fail(error instanceof Error ? error.message : String(error));
+        fail(messageOf(error));
       }
       if (secret === undefined && !flags.insecureSkipSignature) fail(new WebhookSecretMissingError().message);
       if (secret !== undefined && flags.insecureSkipSignature) console.error('bosun webhook-server: --insecure-skip-signature: the configured secret is not used');
@@ -111,7 +112,7 @@ export function webhookServerCommand(): Command {
           userAgent: 'bosun-webhook-server',
         });
       } catch (error) {
-        fail(`kubeconfig: ${error instanceof Error ? error.message : String(error)}`);
+        fail(`kubeconfig: ${messageOf(error)}`);
       }
       const registry = new Registry();
       const server = new GitHubWebhookServer({ client, logger: log, secret, insecureSkipSignature: flags.insecureSkipSignature, namespace: flags.namespace, registry });
@@ -162,7 +163,7 @@ export async function startUpWebhookServer(options: UpWebhookServerOptions): Pro
   try {
     secret = webhookSecret(options.secretFile);
   } catch (error) {
-    console.error(`bosun up: GitHub webhook server not started: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`bosun up: GitHub webhook server not started: ${messageOf(error)}`);
     return undefined;
   }
   if (secret === undefined) {

@@ -4,6 +4,7 @@
 // so a compressed list wins over a plain one.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { DeployItemTemplate, ExecutionSpec } from './execution.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** spec.deployItemsCompressed is not gzipped JSON of a deploy item list. */
 export class DeployItemsCompressedError extends Error {
@@ -49,7 +50,7 @@ export function decodeDeployItemsCompressed(base64: string): DeployItemTemplate[
   try {
     parsed = JSON.parse(gunzipSync(Buffer.from(base64, 'base64')).toString('utf8'));
   } catch (err) {
-    throw new DeployItemsCompressedError(`unable to gunzip deployitems of execution spec: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    throw new DeployItemsCompressedError(`unable to gunzip deployitems of execution spec: ${messageOf(err)}`, { cause: err });
   }
   if (parsed === null) return [];
   if (!Array.isArray(parsed) || !parsed.every((t) => typeof t === 'object' && t !== null && typeof (t as { name?: unknown }).name === 'string')) {

@@ -7,6 +7,7 @@ import type { JSONSchemaDefinition } from '../api/blueprint.ts';
 import type { AnyJSON } from '../api/shared.ts';
 import { isObject, parseYaml } from '../yaml.ts';
 import { BlueprintSchemaError } from './errors.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 // ajv and ajv-formats are CommonJS; under nodenext their default export is the module object.
 const Ajv = AjvModule.default;
@@ -83,7 +84,7 @@ export class BlueprintSchemaValidator {
         try {
           doc = parseYaml(this.fs.readFile(path).toString('utf8'));
         } catch (e) {
-          throw new BlueprintSchemaError(`unable to resolve $ref ${JSON.stringify(ref)}: ${e instanceof Error ? e.message : String(e)}`);
+          throw new BlueprintSchemaError(`unable to resolve $ref ${JSON.stringify(ref)}: ${messageOf(e)}`);
         }
         if (typeof doc !== 'boolean' && !isObject(doc)) throw new BlueprintSchemaError(`$ref ${JSON.stringify(ref)}: ${path} is not a JSON schema`);
         this.load(id, doc);
@@ -102,7 +103,7 @@ export class BlueprintSchemaValidator {
     try {
       this.ajv.addSchema(rewritten as object | boolean as object, id);
     } catch (e) {
-      throw new BlueprintSchemaError(`invalid JSON schema ${id.replace(/^https:\/\/schemas\.bosun\.invalid\/(local|blueprint)\//, '$1://')}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new BlueprintSchemaError(`invalid JSON schema ${id.replace(/^https:\/\/schemas\.bosun\.invalid\/(local|blueprint)\//, '$1://')}: ${messageOf(e)}`);
     }
   }
 
@@ -115,7 +116,7 @@ export class BlueprintSchemaValidator {
         fn = this.ajv.compile(rewritten as object);
       } catch (e) {
         if (e instanceof BlueprintSchemaError) throw e;
-        throw new BlueprintSchemaError(`invalid JSON schema: ${e instanceof Error ? e.message : String(e)}`);
+        throw new BlueprintSchemaError(`invalid JSON schema: ${messageOf(e)}`);
       }
       this.compiled.set(key, fn);
     }

@@ -26,7 +26,7 @@
 // | delete without uninstall                    | phases/init-delete.ts (deleteChild); ../execution/phases/init-delete.ts; ../deployers/contract/phases/init-delete.ts |
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
-import { NotFoundError } from '../../client/errors.ts';
+import { ignoreNotFound } from '../../client/errors.ts';
 import type { Action, ReconcileContext } from '../../runtime/index.ts';
 import { action, addFinalizer, hasFinalizer, runPhases } from '../../runtime/index.ts';
 import {
@@ -54,13 +54,6 @@ function patchMeta(deps: Deps, resource: ResourceRef, obj: KubeObject, body: Rec
   return deps.client.patch(resource, nameOf(obj), body, { type: 'merge', namespace: namespaceOf(obj) });
 }
 
-async function ignoreNotFound(p: Promise<unknown>): Promise<void> {
-  try {
-    await p;
-  } catch (err) {
-    if (!(err instanceof NotFoundError)) throw err;
-  }
-}
 
 /** Sets the interrupt annotation (and `extra`) on the children `which` selects; returns how many it patched. */
 async function interruptChildren(deps: Deps, inst: Installation, extra: Record<string, string> = {}, which: (child: KubeObject) => boolean = () => true): Promise<number> {

@@ -6,6 +6,7 @@ import { decodeDeployItemsCompressed } from '../api/execution-spec.ts';
 import { deployItemListProblems, type DeployItemListProblem } from './deploy-item-list.ts';
 import { validateLabels } from './metadata.ts';
 import { validateObjectReference } from './references.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 function toFieldError(problem: DeployItemListProblem, list: FieldPath): FieldError {
   switch (problem.kind) {
@@ -42,7 +43,7 @@ export function validateExecution(execution: Execution): FieldError[] {
     try {
       templates = decodeDeployItemsCompressed(compressed);
     } catch (err) {
-      return [fieldError.invalidWithoutValue(spec.child('deployItemsCompressed'), err instanceof Error ? err.message : String(err))];
+      return [fieldError.invalidWithoutValue(spec.child('deployItemsCompressed'), messageOf(err))];
     }
   } else {
     templates = Array.isArray(execution.spec?.deployItems) ? execution.spec.deployItems : [];

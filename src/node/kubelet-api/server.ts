@@ -16,6 +16,7 @@ import { parseExecOptions } from './exec-options.ts';
 import { CHANNEL_PROTOCOLS, runExecSession } from './exec-session.ts';
 import { parseLogOptions } from './log-options.ts';
 import { streamLog } from './log-stream.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface KubeletApiOptions {
   containers: RunningContainers;
@@ -115,7 +116,7 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
       } else if (error instanceof KubeletRequestError) sendText(res, error.code, error.message);
       else {
         onError(error);
-        sendText(res, 500, error instanceof Error ? error.message : String(error));
+        sendText(res, 500, messageOf(error));
       }
     });
   });
@@ -147,7 +148,7 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
       if (error instanceof KubeletRequestError) answerUpgrade(socket, error.code, error.message, 'text/plain; charset=utf-8');
       else {
         onError(error);
-        answerUpgrade(socket, 500, error instanceof Error ? error.message : String(error), 'text/plain; charset=utf-8');
+        answerUpgrade(socket, 500, messageOf(error), 'text/plain; charset=utf-8');
       }
     }
   });

@@ -11,6 +11,7 @@ import { containsAddress, containsCidr, formatAddress, formatCidr, gatewayOf, pa
 import { PerPodQueue } from './per-pod-queue.ts';
 import { isSafeUid, mountedNamespaces, namespacePath, PodPlumber, vethName } from './pod-namespace.ts';
 import { StateFile, readNetworkState, type NetworkState } from './state-file.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface BridgeNetworkOptions {
   /** Where the state file and the pods' namespace files live: one directory per node agent. */
@@ -61,7 +62,7 @@ function unavailable(bridge: string, error: unknown): PodNetworkUnavailableError
   if (error instanceof HostCommandError && error.spawnCode === 'ENOENT') {
     return new PodNetworkUnavailableError(`the pod network needs ${error.argv[0]} on the host: install the Debian packages iproute2 and util-linux; ${fallback}`);
   }
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   if (/Operation not permitted|EACCES|EPERM|permission denied/i.test(message)) {
     return new PodNetworkUnavailableError(
       `cannot set up the pod bridge ${bridge} (${message}): run the node agent as root (it needs CAP_NET_ADMIN and CAP_SYS_ADMIN for namespaces and mounts); ${fallback}`,

@@ -4,7 +4,7 @@
 // the pod is deleted, and the node is uncordoned again (unless someone else had cordoned it).
 import { nodesResource, persistentVolumeClaimsResource, podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { NotFoundError } from '../../client/errors.ts';
+import { ignoreNotFound } from '../../client/errors.ts';
 import type { PodReplacementRequest } from '../../client/node-runtime/protocol.ts';
 import { updateObject } from '../../runtime/index.ts';
 import type { Node } from '../../apimachinery/api/index.ts';
@@ -21,13 +21,6 @@ async function setUnschedulable(client: KubeClient, nodeName: string, unschedula
   });
 }
 
-async function ignoreNotFound(work: Promise<unknown>): Promise<void> {
-  try {
-    await work;
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
-  }
-}
 
 export async function replacePod(client: KubeClient, nodeName: string, namespace: string, name: string, request: PodReplacementRequest): Promise<void> {
   const pod = await ownPod(client, nodeName, namespace, name);

@@ -6,7 +6,6 @@
 // | conflict   | untouched                                 | the error: retried from a fresher cache    |
 // | superseded | untouched (another party took the object) | awaitChange                                |
 import { ConflictError } from '../../client/errors.ts';
-import { StatusConflictError } from '../status.ts';
 
 export type ErrorClass = 'fatal' | 'normal' | 'conflict' | 'superseded';
 
@@ -24,7 +23,7 @@ export interface ClassifiedError {
 
 /** Stale reads and lost races: never recorded, always retried. */
 export function isConflict(err: unknown): boolean {
-  return err instanceof ConflictError || err instanceof StatusConflictError || err instanceof PhaseMovedError;
+  return err instanceof ConflictError || err instanceof PhaseMovedError;
 }
 
 /** The object left the phase (or job) the reconcile started from while a transition was being written. */
@@ -33,6 +32,3 @@ export class PhaseMovedError extends Error {
 }
 
 /** The message of anything thrown. */
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -5,6 +5,7 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { Informer } from '../informer/informer.ts';
 import { resolveSource, type Snapshot, type SnapshotResources } from './snapshot.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface SnapshotUpdate<K extends string> {
   objects: Snapshot<K>;
@@ -25,7 +26,7 @@ export class SnapshotWatcher<K extends string> {
     private readonly onUpdate: (update: SnapshotUpdate<K>) => void,
   ) {
     const onError = (err: unknown): void => {
-      this.stale = err instanceof Error ? err.message : String(err);
+      this.stale = messageOf(err);
       this.schedule();
     };
     this.informers = (Object.keys(resources) as K[]).map((key) => {

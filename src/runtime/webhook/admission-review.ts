@@ -13,6 +13,7 @@ import type * as admissionv1 from '../../apimachinery/admission-review.ts';
 import type { GroupVersionKind, GroupVersionResource } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
 import type { JsonPatchOperation } from '../../client/client.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** What a handler sees: the request with null objects and options left out and dryRun always set. */
 export type AdmissionRequest<T extends KubeObject = KubeObject> = Omit<admissionv1.AdmissionRequest<T>, 'object' | 'oldObject' | 'dryRun' | 'options'> & {
@@ -79,7 +80,7 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
   try {
     parsed = JSON.parse(body);
   } catch (err) {
-    throw new AdmissionReviewError(`body is not JSON: ${err instanceof Error ? err.message : String(err)}`);
+    throw new AdmissionReviewError(`body is not JSON: ${messageOf(err)}`);
   }
   if (!isPlainObject(parsed)) throw new AdmissionReviewError('body must be a JSON object');
   if (parsed['apiVersion'] !== ADMISSION_REVIEW_API_VERSION || parsed['kind'] !== ADMISSION_REVIEW_KIND) {

@@ -10,6 +10,7 @@ import { createLogger } from '../logger.ts';
 import { AdmissionReviewError, decodeAdmissionReview, encodeAdmissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 import { generateWebhookCertificates, type WebhookCertificates } from './certificates.ts';
 import { denied } from './responses.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export type AdmissionHandler = (request: AdmissionRequest) => AdmissionResponse | Promise<AdmissionResponse>;
 
@@ -194,7 +195,7 @@ export class WebhookServer {
     } catch (err) {
       // A bug in one handler must not take the server (or the API server's writes) down with it.
       this.log.error({ err, ...where }, 'webhook handler threw');
-      return denied(`internal error in webhook ${path}: ${err instanceof Error ? err.message : String(err)}`, 500);
+      return denied(`internal error in webhook ${path}: ${messageOf(err)}`, 500);
     }
     if (response.allowed) this.log.debug({ ...where, patched: (response.patch?.length ?? 0) > 0 }, 'admission allowed');
     else this.log.info({ ...where, reason: response.result?.message }, 'admission denied');

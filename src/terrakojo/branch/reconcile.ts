@@ -24,6 +24,7 @@ import { controlledBy, controllerOf } from '../repository/ownership.ts';
 import { findRepository } from './repository-lookup.ts';
 import { applyOutcome, BranchReason, type BranchOutcome } from './status.ts';
 import { planWorkflows, workflowObject } from './workflow-plan.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** Workflow creates in flight at once: one push can touch hundreds of folders. */
 const CREATE_PARALLELISM = 8;
@@ -196,5 +197,5 @@ function describeRepository(repo: Repository): string {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return messageOf(err);
 }

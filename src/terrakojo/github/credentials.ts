@@ -4,6 +4,7 @@
 // rather than an opaque failure at the first GitHub call.
 import { createPrivateKey } from 'node:crypto';
 import { GitHubCredentialsError } from './errors.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** A core/v1 Secret as the API returns it (data values base64). */
 export interface GitHubSecret {
@@ -78,7 +79,7 @@ function checkPrivateKey(pem: string, where: string): void {
     keyType = createPrivateKey({ key: pem, format: 'pem' }).asymmetricKeyType;
   } catch (err) {
     // crypto's message names the decoder step, never the key material.
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     throw new GitHubCredentialsError(where, 'InvalidPrivateKey', `${PRIVATE_KEY_KEY} is not a PEM private key (${reason})`, PRIVATE_KEY_KEY);
   }
   if (keyType !== 'rsa') {

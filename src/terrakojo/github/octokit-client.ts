@@ -14,6 +14,7 @@ import type { GitHubCredentials } from './credentials.ts';
 import { baseUrl, githubEndpoints, type GitHubEndpoints } from './endpoints.ts';
 import { GitHubRequestError } from './errors.ts';
 import type { CheckRunCreate, CheckRunUpdate, CompareResult, GitHubClient, PullRequestHead } from './github-client.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 const BosunOctokit = Octokit.plugin(restEndpointMethods, paginateRest, retry, throttling);
 type BosunOctokitInstance = InstanceType<typeof BosunOctokit>;
@@ -223,7 +224,7 @@ function sha(value: string | undefined, what: string): string {
 function requestError(err: unknown, operation: string, repository: string, requestTimeoutMs: number): GitHubRequestError {
   if (err instanceof GitHubRequestError) return err;
   if (!(err instanceof RequestError)) {
-    return new GitHubRequestError({ operation, repository, status: undefined, detail: err instanceof Error ? err.message : String(err) });
+    return new GitHubRequestError({ operation, repository, status: undefined, detail: messageOf(err) });
   }
   if (err.response === undefined) {
     // No answer: plugin-retry already retried it. @octokit/request reports these as a 500; say what happened.

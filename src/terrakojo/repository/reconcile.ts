@@ -22,6 +22,7 @@ import { credentialsProblem, type GitHubClientProvider } from './github-access.t
 import { controllerOf } from './ownership.ts';
 import { applyReady, RepositoryReason, type ReadyState } from './status.ts';
 import { syncDefaultBranch, syncRefs, type DefaultBranchOutcome, type SyncDeps } from './sync.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface RepositoryDeps extends SyncDeps {
   github: GitHubClientProvider;
@@ -58,7 +59,7 @@ async function syncRepository(d: RepositoryDeps, repo: Repository): Promise<Acti
     // More commits than one compare page: the next page now, not at the next resync.
     return action.requeueAfter(outcome.caughtUp ? d.resyncIntervalMs : 0);
   } catch (err) {
-    const message = `${describe(repo)}: sync with GitHub failed: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `${describe(repo)}: sync with GitHub failed: ${messageOf(err)}`;
     await reportNotReady(d, stored, { ready: false, reason: RepositoryReason.SyncFailed, message });
     throw err;
   }
@@ -81,7 +82,7 @@ async function clientFor(d: RepositoryDeps, repo: Repository): Promise<GitHubCli
     const secret = objectKey(ref.namespace || repo.metadata.namespace, ref.name);
     const message = problem
       ? `${describe(repo)}: Secret ${secret} gives no usable GitHub credentials: ${problem.detail}`
-      : `${describe(repo)}: no GitHub client for Secret ${secret}: ${err instanceof Error ? err.message : String(err)}`;
+      : `${describe(repo)}: no GitHub client for Secret ${secret}: ${messageOf(err)}`;
     await reportNotReady(d, repo, { ready: false, reason: problem?.reason ?? RepositoryReason.SyncFailed, message });
     // The Secret watch and any change of the Repository wake it again; retrying sooner cannot help.
     if (problem) throw new TerminalError(message, { cause: err });

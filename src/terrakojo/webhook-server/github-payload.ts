@@ -3,6 +3,7 @@
 // is about. Everything else in the payload (refs, SHAs, PR numbers) is left to the Repository controller's
 // full sync, which reads GitHub itself: a poke carries no data that could go stale or be forged.
 import { WebhookRequestError } from './request-error.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface GitHubRepositoryName {
   /** repository.owner.login */
@@ -27,7 +28,7 @@ export function decodePayload(contentType: string | undefined, body: string): Re
   try {
     payload = JSON.parse(json);
   } catch (error) {
-    throw new WebhookRequestError(400, `malformed JSON payload: ${error instanceof Error ? error.message : String(error)}`);
+    throw new WebhookRequestError(400, `malformed JSON payload: ${messageOf(error)}`);
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw new WebhookRequestError(400, 'the payload is not a JSON object');
   return payload as Record<string, unknown>;

@@ -18,7 +18,7 @@
 import { jobsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
-import { AlreadyExistsError, ForbiddenError, InvalidError, NotFoundError } from '../../client/errors.ts';
+import { AlreadyExistsError, ForbiddenError, ignoreNotFound, InvalidError, NotFoundError } from '../../client/errors.ts';
 import type { Action, Informer, ReconcileContext } from '../../runtime/index.ts';
 import { action, finalizer } from '../../runtime/index.ts';
 import { CLEANUP_CHECKRUN_FINALIZER } from '../api/constants.ts';
@@ -36,6 +36,7 @@ import type { WorkflowControllerData } from './options.ts';
 import { noJobOutput } from './output.ts';
 import { isTerminalPhase, phaseOfJob } from './phase.ts';
 import { writeCheckRunName, writeFailedWithoutJob, writeJobCondition } from './workflow-status.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 type Ctx = ReconcileContext<WorkflowControllerData>;
 
@@ -73,7 +74,7 @@ async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx
   let client: Promise<GitHubClient> | undefined;
   const gh = (): Promise<GitHubClient> =>
     (client ??= d.github(branch, ctx.signal).catch((err: unknown) => {
-      if (isConfigurationError(err)) void d.recorder.warning(workflow, EVENT_GITHUB_ACCESS_FAILED, err instanceof Error ? err.message : String(err));
+      if (isConfigurationError(err)) void d.recorder.warning(workflow, EVENT_GITHUB_ACCESS_FAILED, messageOf(err));
       throw err;
     }));
 
@@ -166,7 +167,7 @@ export async function createJob(d: Pick<WorkflowControllerData, 'client' | 'reco
  */
 async function failJobCreate(workflow: Workflow, err: unknown, gh: () => Promise<GitHubClient>, ctx: Ctx): Promise<Action> {
   const d = ctx.data;
-  const message = `Job ${workflow.metadata.name ?? ''} could not be created: ${err instanceof Error ? err.message : String(err)}`;
+  const message = `Job ${workflow.metadata.name ?? ''} could not be created: ${messageOf(err)}`;
   ctx.log.error({ err }, 'Failed to create Job for Workflow');
   void d.recorder.warning(workflow, EVENT_JOB_CREATE_FAILED, message);
   const terminal = err instanceof InvalidError || err instanceof ForbiddenError;
@@ -229,11 +230,3 @@ async function cachedOrLive<T extends KubeObject>(d: WorkflowControllerData, cac
   return ignoreNotFound(d.client.get<T>(resource, name, { namespace, signal }));
 }
 
-async function ignoreNotFound<T>(promise: Promise<T>): Promise<T | undefined> {
-  try {
-    return await promise;
-  } catch (err) {
-    if (err instanceof NotFoundError) return undefined;
-    throw err;
-  }
-}

@@ -21,6 +21,7 @@ import type { Job } from '../../apimachinery/api/index.ts';
 import type { WorkflowControllerData } from './options.ts';
 import { cancelledOutput } from './output.ts';
 import { isTerminalPhase, phaseOfJob } from './phase.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export async function cancelCheckRunOnDeletion(d: WorkflowControllerData, workflow: Workflow, branch: Branch | undefined, signal: AbortSignal): Promise<void> {
   const id = workflow.status?.checkRunID ?? 0;
@@ -30,7 +31,7 @@ export async function cancelCheckRunOnDeletion(d: WorkflowControllerData, workfl
     const gh = await d.github(branch, signal);
     await showPhase(gh, workflow, 'Cancelled', cancelledOutput(workflow.status?.checkRunName ?? '', workflow.metadata.name ?? ''));
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = messageOf(err);
     const left = d.cancelTimeoutMs - (d.now().getTime() - Date.parse(workflow.metadata.deletionTimestamp ?? ''));
     if (isConfigurationError(err) || !(left > 0)) {
       void d.recorder.warning(workflow, EVENT_CHECK_RUN_CANCEL_SKIPPED, `Deleting without cancelling GitHub check run ${id}: ${message}`);

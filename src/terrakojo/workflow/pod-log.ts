@@ -4,6 +4,7 @@
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import type { Container, Job, Pod } from '../../apimachinery/api/index.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** The label the Job controller puts on its pods; the legacy one first existed alone. */
 export const JOB_NAME_LABELS = ['batch.kubernetes.io/job-name', 'job-name'] as const;
@@ -27,7 +28,7 @@ export async function readJobLogTail(client: KubeClient, job: Job, limits: LogLi
     const text = await client.podLog(pod.metadata.name ?? '', { namespace, container, tailLines: limits.tailLines, limitBytes: limits.limitBytes, ...(signal ? { signal } : {}) });
     return { readable: true, pod: pod.metadata.name ?? '', container, text };
   } catch (err) {
-    return { readable: false, reason: err instanceof Error ? err.message : String(err) };
+    return { readable: false, reason: messageOf(err) };
   }
 }
 

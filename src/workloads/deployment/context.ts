@@ -24,6 +24,7 @@ import {
 import { maxSurge, scaledValue } from './fenceposts.ts';
 import { findNewReplicaSet, replicasOf, specReplicas } from './replica-sets.ts';
 import { computeHash, equalIgnoringHash, POD_TEMPLATE_HASH_LABEL } from './template-hash.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface DeploymentControllerData {
   client: KubeClient;
@@ -186,7 +187,7 @@ export class DeploymentSync {
           throw err;
         }
       } else {
-        const message = `Failed to create new replica set "${rs.metadata.name ?? ''}": ${err instanceof Error ? err.message : String(err)}`;
+        const message = `Failed to create new replica set "${rs.metadata.name ?? ''}": ${messageOf(err)}`;
         if (this.hasProgressDeadline()) {
           const status = structuredClone(d.status ?? {});
           setDeploymentCondition(status, newDeploymentCondition(DEPLOYMENT_PROGRESSING, 'False', REASON_FAILED_RS_CREATE, message, this.data.now()));

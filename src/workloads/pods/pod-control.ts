@@ -6,10 +6,7 @@ import { NotFoundError } from '../../client/errors.ts';
 import type { EventRecorder } from '../../runtime/index.ts';
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import type { Pod, PodTemplateSpec } from '../../apimachinery/api/index.ts';
-
-function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** controller.GetPodFromTemplate: the template's labels, annotations, finalizers and spec, owned by the controller. */
 export function podFromTemplate(template: PodTemplateSpec, namespace: string, ref: OwnerReference, generateName: string): Pod {

@@ -23,6 +23,7 @@ import { controllerRefTo } from '../pods/owner.ts';
 import { podFromTemplate, type PodControl } from '../pods/pod-control.ts';
 import { isPodActive, isPodReady, podAvailableAt } from '../pods/pod-state.ts';
 import { slowStartBatch } from '../pods/slow-start.ts';
+import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface ReplicaSetControllerData {
   client: KubeClient;
@@ -125,7 +126,7 @@ function calculateStatus(rs: ReplicaSet, pods: readonly Pod[], manageError: unkn
   if (manageError !== undefined && !getCondition(conditions, REPLICA_FAILURE)) {
     const diff = pods.length - (rs.spec.replicas ?? 1);
     const reason = diff < 0 ? 'FailedCreate' : diff > 0 ? 'FailedDelete' : '';
-    setCondition(conditions, { type: REPLICA_FAILURE, status: 'True', reason, message: manageError instanceof Error ? manageError.message : String(manageError) });
+    setCondition(conditions, { type: REPLICA_FAILURE, status: 'True', reason, message: messageOf(manageError) });
   } else if (manageError === undefined) removeCondition(conditions, REPLICA_FAILURE);
   if (conditions.length === 0) delete status.conditions;
   status.replicas = pods.length;

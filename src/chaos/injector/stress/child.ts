@@ -6,6 +6,7 @@ import { closeSync, writeSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { ChildProcessHandle, HostWrites } from '../host/host-writes.ts';
 import { StressChildError } from '../errors.ts';
+import { messageOf } from '../../../apimachinery/error-message.ts';
 
 const STOP_GRACE_MS = 5000;
 /** How long a child may take to be at work (starting Node on a loaded node takes seconds). */
@@ -74,7 +75,7 @@ export async function joinCgroups(dirs: readonly string[]): Promise<void> {
     try {
       await writeFile(`${dir}/cgroup.procs`, String(process.pid), { flag: 'r+' });
     } catch (error) {
-      throw new StressChildError(`joining cgroup ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new StressChildError(`joining cgroup ${dir}: ${messageOf(error)}`);
     }
   }
 }

@@ -13,6 +13,7 @@ import { configuredSchedule } from '../contract/continuous-reconcile.ts';
 import { deleteExportSecret, writeExportSecret } from '../contract/exports.ts';
 import { decodeMockConfig } from './config.ts';
 import { LandscaperError } from '../../ls-error.ts';
+import { messageOf } from '../../../apimachinery/error-message.ts';
 
 function setValidationCondition(status: DeployItemStatus, ok: boolean, reason: string, message: string): void {
   const ts = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -40,7 +41,7 @@ export class MockDeployer implements Deployer {
     try {
       config = decodeMockConfig(ctx.item.spec.config);
     } catch (err) {
-      setValidationCondition(status, false, 'FailedUnmarshal', err instanceof Error ? err.message : String(err));
+      setValidationCondition(status, false, 'FailedUnmarshal', messageOf(err));
       throw err;
     }
     setValidationCondition(status, true, 'SuccessfullValidation', 'Successfully validated configuration');
@@ -49,7 +50,7 @@ export class MockDeployer implements Deployer {
       try {
         status.exportRef = await writeExportSecret(ctx.client, ctx.item, { data: JSON.stringify(config.export), generateName: 'mock-export-' });
       } catch (err) {
-        throw new LandscaperError('Reconcile', 'CreateExports', `unable to write the export secret: ${err instanceof Error ? err.message : String(err)}`, [], { cause: err });
+        throw new LandscaperError('Reconcile', 'CreateExports', `unable to write the export secret: ${messageOf(err)}`, [], { cause: err });
       }
     }
     if (config.initialPhase) {

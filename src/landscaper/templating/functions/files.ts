@@ -1,6 +1,7 @@
 // readFile, readDir and include on the blueprint filesystem.
 import { GoFuncError, GoObject, NO_FIELD, TemplateLimitError, goFunc, int64, type FuncMap, type GoValue } from '../../../template/index.ts';
 import type { BlueprintFs, BlueprintFsEntry } from '../../blueprint/fs.ts';
+import { messageOf } from '../../../apimachinery/error-message.ts';
 
 /** os.FileInfo as readDir returns it: .Name, .Size, .IsDir, .Mode reachable from templates. */
 export class FileInfo extends GoObject {
@@ -38,7 +39,7 @@ export type IncludeRenderer = (name: string, source: string, data: GoValue, func
 /** Landscaper's include limit: nested includes of one file. */
 export const INCLUDE_LIMIT = 100;
 
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const message = (e: unknown): string => messageOf(e);
 
 export function fileFunctions(fs: BlueprintFs | undefined, render: IncludeRenderer | undefined, funcs: () => FuncMap): FuncMap {
   const need = (): BlueprintFs => {

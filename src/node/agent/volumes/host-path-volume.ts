@@ -6,6 +6,7 @@ import type { Stats } from 'node:fs';
 import type { HostPathVolumeSource } from '../../../apimachinery/api/index.ts';
 import type { MaterialisedVolume } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
+import { messageOf } from '../../../apimachinery/error-message.ts';
 
 type Check = { test: (stats: Stats) => boolean; is: string };
 
@@ -39,7 +40,7 @@ export async function hostPathVolume(name: string, source: HostPathVolumeSource)
   try {
     await checkType(source.path, source.type ?? '');
   } catch (error) {
-    throw volumeSetUpError(name, error instanceof Error ? error.message : String(error));
+    throw volumeSetUpError(name, messageOf(error));
   }
   return { hostPath: source.path, readOnly: false };
 }
