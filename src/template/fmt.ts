@@ -238,6 +238,17 @@ class Printer {
       s as [number, number, boolean, boolean, boolean, boolean, boolean, boolean, boolean, boolean, boolean];
   }
 
+  /** A top-level argument of Fprintf: %v takes the # and + flags as its own (Go's printArg caller does the same). */
+  printVerbArg(v: GoValue, verb: string): void {
+    if (verb === 'v') {
+      this.sharpV = this.sharp;
+      this.sharp = false;
+      this.plusV = this.plus;
+      this.plus = false;
+    }
+    this.printArg(v, verb, 0);
+  }
+
   /** printArg (depth 0) / printValue (depth > 0). Nested nil interfaces print as <nil>. */
   printArg(v: GoValue, verb: string, depth: number): void {
     if (v === undefined || v === null) {
@@ -533,13 +544,7 @@ export function sprintf(format: string, a: readonly GoValue[]): string {
         case ' ': p.space = true; break;
         default:
           if (c >= 'a' && c <= 'z' && argNum < a.length) {
-            if (c === 'v') {
-              p.sharpV = p.sharp;
-              p.sharp = false;
-              p.plusV = p.plus;
-              p.plus = false;
-            }
-            p.printArg(a[argNum], c, 0);
+            p.printVerbArg(a[argNum], c);
             argNum++;
             i++;
             continue formatLoop;
@@ -604,13 +609,7 @@ export function sprintf(format: string, a: readonly GoValue[]): string {
     } else if (argNum >= a.length) {
       p.buf += '%!' + verb + '(MISSING)';
     } else {
-      if (verb === 'v') {
-        p.sharpV = p.sharp;
-        p.sharp = false;
-        p.plusV = p.plus;
-        p.plus = false;
-      }
-      p.printArg(a[argNum], verb, 0);
+      p.printVerbArg(a[argNum], verb);
       argNum++;
     }
   }
