@@ -101,7 +101,21 @@ export interface WebhookCall {
 }
 
 /** The decoded JSON answer; throws WebhookCallError (`failed to call webhook: …`) for anything else. */
-export function postAdmissionReview(call: WebhookCall): Promise<unknown> {
+export async function postAdmissionReview(call: WebhookCall): Promise<unknown> {
+  try {
+    return await postOnce(call);
+  } catch (error) {
+    // A kept-alive connection the webhook server closed as idle just as it was reused: the request never reached
+    // it, so it is sent again on a new connection (kube-apiserver's webhook client retries a connection reset).
+    if (error instanceof StaleConnectionError) return postOnce(call);
+    throw error;
+  }
+}
+
+/** A reset on a reused keep-alive connection, before any answer: the race of an idle close, not the webhook's fault. */
+class StaleConnectionError extends WebhookCallError {}
+
+function postOnce(call: WebhookCall): Promise<unknown> {
   const { url } = call;
   const fail = (detail: string) => new WebhookCallError(`failed to call webhook: Post ${JSON.stringify(url.toString())}: ${detail}`);
   return new Promise((resolve, reject) => {
@@ -158,7 +172,10 @@ export function postAdmissionReview(call: WebhookCall): Promise<unknown> {
       settle(() => reject(fail('context deadline exceeded')));
       req.destroy();
     }, call.timeoutMs);
-    req.on('error', (error: NodeNetError) => settle(() => reject(fail(transportDetail(error)))));
+    req.on('error', (error: NodeNetError) => {
+      const stale = req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+      settle(() => reject(stale ? new StaleConnectionError(fail(transportDetail(error)).message) : fail(transportDetail(error))));
+    });
     req.end(call.body);
   });
 }
