@@ -230,7 +230,7 @@ describe('@kubernetes/client-node 1.4.0', () => {
         const { informer, events, errors } = informerFor(kubeConfig(proxy.kubeconfig), ns);
         await informer.start();
         try {
-          await eventually(() => informer.list().length >= 2, 1000, 'initial sync');
+          await eventually(() => informer.list().length >= 2, 5000, 'initial sync');
           const mark = server.mark();
           // Changes the informer misses while its watch is down, then compaction past its resourceVersion.
           proxy.endWatches({ hold: true });
@@ -269,14 +269,14 @@ describe('@kubernetes/client-node 1.4.0', () => {
       await informer.start();
       try {
         await createWidget(server, widget('b'), 'c7');
-        await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 1000, 'two adds');
+        await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 5000, 'two adds');
         const lastRv = (await getWidget(server, 'b', 'c7')).metadata.resourceVersion;
         const mark = server.mark();
         proxy.endWatches({ hold: true });
         await sleep(100);
         await createWidget(server, widget('c'), 'c7');
         proxy.releaseWatches();
-        await eventually(() => events.some((e) => e.name === 'c'), 1000, 'the add after the re-watch');
+        await eventually(() => events.some((e) => e.name === 'c'), 5000, 'the add after the re-watch');
         await sleep(200);
         assert.deepEqual(events.map((e) => `${e.verb}:${e.name}`), ['add:a', 'add:b', 'add:c']);
         assert.deepEqual(errors, []);
@@ -313,13 +313,13 @@ describe('@kubernetes/client-node 1.4.0', () => {
     const { informer, events } = informerFor(kc, 'c8', 'app=c8');
     await informer.start();
     try {
-      await eventually(() => informer.list().length === 1, 1000, 'initial sync');
+      await eventually(() => informer.list().length === 1, 5000, 'initial sync');
       const path = `${widgetsPath('c8')}/w1`;
       await mergePatch(server, path, { metadata: { labels: { app: 'other' } } });
-      await eventually(() => events.some((e) => e.verb === 'delete'), 1000, 'delete on leaving the selector');
+      await eventually(() => events.some((e) => e.verb === 'delete'), 5000, 'delete on leaving the selector');
       assert.deepEqual(informer.list(), []);
       await mergePatch(server, path, { metadata: { labels: { app: 'c8' } } });
-      await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 1000, 'add on re-entering the selector');
+      await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 5000, 'add on re-entering the selector');
       assert.deepEqual(events.map((e) => e.verb), ['add', 'delete', 'add']);
       assert.deepEqual(informer.list().map((o) => o.metadata?.name), ['w1']);
       // The object itself still exists throughout.
@@ -387,7 +387,7 @@ describe('@kubernetes/client-node 1.4.0 across a server restart', () => {
         }, 200);
       });
       await informer.start();
-      await eventually(() => informer.list().length === 2, 1000, 'initial sync');
+      await eventually(() => informer.list().length === 2, 5000, 'initial sync');
       await server.close();
       await eventually(() => errors.length > 0, 3000, 'an informer error after the server went away');
       assert.match(String((errors[0] as Error).message ?? errors[0]), /ECONNREFUSED|ECONNRESET|socket hang up|connect/i);
