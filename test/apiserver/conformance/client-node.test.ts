@@ -35,7 +35,6 @@ interface Recorded {
   verb: 'add' | 'update' | 'delete';
   name: string;
   rv: string;
-  at: number;
 }
 
 type WidgetInformer = Informer<KubernetesObject> & ObjectCache<KubernetesObject>;
@@ -48,7 +47,7 @@ function informerFor(kc: KubeConfig, ns: string, labelSelector?: string): { info
   const events: Recorded[] = [];
   const errors: unknown[] = [];
   for (const verb of ['add', 'update', 'delete'] as const) {
-    informer.on(verb, (o) => events.push({ verb, name: o.metadata?.name ?? '', rv: o.metadata?.resourceVersion ?? '', at: Date.now() }));
+    informer.on(verb, (o) => events.push({ verb, name: o.metadata?.name ?? '', rv: o.metadata?.resourceVersion ?? '' }));
   }
   informer.on('error', (e) => errors.push(e));
   return { informer, events, errors };
@@ -101,42 +100,50 @@ describe('@kubernetes/client-node 1.4.0', () => {
     }
   });
 
-  test('C2: informer.start() resolves within 200 ms on an empty collection; list then watch from the list RV', async () => {
-    const { informer, errors } = informerFor(kc, 'c2');
+  // start() resolves when the watch's response head arrives. On an empty collection no event can carry it, so
+  // it resolves only if the server sends the head at once, as kube-apiserver does; a server holding it back until
+  // a first event or the watch's end would hang start() (the test's timeout is only there to name the hang) or make
+  // it relist. How fast start() is belongs to bench:apiserver.
+  test('C2: informer.start() resolves on an empty collection after one list and one watch from the list RV', { timeout: 10_000 }, async () => {
+    const { informer, events, errors } = informerFor(kc, 'c2');
     const listRevision = server.store.currentRevision;
     const mark = server.mark();
-    const t = performance.now();
     await informer.start();
-    const elapsed = performance.now() - t;
     try {
-      assert.ok(elapsed < 200, `start() took ${elapsed.toFixed(0)} ms`);
       assert.deepEqual(informer.list(), []);
+      assert.equal(events.length, 0, 'an event before any write');
+      const log = byPath(server.since(mark), widgetsPath('c2'));
+      assert.equal(log.length, 2, `requests: ${log.map((e) => e.url).join(', ')}`);
+      assert.equal(log[0]?.url, widgetsPath('c2'));
+      assert.equal(log[0]?.status, 200);
+      const w = log[1];
+      assert.ok(w, 'no watch logged');
+      assert.deepEqual(Object.fromEntries(query(w)), { watch: 'true', resourceVersion: String(listRevision) });
+      assert.equal(w.status, 200);
+      // The watch start() opened is live: a create reaches the informer over it, with no further read.
+      await createWidget(server, widget('w1'), 'c2');
+      await eventually(() => events.length > 0, 5000, 'the add event');
+      assert.deepEqual(events.map((e) => [e.verb, e.name]), [['add', 'w1']]);
+      assert.deepEqual(byPath(server.since(mark), widgetsPath('c2')).filter((e) => e.method === 'GET'), [log[0], w]);
     } finally {
       await informer.stop();
     }
-    await sleep(50);
-    const log = byPath(server.since(mark), widgetsPath('c2'));
-    assert.equal(log[0]?.url, widgetsPath('c2'));
-    assert.equal(log[0]?.status, 200);
-    const w = log[1];
-    assert.ok(w, 'no watch logged');
-    assert.deepEqual(Object.fromEntries(query(w)), { watch: 'true', resourceVersion: String(listRevision) });
-    assert.equal(w.status, 200);
     assert.deepEqual(errors.filter((e) => !/aborted/i.test(String(e))), []);
   });
 
-  test('C3: create, merge patch, status patch, delete reach the informer in order within 200 ms; no-op patch is silent', async () => {
+  // Each write reaches the informer over the one watch start() opened: no relist, no second watch, no polling
+  // (counted on the server). How fast a watch delivers is bench:apiserver's watch latency.
+  test('C3: create, merge patch, status patch, delete reach the informer in order over its one watch; no-op patch is silent', async () => {
     const { informer, events } = informerFor(kc, 'c3');
     await informer.start();
+    const mark = server.mark();
     try {
       const step = async (action: () => Promise<unknown>, verb: Recorded['verb']) => {
         const before = events.length;
-        const t = Date.now();
         await action();
-        const got = await eventually(() => events[before], 1000, `${verb} event`);
+        const got = await eventually(() => events[before], 5000, `${verb} event`);
         assert.equal(got.verb, verb);
         assert.equal(got.name, 'w1');
-        assert.ok(got.at - t < 200, `${verb} took ${got.at - t} ms`);
       };
       await step(() => custom.createNamespacedCustomObject({ ...G, namespace: 'c3', body: widget('w1', { size: 1 }) }), 'add');
       const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
@@ -150,6 +157,7 @@ describe('@kubernetes/client-node 1.4.0', () => {
       assert.equal(events.length, before, 'a no-op patch produced an informer event');
       await step(() => custom.deleteNamespacedCustomObject({ ...G, namespace: 'c3', name: 'w1' }), 'delete');
       assert.deepEqual(events.map((e) => e.verb), ['add', 'update', 'update', 'delete']);
+      assert.deepEqual(byPath(server.since(mark), widgetsPath('c3')).filter((e) => e.method === 'GET'), [], 'the informer read the collection again');
       assert.deepEqual(informer.list(), []);
       assert.equal(await server.api(`${widgetsPath('c3')}/w1`).then((r) => r.status), 404);
     } finally {
@@ -222,7 +230,7 @@ describe('@kubernetes/client-node 1.4.0', () => {
         const { informer, events, errors } = informerFor(kubeConfig(proxy.kubeconfig), ns);
         await informer.start();
         try {
-          await eventually(() => informer.list().length >= 2, 1000, 'initial sync');
+          await eventually(() => informer.list().length >= 2, 5000, 'initial sync');
           const mark = server.mark();
           // Changes the informer misses while its watch is down, then compaction past its resourceVersion.
           proxy.endWatches({ hold: true });
@@ -261,14 +269,14 @@ describe('@kubernetes/client-node 1.4.0', () => {
       await informer.start();
       try {
         await createWidget(server, widget('b'), 'c7');
-        await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 1000, 'two adds');
+        await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 5000, 'two adds');
         const lastRv = (await getWidget(server, 'b', 'c7')).metadata.resourceVersion;
         const mark = server.mark();
         proxy.endWatches({ hold: true });
         await sleep(100);
         await createWidget(server, widget('c'), 'c7');
         proxy.releaseWatches();
-        await eventually(() => events.some((e) => e.name === 'c'), 1000, 'the add after the re-watch');
+        await eventually(() => events.some((e) => e.name === 'c'), 5000, 'the add after the re-watch');
         await sleep(200);
         assert.deepEqual(events.map((e) => `${e.verb}:${e.name}`), ['add:a', 'add:b', 'add:c']);
         assert.deepEqual(errors, []);
@@ -305,13 +313,13 @@ describe('@kubernetes/client-node 1.4.0', () => {
     const { informer, events } = informerFor(kc, 'c8', 'app=c8');
     await informer.start();
     try {
-      await eventually(() => informer.list().length === 1, 1000, 'initial sync');
+      await eventually(() => informer.list().length === 1, 5000, 'initial sync');
       const path = `${widgetsPath('c8')}/w1`;
       await mergePatch(server, path, { metadata: { labels: { app: 'other' } } });
-      await eventually(() => events.some((e) => e.verb === 'delete'), 1000, 'delete on leaving the selector');
+      await eventually(() => events.some((e) => e.verb === 'delete'), 5000, 'delete on leaving the selector');
       assert.deepEqual(informer.list(), []);
       await mergePatch(server, path, { metadata: { labels: { app: 'c8' } } });
-      await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 1000, 'add on re-entering the selector');
+      await eventually(() => events.filter((e) => e.verb === 'add').length === 2, 5000, 'add on re-entering the selector');
       assert.deepEqual(events.map((e) => e.verb), ['add', 'delete', 'add']);
       assert.deepEqual(informer.list().map((o) => o.metadata?.name), ['w1']);
       // The object itself still exists throughout.
@@ -379,7 +387,7 @@ describe('@kubernetes/client-node 1.4.0 across a server restart', () => {
         }, 200);
       });
       await informer.start();
-      await eventually(() => informer.list().length === 2, 1000, 'initial sync');
+      await eventually(() => informer.list().length === 2, 5000, 'initial sync');
       await server.close();
       await eventually(() => errors.length > 0, 3000, 'an informer error after the server went away');
       assert.match(String((errors[0] as Error).message ?? errors[0]), /ECONNREFUSED|ECONNRESET|socket hang up|connect/i);
