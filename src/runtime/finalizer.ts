@@ -142,6 +142,20 @@ export async function removeFinalizerWithRetry(client: KubeClient, resource: Res
   }
 }
 
+/**
+ * Strips every finalizer of an object that must go whatever its other owners wait for (Landscaper's forceDelete of
+ * a deployed resource). One merge patch; an object already gone, or without finalizers, counts as done.
+ */
+export async function removeAllFinalizers(client: KubeClient, resource: ResourceTarget, obj: KubeObject): Promise<void> {
+  if ((obj.metadata.finalizers ?? []).length === 0) return;
+  const namespace = obj.metadata.namespace;
+  try {
+    await client.patch(resource, obj.metadata.name ?? '', { metadata: { finalizers: null } }, { type: 'merge', ...(namespace !== undefined ? { namespace } : {}) });
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+}
+
 interface Target {
   namespace: string | undefined;
   name: string;

@@ -2,8 +2,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
+import { NotFoundError } from '../../src/client/errors.ts';
 import { action } from '../../src/runtime/controller/action.ts';
-import { cleanupPending, finalizer, FinalizerError, removeFinalizerWithRetry } from '../../src/runtime/finalizer.ts';
+import { cleanupPending, finalizer, FinalizerError, removeAllFinalizers, removeFinalizerWithRetry } from '../../src/runtime/finalizer.ts';
 import { startHarness, widget, widgets, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -184,4 +185,13 @@ test('removeFinalizerWithRetry: a status write in between does not fail it; a li
   await h.client.patch(widgets, 'busy', { metadata: { finalizers: null } }, { type: 'merge', namespace: 'default' });
   await h.client.delete(widgets, 'busy', { namespace: 'default' });
   await removeFinalizerWithRetry(h.client, widgets, again, ours, { backoffMs: 1 });
+});
+
+test("removeAllFinalizers: a force-deleted object goes whatever its owners' finalizers; gone is done", async () => {
+  const created = await h.client.create(widgets, { ...widget('forced'), metadata: { ...widget('forced').metadata, finalizers: ['x.io/a', ours] } });
+  await h.client.delete(widgets, 'forced', { namespace: 'default' });
+  assert.ok((await get('forced')).metadata.deletionTimestamp, 'held by its finalizers');
+  await removeAllFinalizers(h.client, widgets, created);
+  await assert.rejects(get('forced'), NotFoundError);
+  await removeAllFinalizers(h.client, widgets, created);
 });

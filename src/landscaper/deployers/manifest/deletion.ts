@@ -10,6 +10,7 @@ import { MANAGED_DEPLOY_ITEM_LABEL, type DeletionGroup } from './config.ts';
 import { mergeInto } from './merge.ts';
 import { describeRef, nsOpt, type ManagedResource, type ResourceReference } from './resources.ts';
 import type { Pending, WatchInterest } from './target-watches.ts';
+import { removeAllFinalizers } from '../../../runtime/index.ts';
 
 const DEFAULT_GROUPS: DeletionGroup[] = [
   { predefinedResourceGroup: { type: 'namespaced-resources' } },
@@ -87,11 +88,7 @@ async function deleteOne(client: KubeClient, ref: ResourceRef, r: ResourceRefere
     if (err instanceof NotFoundError) return false;
     throw err;
   }
-  if (force && (current.metadata.finalizers ?? []).length > 0) {
-    await client.patch(ref, r.name, { metadata: { finalizers: null } }, { type: 'merge', ...opts }).catch((err: unknown) => {
-      if (!(err instanceof NotFoundError)) throw err;
-    });
-  }
+  if (force) await removeAllFinalizers(client, ref, current);
   return true;
 }
 
