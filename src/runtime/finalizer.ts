@@ -2,6 +2,8 @@
 //
 // Flow, one reconcile at a time:
 // 1. Not being deleted and our finalizer missing → add it (nothing else runs; the write triggers the next reconcile).
+//    With { applyAfterAdd: true }, apply runs at once on the object as stored (controller-runtime's usual pattern):
+//    a controller whose first pass is on a user's critical path saves the round trip through the watch.
 // 2. Not being deleted, finalizer present → apply(obj): the normal reconcile.
 // 3. Being deleted, finalizer present → cleanup(obj); when it returns, remove the finalizer and return its action.
 //    When cleanup throws, the finalizer stays and the error propagates (the controller retries). When it returns
@@ -39,6 +41,11 @@ export interface FinalizerHandlers<T extends KubeObject> {
   cleanup(obj: T): Promise<Action | CleanupPending>;
 }
 
+export interface FinalizerOptions {
+  /** Run apply on the stored object right after adding the finalizer, instead of waiting for its watch event. */
+  applyAfterAdd?: boolean;
+}
+
 export type FinalizerErrorKind = 'AddFinalizer' | 'RemoveFinalizer' | 'UnnamedObject' | 'InvalidFinalizer';
 
 export class FinalizerError extends Error {
@@ -61,12 +68,13 @@ export async function finalizer<T extends KubeObject>(
   name: string,
   obj: T,
   handlers: FinalizerHandlers<T>,
+  options: FinalizerOptions = {},
 ): Promise<Action> {
   const deleting = obj.metadata.deletionTimestamp !== undefined;
   const present = hasFinalizer(obj, name);
   if (!deleting && !present) {
-    await addFinalizer(client, resource, obj, name);
-    return action.awaitChange();
+    const stored = await addFinalizer(client, resource, obj, name);
+    return options.applyAfterAdd ? handlers.apply(stored) : action.awaitChange();
   }
   if (!deleting) return handlers.apply(obj);
   if (!present) return action.awaitChange();

@@ -56,6 +56,22 @@ test('adds the finalizer first, then runs apply; on deletion runs cleanup and re
   await assert.rejects(get('lifecycle'), { name: 'NotFoundError' });
 });
 
+test('applyAfterAdd: apply runs in the same pass, on the object as stored with the finalizer', async () => {
+  const created = await h.client.create(widgets, widget('eager'));
+  const seen: KubeObject[] = [];
+  const next = await finalizer(h.client, widgets, ours, created, {
+    apply: async (obj) => {
+      seen.push(obj);
+      return action.requeueAfter(60_000);
+    },
+    cleanup: async () => action.awaitChange(),
+  }, { applyAfterAdd: true });
+  assert.deepEqual(next, action.requeueAfter(60_000));
+  assert.equal(seen.length, 1);
+  assert.deepEqual(seen[0]!.metadata.finalizers, [ours]);
+  assert.equal(seen[0]!.metadata.resourceVersion, (await get('eager')).metadata.resourceVersion);
+});
+
 test('appends to an existing finalizer list without clobbering it', async () => {
   const r = recorder();
   const obj = await h.client.create(widgets, { ...widget('append'), metadata: { name: 'append', namespace: 'default', finalizers: ['other.io/keep'] } });

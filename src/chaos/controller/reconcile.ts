@@ -104,14 +104,26 @@ export async function reconcileDisruption(disruption: Disruption, ctx: Ctx): Pro
       }
     }
     let finished = false;
-    const next = await finalizer(x.client, disruptionsResource, DISRUPTION_FINALIZER, d, {
-      apply: (live) => reconcileLive(x, live, chaosPods, stuck, ctx),
-      cleanup: async (deleting) => {
-        const result = await reconcileDeletion(x, deleting, chaosPods, stuck, ctx);
-        finished = !('pending' in result);
-        return result;
+    const next = await finalizer(
+      x.client,
+      disruptionsResource,
+      DISRUPTION_FINALIZER,
+      d,
+      {
+        apply: (live) => {
+          // Just written by finalizer(): later passes read it, not the cache's older copy.
+          if (live !== d) x.writes.record(d.metadata.resourceVersion, live);
+          return reconcileLive(x, live, chaosPods, stuck, ctx);
+        },
+        cleanup: async (deleting) => {
+          const result = await reconcileDeletion(x, deleting, chaosPods, stuck, ctx);
+          finished = !('pending' in result);
+          return result;
+        },
       },
-    });
+      // A new disruption's selection and chaos pods are what its user waits for: no round trip before them.
+      { applyAfterAdd: true },
+    );
     if (finished) recordFinished(x, d);
     return next;
   } finally {
