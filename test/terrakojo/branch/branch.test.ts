@@ -225,7 +225,8 @@ describe('Branch controller', () => {
       const failed = await eventually(async () => (await getBranch(created.metadata.name ?? ''))?.status?.conditions?.find((c) => c.type === 'WorkflowReady' && c.status === 'False'));
       assert.equal(failed.reason, 'TemplateListFailed');
       assert.match(failed.message, /^Branch tk\/infra-[0-9a-f]{8}-[0-9a-f]{8} \(acme\/infra feature\/list\): cannot list the WorkflowTemplates of namespace tk: workflowtemplates is forbidden$/);
-      assert.ok((await events()).some((e) => e.type === 'Warning' && e.reason === 'TemplateListFailed'));
+      // The recorder sends Events off the reconcile's path: the Warning may land just after the condition.
+      await eventually(async () => (await events()).find((e) => e.type === 'Warning' && e.reason === 'TemplateListFailed'), 5000, 'the TemplateListFailed Warning');
       failTemplateLists = false;
       const branch = await generated(created.metadata.name ?? '');
       assert.equal(branch.status?.conditions?.find((c) => c.type === 'WorkflowReady')?.reason, 'WorkflowCreated');
