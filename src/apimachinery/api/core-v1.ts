@@ -11,6 +11,17 @@ export type ResourceList = Record<string, Quantity>;
 
 export type IntOrString = number | string;
 
+/** core/v1 ObjectReference: the object an endpoint, event or binding points at. */
+export interface ObjectReference {
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  uid?: string;
+  apiVersion?: string;
+  resourceVersion?: string;
+  fieldPath?: string;
+}
+
 export interface LocalObjectReference {
   name: string;
 }
@@ -489,21 +500,70 @@ export interface Node extends KubeObject {
 
 export interface ServicePort {
   name?: string;
+  /** TCP (default), UDP or SCTP. */
   protocol?: string;
+  appProtocol?: string;
   port: number;
+  /** A number or the name of a container port; defaults to port. */
   targetPort?: IntOrString;
   nodePort?: number;
+}
+
+export interface SessionAffinityConfig {
+  clientIP?: { timeoutSeconds?: number };
 }
 
 export interface ServiceSpec {
   type?: 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
   selector?: Record<string, string>;
   ports?: ServicePort[];
+  /** An address from the service CIDR, "None" for a headless Service, or empty to have one allocated. */
   clusterIP?: string;
+  clusterIPs?: string[];
+  ipFamilies?: ('IPv4' | 'IPv6')[];
+  ipFamilyPolicy?: 'SingleStack' | 'PreferDualStack' | 'RequireDualStack';
+  externalName?: string;
+  externalIPs?: string[];
+  sessionAffinity?: 'None' | 'ClientIP';
+  sessionAffinityConfig?: SessionAffinityConfig;
+  publishNotReadyAddresses?: boolean;
+  internalTrafficPolicy?: 'Cluster' | 'Local';
+  externalTrafficPolicy?: 'Cluster' | 'Local';
+  allocateLoadBalancerNodePorts?: boolean;
+}
+
+export interface ServiceStatus {
+  loadBalancer?: { ingress?: { ip?: string; hostname?: string }[] };
 }
 
 export interface Service extends KubeObject {
   spec?: ServiceSpec;
+  status?: ServiceStatus;
+}
+
+/** core/v1 Endpoints: what old clients read; the endpoints controller mirrors EndpointSlices' view into it. */
+export interface EndpointAddress {
+  ip: string;
+  hostname?: string;
+  nodeName?: string;
+  targetRef?: ObjectReference;
+}
+
+export interface EndpointPort {
+  name?: string;
+  port: number;
+  protocol?: string;
+  appProtocol?: string;
+}
+
+export interface EndpointSubset {
+  addresses?: EndpointAddress[];
+  notReadyAddresses?: EndpointAddress[];
+  ports?: EndpointPort[];
+}
+
+export interface Endpoints extends KubeObject {
+  subsets?: EndpointSubset[];
 }
 
 // --- configuration -------------------------------------------------------------------------------------------

@@ -3,3 +3,4 @@ export type * from './core-v1.ts';
 export type * from './batch-v1.ts';
 export type * from './apps-v1.ts';
 export type * from './coordination-v1.ts';
+export type * from './discovery-v1.ts';
