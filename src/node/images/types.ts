@@ -41,6 +41,21 @@ export interface LayerBlob {
   path: string;
 }
 
+/** What the puller hands the layer store: a manifest resolved for this node's platform, every blob verified. */
+export interface PulledImage {
+  /** Normalised reference (docker.io/library/nginx:latest). */
+  reference: string;
+  /** docker.io/library/nginx: the repository part of imageID. */
+  repository: string;
+  manifestDigest: string;
+  /** sha256:<hex> of the config blob: the image's identity on the node (two tags of one image share it). */
+  configDigest: string;
+  config: ImageConfig;
+  /** Lowest first, each with its diffID from the config's rootfs.diff_ids. */
+  layers: LayerBlob[];
+  sizeBytes: number;
+}
+
 /** Registry credentials for one host, from a pod's imagePullSecrets or the registries file. */
 export interface RegistryCredentials {
   username?: string;
