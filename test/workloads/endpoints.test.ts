@@ -207,6 +207,15 @@ describe('endpointslice and endpoints controllers', () => {
     const got = await h.kubectl(['get', 'endpointslices', '-l', `${SERVICE_NAME_LABEL}=web`, '-o', 'name']);
     assert.equal(got.code, 0, got.stderr);
     assert.match(got.stdout.trim(), /^endpointslice\.discovery\.k8s\.io\/web-[a-z0-9]{5}$/);
+    const table = await h.kubectl(['get', 'endpointslices', '-l', `${SERVICE_NAME_LABEL}=web`]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /^NAME\s+ADDRESSTYPE\s+PORTS\s+ENDPOINTS\s+AGE$/m);
+    assert.match(table.stdout, /^web-[a-z0-9]{5}\s+IPv4\s+8080\s+10\.244\.\d+\.\d+,10\.244\.\d+\.\d+\s+\d+s$/m);
+    const list = await h.kubectl(['get', 'endpoints']);
+    assert.equal(list.code, 0, list.stderr);
+    assert.match(list.stdout, /^NAME\s+ENDPOINTS\s+AGE$/m);
+    assert.match(list.stdout, new RegExp(`^web\\s+${readyIPs('web').map((ip) => `${ip.replaceAll('.', '\\.')}:8080`).join(',')}\\s`, 'm'));
+    assert.match(list.stdout, /^manual\s+192\.0\.2\.10:80\s/m);
     const eps = await h.kubectl(['get', 'endpoints', 'web', '-o', 'jsonpath={.subsets[*].addresses[*].ip}']);
     assert.equal(eps.code, 0, eps.stderr);
     assert.deepEqual(eps.stdout.trim().split(' ').sort(), readyIPs('web'));
