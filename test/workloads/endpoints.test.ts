@@ -134,6 +134,18 @@ describe('endpointslice and endpoints controllers', () => {
     assert.equal(endpointsOf('web').length, 2);
   });
 
+  test('a terminating pod stays in the slice as terminating, not ready, and leaves the Endpoints', async () => {
+    const p = await pod('web-t', { app: 'web' });
+    await h.until(() => endpointOf('web', 'web-t')?.conditions?.ready === true && readyIPs('web').includes(p.status?.podIP ?? ''), 'web-t ready');
+    // Bound to a node, the pod waits for its kubelet to confirm: deletionTimestamp is set, the object stays.
+    await h.client.delete(podsResource, 'web-t', { namespace: ns, gracePeriodSeconds: 30 });
+    await h.until(() => endpointOf('web', 'web-t')?.conditions?.terminating === true && !readyIPs('web').includes(p.status?.podIP ?? ''), 'web-t terminating');
+    assert.deepEqual(endpointOf('web', 'web-t')?.conditions, { ready: false, serving: true, terminating: true });
+    assert.ok(!notReadyIPs('web').includes(p.status?.podIP ?? ''), 'Endpoints leave terminating pods out');
+    await deletePod('web-t');
+    await h.until(() => endpointOf('web', 'web-t') === undefined, 'web-t gone');
+  });
+
   test('a label change moves a pod out of a Service and back in', async () => {
     await patchLabels('web-1', { app: 'other' });
     await h.until(() => endpointOf('web', 'web-1') === undefined && readyIPs('web').length === 0, 'web-1 left web');
@@ -201,6 +213,28 @@ describe('endpointslice and endpoints controllers', () => {
 
     await h.client.delete(servicesResource, 'big', { namespace: ns });
     await h.until(() => slicesOf('big').length === 0 && endpoints.get('big', ns) === undefined, 'slices and Endpoints of big gone', 60_000);
+  });
+
+  test('a pod on a node that does not exist waits for it, with a Warning on the Service', async () => {
+    await service('late', { selector: { app: 'late' }, ports: [{ port: 80 }] });
+    const created = await h.client.create<Pod>(podsResource, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'late-1', namespace: ns, labels: { app: 'late' } }, spec: { nodeName: 'node-late', containers: [{ name: 'c', image: 'busybox' }] } }, { namespace: ns });
+    const p = await setReady(created, true, '10.244.99.1');
+    const warned = () => h.events('late').some((e) => e.reason === 'FailedToUpdateEndpointSlices' && e.type === 'Warning' && e.message === 'Error updating Endpoint Slices for Service default/late: skipping Pod late-1 for Service default/late: Node node-late Not Found');
+    await h.until(() => warned() && readyIPs('late').length === 1, 'the Warning, and the Endpoints (which do not look at nodes) list the pod');
+    assert.deepEqual(endpointsOf('late'), [], 'only the placeholder slice');
+    await h.client.create<Node>(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-late' } });
+    await h.until(() => endpointOf('late', 'late-1')?.conditions?.ready === true, 'the pod listed once its node exists');
+    assert.deepEqual(endpointOf('late', 'late-1')?.addresses, [p.status?.podIP]);
+    assert.equal(slicesOf('late').length, 1, 'the placeholder was reused');
+  });
+
+  test('a Service that loses its selector loses its slices; its Endpoints stay for their new owner', async () => {
+    await service('dropped', { selector: { app: 'dropped' }, ports: [{ port: 80 }] });
+    await pod('dropped-1', { app: 'dropped' });
+    await h.until(() => endpointsOf('dropped').length === 1 && readyIPs('dropped').length === 1, 'dropped synced');
+    await h.client.patch(servicesResource, 'dropped', { spec: { selector: null } }, { type: 'merge', namespace: ns });
+    await h.until(() => slicesOf('dropped').length === 0, 'its slices deleted');
+    assert.equal(readyIPs('dropped').length, 1);
   });
 
   test('kubectl lists the slices by service-name label and the Endpoints', async () => {
