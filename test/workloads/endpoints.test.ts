@@ -219,7 +219,7 @@ describe('endpointslice and endpoints controllers', () => {
     await service('late', { selector: { app: 'late' }, ports: [{ port: 80 }] });
     const created = await h.client.create<Pod>(podsResource, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'late-1', namespace: ns, labels: { app: 'late' } }, spec: { nodeName: 'node-late', containers: [{ name: 'c', image: 'busybox' }] } }, { namespace: ns });
     const p = await setReady(created, true, '10.244.99.1');
-    const warned = () => h.events('late').some((e) => e.reason === 'FailedToUpdateEndpointSlices' && e.type === 'Warning' && e.message === 'Error updating Endpoint Slices for Service default/late: skipping Pod late-1 for Service default/late: Node node-late Not Found');
+    const warned = () => h.events('late').some((e) => e.reason === 'FailedToUpdateEndpointSlices' && e.type === 'Warning' && e.involvedObject.kind === 'Service' && e.message === 'Error updating Endpoint Slices for Service default/late: skipping Pod late-1 for Service default/late: Node node-late Not Found');
     await h.until(() => warned() && readyIPs('late').length === 1, 'the Warning, and the Endpoints (which do not look at nodes) list the pod');
     assert.deepEqual(endpointsOf('late'), [], 'only the placeholder slice');
     await h.client.create<Node>(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-late' } });
