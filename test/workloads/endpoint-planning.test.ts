@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { EndpointSlice, Node, Pod, Service } from '../../src/apimachinery/api/index.ts';
 import { planSlices } from '../../src/workloads/endpointslice/reconciler.ts';
+import { TriggerTimeTracker } from '../../src/workloads/endpointslice/trigger-time.ts';
 import { desiredSubsets, truncateSubsets } from '../../src/workloads/endpoints/subsets.ts';
 
 const node: Node = { metadata: { name: 'n' } };
@@ -82,5 +83,26 @@ describe('Endpoints subsets', () => {
     assert.equal(subsets[0]?.addresses?.length, 900);
     assert.equal(subsets[0]?.notReadyAddresses?.length, 100);
     assert.equal(truncateSubsets(desiredSubsets(service, pods.slice(0, 1000))), false);
+  });
+});
+
+describe('last-change trigger time', () => {
+  const at = (p: Pod, status: 'True' | 'False', time: string): Pod => ({ ...p, status: { ...p.status, conditions: [{ type: 'Ready', status, lastTransitionTime: time }] } });
+  const created = { ...service, metadata: { ...service.metadata, creationTimestamp: '2026-01-01T00:00:00Z' } };
+
+  test('the Service creation first, then the earliest changed pod transition, nothing when nothing changed', () => {
+    const tracker = new TriggerTimeTracker();
+    const a = at(pod(1), 'False', '2026-01-01T00:00:05Z');
+    const b = at(pod(2), 'True', '2026-01-01T00:00:06Z');
+    assert.equal(tracker.compute(created, [a, b])?.toISOString(), '2026-01-01T00:00:00.000Z');
+    assert.equal(tracker.compute(created, [a, b]), undefined);
+    const c = at(pod(3), 'True', '2026-01-01T00:00:09Z');
+    assert.equal(tracker.compute(created, [at(a, 'True', '2026-01-01T00:00:08Z'), b, c])?.toISOString(), '2026-01-01T00:00:08.000Z');
+  });
+
+  test('a Ready flip within the same second still counts', () => {
+    const tracker = new TriggerTimeTracker();
+    tracker.compute(created, [at(pod(1), 'False', '2026-01-01T00:00:05Z')]);
+    assert.equal(tracker.compute(created, [at(pod(1), 'True', '2026-01-01T00:00:05Z')])?.toISOString(), '2026-01-01T00:00:05.000Z');
   });
 });

@@ -2,15 +2,22 @@
 // time of the earliest pod or Service change since the previous sync that this sync publishes, so the proxy can
 // measure how long a change took to reach it. A pod's change time is its Ready condition's last transition; a
 // Service's is its creation. Like upstream, several changes of one object between two syncs count as the last.
+// Unlike upstream, a Ready flip within the second of the previous transition (timestamps have second precision,
+// and Bosun's pods can start that fast) still counts as a change.
 import type { Pod, Service } from '../../apimachinery/api/index.ts';
 import { keyOf } from '../../runtime/index.ts';
 import { podCondition } from '../pods/pod-state.ts';
 
 export const LAST_CHANGE_TRIGGER_TIME_ANNOTATION = 'endpoints.kubernetes.io/last-change-trigger-time';
 
+interface PodTrigger {
+  time: number;
+  status: string;
+}
+
 interface ServiceState {
   serviceTime: number;
-  podTimes: Map<string, number>;
+  pods: Map<string, PodTrigger>;
 }
 
 function timeOf(value: string | undefined): number {
@@ -32,16 +39,18 @@ export class TriggerTimeTracker {
     const changed = (time: number): void => {
       if (earliest === 0 || time < earliest) earliest = time;
     };
-    const podTimes = new Map<string, number>();
+    const podTriggers = new Map<string, PodTrigger>();
     for (const pod of pods) {
-      const time = timeOf(podCondition(pod, 'Ready')?.lastTransitionTime);
-      if (time === 0) continue;
-      podTimes.set(pod.metadata.name ?? '', time);
-      if (time > (previous?.podTimes.get(pod.metadata.name ?? '') ?? 0)) changed(time);
+      const ready = podCondition(pod, 'Ready');
+      const now = { time: timeOf(ready?.lastTransitionTime), status: ready?.status ?? '' };
+      if (now.time === 0) continue;
+      podTriggers.set(pod.metadata.name ?? '', now);
+      const before = previous?.pods.get(pod.metadata.name ?? '');
+      if (!before || now.time > before.time || (now.time === before.time && now.status !== before.status)) changed(now.time);
     }
     const serviceTime = timeOf(service.metadata.creationTimestamp);
     if (serviceTime > (previous?.serviceTime ?? 0)) changed(serviceTime);
-    this.states.set(key, { serviceTime, podTimes });
+    this.states.set(key, { serviceTime, pods: podTriggers });
     if (!previous) return serviceTime > 0 ? new Date(serviceTime) : undefined;
     return earliest > 0 ? new Date(earliest) : undefined;
   }
