@@ -192,13 +192,19 @@ describe('endpointslice and endpoints controllers', () => {
     assert.equal(addresses.find((x) => x.targetRef?.name === 'db-x')?.hostname, undefined);
   });
 
-  test('a selectorless Service gets nothing; the Endpoints its user wrote stay as written', async () => {
+  test('a selectorless Service gets nothing; the slices and Endpoints others wrote stay as written', async () => {
     await service('manual', { ports: [{ port: 80 }] });
     const mine = await h.client.create<Endpoints>(endpointsResource, { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'manual', namespace: ns }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 80 }] }] }, { namespace: ns });
+    // A slice someone else writes with the controller's label (as the API server may for its own Services).
+    const foreign = await h.client.create<EndpointSlice>(
+      endpointSlicesResource,
+      { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', metadata: { name: 'manual', namespace: ns, labels: { [SERVICE_NAME_LABEL]: 'manual', [MANAGED_BY_LABEL]: 'endpointslice-controller.k8s.io' } }, addressType: 'IPv4', endpoints: [{ addresses: ['192.0.2.10'] }], ports: [{ port: 80 }] },
+      { namespace: ns },
+    );
     // Created after: once its slices exist, the selectorless one has been synced too.
     await service('sentinel', { selector: { app: 'sentinel' }, ports: [{ port: 80 }] });
     await h.until(() => slicesOf('sentinel').length === 1 && endpoints.get('sentinel', ns) !== undefined, 'the sentinel synced');
-    assert.deepEqual(slicesOf('manual'), []);
+    assert.deepEqual(slicesOf('manual').map((x) => x.metadata.resourceVersion), [foreign.metadata.resourceVersion]);
     assert.equal(endpoints.get('manual', ns)?.metadata.resourceVersion, mine.metadata.resourceVersion);
     assert.deepEqual(slicesOf('sentinel')[0]?.endpoints ?? [], [], 'a Service without pods keeps one empty placeholder slice');
   });

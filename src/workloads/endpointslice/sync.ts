@@ -9,6 +9,7 @@ import { action, LABEL_INDEX, labelIndexValue, messageOf, type Action, type Even
 import { SERVICE_NAME_LABEL } from '../../apimachinery/api/discovery-v1.ts';
 import { planSlices, type SlicePlan } from './reconciler.ts';
 import { endpointSelector, podsOfService } from './service-pods.ts';
+import { ownedBy } from './slice-meta.ts';
 import type { SliceWrites } from './slice-writes.ts';
 import { setTriggerTime, type TriggerTimeTracker } from './trigger-time.ts';
 
@@ -32,8 +33,11 @@ export async function syncEndpointSlices(service: Service, ctx: ReconcileContext
   // Slices already being deleted are left to finish, so a slow finalizer cannot wedge the Service.
   const existing = d.writes.view(ctx.key, cached).filter((slice) => slice.metadata.deletionTimestamp === undefined);
 
-  // ExternalName and selectorless Services get no slices from this controller; ones it made before go.
-  const plan: SlicePlan = endpointSelector(service) ? planFor(d, service, existing) : { create: [], update: [], delete: existing, skipped: [] };
+  // ExternalName and selectorless Services get no slices from this controller; ones it made for this very
+  // Service before go (a slice someone else labelled as ours, like one the API server writes, stays).
+  const plan: SlicePlan = endpointSelector(service)
+    ? planFor(d, service, existing)
+    : { create: [], update: [], delete: existing.filter((slice) => ownedBy(slice, service)), skipped: [] };
 
   try {
     await write(d, service, ctx, plan);
