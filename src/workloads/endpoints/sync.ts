@@ -7,9 +7,9 @@ import type { Endpoints, Pod, Service } from '../../apimachinery/api/index.ts';
 import { endpointsResource } from '../../apimachinery/builtin-resources.ts';
 import { objectKey } from '../../apimachinery/object.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { ForbiddenError } from '../../client/errors.ts';
-import { action, messageOf, type Action, type EventRecorder, type Informer, type ReadYourWrites, type ReconcileContext } from '../../runtime/index.ts';
+import { action, messageOf, TerminalError, type Action, type EventRecorder, type Informer, type ReadYourWrites, type ReconcileContext } from '../../runtime/index.ts';
 import { endpointSelector, podsOfService } from '../endpointslice/service-pods.ts';
+import { isNamespaceTerminating, unretriable } from '../endpointslice/write-errors.ts';
 import { HEADLESS_LABEL, isServiceIPSet, serviceControllerRef } from '../endpointslice/slice-meta.ts';
 import { setTriggerTime, type TriggerTimeTracker } from '../endpointslice/trigger-time.ts';
 import { desiredSubsets, subsetsEqual, truncateSubsets } from './subsets.ts';
@@ -73,12 +73,12 @@ export async function syncEndpoints(service: Service, ctx: ReconcileContext<Endp
     d.writes.record(current?.metadata.resourceVersion ?? '', written);
   } catch (err) {
     // The namespace is going away: its Endpoints will never be needed.
-    if (!current && err instanceof ForbiddenError && (err.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')) return action.awaitChange();
+    if (!current && isNamespaceTerminating(err)) return action.awaitChange();
     const [reason, message] = current
       ? ['FailedToUpdateEndpoint', `Failed to update endpoint ${namespace}/${name}: ${messageOf(err)}`]
       : ['FailedToCreateEndpoint', `Failed to create endpoint for service ${namespace}/${name}: ${messageOf(err)}`];
     void d.recorder.warning(next, reason, message);
-    throw err;
+    throw unretriable(err) ? new TerminalError(message, { cause: err }) : err;
   }
   return action.awaitChange();
 }

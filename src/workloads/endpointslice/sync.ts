@@ -4,14 +4,15 @@
 import type { EndpointSlice, Node, Pod, Service } from '../../apimachinery/api/index.ts';
 import { endpointSlicesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { ForbiddenError, NotFoundError } from '../../client/errors.ts';
-import { action, LABEL_INDEX, labelIndexValue, messageOf, type Action, type EventRecorder, type Informer, type ReconcileContext } from '../../runtime/index.ts';
+import { NotFoundError } from '../../client/errors.ts';
+import { action, LABEL_INDEX, labelIndexValue, messageOf, TerminalError, type Action, type EventRecorder, type Informer, type ReconcileContext } from '../../runtime/index.ts';
 import { SERVICE_NAME_LABEL } from '../../apimachinery/api/discovery-v1.ts';
 import { planSlices, type SlicePlan } from './reconciler.ts';
 import { endpointSelector, podsOfService } from './service-pods.ts';
 import { ownedBy } from './slice-meta.ts';
 import type { SliceWrites } from './slice-writes.ts';
 import { setTriggerTime, type TriggerTimeTracker } from './trigger-time.ts';
+import { isNamespaceTerminating, unretriable } from './write-errors.ts';
 
 export interface EndpointSliceControllerData {
   client: KubeClient;
@@ -42,8 +43,9 @@ export async function syncEndpointSlices(service: Service, ctx: ReconcileContext
   try {
     await write(d, service, ctx, plan);
   } catch (err) {
-    void d.recorder.warning(service, 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${namespace}/${name}: ${messageOf(err)}`);
-    throw err;
+    const message = `Error updating Endpoint Slices for Service ${namespace}/${name}: ${messageOf(err)}`;
+    void d.recorder.warning(service, 'FailedToUpdateEndpointSlices', message);
+    throw unretriable(err) ? new TerminalError(message, { cause: err }) : err;
   }
   // A pod on a missing node is left out until its node appears: the node watch wakes the Service then.
   if (plan.skipped.length > 0) void d.recorder.warning(service, 'FailedToUpdateEndpointSlices', `Error updating Endpoint Slices for Service ${namespace}/${name}: ${plan.skipped.join('; ')}`);
@@ -68,7 +70,7 @@ async function write(d: EndpointSliceControllerData, service: Service, ctx: Reco
         d.writes.recordCreate(ctx.key, await d.client.create(endpointSlicesResource, slice, { namespace, signal }));
       } catch (err) {
         // The namespace is going away: its slices will never be needed.
-        if (err instanceof ForbiddenError && (err.details?.causes ?? []).some((c) => c.reason === 'NamespaceTerminating')) return;
+        if (isNamespaceTerminating(err)) return;
         throw err;
       }
     }
