@@ -1,7 +1,10 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the
-// ReplicaSet and Deployment controllers, and the node lifecycle controller. Pods themselves run on a node agent.
+// ReplicaSet and Deployment controllers, the node lifecycle controller, and the endpointslice and endpoints
+// controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
+import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
+import { registerEndpointSliceController, type EndpointSliceControllerOptions } from './endpointslice/controller.ts';
 import { registerDeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
 import { registerJobController, type JobControllerOptions } from './job/controller.ts';
 import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';
@@ -15,6 +18,8 @@ export interface WorkloadsOptions {
   replicaSet?: ReplicaSetControllerOptions | false;
   deployment?: DeploymentControllerOptions | false;
   nodeLifecycle?: NodeLifecycleOptions | false;
+  endpointSlice?: EndpointSliceControllerOptions | false;
+  endpoints?: EndpointsControllerOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -23,6 +28,8 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.replicaSet !== false) registerReplicaSetController(mgr, options.replicaSet);
   if (options.deployment !== false) registerDeploymentController(mgr, options.deployment);
   if (options.nodeLifecycle !== false) registerNodeLifecycleController(mgr, options.nodeLifecycle);
+  if (options.endpointSlice !== false) registerEndpointSliceController(mgr, options.endpointSlice);
+  if (options.endpoints !== false) registerEndpointsController(mgr, options.endpoints);
 }
 
 /**
@@ -30,7 +37,8 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
  * writes their PodScheduled condition; the Job and ReplicaSet controllers create, adopt (patch) and delete pods;
  * the Job controller reads Jobs afresh before adopting and the TTL controller before deleting; the Deployment
  * controller creates, scales and deletes ReplicaSets and patches the revision annotation; the node lifecycle
- * controller patches taints and writes node and pod status; each records Events.
+ * controller patches taints and writes node and pod status; the endpointslice and endpoints controllers read
+ * Services and write EndpointSlices and Endpoints; each records Events.
  */
 const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
@@ -45,6 +53,9 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: ['apps'], resources: ['replicasets/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: ['apps'], resources: ['deployments/status'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['services'], verbs: ['list', 'watch'] },
+  { apiGroups: [''], resources: ['endpoints'], verbs: ['list', 'watch', 'create', 'update'] },
+  { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch', 'create', 'update', 'delete'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
 

@@ -401,6 +401,49 @@ const nodePrinter = printer(
   },
 );
 
+/** At most three entries, then " + N more..." (listWithMoreString); empty is `empty`. */
+function firstThree(list: string[], empty: string): string {
+  if (list.length > 3) return `${list.slice(0, 3).join(',')} + ${list.length - 3} more...`;
+  return list.length > 0 ? list.join(',') : empty;
+}
+
+/** Ready addresses as ip:port per port (just the ip for a portless headless subset), as formatEndpoints. */
+function endpointsCell(o: KubeObject): string {
+  const subsets = arr(o['subsets']).map(rec);
+  if (subsets.length === 0) return '<none>';
+  const list: string[] = [];
+  for (const subset of subsets) {
+    const ips = arr(subset['addresses']).map((a) => str(rec(a)['ip']));
+    const ports = arr(subset['ports']).map((p) => num(rec(p)['port']));
+    if (ports.length === 0) list.push(...ips);
+    else for (const port of ports) list.push(...ips.map((ip) => (ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`)));
+  }
+  return firstThree(list, '');
+}
+
+const endpointsPrinter = printer([NAME, col('Endpoints', 'Endpoints is the list of endpoints of this Service.'), AGE], (o, now) => [
+  o.metadata.name ?? '',
+  endpointsCell(o),
+  age(o.metadata.creationTimestamp, now),
+]);
+
+const endpointSlicePrinter = printer(
+  [
+    NAME,
+    col('AddressType', 'Type of address carried by this EndpointSlice.'),
+    col('Ports', 'Port numbers which will be exposed by the endpoints in this EndpointSlice.'),
+    col('Endpoints', 'Addresses of the endpoints in this EndpointSlice.'),
+    AGE,
+  ],
+  (o, now) => [
+    o.metadata.name ?? '',
+    str(o['addressType']),
+    firstThree(arr(o['ports']).map((p) => (typeof rec(p)['port'] === 'number' ? String(rec(p)['port']) : str(rec(p)['name']) || '*')), '<unset>'),
+    firstThree(arr(o['endpoints']).flatMap((e) => arr(rec(e)['addresses']).map(str)), '<unset>'),
+    age(o.metadata.creationTimestamp, now),
+  ],
+);
+
 const webhookConfigurationPrinter = printer([NAME, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE], (o, now) => [
   o.metadata.name ?? '',
   arr(o['webhooks']).length,
@@ -416,6 +459,8 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Event': eventPrinter,
   '/Node': nodePrinter,
   '/ServiceAccount': serviceAccountPrinter,
+  '/Endpoints': endpointsPrinter,
+  'discovery.k8s.io/EndpointSlice': endpointSlicePrinter,
   'batch/Job': jobPrinter,
   'apps/Deployment': deploymentPrinter,
   'apps/ReplicaSet': replicaSetPrinter,
