@@ -49,6 +49,7 @@ export class RecordIndex {
   /** Every name with records and each of its ancestors inside the zone, with how many records hold it up. */
   private readonly existing = new Map<string, number>();
   private serialSeconds = Math.floor(Date.now() / 1000);
+  private readonly listeners = new Set<() => void>();
 
   constructor(options: RecordIndexOptions = {}) {
     this.zone = canonicalName(options.zone ?? 'cluster.local');
@@ -64,6 +65,12 @@ export class RecordIndex {
       ttl: this.ttl,
       data: { mname: `ns.dns.${this.zone}`, rname: `hostmaster.${this.zone}`, serial: this.serialSeconds, refresh: 7200, retry: 1800, expire: 86400, minimum: this.ttl },
     };
+  }
+
+  /** Calls listener after each change of the records; returns the unsubscribe. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Whether the name is inside the zone, which this index answers for alone. */
@@ -220,6 +227,7 @@ export class RecordIndex {
     if (records.length > 0) this.recordsBySource.set(source, records);
     else this.recordsBySource.delete(source);
     this.serialSeconds = Math.max(this.serialSeconds + 1, Math.floor(Date.now() / 1000));
+    for (const listener of this.listeners) listener();
   }
 
   /** The name and its ancestors down to the zone exist while a record holds them (reverse names: only themselves). */
