@@ -17,6 +17,8 @@ import { UpstreamForwarder, type Upstream } from './upstream-forwarder.ts';
 
 export const DNS_PORT = 53;
 export const DEFAULT_CLUSTER_DOMAIN = 'cluster.local';
+/** CoreDNS's kubernetes plugin waits this long for its first lists, then serves what it has. */
+const SYNC_WAIT_MS = 5000;
 
 export interface ClusterDnsOptions {
   client: KubeClient;
@@ -81,8 +83,11 @@ export async function startClusterDns(options: ClusterDnsOptions): Promise<Clust
   let server: RunningDnsServer | undefined;
   try {
     for (const informer of informers) informer.start();
-    // The first answers are complete ones: a pod asking right after start gets no false NXDOMAIN.
-    await Promise.all(informers.map((informer) => informer.waitForSync()));
+    // The first answers are complete ones, so a pod asking right after start gets no false NXDOMAIN; an API
+    // server that does not list them (down, or RBAC) must not hold the node back, as in CoreDNS.
+    await Promise.all(informers.map((informer) => informer.waitForSync(AbortSignal.timeout(SYNC_WAIT_MS)))).catch(() => {
+      logger.warn(`cluster DNS starts before Services, EndpointSlices and Pods were listed (waited ${SYNC_WAIT_MS / 1000} s)`);
+    });
     const forwarder = new UpstreamForwarder(options.upstreams ?? (await hostUpstreams(options.address)), options.upstreamTimeoutMs);
     const answerer = new QueryAnswerer(index, forwarder);
     server = await startDnsServer({ host: options.address, port: options.port ?? DNS_PORT, answer: (query, transport) => answerer.answer(query, transport), onError });
