@@ -214,3 +214,30 @@ test('the node keeps the kube-dns-<node> EndpointSlice pointing at its server, a
     await slices.stop();
   }
 });
+
+/** One raw UDP exchange. */
+function exchange(message: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const socket = createSocket('udp4');
+    socket.on('message', (answer) => {
+      socket.close();
+      resolve(answer);
+    });
+    socket.on('error', reject);
+    socket.send(message, dns.port, '127.0.0.1');
+  });
+}
+
+test('the question\'s spelling is kept; a malformed query is FORMERR, another opcode NOTIMP', async () => {
+  const mixed = await ask(`WeB-0.Web.${NS.toUpperCase()}.svc.Cluster.Local`, 'A');
+  assert.deepEqual(mixed.answers?.map((a) => a.name), [`WeB-0.Web.${NS.toUpperCase()}.svc.Cluster.Local`]);
+
+  // A header that promises a question the message does not carry.
+  const garbage = Buffer.from([0x12, 0x34, 0x01, 0x00, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0x05, 0x61]);
+  const formerr = decode(await exchange(garbage)) as DecodedPacket & { rcode?: string };
+  assert.equal(formerr.id, 0x1234);
+  assert.equal(formerr.rcode, 'FORMERR');
+
+  const status = encode({ type: 'query', id: 7, flags: 2 << 11, questions: [{ type: 'A', name: `web.${NS}.svc.cluster.local` }] });
+  assert.equal((decode(await exchange(status)) as DecodedPacket & { rcode?: string }).rcode, 'NOTIMP');
+});
