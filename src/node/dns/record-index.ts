@@ -208,10 +208,11 @@ export class RecordIndex {
     return records;
   }
 
-  /** Swaps one object's records for its new ones; the serial moves when anything changed. */
+  /** Swaps one object's records for its new ones; the serial moves and listeners hear of it when they differ. */
   private replace(source: string, records: DnsRecord[]): void {
     const previous = this.recordsBySource.get(source) ?? [];
-    if (previous.length === 0 && records.length === 0) return;
+    // Most events (a pod's status, a slice's unrelated fields) change no record: the serial stays.
+    if (JSON.stringify(previous) === JSON.stringify(records)) return;
     for (const record of previous) {
       const n = canonicalName(record.name);
       const remaining = (this.recordsByName.get(n) ?? []).filter((r) => r !== record);
