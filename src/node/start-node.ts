@@ -14,6 +14,7 @@ import type { KubeletPki } from './kubelet-api/kubelet-pki.ts';
 import { startKubeletApi } from './kubelet-api/server.ts';
 import { BridgeNetwork } from './network/bridge-network.ts';
 import { PodNetworkUnavailableError } from './network/errors.ts';
+import { DEFAULT_CLUSTER_DOMAIN, startClusterDns, type ClusterDns } from './dns/cluster-dns.ts';
 
 export interface NodeOptions {
   client: KubeClient;
@@ -37,6 +38,11 @@ export interface NodeOptions {
   nodeFailureRebootAfterMs?: number;
   /** The node runtime API's socket (default /run/bosun/runtime-<hash of dataDir>.sock). */
   runtimeSocketPath?: string;
+  /**
+   * kubelet's --cluster-dns: the kube-dns Service's address(es) pods' resolv.conf names. On a bridge the node
+   * serves cluster DNS on its gateway; without a bridge (or without this option) pods keep the host's resolvers.
+   */
+  clusterDNS?: string[];
   logger: Logger;
 }
 
@@ -56,7 +62,18 @@ function cgroupName(dataDir: string): string {
   return `bosun-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
 }
 
-async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; description: string; release(): Promise<void> }> {
+/** Cluster DNS on the bridge gateway, where pods reach the node; none on the host network, or when it cannot listen. */
+async function openClusterDns(options: NodeOptions, gateway: string | undefined): Promise<ClusterDns | undefined> {
+  if (gateway === undefined || options.clusterDNS === undefined || options.clusterDNS.length === 0) return undefined;
+  try {
+    return await startClusterDns({ client: options.client, nodeName: options.nodeName, address: gateway, logger: options.logger });
+  } catch (error) {
+    options.logger.warn({ err: error }, `cluster DNS not served on ${gateway}:53: pods get the host's resolvers`);
+    return undefined;
+  }
+}
+
+async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; gateway?: string; description: string; release(): Promise<void> }> {
   const host = { provider: hostNetworkProvider('127.0.0.1'), hostIP: '127.0.0.1', description: 'host', release: () => Promise.resolve() };
   if (options.network === 'host') return host;
   try {
@@ -66,7 +83,7 @@ async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetwork
       ...(options.clusterCIDR !== undefined ? { clusterCIDR: options.clusterCIDR } : {}),
     });
     // Pods reach the node at the bridge's gateway: that is their status.hostIP.
-    return { provider: bridge, hostIP: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, release: () => bridge.teardown() };
+    return { provider: bridge, hostIP: bridge.gateway, gateway: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, release: () => bridge.teardown() };
   } catch (error) {
     if (!(error instanceof PodNetworkUnavailableError)) throw error;
     options.logger.warn({ err: error }, 'pods get the host network');
@@ -78,6 +95,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const dataDir = await realpath(options.dataDir);
   const network = await openNetwork({ ...options, dataDir });
+  const dns = await openClusterDns(options, network.gateway);
   // The kubelet API listens first, so the Node can name its port; it serves the agent's pods once they run.
   let agent: NodeAgent | undefined;
   const containers: RunningContainers = {
@@ -102,9 +120,11 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.nodeFailureRebootAfterMs !== undefined ? { nodeFailureRebootAfterMs: options.nodeFailureRebootAfterMs } : {}),
       ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
+      ...(dns !== undefined && options.clusterDNS !== undefined ? { clusterDns: { nameservers: options.clusterDNS, domain: DEFAULT_CLUSTER_DOMAIN } } : {}),
     });
   } catch (error) {
     await kubelet.close();
+    await dns?.stop();
     throw error;
   }
   const running = agent;
@@ -116,6 +136,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     async stop(stopOptions = {}) {
       await running.stop(stopOptions);
       await kubelet.close();
+      await dns?.stop();
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
       if (stopOptions.killPods === true) await network.release();

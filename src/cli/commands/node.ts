@@ -1,6 +1,7 @@
 // `bosun node`: one more node agent against any API server a kubeconfig reaches, so that several nodes can
 // be simulated on one machine. `bosun up` runs one itself (startNodeFromFlags); the flags are shared.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { homedir, hostname } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -26,10 +27,18 @@ export interface NodeFlags {
   imageMap?: string;
   nodeLeaseDurationSeconds?: number;
   nodeFailureRebootAfter?: number;
+  clusterDns: string[];
 }
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function addresses(value: string): string[] {
+  const ips = list(value);
+  const bad = ips.find((ip) => isIP(ip) === 0);
+  if (bad !== undefined) throw new InvalidArgumentError(`${bad} is not an IP address`);
+  return ips;
 }
 
 function duration(value: string): number {
@@ -57,7 +66,8 @@ export function withNodeFlags(command: Command): Command {
     .option('--allow-root', 'containers that set no runAsUser run as root (default: as nobody)', false)
     .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
     .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger)
-    .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration);
+    .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration)
+    .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag); the node serves cluster DNS on its bridge gateway', addresses, ['10.96.0.10']);
 }
 
 export class ImageMapError extends Error {
@@ -89,6 +99,7 @@ export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient;
     ...node,
     network: flags.nodeNetwork,
     allowRootByDefault: flags.allowRoot,
+    clusterDNS: flags.clusterDns,
     ...(flags.bridge !== undefined ? { bridgeName: flags.bridge } : {}),
     ...(flags.clusterCidr !== undefined ? { clusterCIDR: flags.clusterCidr } : {}),
     ...(flags.trustedNamespaces !== undefined ? { trustedNamespaces: flags.trustedNamespaces } : {}),

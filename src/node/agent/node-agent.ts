@@ -17,6 +17,7 @@ import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
 import { defaultRuntimeSocketPath } from '../runtime-api/socket-path.ts';
 import { ContainerRegistry } from './pods/container-registry.ts';
 import { PodController } from './pods/pod-controller.ts';
+import type { ClusterDnsSettings } from './pods/pod-dns-config.ts';
 import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
 import type { RunningContainers } from './running-containers.ts';
@@ -56,6 +57,8 @@ export interface NodeAgentOptions {
   nodeFailureRebootAfterMs?: number;
   /** How often pods' local storage is measured for eviction (kubelet's housekeeping: 10 s). */
   localStorageIntervalMs?: number;
+  /** kubelet's --cluster-dns and --cluster-domain; without it pods on ClusterFirst get the host's resolvers. */
+  clusterDns?: ClusterDnsSettings;
   logger?: Logger;
 }
 
@@ -107,6 +110,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     nodeAllocatable: desiredNodeStatus({ nodeName: options.nodeName }).allocatable ?? {},
     registry,
     localStorageIntervalMs: options.localStorageIntervalMs ?? 10_000,
+    ...(options.clusterDns !== undefined ? { clusterDns: options.clusterDns } : {}),
   };
 
   async function bootUp(): Promise<Life> {

@@ -22,6 +22,7 @@ import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.t
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerRecord, PodContainers } from './container-record.ts';
+import type { ClusterDnsSettings } from './pod-dns-config.ts';
 import { EVICTED_REASON, LocalStorageMonitor, localStorageLimits } from './local-storage.ts';
 import type { ContainerRegistry } from './container-registry.ts';
 import { podPhase, renderStatus, type PodFactsForStatus } from './pod-status.ts';
@@ -48,6 +49,8 @@ export interface PodWorkerContext {
   registry: ContainerRegistry;
   /** How often local storage is measured against emptyDir sizeLimit and ephemeral-storage limits (kubelet: 10 s). */
   localStorageIntervalMs: number;
+  /** kubelet's --cluster-dns and --cluster-domain; undefined where the node serves no cluster DNS. */
+  clusterDns?: ClusterDnsSettings;
 }
 
 const DEFAULT_GRACE_SECONDS = 30;
@@ -234,8 +237,9 @@ export class PodWorker {
       if (this.stopping.halting || this.stopping.detached) return false;
       try {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
-        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
+        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable, ...(this.ctx.clusterDns !== undefined ? { clusterDns: this.ctx.clusterDns } : {}) };
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
         this.status.request();
         return true;
