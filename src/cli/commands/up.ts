@@ -218,7 +218,8 @@ export function upCommand(): Command {
         try {
           await github?.server.close();
           await github?.client.close();
-          await node?.stop({ killPods: true });
+          const pods = await node?.stop({ killPods: true });
+          if (pods !== undefined) console.log(`bosun: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
           await manager?.stop();
         } finally {
           await running.close();
