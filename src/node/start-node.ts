@@ -53,8 +53,11 @@ export interface RunningNode {
   readonly podNetwork: string;
   /** The node runtime API's unix socket. */
   readonly runtimeSocketPath: string;
-  /** Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them). */
-  stop(options?: { killPods?: boolean }): Promise<void>;
+  /**
+   * Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them).
+   * Resolves with the number of pods the node drove.
+   */
+  stop(options?: { killPods?: boolean }): Promise<number>;
 }
 
 /** Each node's pods live in a cgroup of their own, so that agents on one machine never touch each other's. */
@@ -134,12 +137,13 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     podNetwork: network.description,
     runtimeSocketPath: running.runtimeSocketPath,
     async stop(stopOptions = {}) {
-      await running.stop(stopOptions);
+      const pods = await running.stop(stopOptions);
       await kubelet.close();
       await dns?.stop();
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
       if (stopOptions.killPods === true) await network.release();
+      return pods;
     },
   };
 }

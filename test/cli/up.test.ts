@@ -194,3 +194,27 @@ test('on a full disk bosun up starts and serves reads, refuses writes with the c
   }
   assert.equal(existsSync(join(dataDir, 'bosun.lock')), false, 'no stale lock after a shutdown on the full disk');
 });
+
+test('the controllers\' metrics are on the fixed default port 10257, named in the ready line with the version; a second bosun up is told the port is taken', async () => {
+  const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const start = () => {
+    const child = spawn(process.execPath, [bin, 'up', '--in-memory', '--port', '0', '--no-node', '--no-webhook', '--no-webhook-server', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    return { child, out: () => out, err: () => err, exit };
+  };
+  const first = start();
+  try {
+    await ready(first);
+    assert.match(first.out(), new RegExp(`metrics on https://127\\.0\\.0\\.1:10257/metrics; bosun ${version.replaceAll('.', '\\.')}\\n`));
+    const second = start();
+    assert.equal(await second.exit, 1);
+    assert.match(second.err(), /bosun up: controllers: metrics: port 10257 on 127\.0\.0\.1 is already in use \(choose another with --metrics-port, or 0 for any free port\)/);
+  } finally {
+    first.child.kill('SIGTERM');
+    await first.exit;
+  }
+});

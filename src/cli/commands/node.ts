@@ -151,6 +151,9 @@ export function nodeCommand(): Command {
     }
     const node = running!;
     console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);
-    exitOnSignals('bosun node', 'stopping its pods', () => node.stop({ killPods: true }));
+    exitOnSignals('bosun node', 'stopping its pods', async () => {
+      const pods = await node.stop({ killPods: true });
+      console.log(`bosun node: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
+    });
   });
 }

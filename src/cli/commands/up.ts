@@ -19,6 +19,11 @@ import { runControllers } from './controllers.ts';
 import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
 import { startUpWebhookServer } from './webhook-server.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import { bosunVersion } from '../bosun-version.ts';
+import { explainListen } from '../listen-errors.ts';
+
+/** kube-controller-manager's secure port: the same place every start, for a scraper's config. */
+export const DEFAULT_METRICS_PORT = 10257;
 
 function duration(value: string): number {
   try {
@@ -85,7 +90,7 @@ export function upCommand(): Command {
     .option('--tls-cert <file>', 'serve TLS with this certificate')
     .option('--tls-key <file>', 'the TLS private key')
     .option('--controllers <list>', `comma-separated controller families to run in-process (${bosunFamilies.map((f) => f.name).join(', ')}; default: all; "none" for just the API server)`)
-    .option('--metrics-port <port>', 'port of the controllers\' /metrics, /healthz and /readyz (0 picks one)', port, 0)
+    .option('--metrics-port <port>', `loopback port of the controllers' /metrics, /healthz and /readyz (0 picks one)`, port, DEFAULT_METRICS_PORT)
     .option('--webhook-port <port>', 'loopback port of the controllers\' admission webhooks (0 picks one)', port, 0)
     .option('--no-webhook', 'serve no admission webhooks (writes are not validated beyond the CRD schemas)')
     .option('--log-level <level>', 'controllers\' log level: trace, debug, info, warn, error or silent', 'info')
@@ -170,7 +175,8 @@ export function upCommand(): Command {
           families,
         );
       } catch (error) {
-        const reason = messageOf(error);
+        const metricsPortTaken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' && messageOf(error).endsWith(`:${options.metricsPort}`);
+        const reason = metricsPortTaken ? `metrics: ${explainListen(error, '127.0.0.1', options.metricsPort, '--metrics-port, or 0 for any free port')}` : messageOf(error);
         if (!running.store.diskFull) {
           console.error(`bosun up: controllers: ${reason}`);
           await running.close();
@@ -211,14 +217,15 @@ export function upCommand(): Command {
       const metrics = manager?.metricsAddress;
       const metricsText = metrics ? `; metrics on https://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
       const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
-      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}`);
+      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}; bosun ${bosunVersion}`);
       // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.
       // The server closes (and releases the data dir's lock) even when a part before it fails to stop.
       exitOnSignals('bosun', 'shutting down', async () => {
         try {
           await github?.server.close();
           await github?.client.close();
-          await node?.stop({ killPods: true });
+          const pods = await node?.stop({ killPods: true });
+          if (pods !== undefined) console.log(`bosun: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
           await manager?.stop();
         } finally {
           await running.close();

@@ -63,8 +63,8 @@ export interface NodeAgentOptions {
 }
 
 export interface NodeAgent {
-  /** Stops the agent; the pods' processes keep running unless killPods (the next agent kills them). */
-  stop(options?: { killPods?: boolean }): Promise<void>;
+  /** Stops the agent; the pods' processes keep running unless killPods (the next agent kills them). Resolves with the number of pods it drove. */
+  stop(options?: { killPods?: boolean }): Promise<number>;
   containers: RunningContainers;
   sandbox: Sandbox;
   /** The node runtime API's socket. */
@@ -219,11 +219,13 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       await runtimeApi.close();
       const current = life;
       life = undefined;
+      let pods = 0;
       if (current) {
         current.lease.stop();
-        await current.pods.stop(stopOptions);
+        pods = await current.pods.stop(stopOptions);
       }
       if (stopOptions.killPods === true) await sandbox.close();
+      return pods;
     },
   };
 }

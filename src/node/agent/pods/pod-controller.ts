@@ -44,12 +44,17 @@ export class PodController implements RunningContainers {
     await this.removeOrphans();
   }
 
-  /** Stops watching; with killPods the pods' processes are killed, otherwise left for the next agent. */
-  async stop(options: { killPods?: boolean } = {}): Promise<void> {
+  /**
+   * Stops watching; with killPods the pods' processes are killed, otherwise left for the next agent. Resolves with
+   * the number of pods it drove.
+   */
+  async stop(options: { killPods?: boolean } = {}): Promise<number> {
     this.stopped = true;
     await this.informer.stop();
-    await Promise.all([...this.workers.values()].map((w) => w.detach(options.killPods === true)));
+    const workers = [...this.workers.values()];
+    await Promise.all(workers.map((w) => w.detach(options.killPods === true)));
     this.workers.clear();
+    return workers.length;
   }
 
   running(ref: ContainerRef): ContainerHandle | undefined {

@@ -17,6 +17,7 @@ import type { ContainerExit, ContainerHandle } from '../../sandbox/container-han
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
+import { unmountPodVolumes } from '../pod-volumes.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
@@ -178,6 +179,8 @@ export class PodWorker {
       this.halt(0);
       await this.stopping.finished;
       await this.releaseResources();
+      // Nothing of a killed pod stays mounted: the data dir can be removed once the agent is gone.
+      await unmountPodVolumes(this.podDir).catch((err: unknown) => this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'unmounting the pod\'s volumes failed'));
     }
     await this.status.settled();
   }
