@@ -12,7 +12,8 @@ export interface CustomResourceSchema {
   validate(object: unknown, old?: unknown): StatusCause[];
 }
 
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
+/** How metadata.name is validated: Services take DNS-1035 labels (their names become DNS names and env variables). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
 /** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
 export interface SubresourceInfo {
