@@ -212,6 +212,30 @@ describe('services in the embedded API server', () => {
     assert.equal(after['spec']['ports'][0]['targetPort'], 9090);
   });
 
+  test('kubectl apply (client- and server-side) merges ports by port and keeps the allocation; kubectl explain knows Services', async () => {
+    const manifest = (name: string, ports: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector:\n    app: web\n  ports:\n${ports}`;
+    const one = '  - name: http\n    port: 80\n    targetPort: 8080\n';
+    const two = '  - name: http\n    port: 80\n    targetPort: 9090\n  - name: https\n    port: 443\n';
+    for (const [name, flags] of [
+      ['applied', []],
+      ['ssa', ['--server-side']],
+    ] as const) {
+      assert.equal((await kubectl(['apply', ...flags, '-f', '-'], manifest(name, one))).code, 0);
+      const ip = (await getJson(['get', 'svc', name]))['spec']['clusterIP'];
+      const again = await kubectl(['apply', ...flags, '-f', '-'], manifest(name, two));
+      assert.equal(again.code, 0, again.stderr);
+      const spec = (await getJson(['get', 'svc', name]))['spec'];
+      assert.equal(spec['clusterIP'], ip);
+      assert.deepEqual(spec['ports'], [
+        { name: 'http', port: 80, protocol: 'TCP', targetPort: 9090 },
+        { name: 'https', port: 443, protocol: 'TCP', targetPort: 443 },
+      ]);
+    }
+    const explain = await kubectl(['explain', 'svc.spec.clusterIP']);
+    assert.equal(explain.code, 0, explain.stderr);
+    assert.match(explain.stdout, /FIELD: clusterIP <string>/);
+  });
+
   test('40 concurrent creates get 40 distinct addresses', async () => {
     const created = await Promise.all(
       Array.from({ length: 40 }, (_, i) => send('POST', '/api/v1/namespaces/kube-public/services', service(`many-${i}`, { selector: { app: `a${i}` }, ports: [{ port: 80 }] }))),
