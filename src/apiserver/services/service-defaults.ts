@@ -26,6 +26,11 @@ export function needsNodePorts(spec: Json): boolean {
   return spec['type'] === 'NodePort' || spec['type'] === 'LoadBalancer';
 }
 
+/** apiservice.ExternallyAccessible: reachable from outside through node ports or external IPs. */
+export function externallyAccessible(spec: Json): boolean {
+  return needsNodePorts(spec) || (spec['type'] === 'ClusterIP' && Array.isArray(spec['externalIPs']) && spec['externalIPs'].length > 0);
+}
+
 export function isHeadless(spec: Json): boolean {
   return spec['clusterIP'] === CLUSTER_IP_NONE;
 }
@@ -48,7 +53,7 @@ export function defaultService(spec: Json): void {
     port['protocol'] ??= 'TCP';
     if (port['targetPort'] === undefined || port['targetPort'] === 0 || port['targetPort'] === '') port['targetPort'] = port['port'];
   }
-  if (needsNodePorts(spec)) spec['externalTrafficPolicy'] ??= 'Cluster';
+  if (externallyAccessible(spec)) spec['externalTrafficPolicy'] ??= 'Cluster';
   if (spec['type'] === 'LoadBalancer') spec['allocateLoadBalancerNodePorts'] ??= true;
   // An old client sets only clusterIP; the plural follows it (NormalizeClusterIPs on create).
   if (typeof spec['clusterIP'] === 'string' && spec['clusterIP'] !== '' && clusterIPs(spec).length === 0) spec['clusterIPs'] = [spec['clusterIP']];
@@ -73,8 +78,8 @@ export function carryAllocations(spec: Json, old: Json): void {
   if (needsNodePorts(old) && !needsNodePorts(spec)) {
     const oldPorts = new Set(servicePorts(old).map((p) => p['nodePort']));
     for (const port of servicePorts(spec)) if (oldPorts.has(port['nodePort'])) delete port['nodePort'];
-    if (spec['externalTrafficPolicy'] === old['externalTrafficPolicy']) delete spec['externalTrafficPolicy'];
   }
+  if (externallyAccessible(old) && !externallyAccessible(spec) && spec['externalTrafficPolicy'] === old['externalTrafficPolicy']) delete spec['externalTrafficPolicy'];
   // patchAllocatedValues: kubectl apply and replace send no clusterIP or nodePort; the allocated ones stay.
   if (needsClusterIP(old) && needsClusterIP(spec)) {
     if (spec['clusterIP'] === undefined || spec['clusterIP'] === '') {

@@ -8,7 +8,7 @@ import { path, type FieldPath } from '../../apimachinery/field-path.ts';
 import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
 import { validateLabels, validateName } from '../registry/object-meta-validation.ts';
 import { dns1123Label, goStrings, portNumberErrors, toCauses, VALID_IP, type Problem } from './field-checks.ts';
-import { CLUSTER_IP_NONE, isHeadless, needsClusterIP, serviceSpec, servicePorts } from './service-defaults.ts';
+import { CLUSTER_IP_NONE, externallyAccessible, isHeadless, needsClusterIP, serviceSpec, servicePorts } from './service-defaults.ts';
 
 type Json = Record<string, unknown>;
 
@@ -144,7 +144,7 @@ function trafficPolicyErrors(spec: Json): Problem[] {
     const value = spec[key];
     if (value !== undefined && !TRAFFIC_POLICIES.includes(value as string)) errs.push(fieldError.notSupported(path('spec').child(key), value, TRAFFIC_POLICIES));
   }
-  if (spec['externalTrafficPolicy'] !== undefined && spec['type'] !== 'NodePort' && spec['type'] !== 'LoadBalancer') {
+  if (spec['externalTrafficPolicy'] !== undefined && !externallyAccessible(spec)) {
     errs.push(fieldError.invalid(path('spec').child('externalTrafficPolicy'), spec['externalTrafficPolicy'], 'may only be set for externally-accessible services'));
   }
   return errs;
