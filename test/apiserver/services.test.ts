@@ -301,6 +301,29 @@ describe('services in the embedded API server', () => {
   });
 });
 
+test('a small range is shared out exactly: concurrent creates fill it with distinct addresses, then it is full', async () => {
+  // 10.0.0.0/28: 14 usable addresses, two kept for the system Services, 12 for these creates.
+  const server = await startTestServer({ serviceClusterIPRange: '10.0.0.0/28' });
+  try {
+    const create = (name: string) =>
+      server.api('/api/v1/namespaces/default/services', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(service(name, { selector: { app: name }, ports: [{ port: 80 }] })) });
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => create(`fill-${i}`)));
+    const ips: string[] = [];
+    for (const res of answers) {
+      const body = (await res.json()) as Body;
+      assert.equal(res.status, 201, JSON.stringify(body));
+      ips.push(body['spec']['clusterIP'] as string);
+    }
+    assert.equal(new Set(ips).size, 12);
+    assert.ok(!ips.includes('10.0.0.1') && !ips.includes('10.0.0.10'));
+    const full = await create('one-more');
+    assert.equal(full.status, 500);
+    assert.equal(((await full.json()) as Body)['message'], 'Internal error occurred: failed to allocate a serviceIP: range is full');
+  } finally {
+    await server.close();
+  }
+});
+
 test('a configured service CIDR and cluster DNS address', async () => {
   const server = await startTestServer({ serviceClusterIPRange: '10.0.0.0/24', clusterDNS: '10.0.0.53' });
   try {
