@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { eventually, startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
+import { allow, createValidating, startWebhookServer, type Answer } from './admission/support.ts';
 
 type Body = Record<string, any>;
 
@@ -301,10 +302,21 @@ describe('services in the embedded API server', () => {
   });
 });
 
-test('a small range is shared out exactly: concurrent creates fill it with distinct addresses, then it is full', async () => {
+test('a small range is shared out exactly: concurrent creates held in admission get distinct addresses, then it is full', async () => {
   // 10.0.0.0/28: 14 usable addresses, two kept for the system Services, 12 for these creates.
   const server = await startTestServer({ serviceClusterIPRange: '10.0.0.0/28' });
+  const hook = await startWebhookServer();
   try {
+    // A validating webhook holds every create until all twelve are in admission: each was prepared before any is stored.
+    const held: (() => void)[] = [];
+    hook.on('/hold', () =>
+      new Promise<Answer>((resolve) => {
+        held.push(() => resolve(allow()));
+        if (held.length >= 12) for (const release of held) release();
+      }),
+    );
+    const rules = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['services'] }];
+    await createValidating(server, 'hold', [{ name: 'hold.bosun.test', url: hook.url('/hold'), caBundle: hook.caBundle, rules }]);
     const create = (name: string) =>
       server.api('/api/v1/namespaces/default/services', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(service(name, { selector: { app: name }, ports: [{ port: 80 }] })) });
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => create(`fill-${i}`)));
@@ -320,6 +332,7 @@ test('a small range is shared out exactly: concurrent creates fill it with disti
     assert.equal(full.status, 500);
     assert.equal(((await full.json()) as Body)['message'], 'Internal error occurred: failed to allocate a serviceIP: range is full');
   } finally {
+    await hook.close();
     await server.close();
   }
 });
