@@ -113,6 +113,9 @@ describe('services in the embedded API server', () => {
     const patched = await kubectl(['patch', 'endpointslice', 'kubernetes', '--type=merge', '-p', '{"ports":[{"name":"https","port":1,"protocol":"TCP"}]}']);
     assert.equal(patched.code, 0, patched.stderr);
     await eventually(async () => (await send('GET', '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes')).body['ports']?.[0]?.['port'] === server.port, 5000, 'the slice put back');
+    const ports = await kubectl(['patch', 'svc', 'kubernetes', '--type=json', '-p', '[{"op":"replace","path":"/spec/ports/0/port","value":8443}]']);
+    assert.equal(ports.code, 0, ports.stderr);
+    await eventually(async () => (await send('GET', `${services}/kubernetes`)).body['spec']?.['ports']?.[0]?.['port'] === 443, 5000, 'the Service port put back');
   });
 
   test('headless and ExternalName Services', async () => {

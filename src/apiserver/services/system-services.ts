@@ -1,11 +1,11 @@
 // The Services the API server keeps, as kube-apiserver's kubernetes-service controller does: `default/kubernetes`
 // (the API server itself, with its Endpoints and EndpointSlice pointing at the address and port it listens on)
 // and `kube-system/kube-dns` (the cluster DNS address; each node agent keeps its endpoints). Made at start and
-// made again when deleted; the kubernetes endpoints are put back when something else changes them.
+// made again when deleted; their ports, and the kubernetes endpoints, are put back when something else changes them.
 import { isIP } from 'node:net';
 import { SERVICE_NAME_LABEL } from '../../apimachinery/api/discovery-v1.ts';
 import { endpointSlicesResource, endpointsResource, servicesResource } from '../../apimachinery/builtin-resources.ts';
-import type { KubeObject } from '../../apimachinery/object.ts';
+import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { ServerController, type ServerParts } from '../lifecycle/server-controller.ts';
 import { storageKey, type ResourceType } from '../registry/resource-type.ts';
 import type { StoreEvent } from '../storage/sqlite-store.ts';
@@ -14,7 +14,27 @@ import type { ServiceNetwork } from './service-network.ts';
 
 const KUBE_DNS = { namespace: 'kube-system', name: 'kube-dns' };
 const FIELD_MANAGER = 'bosun-apiserver';
+/** What kube-apiserver's controller keeps of its Services (the server's port may change between starts). */
+const SERVICE_FIELDS = ['spec.type', 'spec.ports'];
 const keyOf = (ref: { namespace: string; name: string }): string => `${ref.namespace}/${ref.name}`;
+
+function valueAt(object: KubeObject, path: string): unknown {
+  let value: unknown = object;
+  for (const part of path.split('.')) value = isPlainObject(value) ? value[part] : undefined;
+  return value;
+}
+
+function setValueAt(object: KubeObject, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let parent: Record<string, unknown> = object;
+  for (const part of parts.slice(0, -1)) {
+    if (!isPlainObject(parent[part])) parent[part] = {};
+    parent = parent[part] as Record<string, unknown>;
+  }
+  const last = parts[parts.length - 1] ?? '';
+  if (value === undefined) delete parent[last];
+  else parent[last] = structuredClone(value);
+}
 
 /** Where clients reach this server: the bound address, or loopback when it binds every address. */
 export function listenAddress(bind: string): string {
@@ -56,21 +76,19 @@ export class SystemServices extends ServerController {
 
   protected observe(event: StoreEvent): void {
     const name = event.current.object.metadata.name ?? '';
-    if (!this.watched.has(`${event.resource}|${event.namespace}/${name}`)) return;
-    // The Services only need to exist; the kubernetes endpoints must also say where this server is.
-    if (event.type === 'DELETED' || event.resource !== '/services') this.queue.add(`${event.namespace}/${name}`);
+    if (this.watched.has(`${event.resource}|${event.namespace}/${name}`)) this.queue.add(`${event.namespace}/${name}`);
   }
 
   protected process(key: string): void {
     if (key === keyOf(KUBERNETES_SERVICE)) {
-      this.ensure(servicesResource.resource, '', this.kubernetesService());
-      this.ensure(endpointsResource.resource, '', this.kubernetesEndpoints());
-      this.ensure(endpointSlicesResource.resource, endpointSlicesResource.group, this.kubernetesEndpointSlice());
-    } else if (key === keyOf(KUBE_DNS)) this.ensure(servicesResource.resource, '', this.kubeDnsService());
+      this.ensure(servicesResource.resource, '', this.kubernetesService(), SERVICE_FIELDS);
+      this.ensure(endpointsResource.resource, '', this.kubernetesEndpoints(), ['subsets']);
+      this.ensure(endpointSlicesResource.resource, endpointSlicesResource.group, this.kubernetesEndpointSlice(), ['addressType', 'endpoints', 'ports']);
+    } else if (key === keyOf(KUBE_DNS)) this.ensure(servicesResource.resource, '', this.kubeDnsService(), SERVICE_FIELDS);
   }
 
-  /** Creates `wanted` if missing; for endpoints, also puts back what they should say. */
-  private ensure(plural: string, group: string, wanted: KubeObject): void {
+  /** Creates `wanted` if missing, else puts back the `kept` fields (dotted paths) someone else changed. */
+  private ensure(plural: string, group: string, wanted: KubeObject, kept: readonly string[]): void {
     const type = this.registry.byStorageKey(storageKey({ group, plural })) as ResourceType;
     const namespace = wanted.metadata.namespace ?? '';
     const ns = this.store.get('/namespaces', '', namespace);
@@ -80,14 +98,9 @@ export class SystemServices extends ServerController {
       this.objects.create(type, namespace, wanted, { fieldManager: FIELD_MANAGER });
       return;
     }
-    if (plural === servicesResource.resource) return;
-    const content = (o: KubeObject) => JSON.stringify([o['subsets'], o['addressType'], o['endpoints'], o['ports']]);
-    if (content(current.object) === content(wanted)) return;
+    if (kept.every((path) => JSON.stringify(valueAt(current.object, path)) === JSON.stringify(valueAt(wanted, path)))) return;
     this.objects.mutate(type, current, (o) => {
-      for (const field of ['subsets', 'addressType', 'endpoints', 'ports']) {
-        if (wanted[field] === undefined) delete o[field];
-        else o[field] = wanted[field];
-      }
+      for (const path of kept) setValueAt(o, path, valueAt(wanted, path));
     });
   }
 
