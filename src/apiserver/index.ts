@@ -28,6 +28,9 @@ import type { ResourceType } from './registry/resource-type.ts';
 import { managedFieldsRecorder } from './registry/field-manager.ts';
 import { lockDataDir } from './storage/data-dir.ts';
 import { SqliteStore, type RetentionPolicy } from './storage/sqlite-store.ts';
+import { serviceNetwork } from './services/service-network.ts';
+import { serviceStrategy } from './services/service-strategy.ts';
+import { listenAddress, SystemServices } from './services/system-services.ts';
 
 export interface ApiServerOptions {
   /** Where the SQLite database, token and kubeconfig live. Ignored with inMemory. */
@@ -50,6 +53,10 @@ export interface ApiServerOptions {
   onError?: (error: unknown) => void;
   /** The Pod Security level of namespaces without pod-security.kubernetes.io labels (every mode); default baseline. */
   podSecurity?: Level;
+  /** The service CIDR ClusterIPs are allocated from (kube-apiserver's --service-cluster-ip-range); default 10.96.0.0/12. */
+  serviceClusterIPRange?: string;
+  /** The address of kube-system/kube-dns; default the tenth address of the service CIDR (10.96.0.10). */
+  clusterDNS?: string;
   /** Pod Security audit mode's violations (kube-apiserver writes them to its audit log, which Bosun does not keep). */
   onPodSecurityAudit?: (event: PodSecurityAuditEvent) => void;
 }
@@ -108,6 +115,8 @@ function installCrds(objects: ObjectService, registry: ResourceRegistry, crds: K
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
   const inMemory = options.inMemory ?? false;
   const dataDir = inMemory ? undefined : (options.dataDir ?? '.bosun');
+  // Checked before anything is opened: a bad flag fails the start with its message.
+  const network = serviceNetwork(options.serviceClusterIPRange, options.clusterDNS);
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let store: SqliteStore;
   try {
@@ -118,7 +127,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   }
   const onError = options.onError ?? ((error: unknown) => console.error('bosun apiserver:', error));
   const registry = new ResourceRegistry();
-  for (const type of builtinResources) registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type);
+  for (const type of builtinResources) {
+    registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type.kind === 'Service' ? { ...type, ...serviceStrategy(network) } : type);
+  }
   const objects = new ObjectService(store, managedFieldsRecorder(registry));
   seedNamespacesIn(objects, registry.byStorageKey('/namespaces')!);
   const parts = { store, registry, objects, onError };
@@ -154,7 +165,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   server.on('upgrade', createUpgradeHandler(ctx, { token, onError }));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
+  const systemServices = new SystemServices(parts, network);
   const stopControllers = () => {
+    systemServices.stop();
     crdController.stop();
     gc.stop();
     namespaces.stop();
@@ -177,6 +190,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const port = (server.address() as AddressInfo).port;
   const host = bind.includes(':') ? `[${bind}]` : bind === '0.0.0.0' ? '127.0.0.1' : bind;
   const url = `https://${host}:${port}`;
+  systemServices.start(listenAddress(bind), port);
   const kubeconfig = kubeconfigFor(url, token, tls.cert);
   let kubeconfigPath: string | undefined;
   if (dataDir) {

@@ -161,6 +161,23 @@ test('--pod-security sets the level of namespaces without labels; an unknown lev
   assert.match(bad.err(), /option '--pod-security <level>' argument 'lax' is invalid\. not one of privileged, baseline, restricted/);
 });
 
+test('--service-cluster-ip-range and --cluster-dns place the system Services; a bad range is refused in one line', async () => {
+  const dataDir = dir();
+  const run = up(['--data-dir', dataDir, '--port', '0', '--no-node', '--service-cluster-ip-range', '10.50.0.0/16', '--cluster-dns', '10.50.0.53']);
+  try {
+    await ready(run);
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const services = await kubectl(['get', 'svc', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.clusterIP} {end}']);
+    assert.equal(services.stdout.trim(), 'kubernetes=10.50.0.1 kube-dns=10.50.0.53');
+  } finally {
+    run.child.kill('SIGTERM');
+    await run.exit;
+  }
+  const bad = up(['--data-dir', dir(), '--port', '0', '--no-node', '--service-cluster-ip-range', '10.50.0.0']);
+  assert.equal(await bad.exit, 1);
+  assert.equal(bad.err().trim(), 'bosun up: service CIDR "10.50.0.0" must be an IPv4 CIDR with a prefix between /8 and /30 (e.g. 10.96.0.0/12)');
+});
+
 test('on a full disk bosun up starts and serves reads, refuses writes with the cause, and shuts down without a stale lock', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, async (t) => {
   const dataDir = dir();
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', dataDir]);

@@ -659,6 +659,92 @@ message ReplicaSetCondition
   5 message string
 `;
 
+// core/v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice (kubectl create service and expose send protobuf).
+const servicesV1 = `
+message Service
+  1 metadata ObjectMeta
+  2 spec ServiceSpec
+  3 status ServiceStatus
+message ServiceSpec
+  1 ports []ServicePort
+  2 selector map<string>
+  3 clusterIP string
+  18 clusterIPs []string
+  4 type string
+  5 externalIPs []string
+  7 sessionAffinity string
+  8 loadBalancerIP string
+  9 loadBalancerSourceRanges []string
+  10 externalName string
+  11 externalTrafficPolicy string
+  12 healthCheckNodePort int32
+  13 publishNotReadyAddresses bool
+  14 sessionAffinityConfig *SessionAffinityConfig
+  17 ipFamilyPolicy *string
+  19 ipFamilies []string
+  20 allocateLoadBalancerNodePorts *bool
+  21 loadBalancerClass *string
+  22 internalTrafficPolicy *string
+message ServicePort
+  1 name string
+  2 protocol string
+  6 appProtocol *string
+  3 port !int32
+  4 targetPort IntOrString
+  5 nodePort int32
+message SessionAffinityConfig
+  1 clientIP *ClientIPConfig
+message ClientIPConfig
+  1 timeoutSeconds *int32
+message ServiceStatus
+  1 loadBalancer LoadBalancerStatus
+message LoadBalancerStatus
+  1 ingress []LoadBalancerIngress
+message LoadBalancerIngress
+  1 ip string
+  2 hostname string
+
+message Endpoints
+  1 metadata ObjectMeta
+  2 subsets []EndpointSubset
+message EndpointSubset
+  1 addresses []EndpointAddress
+  2 notReadyAddresses []EndpointAddress
+  3 ports []EndpointPort
+message EndpointAddress
+  1 ip !string
+  3 hostname string
+  4 nodeName *string
+  2 targetRef *ObjectReference
+message EndpointPort
+  1 name string
+  2 port !int32
+  3 protocol string
+  4 appProtocol *string
+
+message EndpointSlice
+  1 metadata ObjectMeta
+  4 addressType !string
+  2 endpoints ![]SliceEndpoint
+  3 ports []SliceEndpointPort
+message SliceEndpoint
+  1 addresses ![]string
+  2 conditions EndpointConditions
+  3 hostname *string
+  4 targetRef *ObjectReference
+  6 nodeName *string
+  8 zone *string
+message EndpointConditions
+  1 ready *bool
+  2 serving *bool
+  3 terminating *bool
+message SliceEndpointPort
+  1 name *string
+  2 protocol *string
+  3 port *int32
+  4 appProtocol *string
+`;
+
 const coordinationV1 = `
 message Lease
   1 metadata ObjectMeta
@@ -808,7 +894,7 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + batchV1 + appsV1 + coordinationV1 + authenticationV1 + authorizationV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + coordinationV1 + authenticationV1 + authorizationV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
@@ -819,6 +905,9 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['v1/Pod', 'Pod'],
   ['v1/Node', 'Node'],
   ['v1/Event', 'Event'],
+  ['v1/Service', 'Service'],
+  ['v1/Endpoints', 'Endpoints'],
+  ['discovery.k8s.io/v1/EndpointSlice', 'EndpointSlice'],
   ['batch/v1/Job', 'Job'],
   ['apps/v1/Deployment', 'Deployment'],
   ['apps/v1/ReplicaSet', 'ReplicaSet'],

@@ -11,6 +11,8 @@ import {
 import { defaultWebhookConfiguration } from '../admissionregistration/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
 import { serverUser } from '../auth/server-user.ts';
+import { defaultEndpoints, defaultEndpointSlice, validateEndpoints, validateEndpointSlice } from '../services/endpoint-validation.ts';
+import { serviceStrategy } from '../services/service-strategy.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { podStrategy } from './pod-strategy.ts';
 import { secretStrategy } from './secret-strategy.ts';
@@ -155,10 +157,30 @@ export const builtinResources: readonly ResourceType[] = [
     shortNames: ['svc'],
     categories: ['all'],
     statusSubresource: true,
-    nameRule: 'dns1123-label',
+    nameRule: 'dns1035-label',
+    // The default service network; startApiServer replaces it with the configured one.
+    ...serviceStrategy(),
   }),
-  builtin({ group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', shortNames: ['ep'] }),
-  builtin({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', strategicMerge: false }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Endpoints',
+    plural: 'endpoints',
+    shortNames: ['ep'],
+    prepareForCreate: defaultEndpoints,
+    prepareForUpdate: defaultEndpoints,
+    validate: validateEndpoints,
+  }),
+  builtin({
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    kind: 'EndpointSlice',
+    plural: 'endpointslices',
+    strategicMerge: false,
+    prepareForCreate: defaultEndpointSlice,
+    prepareForUpdate: defaultEndpointSlice,
+    validate: validateEndpointSlice,
+  }),
   builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], statusSubresource: true }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true }),

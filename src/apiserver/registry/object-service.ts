@@ -107,6 +107,7 @@ export class ObjectService {
     const ns = type.namespaced ? (meta.namespace ?? '') : '';
     if (prepared.kind === 'create') {
       if (this.store.get(key, ns, name)) throw errors.alreadyExists(groupResource(type), name);
+      this.allocate(prepared, undefined);
       if (prepared.dryRun) return JSON.stringify(object);
       const event = this.store.write(key, ns, name, 'ADDED', (revision) => {
         meta.resourceVersion = String(revision);
@@ -115,6 +116,7 @@ export class ObjectService {
       return this.served(type, event.current);
     }
     if (prepared.outcome === 'noop') return this.served(type, prepared.current);
+    this.allocate(prepared, prepared.current.object);
     if (prepared.dryRun) return JSON.stringify(object);
     this.assertCurrent(type, prepared.current);
     const event = this.store.write(key, ns, name, prepared.outcome === 'remove' ? 'DELETED' : 'MODIFIED', (revision) => {
@@ -122,6 +124,19 @@ export class ObjectService {
       return typeFirst(object);
     });
     return this.served(type, event.current);
+  }
+
+  /** See ResourceType.allocate: between here and the store's write nothing else runs. */
+  private allocate(prepared: PreparedWrite, old: KubeObject | undefined): void {
+    const { type, object } = prepared;
+    if (!type.allocate) return;
+    const ns = object.metadata.namespace ?? '';
+    const name = object.metadata.name ?? '';
+    const others = this.store
+      .list(storageKey(type))
+      .map((stored) => stored.object)
+      .filter((other) => other.metadata.name !== name || (other.metadata.namespace ?? '') !== ns);
+    type.allocate(object, old, others);
   }
 
   commitDelete(prepared: PreparedDelete): DeleteResult {

@@ -12,7 +12,8 @@ export interface CustomResourceSchema {
   validate(object: unknown, old?: unknown): StatusCause[];
 }
 
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
+/** How metadata.name is validated: Services take DNS-1035 labels (their names become DNS names and env variables). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
 /** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
 export interface SubresourceInfo {
@@ -80,6 +81,12 @@ export interface ResourceType {
   prepareForUpdate?(object: KubeObject, old: KubeObject): void;
   /** Type-specific defaults on create. */
   prepareForCreate?(object: KubeObject): void;
+  /**
+   * Takes what the object needs from what is stored (a Service's ClusterIP and NodePorts) as the write is stored:
+   * run synchronously with the store's write, after admission, so no other write comes between the choice and
+   * the commit. `others` are the other stored objects of the type; throws Invalid for a taken value.
+   */
+  allocate?(object: KubeObject, old: KubeObject | undefined, others: readonly KubeObject[]): void;
 }
 
 /** The storage key: one per group+plural, shared by every served version. */

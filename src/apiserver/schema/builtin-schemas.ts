@@ -293,6 +293,34 @@ const webhook = struct({
 });
 const webhookConfiguration = top({ webhooks: mergeByKey('name', webhook) });
 
+// core/v1 Service: ports merge by port (SSA keys them by port and protocol); selector is an atomic map.
+const service = top({
+  spec: struct({
+    ports: {
+      kind: 'array',
+      items: struct({ ...scalars('name', 'appProtocol', 'port', 'targetPort', 'nodePort'), protocol: { kind: 'scalar', default: 'TCP' } }),
+      patchStrategy: 'merge',
+      patchMergeKey: 'port',
+      listType: 'map',
+      listMapKeys: ['port', 'protocol'],
+    },
+    selector: atomicStringMap,
+    clusterIPs: atomic(),
+    ipFamilies: atomic(),
+    externalIPs: atomic(),
+    loadBalancerSourceRanges: atomic(),
+    sessionAffinityConfig: struct({ clientIP: struct(scalars('timeoutSeconds')) }),
+    ...scalars(
+      'type', 'clusterIP', 'sessionAffinity', 'loadBalancerIP', 'externalName', 'externalTrafficPolicy', 'healthCheckNodePort', 'publishNotReadyAddresses',
+      'ipFamilyPolicy', 'allocateLoadBalancerNodePorts', 'loadBalancerClass', 'internalTrafficPolicy', 'trafficDistribution',
+    ),
+  }),
+  status: struct({ loadBalancer: struct({ ingress: atomic(struct(scalars('ip', 'hostname', 'ipMode'))) }), conditions: { kind: 'array', items: condition, listType: 'map', listMapKeys: ['type'] } }),
+});
+// Endpoints and EndpointSlices: their lists are atomic.
+const endpoints = top({ subsets: atomic(struct({ addresses: atomic(), notReadyAddresses: atomic(), ports: atomic() })) });
+const endpointSlice = top({ addressType: SCALAR, endpoints: atomic(UNKNOWN), ports: atomic(UNKNOWN) });
+
 /** Keyed by "group/version/Kind"; the core group is "" (so "/v1/Pod"). */
 export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Namespace', namespace],
@@ -300,6 +328,9 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Secret', secret],
   ['/v1/Event', event],
   ['/v1/ServiceAccount', serviceAccount],
+  ['/v1/Service', service],
+  ['/v1/Endpoints', endpoints],
+  ['discovery.k8s.io/v1/EndpointSlice', endpointSlice],
   ['/v1/Pod', pod],
   ['/v1/Node', node],
   ['batch/v1/Job', job],

@@ -401,47 +401,105 @@ const nodePrinter = printer(
   },
 );
 
-/** At most three entries, then " + N more..." (listWithMoreString); empty is `empty`. */
+/** makePortString: `80/TCP`, `80:30080/TCP` with a node port. */
+function servicePorts(ports: unknown): string {
+  return arr(ports)
+    .map((p) => {
+      const port = rec(p);
+      const nodePort = num(port['nodePort']);
+      return nodePort > 0 ? `${num(port['port'])}:${nodePort}/${str(port['protocol'])}` : `${num(port['port'])}/${str(port['protocol'])}`;
+    })
+    .join(',');
+}
+
+/** getServiceExternalIP. */
+function serviceExternalIP(spec: Json, status: Json): string {
+  const externalIPs = arr(spec['externalIPs']).map(str);
+  switch (spec['type']) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ingress = arr(rec(status['loadBalancer'])['ingress']).map((i) => str(rec(i)['ip']) || str(rec(i)['hostname'])).filter(Boolean);
+      const all = [...ingress, ...externalIPs];
+      return all.length > 0 ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return str(spec['externalName']);
+    default:
+      return '<unknown>';
+  }
+}
+
+/** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
+function formatLabels(labels: unknown): string {
+  const pairs = Object.entries(rec(labels)).sort(([a], [b]) => a.localeCompare(b));
+  return pairs.length > 0 ? pairs.map(([k, v]) => `${k}=${str(v)}`).join(',') : '<none>';
+}
+
+const servicePrinter = printer(
+  [
+    NAME,
+    col('Type', 'type determines how the Service is exposed.'),
+    col('Cluster-IP', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
+    col('External-IP', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    col('Port(s)', 'The list of ports that are exposed by this service.'),
+    AGE,
+    col('Selector', 'Route service traffic to pods with label keys and values matching this selector.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const ports = servicePorts(spec['ports']);
+    return [
+      o.metadata.name ?? '',
+      str(spec['type']),
+      str(arr(spec['clusterIPs'])[0]) || '<none>',
+      serviceExternalIP(spec, rec(o['status'])),
+      ports || '<none>',
+      age(o.metadata.creationTimestamp, now),
+      formatLabels(spec['selector']),
+    ];
+  },
+);
+
+/** A list of at most three, then `+ N more...` (formatEndpoints, listWithMoreString). */
 function firstThree(list: string[], empty: string): string {
   if (list.length > 3) return `${list.slice(0, 3).join(',')} + ${list.length - 3} more...`;
   return list.length > 0 ? list.join(',') : empty;
 }
 
-/** Ready addresses as ip:port per port (just the ip for a portless headless subset), as formatEndpoints. */
-function endpointsCell(o: KubeObject): string {
+function hostPort(ip: string, port: number): string {
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
+const endpointsPrinter = printer([NAME, col('Endpoints', 'Endpoints of the service'), AGE], (o, now) => {
   const subsets = arr(o['subsets']).map(rec);
-  if (subsets.length === 0) return '<none>';
   const list: string[] = [];
   for (const subset of subsets) {
     const ips = arr(subset['addresses']).map((a) => str(rec(a)['ip']));
-    const ports = arr(subset['ports']).map((p) => num(rec(p)['port']));
+    const ports = arr(subset['ports']).map(rec);
     if (ports.length === 0) list.push(...ips);
-    else for (const port of ports) list.push(...ips.map((ip) => (ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`)));
+    else for (const port of ports) list.push(...ips.map((ip) => hostPort(ip, num(port['port']))));
   }
-  return firstThree(list, '');
-}
-
-const endpointsPrinter = printer([NAME, col('Endpoints', 'Endpoints is the list of endpoints of this Service.'), AGE], (o, now) => [
-  o.metadata.name ?? '',
-  endpointsCell(o),
-  age(o.metadata.creationTimestamp, now),
-]);
+  return [o.metadata.name ?? '', subsets.length === 0 ? '<none>' : firstThree(list, ''), age(o.metadata.creationTimestamp, now)];
+});
 
 const endpointSlicePrinter = printer(
   [
     NAME,
-    col('AddressType', 'Type of address carried by this EndpointSlice.'),
-    col('Ports', 'Port numbers which will be exposed by the endpoints in this EndpointSlice.'),
-    col('Endpoints', 'Addresses of the endpoints in this EndpointSlice.'),
+    col('AddressType', 'addressType specifies the type of address carried by this EndpointSlice.'),
+    col('Ports', 'ports specifies the list of network ports exposed by each endpoint in this slice.'),
+    col('Endpoints', 'endpoints is a list of unique endpoints in this slice.'),
     AGE,
   ],
-  (o, now) => [
-    o.metadata.name ?? '',
-    str(o['addressType']),
-    firstThree(arr(o['ports']).map((p) => (typeof rec(p)['port'] === 'number' ? String(rec(p)['port']) : str(rec(p)['name']) || '*')), '<unset>'),
-    firstThree(arr(o['endpoints']).flatMap((e) => arr(rec(e)['addresses']).map(str)), '<unset>'),
-    age(o.metadata.creationTimestamp, now),
-  ],
+  (o, now) => {
+    const ports = arr(o['ports']).map((p) => {
+      const port = rec(p);
+      return typeof port['port'] === 'number' ? String(port['port']) : str(port['name']) || '*';
+    });
+    const addresses = arr(o['endpoints']).flatMap((e) => arr(rec(e)['addresses']).map(str));
+    return [o.metadata.name ?? '', str(o['addressType']), firstThree(ports, '<unset>'), firstThree(addresses, '<unset>'), age(o.metadata.creationTimestamp, now)];
+  },
 );
 
 const webhookConfigurationPrinter = printer([NAME, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE], (o, now) => [
@@ -459,6 +517,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Event': eventPrinter,
   '/Node': nodePrinter,
   '/ServiceAccount': serviceAccountPrinter,
+  '/Service': servicePrinter,
   '/Endpoints': endpointsPrinter,
   'discovery.k8s.io/EndpointSlice': endpointSlicePrinter,
   'batch/Job': jobPrinter,

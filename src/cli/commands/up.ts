@@ -78,6 +78,8 @@ interface UpOptions extends NodeFlags {
   webhookSecretFile?: string;
   chaosConfig?: string;
   podSecurity: Level;
+  serviceClusterIpRange?: string;
+  clusterDns?: string;
 }
 
 export function upCommand(): Command {
@@ -101,6 +103,8 @@ export function upCommand(): Command {
     .option('--webhook-secret-file <file>', 'file holding the GitHub webhook secret (default: $GITHUB_WEBHOOK_SECRET; without one the webhook server is off)')
     .option('--no-webhook-server', 'run no GitHub webhook server')
     .option('--pod-security <level>', 'Pod Security level (enforce, audit and warn) of namespaces without pod-security.kubernetes.io labels: privileged, baseline or restricted', podSecurityLevel, 'baseline')
+    .option('--service-cluster-ip-range <cidr>', 'the IPv4 CIDR Services get their ClusterIPs from (kube-apiserver\'s flag; default 10.96.0.0/12)')
+    .option('--cluster-dns <ip>', 'the ClusterIP of kube-system/kube-dns (default: the tenth address of the service CIDR, 10.96.0.10)')
     .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
@@ -142,6 +146,8 @@ export function upCommand(): Command {
           // Every shipped family's kinds, whichever controllers run here: others may run them elsewhere.
           crds: familyCrds(bosunFamilies),
           podSecurity: options.podSecurity,
+          ...(options.serviceClusterIpRange !== undefined ? { serviceClusterIPRange: options.serviceClusterIpRange } : {}),
+          ...(options.clusterDns !== undefined ? { clusterDNS: options.clusterDns } : {}),
           // kube-apiserver writes these to its audit log; Bosun has none, so they are logged.
           onPodSecurityAudit: (event) => apiserverLog.warn(event, 'pod security audit violation'),
           ...(options.tlsCert && options.tlsKey ? { tlsCert: options.tlsCert, tlsKey: options.tlsKey } : {}),
