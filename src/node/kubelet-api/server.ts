@@ -1,8 +1,8 @@
-// The node agent's kubelet API: the kubelet paths the API server proxies `kubectl logs`, `exec` and
-// `port-forward` to. Loopback only by default, over TLS; only clients with a certificate of the kubelet CA (the
+// The node agent's kubelet API: the kubelet paths the API server proxies `kubectl logs`, `exec`, `attach`
+// and `port-forward` to. Loopback only by default, over TLS; only clients with a certificate of the kubelet CA (the
 // API server's, kubelet-pki.ts) are served, as kubelet's x509 authentication; plain text errors as kubelet
-// writes them. Exec speaks WebSocket (v5/v4.channel.k8s.io); SPDY, its only protocol in kubectl before 1.30, is
-// refused with a Status that says so. Port-forward speaks SPDY, raw or tunnelled in a WebSocket.
+// writes them. Exec and attach speak WebSocket (v5/v4.channel.k8s.io); SPDY, their only protocol in kubectl
+// before 1.30, is refused with a Status that says so. Port-forward speaks SPDY, raw or tunnelled in a WebSocket.
 import { open } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -12,8 +12,8 @@ import type { TLSSocket } from 'node:tls';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { ContainerRef, RunningContainers } from '../agent/running-containers.ts';
 import { KubeletRequestError } from './errors.ts';
-import { parseExecOptions } from './exec-options.ts';
-import { CHANNEL_PROTOCOLS, runExecSession } from './exec-session.ts';
+import { parseExecOptions, parseStreamOptions } from './exec-options.ts';
+import { CHANNEL_PROTOCOLS, runAttachSession, runExecSession } from './exec-session.ts';
 import { parseLogOptions } from './log-options.ts';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, servePortForward } from './port-forward.ts';
 import { streamLog } from './log-stream.ts';
@@ -36,12 +36,16 @@ export interface RunningKubeletApi {
   close(): Promise<void>;
 }
 
-export const SPDY_REFUSAL = 'Bosun supports exec over WebSocket (v5.channel.k8s.io, kubectl 1.30+)';
+export function spdyRefusal(endpoint: 'exec' | 'attach'): string {
+  return `Bosun supports ${endpoint} over WebSocket (v5.channel.k8s.io, kubectl 1.30+)`;
+}
 
-const PATH = /^\/(containerLogs|exec|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/;
+export const SPDY_REFUSAL = spdyRefusal('exec');
+
+const PATH = /^\/(containerLogs|exec|attach|portForward)\/([^/]+)\/([^/]+)(?:\/([^/]+))?$/;
 
 interface Route {
-  endpoint: 'containerLogs' | 'exec' | 'portForward';
+  endpoint: 'containerLogs' | 'exec' | 'attach' | 'portForward';
   /** The container is empty for portForward, which names only the pod. */
   ref: ContainerRef;
   query: URLSearchParams;
@@ -162,12 +166,13 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
       if (!authenticated(req)) throw new KubeletRequestError(401, 'Unauthorized');
       const { endpoint, ref, query } = route(req);
       if (endpoint === 'portForward') return upgradePortForward(req, socket, head, ref);
-      if (endpoint !== 'exec') throw new KubeletRequestError(400, `${endpoint} does not upgrade`);
-      const execOptions = parseExecOptions(query);
+      if (endpoint !== 'exec' && endpoint !== 'attach') throw new KubeletRequestError(400, `${endpoint} does not upgrade`);
+      const execOptions = endpoint === 'exec' ? parseExecOptions(query) : undefined;
+      const streamOptions = execOptions ?? parseStreamOptions(query);
       const handle = containers.running(ref);
       if (!handle) throw new KubeletRequestError(404, `container not found ("${ref.container}")`);
       if ((req.headers.upgrade ?? '').toLowerCase() !== 'websocket') {
-        answerUpgrade(socket, 400, statusJson(400, 'BadRequest', SPDY_REFUSAL), 'application/json');
+        answerUpgrade(socket, 400, statusJson(400, 'BadRequest', spdyRefusal(endpoint)), 'application/json');
         return;
       }
       const offered = offeredProtocols(req);
@@ -175,7 +180,8 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
         throw new KubeletRequestError(400, `unable to upgrade: none of the offered subprotocols is supported; supported: ${CHANNEL_PROTOCOLS.join(', ')}`);
       }
       sockets.handleUpgrade(req, socket, head, (ws) => {
-        runExecSession(ws, handle, execOptions).catch((error: unknown) => {
+        const session = execOptions ? runExecSession(ws, handle, execOptions) : runAttachSession(ws, handle, streamOptions);
+        session.catch((error: unknown) => {
           onError(error);
           ws.terminate();
         });
