@@ -173,6 +173,24 @@ test('a port nothing listens on: kubelet\'s message on the error stream, the dat
   client.close();
 });
 
+test('8 MiB each way in 64 KiB frames arrive whole and in order', async () => {
+  const blob = Buffer.alloc(8 * 1024 * 1024);
+  // Printable ASCII, so that text comparison is byte comparison.
+  for (let i = 0; i < blob.length; i++) blob[i] = 32 + ((i * 7) % 95);
+  const { socket, rest } = await upgrade('/portForward/default/hostnet', spdyHeaders);
+  const client = new SpdyClient(socket, rest);
+  const error = await client.open({ streamtype: 'error', port: String(podPort), requestid: '0' });
+  const data = await client.open({ streamtype: 'data', port: String(podPort), requestid: '0' });
+  for (let offset = 0; offset < blob.length; offset += 65536) client.send({ type: 'data', streamId: data, flags: 0, data: blob.subarray(offset, offset + 65536) });
+  client.send({ type: 'data', streamId: data, flags: FLAG_FIN, data: Buffer.alloc(0) });
+  const echoed = await client.readAll(data);
+  // The pod greets, echoes in upper case and says bye.
+  assert.equal(echoed.length, 'hello\n'.length + blob.length + 'bye\n'.length);
+  assert.equal(echoed, `hello\n${blob.toString().toUpperCase()}bye\n`);
+  assert.equal(await client.readAll(error), '');
+  client.close();
+});
+
 test('refusals before the upgrade: unknown pod, no port-forward protocol, not an upgrade', async () => {
   const unknown = await upgrade('/portForward/default/nope', spdyHeaders);
   assert.match(unknown.head, /^HTTP\/1\.1 404 /);
