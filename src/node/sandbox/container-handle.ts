@@ -138,23 +138,31 @@ async function terminalHolder(root: number): Promise<number | undefined> {
 /**
  * Sets the terminal's size with stty on the holder's stdin, opened through /proc from the host, which makes the
  * kernel send SIGWINCH to the terminal's foreground group. A size given before the terminal exists is applied
- * when the command first writes (by then script has made it).
+ * when the command first writes (by then script has made it). One stty at a time, each taking the newest size,
+ * so the last size sent is the one that stays (kubectl attach sends size+1, then the size, to force a redraw).
  */
 function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => void {
   let wanted: { columns: number; rows: number } | undefined;
-  const apply = async () => {
+  let applying: Promise<void> = Promise.resolve();
+  const applyNow = async () => {
     const size = wanted;
     const holder = await terminalHolder(root);
     if (size === undefined || holder === undefined) return;
     const stty = spawn(tools.stty, ['-F', `/proc/${holder}/fd/0`, 'rows', String(size.rows), 'cols', String(size.columns)], { stdio: 'ignore', env: HELPER_ENV });
     // Best effort: the command may be gone already.
-    stty.on('error', () => undefined);
+    await new Promise<void>((resolve) => {
+      stty.once('error', () => resolve());
+      stty.once('close', () => resolve());
+    });
   };
-  output.once('data', () => void apply());
+  const apply = () => {
+    applying = applying.then(applyNow).catch(() => undefined);
+  };
+  output.once('data', apply);
   return (columns, rows) => {
     if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns <= 0 || rows <= 0 || columns > 0xffff || rows > 0xffff) return;
     wanted = { columns, rows };
-    void apply();
+    apply();
   };
 }
 
