@@ -37,6 +37,8 @@ describe('port-forward and attach on bosun up with real kubectl', () => {
     up = await startBosunUp();
     await ok(['run', 'web', '--image=busybox', '--restart=Never', '--', ...HTTPD]);
     await ok(['create', 'deployment', 'webs', '--image=busybox', '--', ...HTTPD]);
+    // kubectl resolves svc/ to a pod by the selector and the port by targetPort, on its own side.
+    await ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { run: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } }));
     await ok(['wait', '--for=condition=Ready', 'pod/web', '--timeout=60s']);
     await ok(['rollout', 'status', 'deployment/webs', '--timeout=60s']);
   });
@@ -51,15 +53,15 @@ describe('port-forward and attach on bosun up with real kubectl', () => {
     }
   });
 
-  test('kubectl port-forward pod/web and deploy/webs carry HTTP from the host', async () => {
-    for (const target of ['pod/web', 'deploy/webs']) {
-      const forward = up.kubectl.stream(['port-forward', target, ':8080']);
+  test('kubectl port-forward pod/web, deploy/webs and svc/web carry HTTP from the host', async () => {
+    for (const [target, remote] of [['pod/web', '8080'], ['deploy/webs', '8080'], ['svc/web', '80']] as const) {
+      const forward = up.kubectl.stream(['port-forward', target, `:${remote}`]);
       try {
         const port = await forwardedPort(forward);
         for (let i = 0; i < 3; i++) {
           const response = await fetch(`http://127.0.0.1:${port}/`);
           assert.equal(response.status, 200);
-          assert.match(await response.text(), target === 'pod/web' ? /^hello from web\n$/ : /^hello from webs-/);
+          assert.match(await response.text(), target === 'deploy/webs' ? /^hello from webs-/ : /^hello from web\n$/);
         }
       } finally {
         await forward.stop();
