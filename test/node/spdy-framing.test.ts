@@ -82,6 +82,30 @@ test('header blocks: lower-case names, NUL-joined values, and kubectl\'s port-fo
   decompressor.close();
 });
 
+// What kubectl 1.29 (Go's spdystream) sent to a kubelet API for one local connection of
+// `kubectl port-forward pod/p :35781`, captured on the wire: SYN_STREAM 1 (the error stream), its FIN, and
+// SYN_STREAM 3 (the data stream), whose header block continues the first block's zlib stream.
+const KUBECTL_BYTES =
+  '800300010000003f0000000100000000000078f9e3c6a7c202253a703a2b294a4dcc851625aca9a0808614cb45a024cc6a6c6a6e014aa09c459078cc04a56f460300000000ffff' +
+  '0000000101000000' +
+  '800300010000001800000003000000000000c2aa1b54102512a119000000ffff';
+
+test('kubectl\'s own frames: two SYN_STREAMs and a FIN, the headers decoded through one decompressor', async () => {
+  const frames = new FrameParser().push(Buffer.from(KUBECTL_BYTES, 'hex'));
+  assert.deepEqual(frames.map((f) => [f.type, 'streamId' in f ? f.streamId : undefined, 'flags' in f ? f.flags : undefined]), [
+    ['synStream', 1, 0],
+    ['data', 1, FLAG_FIN],
+    ['synStream', 3, 0],
+  ]);
+  const decompressor = new HeaderDecompressor();
+  const sorted = (headers: Map<string, string[]>) => Object.fromEntries([...headers].sort(([a], [b]) => a.localeCompare(b)));
+  const [error, , data] = frames;
+  assert.ok(error?.type === 'synStream' && data?.type === 'synStream');
+  assert.deepEqual(sorted(await decompressor.decompress(error.headerBlock)), { port: ['35781'], requestid: ['0'], streamtype: ['error'] });
+  assert.deepEqual(sorted(await decompressor.decompress(data.headerBlock)), { port: ['35781'], requestid: ['0'], streamtype: ['data'] });
+  decompressor.close();
+});
+
 test('a header block that is not zlib is a protocol error', async () => {
   const decompressor = new HeaderDecompressor();
   await assert.rejects(decompressor.decompress(Buffer.from('not zlib at all')), /header block/);
