@@ -138,7 +138,7 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
     });
   });
 
-  /** kubectl 1.30+ tunnels SPDY in a WebSocket; older ones (and 1.30 by default) upgrade to SPDY itself. */
+  /** kubectl 1.31+ tunnels SPDY in a WebSocket (1.30 behind KUBECTL_PORT_FORWARD_WEBSOCKETS); older ones upgrade to SPDY. */
   const upgradePortForward = (req: IncomingMessage, socket: Duplex, head: Buffer, ref: ContainerRef): void => {
     const target = containers.forwardTarget(ref);
     if (!target) throw new KubeletRequestError(404, `pod "${ref.pod}" not found`);
