@@ -59,13 +59,15 @@ function forward(stream: Readable, socket: WebSocket, channel: number | undefine
   });
 }
 
-function resize(exec: ExecProcess, message: Buffer): void {
+async function resize(exec: ExecProcess, message: Buffer): Promise<void> {
+  let size: { Width?: unknown; Height?: unknown };
   try {
-    const size = JSON.parse(message.toString('utf8')) as { Width?: unknown; Height?: unknown };
-    if (typeof size.Width === 'number' && typeof size.Height === 'number') exec.resize?.(size.Width, size.Height);
+    size = JSON.parse(message.toString('utf8')) as typeof size;
   } catch {
     // A malformed size changes nothing, as in kubelet.
+    return;
   }
+  if (typeof size.Width === 'number' && typeof size.Height === 'number') await exec.resize?.(size.Width, size.Height);
 }
 
 function killGroup(pid: number | undefined): void {
@@ -122,11 +124,20 @@ async function runChannelSession(socket: WebSocket, options: StreamOptions, star
   const exec = started.process;
   const stdin = exec.stdin;
   stdin?.on('error', () => undefined);
+  // Input after a resize waits until the terminal has its new size, as after a terminal's own (synchronous)
+  // resize: a command typed after the window changed sees the new size.
+  let pending: Promise<void> = Promise.resolve();
+  const inOrder = (step: () => unknown) => {
+    pending = pending.then(step).then(
+      () => undefined,
+      () => undefined,
+    );
+  };
   deliver = (data) => {
     const channel = data[0];
-    if (channel === STDIN) stdin?.write(data.subarray(1));
-    else if (channel === RESIZE) resize(exec, data.subarray(1));
-    else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) stdin?.end();
+    if (channel === STDIN) inOrder(() => stdin?.write(data.subarray(1)));
+    else if (channel === RESIZE) inOrder(() => resize(exec, data.subarray(1)));
+    else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) inOrder(() => stdin?.end());
   };
   for (const data of early.splice(0)) deliver(data);
   let finished = false;

@@ -45,8 +45,11 @@ export interface ExecProcess {
   stdout: Readable;
   stderr: Readable;
   exited: Promise<ExecResult>;
-  /** With a terminal: sets its size (kubectl's resize messages); applied once the terminal exists. */
-  resize?(columns: number, rows: number): void;
+  /**
+   * With a terminal: sets its size (kubectl's resize messages); resolves once set, or at once while the
+   * terminal does not exist yet (it gets the size when the command first writes).
+   */
+  resize?(columns: number, rows: number): Promise<void>;
 }
 
 export interface ExecOptions {
@@ -141,7 +144,7 @@ async function terminalHolder(root: number): Promise<number | undefined> {
  * when the command first writes (by then script has made it). One stty at a time, each taking the newest size,
  * so the last size sent is the one that stays (kubectl attach sends size+1, then the size, to force a redraw).
  */
-function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => void {
+function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => Promise<void> {
   let wanted: { columns: number; rows: number } | undefined;
   let applying: Promise<void> = Promise.resolve();
   const applyNow = async () => {
@@ -155,14 +158,15 @@ function terminalResizer(tools: HostTools, root: number, output: Readable): (col
       stty.once('close', () => resolve());
     });
   };
-  const apply = () => {
+  const apply = (): Promise<void> => {
     applying = applying.then(applyNow).catch(() => undefined);
+    return applying;
   };
-  output.once('data', apply);
+  output.once('data', () => void apply());
   return (columns, rows) => {
-    if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns <= 0 || rows <= 0 || columns > 0xffff || rows > 0xffff) return;
+    if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns <= 0 || rows <= 0 || columns > 0xffff || rows > 0xffff) return Promise.resolve();
     wanted = { columns, rows };
-    apply();
+    return apply();
   };
 }
 
