@@ -191,6 +191,29 @@ test('8 MiB each way in 64 KiB frames arrive whole and in order', async () => {
   client.close();
 });
 
+test('a pod that hangs up while the client still sends: the rest is dropped and the session goes on', async () => {
+  const rude = createServer((socket) => socket.end('no\n'));
+  await new Promise<void>((resolve) => rude.listen(0, '127.0.0.1', resolve));
+  const rudePort = String((rude.address() as AddressInfo).port);
+  const { socket, rest } = await upgrade('/portForward/default/hostnet', spdyHeaders);
+  const client = new SpdyClient(socket, rest);
+  const error = await client.open({ streamtype: 'error', port: rudePort, requestid: '0' });
+  const data = await client.open({ streamtype: 'data', port: rudePort, requestid: '0' });
+  assert.equal(await client.readAll(data), 'no\n');
+  // Far more than any buffer holds, sent after the pod's side is gone, then kubectl's reset.
+  const chunk = Buffer.alloc(65536, 'x');
+  for (let i = 0; i < 128; i++) client.send({ type: 'data', streamId: data, flags: 0, data: chunk });
+  client.send({ type: 'rstStream', streamId: data, status: 5 });
+  assert.equal(await client.readAll(error), '');
+  // The session still reads: a new pair reaches the greeting pod.
+  await client.open({ streamtype: 'error', port: String(podPort), requestid: '1' });
+  const next = await client.open({ streamtype: 'data', port: String(podPort), requestid: '1' });
+  const greeting = await client.next((f) => f.type === 'data' && f.streamId === next);
+  assert.equal(greeting.type === 'data' && greeting.data.toString(), 'hello\n');
+  client.close();
+  await new Promise((resolve) => rude.close(resolve));
+});
+
 test('refusals before the upgrade: unknown pod, no port-forward protocol, not an upgrade', async () => {
   const unknown = await upgrade('/portForward/default/nope', spdyHeaders);
   assert.match(unknown.head, /^HTTP\/1\.1 404 /);

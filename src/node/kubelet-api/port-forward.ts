@@ -35,7 +35,14 @@ function parsePort(value: string | undefined): number | string {
 function forward(target: ForwardTarget, pair: Required<Pair>): void {
   const { data, error } = pair;
   const port = parsePort(data.header('port'));
+  // Once the pod's side is gone, what kubectl still sends on the data stream is dropped: left unread it would
+  // stop the whole session (its transport pauses) before kubectl's RST_STREAM for it could be read.
+  const discardIncoming = () => {
+    data.unpipe();
+    data.resume();
+  };
   const fail = (message: string) => {
+    discardIncoming();
     error.end(message);
     data.end();
   };
@@ -52,6 +59,7 @@ function forward(target: ForwardTarget, pair: Required<Pair>): void {
   });
   // The pod's side ended: the client reads the data stream's end, then the (empty) error stream's.
   socket.once('close', () => {
+    discardIncoming();
     if (!error.writableEnded) error.end();
   });
   data.once('close', () => socket.destroy());

@@ -114,6 +114,8 @@ export class SpdySession {
 
   forget(streamId: number): void {
     this.streams.delete(streamId);
+    // A stream that stopped the transport and is gone would keep it stopped for ever; its frames are dropped now.
+    this.resumeReading();
   }
 
   resumeReading(): void {
