@@ -89,8 +89,9 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
   });
 
   const tunnelRequests = new WeakSet<IncomingMessage>();
-  // Upgraded connections leave the HTTP server's books: close() ends these itself.
-  const spdySockets = new Set<Duplex>();
+  // Upgraded connections leave the HTTP server's books (closeAllConnections) but not the TLS server's, whose
+  // close waits for them: close() ends every one itself.
+  const upgraded = new Set<Duplex>();
   sockets.on('headers', (headers: string[], req: IncomingMessage) => {
     if (tunnelRequests.has(req)) headers.push(`Sec-WebSocket-Protocol: ${PORT_FORWARD_TUNNEL_PROTOCOL}`);
   });
@@ -159,13 +160,13 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
     const versions = (req.headers['x-stream-protocol-version'] ?? '').toString().split(',').map((v) => v.trim());
     if (!versions.includes(PORT_FORWARD_PROTOCOL)) throw new KubeletRequestError(403, `unable to upgrade: unable to negotiate protocol: client supports [${versions.join(' ')}], server supports [${PORT_FORWARD_PROTOCOL}]`);
     socket.write(`HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${PORT_FORWARD_PROTOCOL}\r\n\r\n`);
-    spdySockets.add(socket);
-    socket.once('close', () => spdySockets.delete(socket));
     servePortForward(socket, target, head);
   };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => undefined);
+    upgraded.add(socket);
+    socket.once('close', () => upgraded.delete(socket));
     try {
       if (!authenticated(req)) throw new KubeletRequestError(401, 'Unauthorized');
       const { endpoint, ref, query } = route(req);
@@ -214,7 +215,7 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
     url: `https://${host}:${port}`,
     async close() {
       for (const client of sockets.clients) client.terminate();
-      for (const socket of spdySockets) socket.destroy();
+      for (const socket of upgraded) socket.destroy();
       sockets.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
