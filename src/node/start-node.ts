@@ -104,6 +104,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   const containers: RunningContainers = {
     running: (ref: ContainerRef) => agent?.containers.running(ref),
     logPath: (ref: ContainerRef, previous: boolean) => agent?.containers.logPath(ref, previous),
+    forwardTarget: (ref: ContainerRef) => agent?.containers.forwardTarget(ref),
   };
   const kubelet = await startKubeletApi({ containers, tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
   try {

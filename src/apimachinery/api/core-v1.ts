@@ -280,6 +280,9 @@ export interface Container {
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   startupProbe?: Probe;
+  stdin?: boolean;
+  stdinOnce?: boolean;
+  tty?: boolean;
 }
 
 // --- scheduling ----------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-// Subresources with their own semantics: pods/binding and pods/eviction (POST), pods/log and pods/exec (proxied to
+// Subresources with their own semantics: pods/binding and pods/eviction (POST), pods/log, exec, attach and portforward (proxied to
 // the node's kubelet), and */scale (GET, PUT, PATCH).
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Verb } from '../http/request-info.ts';
@@ -22,6 +22,8 @@ export async function handleSubresource(call: ResourceCall, sub: SubresourceInfo
     case 'log':
       return handleLog(call);
     case 'exec':
+    case 'attach':
+    case 'portforward':
       return handleExec();
   }
 }

@@ -17,7 +17,7 @@ export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' |
 
 /** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
 export interface SubresourceInfo {
-  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec';
+  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec' | 'attach' | 'portforward';
   /** The group, version and kind of what the subresource takes and answers (Binding, policy/v1 Eviction, autoscaling/v1 Scale). */
   readonly group: string;
   readonly version: string;

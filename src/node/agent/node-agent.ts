@@ -141,6 +141,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const containers: RunningContainers = {
     running: (ref) => life?.pods.running(ref),
     logPath: (ref, previous) => life?.pods.logPath(ref, previous),
+    forwardTarget: (ref) => life?.pods.forwardTarget(ref),
   };
 
   async function reboot(): Promise<void> {

@@ -188,5 +188,7 @@ export async function containerConfig(pod: Pod, container: Container, prepared: 
   };
   if (container.workingDir !== undefined) spec.workingDir = container.workingDir;
   if (container.resources !== undefined) spec.resources = container.resources;
+  if (container.stdin === true) spec.stdin = { once: container.stdinOnce === true };
+  if (container.tty === true) spec.tty = true;
   return { spec, warnings };
 }

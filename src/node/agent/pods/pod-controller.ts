@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import { Informer } from '../../../runtime/index.ts';
 import type { ContainerHandle } from '../../sandbox/container-handle.ts';
-import type { ContainerRef, RunningContainers } from '../running-containers.ts';
+import type { ContainerRef, ForwardTarget, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
 import type { Pod } from '../../../apimachinery/api/index.ts';
@@ -63,6 +63,12 @@ export class PodController implements RunningContainers {
 
   logPath(ref: ContainerRef, previous: boolean): string | undefined {
     return this.worker(ref)?.logPath(ref.container, previous);
+  }
+
+  forwardTarget(ref: ContainerRef): ForwardTarget | undefined {
+    const worker = this.worker(ref);
+    const address = worker?.podAddress();
+    return worker && address !== undefined ? { address, pod: worker.name, uid: worker.uid } : undefined;
   }
 
   /** The newest pod of that name: a pod deleted and created again may still have its old worker cleaning up. */

@@ -191,6 +191,13 @@ export class PodWorker {
     return rec && 'running' in rec.status.state ? rec.handle : undefined;
   }
 
+  /** Where the host reaches the pod's ports while its network is set up (port-forward, probes). */
+  podAddress(): string | undefined {
+    const placement = this.prepared?.placement;
+    if (placement === undefined) return undefined;
+    return placement.network.kind === 'host' ? '127.0.0.1' : placement.podIP;
+  }
+
   /** The CRI log of the current (or last) run, or of the run before it. */
   logPath(container: string, previous: boolean): string | undefined {
     const rec = this.record(container);
@@ -358,7 +365,7 @@ export class PodWorker {
   }
 
   private startProbes(rec: ContainerRecord, handle: ContainerHandle, prepared: PreparedPod): void {
-    const target = { handle, host: prepared.placement.network.kind === 'host' ? '127.0.0.1' : prepared.placement.podIP, ports: rec.spec.ports ?? [] };
+    const target = { handle, host: this.podAddress() ?? prepared.placement.podIP, ports: rec.spec.ports ?? [] };
     const unhealthy = (kind: string) => (outcome: { output: string }) => void this.ctx.recorder.warning(this.pod, 'Unhealthy', `${kind} probe failed: ${outcome.output}`);
     const readiness = rec.spec.readinessProbe;
     const liveness = rec.spec.livenessProbe;
