@@ -27,7 +27,8 @@ export interface NodeFlags {
   imageMap?: string;
   nodeLeaseDurationSeconds?: number;
   nodeFailureRebootAfter?: number;
-  clusterDns: string[];
+  /** Default: 10.96.0.10 for bosun node; bosun up uses its API server's kube-dns address. */
+  clusterDns?: string[];
 }
 
 function list(value: string): string[] {
@@ -57,6 +58,9 @@ function positiveInteger(value: string): number {
 }
 
 /** Adds the shared node flags to a command. */
+/** kube-dns's conventional address in the default service CIDR. */
+export const DEFAULT_CLUSTER_DNS = '10.96.0.10';
+
 export function withNodeFlags(command: Command): Command {
   return command
     .addOption(new Option('--node-network <kind>', 'pod network: a namespace and address per pod on a bridge, or the host\'s network').choices(['bridge', 'host']).default('bridge'))
@@ -67,7 +71,7 @@ export function withNodeFlags(command: Command): Command {
     .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
     .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger)
     .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration)
-    .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag); the node serves cluster DNS on its bridge gateway', addresses, ['10.96.0.10']);
+    .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag; default 10.96.0.10, with bosun up the tenth address of the service CIDR); the node serves cluster DNS on its bridge gateway', addresses);
 }
 
 export class ImageMapError extends Error {
@@ -99,7 +103,7 @@ export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient;
     ...node,
     network: flags.nodeNetwork,
     allowRootByDefault: flags.allowRoot,
-    clusterDNS: flags.clusterDns,
+    clusterDNS: flags.clusterDns ?? [DEFAULT_CLUSTER_DNS],
     ...(flags.bridge !== undefined ? { bridgeName: flags.bridge } : {}),
     ...(flags.clusterCidr !== undefined ? { clusterCIDR: flags.clusterCidr } : {}),
     ...(flags.trustedNamespaces !== undefined ? { trustedNamespaces: flags.trustedNamespaces } : {}),

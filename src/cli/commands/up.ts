@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
 import { isLevel, type Level } from '../../apiserver/admission/pod-security/policy-levels.ts';
 import { startApiServer } from '../../apiserver/index.ts';
+import { serviceNetwork } from '../../apiserver/services/service-network.ts';
 import { DataDirError, prepareDataDir } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
 import { createKubeClient } from '../../client/create-client.ts';
@@ -79,7 +80,6 @@ interface UpOptions extends NodeFlags {
   chaosConfig?: string;
   podSecurity: Level;
   serviceClusterIpRange?: string;
-  clusterDns?: string;
 }
 
 export function upCommand(): Command {
@@ -104,7 +104,6 @@ export function upCommand(): Command {
     .option('--no-webhook-server', 'run no GitHub webhook server')
     .option('--pod-security <level>', 'Pod Security level (enforce, audit and warn) of namespaces without pod-security.kubernetes.io labels: privileged, baseline or restricted', podSecurityLevel, 'baseline')
     .option('--service-cluster-ip-range <cidr>', 'the IPv4 CIDR Services get their ClusterIPs from (kube-apiserver\'s flag; default 10.96.0.0/12)')
-    .option('--cluster-dns <ip>', 'the ClusterIP of kube-system/kube-dns (default: the tenth address of the service CIDR, 10.96.0.10)')
     .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
@@ -147,7 +146,7 @@ export function upCommand(): Command {
           crds: familyCrds(bosunFamilies),
           podSecurity: options.podSecurity,
           ...(options.serviceClusterIpRange !== undefined ? { serviceClusterIPRange: options.serviceClusterIpRange } : {}),
-          ...(options.clusterDns !== undefined ? { clusterDNS: options.clusterDns } : {}),
+          ...(options.clusterDns?.[0] !== undefined ? { clusterDNS: options.clusterDns[0] } : {}),
           // kube-apiserver writes these to its audit log; Bosun has none, so they are logged.
           onPodSecurityAudit: (event) => apiserverLog.warn(event, 'pod security audit violation'),
           ...(options.tlsCert && options.tlsKey ? { tlsCert: options.tlsCert, tlsKey: options.tlsKey } : {}),
@@ -194,7 +193,9 @@ export function upCommand(): Command {
       let node: RunningNode | undefined;
       if (options.node) {
         try {
-          node = await startNodeFromFlags(options, {
+          // Pods' resolv.conf names the kube-dns address the API server gave kube-dns, unless --cluster-dns says otherwise.
+          const clusterDns = options.clusterDns ?? [serviceNetwork(options.serviceClusterIpRange, undefined).clusterDNS];
+          node = await startNodeFromFlags({ ...options, clusterDns }, {
             client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-node' }),
             nodeName: options.nodeName,
             dataDir: join(dataDir, 'nodes', options.nodeName),
