@@ -17,8 +17,17 @@ function webPod() {
   return fixture.context({ labels: { app: 'web' }, annotations: { owner: 'team-a' }, spec: { serviceAccountName: 'builder' } });
 }
 
+/**
+ * Without the variables of the API server's own Service, which every container gets (tested below): the tables
+ * list what the container declares.
+ */
+async function declaredEnv(container: ContainerEnvSpec, context: Parameters<typeof resolveEnv>[1]) {
+  const result = await resolveEnv(container, context);
+  return { ...result, env: result.env.filter((v) => !v.name.startsWith('KUBERNETES_')) };
+}
+
 async function env(container: Omit<ContainerEnvSpec, 'name'>, context = webPod()) {
-  return resolveEnv({ name: 'app', ...container }, context);
+  return declaredEnv({ name: 'app', ...container }, context);
 }
 
 function configError(pattern: RegExp) {
@@ -27,7 +36,7 @@ function configError(pattern: RegExp) {
 
 test('env resolves literals, fieldRefs, and references to earlier variables', async () => {
   const context = webPod();
-  const { env: resolved } = await resolveEnv(
+  const { env: resolved } = await declaredEnv(
     {
       name: 'app',
       env: [
@@ -85,7 +94,7 @@ test('resourceFieldRef divides by the divisor and rounds up; unset limits read t
   const context = fixture.context({ spec: { containers: [{ name: 'app', resources: { limits: { cpu: '1500m', memory: '256Mi' }, requests: { cpu: '250m' } } }] } });
   const container = context.pod.spec.containers[0]!;
   const ref = (resource: string, divisor?: string) => ({ valueFrom: { resourceFieldRef: { resource, ...(divisor ? { divisor } : {}) } } });
-  const { env: resolved } = await resolveEnv(
+  const { env: resolved } = await declaredEnv(
     {
       ...container,
       env: [
@@ -207,6 +216,7 @@ test('Services of the namespace add their variables after the declared ones; ref
   assert.equal(resolved[0]?.value, 'redis://10.96.33.3:6379');
   assert.equal(resolved[1]?.value, 'mine', 'a declared variable wins over the Service one');
   assert.ok(names.includes('CACHE_PORT_6379_TCP_ADDR'));
-  const unlinked = await env(container, fixture.context({ spec: { enableServiceLinks: false } }));
+  const unlinked = await resolveEnv({ name: 'app', ...container }, fixture.context({ spec: { enableServiceLinks: false } }));
   assert.ok(!unlinked.env.some((v) => v.name.startsWith('CACHE_SERVICE')));
+  assert.ok(unlinked.env.some((v) => v.name === 'KUBERNETES_SERVICE_HOST'), 'the API server\'s Service reaches every pod');
 });

@@ -51,7 +51,7 @@ before(async () => {
   server = await startTestServer();
   client = createKubeClient({ kubeconfig: server.kubeconfig });
   upstream = await startUpstream();
-  dns = await startClusterDns({ client, nodeName: 'dns-node', address: '127.0.0.1', port: 0, upstreams: [{ address: '127.0.0.1', port: upstream.port }], upstreamTimeoutMs: 500, logger: createLogger({ level: 'silent' }) });
+  dns = await startClusterDns({ client, nodeName: 'dns-node', address: '127.0.0.1', advertiseAddress: '192.0.2.53', port: 0, upstreams: [{ address: '127.0.0.1', port: upstream.port }], upstreamTimeoutMs: 500, logger: createLogger({ level: 'silent' }) });
   dns.index.onChange(changes.notify);
   await client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
   const service = (name: string, spec: Service['spec']) => client.create<Service>(servicesResource, { apiVersion: 'v1', kind: 'Service', metadata: { name, namespace: NS }, spec }, { namespace: NS });
@@ -206,7 +206,7 @@ test('the node keeps the kube-dns-<node> EndpointSlice pointing at its server, a
     await seen.until(() => current() !== undefined, 10_000, 'the slice');
     const slice = current() as EndpointSlice;
     assert.deepEqual(slice.metadata.labels, { 'kubernetes.io/service-name': 'kube-dns', 'endpointslice.kubernetes.io/managed-by': 'bosun-node' });
-    assert.deepEqual(slice.endpoints.map((e) => [e.addresses, e.conditions?.ready, e.nodeName]), [[['127.0.0.1'], true, 'dns-node']]);
+    assert.deepEqual(slice.endpoints.map((e) => [e.addresses, e.conditions?.ready, e.nodeName]), [[['192.0.2.53'], true, 'dns-node']]);
     assert.deepEqual(slice.ports, [{ name: 'dns', protocol: 'UDP', port: dns.port }, { name: 'dns-tcp', protocol: 'TCP', port: dns.port }]);
     await client.delete(endpointSlicesResource, 'kube-dns-dns-node', { namespace: 'kube-system' });
     await seen.until(() => current() !== undefined && current()?.metadata.uid !== slice.metadata.uid, 10_000, 'the slice written again');

@@ -105,7 +105,7 @@ describe('endpointslice and endpoints controllers', () => {
     const ep = endpoints.get('web', ns)!;
     assert.deepEqual(readyIPs('web'), pods.map((p) => p.status?.podIP ?? '').sort());
     assert.deepEqual(ep.subsets?.[0]?.ports, [{ name: 'http', port: 8080, protocol: 'TCP' }]);
-    assert.deepEqual(ep.metadata.labels, { tier: 'front', 'service.kubernetes.io/headless': '' }, 'no cluster IP allocated here: headless by upstream rule');
+    assert.deepEqual(ep.metadata.labels, { tier: 'front' }, "the Service's labels, without the headless marker: it has a ClusterIP");
     assert.match(ep.metadata.annotations?.['endpoints.kubernetes.io/last-change-trigger-time'] ?? '', /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     assert.equal(ep.metadata.ownerReferences?.[0]?.uid, svc.metadata.uid);
   });

@@ -25,6 +25,11 @@ export interface ClusterDnsOptions {
   nodeName: string;
   /** Where the server listens: the bridge gateway, in the host's network namespace. */
   address: string;
+  /**
+   * The address the kube-dns-<node> EndpointSlice names (default: address). The API server refuses loopback
+   * endpoint addresses, so a test that listens on 127.0.0.1 advertises another.
+   */
+  advertiseAddress?: string;
   /** Default 53; 0 picks a free port (tests). */
   port?: number;
   /** kubelet's --cluster-domain (default cluster.local). */
@@ -97,7 +102,7 @@ export async function startClusterDns(options: ClusterDnsOptions): Promise<Clust
   }
   const running = server;
   if (options.publishEndpointSlice !== false) {
-    keeper = new DnsEndpointSlice({ client, nodeName: options.nodeName, address: options.address, port: running.port, onError });
+    keeper = new DnsEndpointSlice({ client, nodeName: options.nodeName, address: options.advertiseAddress ?? options.address, port: running.port, onError });
     keeper.ensure();
   }
   return {
