@@ -1,19 +1,22 @@
-// network-disruption: delays, drops, duplicates, corrupts or limits the target's traffic with tc inside its
-// network namespace, classified by flower filters and, at pod level, by a packet mark set with iptables;
-// upstream's injector/network_disruption.go, network/tc.go and network/iptables.go. The commands are planned
-// purely (network/plan.ts) and run through ctx.writes (`nsenter --net=… tc …`), so dry-run runs everything but
-// them. Before any write, the kernel's qdiscs, classifier and netfilter are probed (feature-probes.ts): a
-// node without them fails the injection with what is missing, and dry-run only warns (the pod gets Ready).
+// network-disruption: drops, delays, duplicates, corrupts or limits the target's traffic inside its network
+// namespace; upstream's injector/network_disruption.go, network/tc.go and network/iptables.go. Where the kernel
+// has the qdiscs, upstream's tc tree (network/plan.ts: prio, netem, tbf, flower filters, iptables marks); where
+// it has not, an nftables table `inet bosun-chaos` (network/nft-ruleset.ts) drops and polices the same packets,
+// and what only qdiscs can do (delay, corrupt, duplicate) is refused naming the missing kernel features
+// (network/backend.ts makes the choice). Commands run through ctx.writes (`nsenter --net=… tc|nft …`), so
+// dry-run runs everything but them, and only warns about what is missing (the pod gets Ready).
 // Not ported: the eBPF HTTP filters (--method/--path), Kubernetes service filters (--services) and the
 // periodic re-resolution of host names (--host-resolve-interval): they fail or are said so in the log.
 import { posix } from 'node:path';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
-import { FEATURES, FeatureUnavailableError, hasTool, missingFeatures, type Feature, type MissingFeature } from './feature-probes.ts';
+import { FeatureUnavailableError, hasTool, type MissingFeature } from './feature-probes.ts';
+import { chooseBackend } from './network/backend.ts';
 import { cgroupRoot, procPath } from './mounts.ts';
-import { deleteChaosDnsChain, deleteRules, insertRule } from './network/iptables-in-netns.ts';
+import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
 import type { IptablesRule } from './network/iptables-rules.ts';
+import { deleteTableScript, NETWORK_TABLE, renderNetworkRuleset } from './network/nft-ruleset.ts';
 import { emptySpec, hasHttpFilters, networkDisruptionSpec, type NetworkDisruptionSpec } from './network/network-spec.ts';
-import { planNetworkDisruption, type NetworkPlan } from './network/plan.ts';
+import { planNetworkDisruption } from './network/plan.ts';
 import { resolveHosts, systemResolver, type HostResolver } from './network/resolve-hosts.ts';
 import { clearRootQdisc, INJECTOR_CGROUP_CLASSID, NO_SUCH_QDISC_EXIT_CODE } from './network/tc-commands.ts';
 import { defaultRoutes, inNetns, listLinks } from './network/target-netns.ts';
@@ -28,24 +31,12 @@ export interface NetworkDisruptionDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The features a plan needs. */
-export function requiredFeatures(spec: NetworkDisruptionSpec, plan: NetworkPlan): Feature[] {
-  const features: Feature[] = [];
-  if (plan.tc.length > 0) {
-    features.push(FEATURES.prio);
-    if (spec.delay > 0 || spec.drop > 0 || spec.corrupt > 0 || spec.duplicate > 0) features.push(FEATURES.netem);
-    if (spec.bandwidthLimit > 0) features.push(FEATURES.tbf);
-    features.push(FEATURES.flower);
-  }
-  features.push(FEATURES.iptablesNat);
-  if (plan.iptables.some((r) => r.table === 'mangle')) features.push(FEATURES.iptablesMangle, FEATURES.cgroupMatch);
-  return features;
-}
-
 class NetworkDisruptionInjector implements Injector {
   readonly kind = 'network-disruption' as const;
   private injectedRules: IptablesRule[] = [];
   private netClsDir: string | undefined;
+  /** This injector wrote the nftables table (or, restarted, may have): its clean deletes it. */
+  private nftTableOwner = false;
 
   constructor(
     private readonly ctx: InjectorContext,
@@ -70,31 +61,46 @@ class NetworkDisruptionInjector implements Injector {
     const nodeIP = this.options.env['TARGET_POD_HOST_IP'] ?? '';
     if (pod && nodeIP === '') throw new NetworkDisruptionError('TARGET_POD_HOST_IP environment variable must be set with the target pod node IP');
     const cgroupVersion = target.container?.cgroupVersion ?? 1;
+    const links = await listLinks(reads, pid, pod);
+    const routes = await defaultRoutes(reads, pid);
+    const hosts = await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid);
+    const allowedHosts = await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid);
     const plan = planNetworkDisruption({
       spec,
       level: target.level,
       onInit: this.options.onInit,
-      links: await listLinks(reads, pid, pod),
-      defaultRoutes: await defaultRoutes(reads, pid),
+      links,
+      defaultRoutes: routes,
       nodeIP,
-      hosts: await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid),
-      allowedHosts: await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid),
+      hosts,
+      allowedHosts,
       cgroupVersion,
       ...(cgroupVersion === 2 && { cgroupRelativePath: relativeCgroupPath(target.container?.cgroups['unified'] ?? '/', cgroupRoot(this.options.env)) }),
     });
 
-    const missing: MissingFeature[] = await missingFeatures(reads, requiredFeatures(spec, plan));
+    const tcMissing: MissingFeature[] = [];
     if (plan.netClsClassId && !target.container?.cgroups['net_cls']) {
-      missing.push({ missing: 'the target container has no net_cls cgroup', evidence: 'cgroup v1 packet marking writes net_cls.classid' });
+      tcMissing.push({ missing: 'the target container has no net_cls cgroup', evidence: 'cgroup v1 packet marking writes net_cls.classid' });
     }
-    if (missing.length > 0) {
-      const error = new FeatureUnavailableError('network disruptions', missing);
+    const choice = await chooseBackend(reads, spec, plan, tcMissing);
+    if (choice.missing.length > 0) {
+      const error = new FeatureUnavailableError(choice.what, choice.missing);
       if (!this.ctx.dryRun) throw error;
       log.warn(`dry-run: a real injection would fail: ${error.message}`);
     }
 
-    log.info('adding network disruptions', { drop: spec.drop, duplicate: spec.duplicate, corrupt: spec.corrupt, delay: spec.delay, delayJitter: spec.delayJitter, bandwidthLimit: spec.bandwidthLimit });
+    log.info('adding network disruptions', { backend: choice.backend, drop: spec.drop, duplicate: spec.duplicate, corrupt: spec.corrupt, delay: spec.delay, delayJitter: spec.delayJitter, bandwidthLimit: spec.bandwidthLimit });
     if (spec.hosts.some((h) => !/^[\d./]*$/.test(h.host))) log.info('host names are resolved once, at injection (upstream re-resolves them every --host-resolve-interval)');
+    if (choice.backend === 'nft') {
+      // The table filters the whole network namespace: nftables sees no packet mark of the targeted container
+      // without a net_cls cgroup, so every container of the pod is disrupted (as upstream's onInit mode).
+      if (spec.drop === 0 && spec.bandwidthLimit === 0) return; // another container of the pod carries the disruption
+      this.nftTableOwner = true;
+      const ruleset = renderNetworkRuleset({ spec, level: target.level, links: links.map((l) => l.name), defaultRoutes: routes, nodeIP, hosts, allowedHosts });
+      const result = await this.ctx.writes.run(inNetns(pid, ['nft', ruleset]));
+      if (result.code !== 0) throw new NetworkDisruptionError(`nft could not write the table ${NETWORK_TABLE} (exit ${result.code}): ${result.stderr.trim()}`);
+      return;
+    }
     try {
       for (const link of plan.txqlenFixes) await this.run(pid, ['ip', 'link', 'set', 'dev', link, 'txqueuelen', '1000']);
       for (const args of plan.tc) await this.run(pid, ['tc', ...args]);
@@ -118,6 +124,7 @@ class NetworkDisruptionInjector implements Injector {
       log.warn('the target network namespace is gone, and its qdiscs and rules with it');
       this.injectedRules = [];
     } else {
+      if (this.nftTableOwner || this.spec().drop > 0 || this.spec().bandwidthLimit > 0) await this.deleteNftTable(pid);
       log.info('clearing root qdiscs');
       for (const link of await listLinks(reads, pid, target.level === 'pod')) {
         let result: { code: number; stderr: string };
@@ -132,7 +139,6 @@ class NetworkDisruptionInjector implements Injector {
       }
       await deleteRules(this.ctx, pid, this.injectedRules);
       this.injectedRules = [];
-      await deleteChaosDnsChain(this.ctx, pid);
     }
     if (this.netClsDir) {
       try {
@@ -143,6 +149,13 @@ class NetworkDisruptionInjector implements Injector {
       }
       this.netClsDir = undefined;
     }
+  }
+
+  /** Deletes `inet bosun-chaos` whether it exists or not; a node without nft cannot have one. */
+  private async deleteNftTable(pid: number): Promise<void> {
+    const result = await this.ctx.writes.run(inNetns(pid, ['nft', deleteTableScript(NETWORK_TABLE)]));
+    if (result.code !== 0 && (await hasTool(this.ctx.reads, 'nft'))) throw new NetworkDisruptionError(`error deleting the nftables table ${NETWORK_TABLE}: ${result.stderr.trim()}`);
+    this.nftTableOwner = false;
   }
 
   private async run(pid: number, argv: string[]): Promise<void> {

@@ -1,7 +1,8 @@
 // network-disruption: the exact command sequence (tc, ip, iptables under nsenter, net_cls writes) recorded per
 // scenario against golden files (upstream tests the same sequences with mocks), with a host that has every
 // feature; then the real feature detection of this machine, whose kernel has no prio/netem qdisc and no flower
-// classifier and which has no iptables: inject fails naming them, dry-run succeeds.
+// classifier but runs nftables: a delay fails naming the missing qdiscs, a drop is written as the nftables
+// table for real (and replaced, and removed), dry-run succeeds.
 // Regenerate the golden files with UPDATE_GOLDEN=1.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -153,7 +154,7 @@ describe('network-disruption on this machine', () => {
   // This machine's kernel has no sch_prio: the test says what a node without it gets.
   const hasPrio = spawnSync('unshare', ['--net', '--', 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'prio']).status === 0;
 
-  test('inject fails naming the missing kernel features; nothing was written', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
+  test('a delay fails naming the missing kernel features; nothing was written', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
     const writes = new RecordingWrites();
     const injector = networkDisruptionKind({ env }).create(context(target, writes, realReads), { delay: '100', drop: '0', duplicate: '0', corrupt: '0' });
     await assert.rejects(injector.inject(), (err: Error) => {
@@ -161,27 +162,37 @@ describe('network-disruption on this machine', () => {
       assert.match(err.message, /the kernel has no sch_prio qdisc \(tc qdisc add dev lo root handle 1: prio .*: Error: Specified qdisc kind is unknown\.\)/);
       assert.match(err.message, /the kernel has no sch_netem qdisc/);
       assert.match(err.message, /the kernel has no cls_flower classifier/);
-      assert.match(err.message, /iptables is not installed/);
-      assert.match(err.message, /: network disruptions cannot run on this node$/);
+      assert.match(err.message, /: network disruptions with delay cannot run on this node$/);
       return true;
     });
     assert.deepEqual(writes.recorded, []);
     await injector.clean();
   });
 
-  test('a clean after the failed injection succeeds for real (tc says no qdisc, iptables is absent)', async () => {
-    const injector = networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100' });
-    await assert.rejects(injector.inject(), { name: 'FeatureUnavailableError' });
+  const nftTables = () => spawnSync('nsenter', [`--net=/proc/${netns.pid}/ns/net`, 'nft', 'list', 'ruleset'], { encoding: 'utf8' }).stdout;
+
+  test('a drop runs on nftables for real: the table written, written again as it was (re-injection), removed by clean', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
+    const injector = networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100', duplicate: '0', corrupt: '0', hosts: ['10.9.0.0/16;8080;tcp'] });
+    await injector.inject();
+    const first = nftTables();
+    assert.match(first, /table inet bosun-chaos \{/);
+    assert.match(first, /oifname "lo" jump classify/);
+    assert.match(first, /ip daddr 10\.9\.0\.0\/16 tcp dport 8080 goto disrupt/);
+    await networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100', duplicate: '0', corrupt: '0', hosts: ['10.9.0.0/16;8080;tcp'] }).inject();
+    assert.equal(nftTables(), first, 'injected again: the same table, not a second copy');
+    await injector.clean();
+    assert.equal(nftTables().trim(), '');
     await injector.clean();
   });
 
-  test('dry-run succeeds, warning what a real run would lack', async () => {
+  test('dry-run logs the ruleset and writes nothing', async () => {
     const writes = new RecordingWrites(undefined, true);
     const ctx = context(target, writes, realReads, true);
-    const injector = networkDisruptionKind({ env }).create(ctx, { drop: '100' });
+    const injector = networkDisruptionKind({ env }).create(ctx, { drop: '100', duplicate: '0', corrupt: '0' });
     await injector.inject();
-    assert.ok(ctx.log.lines.some((l) => l.level === 'warn' && l.message.includes('network disruptions cannot run on this node')));
-    assert.ok(writes.commands().includes(`nsenter --net=/proc/${netns.pid}/ns/net tc qdisc add dev lo root handle 1: prio bands 4 priomap 1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1`));
+    const nft = hasPrio ? ' tc qdisc add dev lo root handle 1: prio' : ' nft table inet bosun-chaos {}';
+    assert.ok(writes.commands().some((c) => c.startsWith(`nsenter --net=/proc/${netns.pid}/ns/net${nft}`)), writes.commands().join('\n'));
     await injector.clean();
+    assert.equal(nftTables().trim(), '');
   });
 });
