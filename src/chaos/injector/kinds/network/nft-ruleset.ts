@@ -30,6 +30,12 @@ export interface NftNetworkInput {
 }
 
 const METADATA_IP = '169.254.169.254';
+/**
+ * The bandwidth bucket holds at least 64 KiB: the output hook sees GSO packets of up to 64 KiB, and a packet
+ * bigger than the bucket would never pass (tbf drops those too, so upstream's `burst = rate` stalls TCP at
+ * small rates). The rate holds on average; a burst of up to this size passes at once.
+ */
+export const MIN_BURST_BYTES = 65536;
 
 /** `table X {}` then `delete table X`: the delete never fails, whether the table was there or not. */
 const dropTable = (table: string): string[] => [`table ${table} {}`, `delete table ${table}`];
@@ -96,7 +102,7 @@ export function renderNetworkRuleset(input: NftNetworkInput): string {
   if (spec.bandwidthLimit > 0) disrupt.push('limit name "bandwidth" drop');
 
   const lines = [...dropTable(NETWORK_TABLE), `table ${NETWORK_TABLE} {`];
-  if (spec.bandwidthLimit > 0) lines.push('\tlimit bandwidth {', `\t\trate over ${spec.bandwidthLimit} bytes/second burst ${spec.bandwidthLimit} bytes`, '\t}');
+  if (spec.bandwidthLimit > 0) lines.push('\tlimit bandwidth {', `\t\trate over ${spec.bandwidthLimit} bytes/second burst ${Math.max(spec.bandwidthLimit, MIN_BURST_BYTES)} bytes`, '\t}');
   lines.push('\tchain disrupt {', ...disrupt.map((r) => `\t\t${r}`), '\t}');
   lines.push('\tchain classify {', ...classify.map((r) => `\t\t${r}`), '\t}');
   lines.push('\tchain egress {', '\t\ttype filter hook output priority filter; policy accept;');
