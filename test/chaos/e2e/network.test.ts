@@ -10,7 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { Disruption } from '../../../src/chaos/api/types.ts';
-import { createRunningPod, deleteDisruptionAndWait, eventsFor, expectStatus, freshNamespace, startChaosUp, until, workloadPod, type ChaosUp } from './chaos-up.ts';
+import { spawnSync } from 'node:child_process';
+import { containerCgroup, createRunningPod, deleteDisruptionAndWait, eventsFor, expectStatus, freshNamespace, startChaosUp, until, workloadPod, type ChaosUp } from './chaos-up.ts';
 
 const EXAMPLES = join(import.meta.dirname, '..', 'upstream', 'examples');
 
@@ -29,6 +30,16 @@ function httpd(namespace: string, labels: Record<string, string>): KubeObject {
   (pod['spec'] as { containers: { volumeMounts: unknown[] }[]; volumes: unknown[] }).containers[0]!.volumeMounts = [{ name: 'www', mountPath: '/www' }];
   (pod['spec'] as { volumes: unknown[] }).volumes = [{ name: 'www', emptyDir: {} }];
   return pod;
+}
+
+/** The nftables ruleset of the pod's network namespace, as the node sees it (through its container's first process). */
+function podRuleset(pod: KubeObject): string {
+  const cgroup = containerCgroup('pids', pod, 'ctn1');
+  assert.ok(cgroup, 'the pids cgroup of the pod');
+  const pid = readFileSync(join(cgroup, 'cgroup.procs'), 'utf8').split('\n')[0] ?? '';
+  const result = spawnSync('nsenter', [`--net=/proc/${pid}/ns/net`, 'nft', 'list', 'ruleset'], { encoding: 'utf8' });
+  assert.equal(result.status, 0, result.stderr);
+  return result.stdout;
 }
 
 const ipOf = (pod: KubeObject): string => ((pod['status'] ?? {}) as { podIP?: string }).podIP ?? '';
@@ -68,7 +79,9 @@ describe('chaos e2e: network and dns disruptions on nftables', { timeout: 900_00
     await expectStatus(c, ns, ['Injected'], undefined, 'network-drop');
     assert.equal(await fetches(target, ipOf(serverA)), false, 'server A (the filtered host) is cut off');
     assert.equal(await fetches(target, ipOf(serverB)), true, 'server B is reachable');
+    assert.match(podRuleset(target), new RegExp(`table inet bosun-chaos \\{[^]*ip daddr ${ipOf(serverA).replaceAll('.', '\\.')} tcp dport 8080 goto disrupt`));
     await deleteDisruptionAndWait(c, ns, 'network-drop');
+    assert.equal(podRuleset(target).trim(), '', 'the table is gone');
     assert.equal(await fetches(target, ipOf(serverA)), true, 'server A is reachable again');
   });
 
@@ -83,7 +96,9 @@ describe('chaos e2e: network and dns disruptions on nftables', { timeout: 900_00
       for (const m of result.stdout.matchAll(/Address: (192\.168\.1\.\d+)/g)) answers.add(m[1] ?? '');
     }
     assert.deepEqual([...answers].sort(), ['192.168.1.10', '192.168.1.11', '192.168.1.12'], 'the configured addresses, in turn');
+    assert.match(podRuleset(target), /table inet bosun-chaos-dns \{/);
     await deleteDisruptionAndWait(c, ns, 'dns-mixed-records');
+    assert.equal(podRuleset(target).trim(), '', 'the table is gone');
     const after = await c.up.kubectl(['exec', '-n', ns, target.metadata.name ?? '', '--', '/bin/busybox', 'nslookup', '-type=a', 'www.example.com', '198.51.100.53']);
     assert.doesNotMatch(after.stdout, /192\.168\.1\./, 'the redirect is gone');
   });
