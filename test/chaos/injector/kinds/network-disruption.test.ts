@@ -12,9 +12,11 @@ import { after, before, describe, test } from 'node:test';
 import type { CommandResult } from '../../../../src/chaos/injector/host/host-writes.ts';
 import type { HostReads } from '../../../../src/chaos/injector/host/host-reads.ts';
 import type { InjectorTarget } from '../../../../src/chaos/injector/injector.ts';
+import { FeatureUnavailableError } from '../../../../src/chaos/injector/kinds/feature-probes.ts';
 import { networkDisruptionKind } from '../../../../src/chaos/injector/kinds/network-disruption.ts';
-import { jitterMs } from '../../../../src/chaos/injector/kinds/network/plan.ts';
-import { parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
+import { chooseBackend } from '../../../../src/chaos/injector/kinds/network/backend.ts';
+import { jitterMs, type NetworkPlan } from '../../../../src/chaos/injector/kinds/network/plan.ts';
+import { emptySpec, parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
 import { selectByPercentage } from '../../../../src/chaos/injector/kinds/network/resolve-hosts.ts';
 import { context, realReads, realWrites, RecordingWrites } from './host-doubles.ts';
 
@@ -127,6 +129,38 @@ describe('network-disruption command sequences', () => {
     assert.equal(picked.length, 2);
     assert.deepEqual(selectByPercentage([...ips].reverse(), 50, 'db.internal-uid-1').sort(), [...picked].sort());
   });
+});
+
+describe('the backend choice, in one place', () => {
+  /** A node whose probes fail for the named tools or probe words (the qdiscs: 'qdisc add', the classifier: 'flower'). */
+  const node = (lacking: string[]): HostReads => ({
+    readFile: () => Promise.reject(new Error('unexpected read')),
+    exists: () => Promise.resolve(true),
+    run: (argv) => {
+      const cmd = argv.join(' ');
+      const tool = /command -v (\S+)/.exec(cmd)?.[1];
+      const fails = tool !== undefined ? lacking.includes(tool) : lacking.some((word) => cmd.includes(word));
+      return Promise.resolve(fails ? { code: 1, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : ok());
+    },
+  });
+  const plan: NetworkPlan = { txqlenFixes: [], tc: [['qdisc', 'add']], iptables: [], netClsClassId: false };
+  const noQdiscs = ['qdisc add', 'flower'];
+  const cases: { name: string; lacking: string[]; spec: Record<string, number>; backend: string; missing: RegExp | undefined }[] = [
+    { name: 'a node with qdiscs keeps the tc plan, for a delay too', lacking: [], spec: { delay: 100 }, backend: 'tc', missing: undefined },
+    { name: 'no qdiscs: a drop runs on nftables', lacking: noQdiscs, spec: { drop: 30 }, backend: 'nft', missing: undefined },
+    { name: 'no qdiscs: a bandwidth limit runs on nftables', lacking: noQdiscs, spec: { bandwidthLimit: 4096 }, backend: 'nft', missing: undefined },
+    { name: 'no qdiscs: a delay is refused naming netem', lacking: noQdiscs, spec: { delay: 100, drop: 10 }, backend: 'tc', missing: /the kernel has no sch_netem qdisc.*: network disruptions with delay cannot run on this node$/ },
+    { name: 'no qdiscs: corrupt and duplicate are refused', lacking: noQdiscs, spec: { corrupt: 1, duplicate: 1 }, backend: 'tc', missing: /network disruptions with corrupt, duplicate cannot run on this node$/ },
+    { name: 'no qdiscs and no nft: a drop is refused naming both', lacking: [...noQdiscs, 'nft'], spec: { drop: 100 }, backend: 'nft', missing: /the kernel has no sch_prio qdisc.*nft is not installed.*: network disruptions cannot run on this node$/ },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const choice = await chooseBackend(node(c.lacking), { ...emptySpec(), ...c.spec }, plan);
+      assert.equal(choice.backend, c.backend);
+      if (c.missing === undefined) assert.deepEqual(choice.missing, []);
+      else assert.match(new FeatureUnavailableError(choice.what, choice.missing).message, c.missing);
+    });
+  }
 });
 
 describe('network-disruption on this machine', () => {
