@@ -131,6 +131,31 @@ describe('network-disruption command sequences', () => {
   });
 });
 
+test('nftables: host names are resolved again every --host-resolve-interval, the table replaced when they change; clean stops it first', async () => {
+  const answers = [['10.2.0.7'], ['10.2.0.7'], ['10.2.0.8']];
+  let calls = 0;
+  const resolveChanging = (name: string) => Promise.resolve(name === 'db.internal' ? (answers[Math.min(++calls, answers.length) - 1] ?? []) : []);
+  let rewritten!: () => void;
+  const replaced = new Promise<void>((resolve) => (rewritten = resolve));
+  const noQdiscs: HostReads = { ...capableHost(), run: (argv) => Promise.resolve(argv.join(' ').includes('qdisc add') ? { code: 2, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : capableHost().run(argv)) };
+  const writes = new RecordingWrites((argv) => {
+    if (argv.some((a) => a.includes('10.2.0.8'))) rewritten();
+    return ok();
+  });
+  const injector = networkDisruptionKind({ resolve: resolveChanging, env }).create(context(podTarget(1), writes, noQdiscs), { drop: '100', duplicate: '0', corrupt: '0', hosts: ['db.internal;5432;tcp'], hostResolveInterval: '20ms' });
+  await injector.inject();
+  await replaced;
+  await injector.clean();
+  const tables = writes.commands().filter((c) => c.includes(' nft table inet bosun-chaos {}\ndelete table inet bosun-chaos\ntable'));
+  assert.equal(tables.length, 2, 'written at injection, then once more when the address changed');
+  assert.match(tables[0] ?? '', /ip daddr 10\.2\.0\.7 meta l4proto tcp th dport 5432 goto disrupt/);
+  assert.match(tables[1] ?? '', /ip daddr 10\.2\.0\.8 meta l4proto tcp th dport 5432 goto disrupt/);
+  assert.match(writes.commands().at(-3) ?? '', / nft table inet bosun-chaos \{\}\ndelete table inet bosun-chaos\n$/, 'clean deletes the table after the loop stopped');
+  const after = writes.commands().length;
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.equal(writes.commands().length, after, 'nothing written after clean');
+});
+
 describe('the backend choice, in one place', () => {
   /** A node whose probes fail for the named tools or probe words (the qdiscs: 'qdisc add', the classifier: 'flower'). */
   const node = (lacking: string[]): HostReads => ({
