@@ -25,10 +25,10 @@ export class ChaosPodReplacements {
   private readonly limiter = new ExponentialRateLimiter(REPLACEMENT_BACKOFF_BASE_MS, REPLACEMENT_BACKOFF_MAX_MS);
   private readonly notBefore = new Map<string, number>();
 
-  /** Counts a failure of the target × kind's chaos pod; its replacement waits. */
-  failed(disruptionKey: string, target: string, kind: string, nowMs: number): void {
+  /** Counts a failure of the target × kind's chaos pod; its replacement waits (at least `minWaitMs`). */
+  failed(disruptionKey: string, target: string, kind: string, nowMs: number, minWaitMs = 0): void {
     const key = replacementKey(disruptionKey, target, kind);
-    this.notBefore.set(key, nowMs + this.limiter.when(key));
+    this.notBefore.set(key, nowMs + Math.max(this.limiter.when(key), minWaitMs));
   }
 
   /** How long the target × kind's replacement must still wait (0: create it now). */
@@ -63,7 +63,7 @@ function failureOf(pod: Pod): string {
 async function lastInjectorError(x: DisruptionControllerData, pod: Pod): Promise<string | undefined> {
   let text: string;
   try {
-    text = await x.client.podLog(pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '', container: INJECTOR_CONTAINER, tailLines: 50, limitBytes: 64 * 1024 });
+    text = await x.client.podLog(pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '', container: INJECTOR_CONTAINER, tailLines: 50, limitBytes: 64 * 1024, timeoutMs: 5000 });
   } catch {
     return undefined; // no log to read (the node is gone): the exit code alone says it
   }
@@ -84,8 +84,9 @@ export async function deleteFailedChaosPods(x: DisruptionControllerData, d: Disr
     if (pod.status?.phase !== 'Failed' || pod.metadata.deletionTimestamp) continue;
     const target = pod.metadata.labels?.[TARGET_LABEL] ?? '';
     const kind = pod.metadata.labels?.[DISRUPTION_KIND_LABEL] ?? '';
-    x.replacements.failed(disruptionKey, target, kind, now.getTime());
     const error = await lastInjectorError(x, pod);
+    // A node that lacks a kernel feature will not grow it: its replacement waits the longest backoff at once.
+    x.replacements.failed(disruptionKey, target, kind, now.getTime(), error?.includes('cannot run on this node') ? REPLACEMENT_BACKOFF_MAX_MS : 0);
     void x.recorder.warning(d, EVENT_CHAOS_POD_FAILED, `chaos pod ${pod.metadata.name ?? ''} (${kind}) of target ${target} failed before the end (${failureOf(pod)}${error ? `; ${error}` : ''}): deleting it; a new one replaces it once it is cleaned up`);
     try {
       await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' });
