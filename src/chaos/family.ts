@@ -20,6 +20,7 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [CHAOS_GROUP], resources: ['disruptions/finalizers'], verbs: ['update'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete', 'deletecollection', 'patch'] },
   { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['services'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },

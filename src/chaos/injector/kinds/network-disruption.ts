@@ -1,22 +1,27 @@
-// network-disruption: delays, drops, duplicates, corrupts or limits the target's traffic with tc inside its
-// network namespace, classified by flower filters and, at pod level, by a packet mark set with iptables;
-// upstream's injector/network_disruption.go, network/tc.go and network/iptables.go. The commands are planned
-// purely (network/plan.ts) and run through ctx.writes (`nsenter --net=… tc …`), so dry-run runs everything but
-// them. Before any write, the kernel's qdiscs, classifier and netfilter are probed (feature-probes.ts): a
-// node without them fails the injection with what is missing, and dry-run only warns (the pod gets Ready).
-// Not ported: the eBPF HTTP filters (--method/--path), Kubernetes service filters (--services) and the
-// periodic re-resolution of host names (--host-resolve-interval): they fail or are said so in the log.
+// network-disruption: drops, delays, duplicates, corrupts or limits the target's traffic inside its network
+// namespace; upstream's injector/network_disruption.go, network/tc.go and network/iptables.go. Where the kernel
+// has the qdiscs, upstream's tc tree (network/plan.ts: prio, netem, tbf, flower filters, iptables marks); where
+// it has not, an nftables table `inet bosun-chaos` (network/nft-ruleset.ts) drops and polices the same packets,
+// and what only qdiscs can do (delay, corrupt, duplicate) is refused naming the missing kernel features
+// (network/backend.ts makes the choice). Commands run through ctx.writes (`nsenter --net=… tc|nft …`), so
+// dry-run runs everything but them, and only warns about what is missing (the pod gets Ready).
+// Host names are resolved again every --host-resolve-interval on nftables, the table replaced when their
+// addresses change (upstream updates its tc filters the same way); the tc plan resolves them once.
+// Not ported: the eBPF HTTP filters (--method/--path) and Kubernetes service filters (--services): they fail.
 import { posix } from 'node:path';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
-import { FEATURES, FeatureUnavailableError, hasTool, missingFeatures, type Feature, type MissingFeature } from './feature-probes.ts';
+import { FeatureUnavailableError, hasTool, type MissingFeature } from './feature-probes.ts';
+import { chooseBackend } from './network/backend.ts';
 import { cgroupRoot, procPath } from './mounts.ts';
-import { deleteChaosDnsChain, deleteRules, insertRule } from './network/iptables-in-netns.ts';
+import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
 import type { IptablesRule } from './network/iptables-rules.ts';
+import { deleteTableScript, NETWORK_TABLE, renderNetworkRuleset, type NftNetworkInput } from './network/nft-ruleset.ts';
 import { emptySpec, hasHttpFilters, networkDisruptionSpec, type NetworkDisruptionSpec } from './network/network-spec.ts';
-import { planNetworkDisruption, type NetworkPlan } from './network/plan.ts';
+import { planNetworkDisruption } from './network/plan.ts';
 import { resolveHosts, systemResolver, type HostResolver } from './network/resolve-hosts.ts';
 import { clearRootQdisc, INJECTOR_CGROUP_CLASSID, NO_SUCH_QDISC_EXIT_CODE } from './network/tc-commands.ts';
 import { defaultRoutes, inNetns, listLinks } from './network/target-netns.ts';
+import { parseGoDuration, sleep } from '../durations.ts';
 import { boolValue, stringValue } from './option-values.ts';
 
 export class NetworkDisruptionError extends Error {
@@ -28,29 +33,19 @@ export interface NetworkDisruptionDeps {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The features a plan needs. */
-export function requiredFeatures(spec: NetworkDisruptionSpec, plan: NetworkPlan): Feature[] {
-  const features: Feature[] = [];
-  if (plan.tc.length > 0) {
-    features.push(FEATURES.prio);
-    if (spec.delay > 0 || spec.drop > 0 || spec.corrupt > 0 || spec.duplicate > 0) features.push(FEATURES.netem);
-    if (spec.bandwidthLimit > 0) features.push(FEATURES.tbf);
-    features.push(FEATURES.flower);
-  }
-  features.push(FEATURES.iptablesNat);
-  if (plan.iptables.some((r) => r.table === 'mangle')) features.push(FEATURES.iptablesMangle, FEATURES.cgroupMatch);
-  return features;
-}
-
 class NetworkDisruptionInjector implements Injector {
   readonly kind = 'network-disruption' as const;
   private injectedRules: IptablesRule[] = [];
   private netClsDir: string | undefined;
+  /** This injector wrote the nftables table (or, restarted, may have): its clean deletes it. */
+  private nftTableOwner = false;
+  /** The loop that resolves host names again (nft), stopped and awaited by clean before it deletes the table. */
+  private reresolution: { stop: AbortController; done: Promise<void> } | undefined;
 
   constructor(
     private readonly ctx: InjectorContext,
     private readonly spec: () => NetworkDisruptionSpec,
-    private readonly options: { onInit: boolean; disruptionUid: string; resolve: HostResolver; env: NodeJS.ProcessEnv },
+    private readonly options: { onInit: boolean; disruptionUid: string; resolve: HostResolver; env: NodeJS.ProcessEnv; resolveIntervalMs: number },
   ) {}
 
   private get pid(): number {
@@ -70,31 +65,47 @@ class NetworkDisruptionInjector implements Injector {
     const nodeIP = this.options.env['TARGET_POD_HOST_IP'] ?? '';
     if (pod && nodeIP === '') throw new NetworkDisruptionError('TARGET_POD_HOST_IP environment variable must be set with the target pod node IP');
     const cgroupVersion = target.container?.cgroupVersion ?? 1;
+    const links = await listLinks(reads, pid, pod);
+    const routes = await defaultRoutes(reads, pid);
+    const hosts = await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid);
+    const allowedHosts = await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid);
     const plan = planNetworkDisruption({
       spec,
       level: target.level,
       onInit: this.options.onInit,
-      links: await listLinks(reads, pid, pod),
-      defaultRoutes: await defaultRoutes(reads, pid),
+      links,
+      defaultRoutes: routes,
       nodeIP,
-      hosts: await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid),
-      allowedHosts: await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid),
+      hosts,
+      allowedHosts,
       cgroupVersion,
       ...(cgroupVersion === 2 && { cgroupRelativePath: relativeCgroupPath(target.container?.cgroups['unified'] ?? '/', cgroupRoot(this.options.env)) }),
     });
 
-    const missing: MissingFeature[] = await missingFeatures(reads, requiredFeatures(spec, plan));
+    const tcMissing: MissingFeature[] = [];
     if (plan.netClsClassId && !target.container?.cgroups['net_cls']) {
-      missing.push({ missing: 'the target container has no net_cls cgroup', evidence: 'cgroup v1 packet marking writes net_cls.classid' });
+      tcMissing.push({ missing: 'the target container has no net_cls cgroup', evidence: 'cgroup v1 packet marking writes net_cls.classid' });
     }
-    if (missing.length > 0) {
-      const error = new FeatureUnavailableError('network disruptions', missing);
+    const choice = await chooseBackend(reads, spec, plan, tcMissing);
+    if (choice.missing.length > 0) {
+      const error = new FeatureUnavailableError(choice.what, choice.missing);
       if (!this.ctx.dryRun) throw error;
       log.warn(`dry-run: a real injection would fail: ${error.message}`);
     }
 
-    log.info('adding network disruptions', { drop: spec.drop, duplicate: spec.duplicate, corrupt: spec.corrupt, delay: spec.delay, delayJitter: spec.delayJitter, bandwidthLimit: spec.bandwidthLimit });
-    if (spec.hosts.some((h) => !/^[\d./]*$/.test(h.host))) log.info('host names are resolved once, at injection (upstream re-resolves them every --host-resolve-interval)');
+    log.info('adding network disruptions', { backend: choice.backend, drop: spec.drop, duplicate: spec.duplicate, corrupt: spec.corrupt, delay: spec.delay, delayJitter: spec.delayJitter, bandwidthLimit: spec.bandwidthLimit });
+    if (choice.backend === 'tc' && spec.hosts.some((h) => isHostName(h.host))) log.info('host names are resolved once, at injection (upstream re-resolves them every --host-resolve-interval)');
+    if (choice.backend === 'nft') {
+      // The table filters the whole network namespace: nftables sees no packet mark of the targeted container
+      // without a net_cls cgroup, so every container of the pod is disrupted (as upstream's onInit mode).
+      if (spec.drop === 0 && spec.bandwidthLimit === 0) return; // another container of the pod carries the disruption
+      this.nftTableOwner = true;
+      const input: NftNetworkInput = { spec, level: target.level, links: links.map((l) => l.name), defaultRoutes: routes, nodeIP, hosts, allowedHosts };
+      const ruleset = renderNetworkRuleset(input);
+      await this.writeTable(pid, ruleset);
+      if (this.options.resolveIntervalMs > 0 && [...spec.hosts, ...spec.allowedHosts].some((h) => isHostName(h.host))) this.reresolveEvery(pid, input, ruleset);
+      return;
+    }
     try {
       for (const link of plan.txqlenFixes) await this.run(pid, ['ip', 'link', 'set', 'dev', link, 'txqueuelen', '1000']);
       for (const args of plan.tc) await this.run(pid, ['tc', ...args]);
@@ -113,11 +124,17 @@ class NetworkDisruptionInjector implements Injector {
 
   async clean(): Promise<void> {
     const { reads, writes, log, target } = this.ctx;
+    if (this.reresolution) {
+      this.reresolution.stop.abort();
+      await this.reresolution.done;
+      this.reresolution = undefined;
+    }
     const pid = target.level === 'node' ? 1 : target.container?.pid;
     if (pid === undefined || !(await reads.exists(procPath(pid, 'ns/net')))) {
       log.warn('the target network namespace is gone, and its qdiscs and rules with it');
       this.injectedRules = [];
     } else {
+      if (this.nftTableOwner || this.spec().drop > 0 || this.spec().bandwidthLimit > 0) await this.deleteNftTable(pid);
       log.info('clearing root qdiscs');
       for (const link of await listLinks(reads, pid, target.level === 'pod')) {
         let result: { code: number; stderr: string };
@@ -132,7 +149,6 @@ class NetworkDisruptionInjector implements Injector {
       }
       await deleteRules(this.ctx, pid, this.injectedRules);
       this.injectedRules = [];
-      await deleteChaosDnsChain(this.ctx, pid);
     }
     if (this.netClsDir) {
       try {
@@ -145,11 +161,52 @@ class NetworkDisruptionInjector implements Injector {
     }
   }
 
+  private async writeTable(pid: number, ruleset: string): Promise<void> {
+    const result = await this.ctx.writes.run(inNetns(pid, ['nft', ruleset]));
+    if (result.code !== 0) throw new NetworkDisruptionError(`nft could not write the table ${NETWORK_TABLE} (exit ${result.code}): ${result.stderr.trim()}`);
+  }
+
+  /** Resolves the spec's names every interval and replaces the table when an address changed; a failed resolution keeps the table. */
+  private reresolveEvery(pid: number, input: NftNetworkInput, written: string): void {
+    const stop = new AbortController();
+    const signal = AbortSignal.any([stop.signal, this.ctx.signal]);
+    const spec = this.spec();
+    const loop = async (): Promise<void> => {
+      let current = written;
+      for (;;) {
+        await sleep(this.options.resolveIntervalMs, signal);
+        if (signal.aborted) return;
+        try {
+          const hosts = await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid);
+          const allowedHosts = await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid);
+          const ruleset = renderNetworkRuleset({ ...input, hosts, allowedHosts });
+          if (ruleset === current || signal.aborted) continue;
+          await this.writeTable(pid, ruleset);
+          current = ruleset;
+          this.ctx.log.info('host addresses changed: the nftables table was replaced', { hosts: hosts.flatMap((h) => h.ips), allowedHosts: allowedHosts.flatMap((h) => h.ips) });
+        } catch (err) {
+          this.ctx.log.error('resolving the hosts again failed, the table stays as it was', { error: err });
+        }
+      }
+    };
+    this.reresolution = { stop, done: loop() };
+  }
+
+  /** Deletes `inet bosun-chaos` whether it exists or not; a node without nft cannot have one. */
+  private async deleteNftTable(pid: number): Promise<void> {
+    const result = await this.ctx.writes.run(inNetns(pid, ['nft', deleteTableScript(NETWORK_TABLE)]));
+    if (result.code !== 0 && (await hasTool(this.ctx.reads, 'nft'))) throw new NetworkDisruptionError(`error deleting the nftables table ${NETWORK_TABLE}: ${result.stderr.trim()}`);
+    this.nftTableOwner = false;
+  }
+
   private async run(pid: number, argv: string[]): Promise<void> {
     const result = await this.ctx.writes.run(inNetns(pid, argv));
     if (result.code !== 0) throw new NetworkDisruptionError(`${argv.join(' ')} failed (exit ${result.code}): ${result.stderr.trim()}`);
   }
 }
+
+/** Not an IPv4 address or CIDR (nor empty): a name to resolve. */
+const isHostName = (host: string): boolean => !/^[\d./]*$/.test(host);
 
 function relativeCgroupPath(absolute: string, root: string): string {
   const base = root.replace(/\/+$/, '');
@@ -173,7 +230,7 @@ export function networkDisruptionKind(deps: NetworkDisruptionDeps = {}): KindDef
       { flags: '--delay <ms>', description: 'Delay to add to the given container in ms', defaultValue: '0' },
       { flags: '--delay-jitter <percent>', description: 'Jitter added to the delay, as a percentage of it (default: 10%, at least 1ms)', defaultValue: '0' },
       { flags: '--bandwidth-limit <bytes>', description: 'Bandwidth limit in bytes', defaultValue: '0' },
-      { flags: '--host-resolve-interval <duration>', description: 'Interval to resolve hostnames (not used: names are resolved once)', defaultValue: '1m0s' },
+      { flags: '--host-resolve-interval <duration>', description: 'Interval to resolve hostnames again (nftables; the tc plan resolves them once)', defaultValue: '1m0s' },
       { flags: '--method <method...>', description: 'Filter by http method (needs eBPF: not supported)' },
       { flags: '--path <path...>', description: 'Filter by path (needs eBPF: not supported beyond the default /)' },
       { flags: '--dns-pod-resolv-conf <path>', description: 'Path to pod DNS resolv.conf file (not used: the injector resolves with its own resolver)' },
@@ -189,6 +246,7 @@ export function networkDisruptionKind(deps: NetworkDisruptionDeps = {}): KindDef
         disruptionUid: stringValue(values, 'logContextDisruptionUid'),
         resolve: deps.resolve ?? systemResolver,
         env: deps.env ?? process.env,
+        resolveIntervalMs: parseGoDuration('host-resolve-interval', stringValue(values, 'hostResolveInterval', '1m0s')),
       });
     },
   };
