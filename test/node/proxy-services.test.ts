@@ -4,8 +4,12 @@
 // stays closed to pods and pod traffic still never leaves the machine.
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { BridgeNetwork } from '../../src/node/network/bridge-network.ts';
 import { runHostCommand } from '../../src/node/network/host-command.ts';
 import { startServiceProxy } from '../../src/node/proxy/service-proxy.ts';
 import { createLogger } from '../../src/runtime/logger.ts';
@@ -160,6 +164,12 @@ test('stopping the proxy deletes its table and turns forwarding off; starting re
 
   // A second proxy on the same bridge (another node's block) keeps forwarding on when the first stops.
   const other = await startServiceProxy({ client: f.h.client, bridge: f.bridge, podCIDR: '10.243.200.0/24', logger: createLogger({ level: 'silent' }) });
+  // Another agent's pod network opening on the bridge leaves forwarding as the proxies set it.
+  const stateDir = await mkdtemp(join(tmpdir(), 'bosun-proxy-second-'));
+  const second = await BridgeNetwork.open({ stateDir, bridgeName: f.bridge, clusterCIDR: CLUSTER });
+  assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '1');
+  await second.teardown();
+  await rm(stateDir, { recursive: true, force: true });
   await proxy.stop();
   assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '1');
   await other.stop();
