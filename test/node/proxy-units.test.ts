@@ -55,7 +55,8 @@ const cases: { name: string; services: ServicePortRule[]; has: RegExp[]; hasNot?
       /chain nat-output \{\n\t\ttype nat hook output priority -100; policy accept;\n\t\tjump services\n/,
       /chain masquerading \{\n\t\tmeta mark & 0x00004000 == 0 return\n\t\tmeta mark set meta mark xor 0x00004000\n\t\tmasquerade fully-random\n/,
       /iifname "bosun0" ip daddr 127\.0\.0\.0\/8 ct status & dnat != dnat counter drop/,
-      /iifname "bosun0" oifname != "bosun0" counter reject with icmp type host-unreachable/,
+      /iifname "bosun0" oifname != "bosun0" counter goto refuse-off-machine/,
+      /chain refuse \{\n\t\tmeta l4proto tcp reject with tcp reset\n\t\treject\n/,
       /oifname "bosun0" iifname != "bosun0" counter drop/,
       /map service-ips \{\n\t\ttype ipv4_addr \. inet_proto \. inet_service : verdict\n\t\}/,
     ],
@@ -85,7 +86,7 @@ const cases: { name: string; services: ServicePortRule[]; has: RegExp[]; hasNot?
   {
     name: 'no endpoints: rejected by ClusterIP and NodePort, no service chain',
     services: [{ ...web, nodePort: 30080, endpoints: [] }],
-    has: [/set no-endpoint-services \{\n[^}]+elements = \{ 10\.96\.0\.20 \. tcp \. 80 \}/, /set no-endpoint-nodeports \{\n[^}]+elements = \{ tcp \. 30080 \}/, /ip daddr \. meta l4proto \. th dport @no-endpoint-services reject/],
+    has: [/set no-endpoint-services \{\n[^}]+elements = \{ 10\.96\.0\.20 \. tcp \. 80 \}/, /set no-endpoint-nodeports \{\n[^}]+elements = \{ tcp \. 30080 \}/, /ip daddr \. meta l4proto \. th dport @no-endpoint-services goto refuse\n/],
     hasNot: [/chain service-/, /: goto service-/],
   },
   {

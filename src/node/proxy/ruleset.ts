@@ -100,12 +100,15 @@ export function renderRuleset(input: RulesetInput): string {
     chain('mark-for-masquerade', [`meta mark set meta mark or ${MASQUERADE_MARK}`]),
     chain('masquerading', [`meta mark & ${MASQUERADE_MARK} == 0 return`, `meta mark set meta mark xor ${MASQUERADE_MARK}`, 'masquerade fully-random']),
     chain('services', ['ip daddr . meta l4proto . th dport vmap @service-ips', 'fib daddr type local meta l4proto . th dport vmap @service-nodeports']),
-    // A Service port without endpoints, and a ClusterIP's other ports, answer "connection refused" at once.
+    // A Service port without endpoints, and a ClusterIP's other ports, answer "connection refused" at once: a
+    // TCP reset (an ICMP error to a SYN leaves the client retrying for a second), ICMP for other protocols.
+    chain('refuse', ['meta l4proto tcp reject with tcp reset', 'reject']),
+    chain('refuse-off-machine', ['meta l4proto tcp reject with tcp reset', 'reject with icmp type host-unreachable']),
     chain('endpoints-check', [
-      'ip daddr . meta l4proto . th dport @no-endpoint-services reject',
-      'fib daddr type local meta l4proto . th dport @no-endpoint-nodeports reject',
+      'ip daddr . meta l4proto . th dport @no-endpoint-services goto refuse',
+      'fib daddr type local meta l4proto . th dport @no-endpoint-nodeports goto refuse',
     ]),
-    chain('cluster-ips-check', ['ip daddr @cluster-ips reject']),
+    chain('cluster-ips-check', ['ip daddr @cluster-ips goto refuse']),
     // Pods of this node, and the host itself; traffic that leaves through DNAT is masqueraded in postrouting.
     baseChain('nat-prerouting', 'nat', 'prerouting', '-100', [`${fromPods} jump services`]),
     baseChain('nat-output', 'nat', 'output', '-100', ['jump services']),
@@ -120,7 +123,7 @@ export function renderRuleset(input: RulesetInput): string {
     // The bridge forwards so that DNAT can route pod to pod; nothing forwarded crosses into or out of it.
     baseChain('filter-forward', 'filter', 'forward', '-10', [
       ...checks,
-      `iifname ${quoted(bridge)} oifname != ${quoted(bridge)} counter reject with icmp type host-unreachable`,
+      `iifname ${quoted(bridge)} oifname != ${quoted(bridge)} counter goto refuse-off-machine`,
       `oifname ${quoted(bridge)} iifname != ${quoted(bridge)} counter drop`,
     ]),
     ...perService,
