@@ -9,7 +9,7 @@ import type { EndpointSlice } from '../../apimachinery/api/discovery-v1.ts';
 import { endpointSlicesResource, servicesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { Informer, messageOf, type BackoffOptions } from '../../runtime/index.ts';
-import { runHostCommand } from '../network/host-command.ts';
+import { HostCommandError, runHostCommand } from '../network/host-command.ts';
 import { disableProxyRouting, enableProxyRouting } from './bridge-sysctls.ts';
 import { RulesetApplier } from './ruleset-applier.ts';
 import { renderRuleset } from './ruleset.ts';
@@ -43,7 +43,14 @@ export function proxyTableName(bridge: string, podCIDR: string): string {
 }
 
 async function runNft(script: string): Promise<void> {
-  await runHostCommand(['nft', '-f', '-'], script);
+  try {
+    await runHostCommand(['nft', '-f', '-'], script);
+  } catch (error) {
+    if (error instanceof HostCommandError && error.spawnCode === 'ENOENT') {
+      throw new Error('the service proxy needs nft on the host: install the Debian package nftables (Services are not reachable until then)', { cause: error });
+    }
+    throw error;
+  }
 }
 
 /** The proxy tables of other agents on the same bridge. */
