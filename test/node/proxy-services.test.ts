@@ -166,15 +166,18 @@ test('stopping the proxy deletes its table and turns forwarding off; starting re
 
   // A second proxy on the same bridge (another node's block) keeps forwarding on when the first stops.
   const other = await startServiceProxy({ client: f.h.client, bridge: f.bridge, podCIDR: '10.243.200.0/24', logger: createLogger({ level: 'silent' }) });
-  // Another agent's pod network opening on the bridge leaves forwarding as the proxies set it.
   const stateDir = await mkdtemp(join(tmpdir(), 'bosun-proxy-second-'));
-  const second = await BridgeNetwork.open({ stateDir, bridgeName: f.bridge, clusterCIDR: CLUSTER });
-  assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '1');
-  await second.teardown();
-  await rm(stateDir, { recursive: true, force: true });
-  await proxy.stop();
-  assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '1');
-  await other.stop();
+  try {
+    // Another agent's pod network opening on the bridge leaves forwarding as the proxies set it.
+    const second = await BridgeNetwork.open({ stateDir, bridgeName: f.bridge, clusterCIDR: CLUSTER });
+    assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '1');
+    await second.teardown();
+    await proxy.stop();
+    assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '1');
+  } finally {
+    await other.stop();
+    await rm(stateDir, { recursive: true, force: true });
+  }
   assert.equal((await runHostCommand(['cat', `/proc/sys/net/ipv4/conf/${f.bridge}/forwarding`])).trim(), '0');
   await f.restartProxy();
 });
