@@ -110,6 +110,22 @@ test('the kubernetes Service reaches the API server on 127.0.0.1 from a pod', { 
   assert.equal(run.stdout.trim(), 'ok', run.stderr);
 });
 
+test('a UDP Service reaches a server on the node gateway (the kube-dns path) and the reply comes back', { timeout: 30_000 }, async () => {
+  const server = createSocket('udp4');
+  server.on('message', (message, from) => server.send(`echo ${message.toString()}`, from.port, from.address));
+  await new Promise<void>((resolve) => server.bind(0, f.network.gateway, resolve));
+  try {
+    const ip = clusterIP();
+    await f.service('dns', { clusterIP: ip, ports: [{ name: 'dns', protocol: 'UDP', port: 53, targetPort: server.address().port }], endpoints: [{ ip: f.network.gateway }] });
+    const script = `import socket\ns = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)\ns.settimeout(10)\ns.sendto(b'query', ('${ip}', 53))\ndata, source = s.recvfrom(100)\nprint(data.decode(), source[0], source[1])`;
+    const run = await f.inPod('client', ['python3', '-c', script]);
+    // The reply comes from the ClusterIP and port the pod asked, as a resolver requires.
+    assert.equal(run.stdout.trim(), `echo query ${ip} 53`, run.stderr);
+  } finally {
+    server.close();
+  }
+});
+
 test('a pod cannot reach any other loopback port of the host, even routing 127.0.0.1 to the node itself', { timeout: 60_000 }, async () => {
   // The client pod's network namespace, entered with NET_ADMIN (which no untrusted pod has), routes the host's
   // 127.0.0.1 through its gateway, sends there, then a marker to the gateway: the marker arriving while the
