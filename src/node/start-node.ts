@@ -15,6 +15,7 @@ import { startKubeletApi } from './kubelet-api/server.ts';
 import { BridgeNetwork } from './network/bridge-network.ts';
 import { PodNetworkUnavailableError } from './network/errors.ts';
 import { DEFAULT_CLUSTER_DOMAIN, startClusterDns, type ClusterDns } from './dns/cluster-dns.ts';
+import { startServiceProxy } from './proxy/service-proxy.ts';
 
 export interface NodeOptions {
   client: KubeClient;
@@ -76,7 +77,7 @@ async function openClusterDns(options: NodeOptions, gateway: string | undefined)
   }
 }
 
-async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; gateway?: string; description: string; release(): Promise<void> }> {
+async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; gateway?: string; description: string; bridge?: BridgeNetwork; release(): Promise<void> }> {
   const host = { provider: hostNetworkProvider('127.0.0.1'), hostIP: '127.0.0.1', description: 'host', release: () => Promise.resolve() };
   if (options.network === 'host') return host;
   try {
@@ -86,7 +87,7 @@ async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetwork
       ...(options.clusterCIDR !== undefined ? { clusterCIDR: options.clusterCIDR } : {}),
     });
     // Pods reach the node at the bridge's gateway: that is their status.hostIP.
-    return { provider: bridge, hostIP: bridge.gateway, gateway: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, release: () => bridge.teardown() };
+    return { provider: bridge, hostIP: bridge.gateway, gateway: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, bridge, release: () => bridge.teardown() };
   } catch (error) {
     if (!(error instanceof PodNetworkUnavailableError)) throw error;
     options.logger.warn({ err: error }, 'pods get the host network');
@@ -99,6 +100,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   const dataDir = await realpath(options.dataDir);
   const network = await openNetwork({ ...options, dataDir });
   const dns = await openClusterDns(options, network.gateway);
+  // Services need the bridge: with the host network there is no pod traffic to proxy.
+  const proxy = network.bridge && (await startServiceProxy({ client: options.client, bridge: network.bridge.bridgeName, podCIDR: network.bridge.nodeCIDR, logger: options.logger }));
   // The kubelet API listens first, so the Node can name its port; it serves the agent's pods once they run.
   let agent: NodeAgent | undefined;
   const containers: RunningContainers = {
@@ -129,6 +132,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   } catch (error) {
     await kubelet.close();
     await dns?.stop();
+    await proxy?.stop();
     throw error;
   }
   const running = agent;
@@ -141,6 +145,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       const pods = await running.stop(stopOptions);
       await kubelet.close();
       await dns?.stop();
+      await proxy?.stop();
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
       if (stopOptions.killPods === true) await network.release();
