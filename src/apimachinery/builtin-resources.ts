@@ -23,6 +23,8 @@ export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', versi
 export const jobsResource: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' };
 export const deploymentsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' };
 export const replicaSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true, kind: 'ReplicaSet' };
+export const statefulSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'statefulsets', namespaced: true, kind: 'StatefulSet' };
+export const controllerRevisionsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'controllerrevisions', namespaced: true, kind: 'ControllerRevision' };
 export const validatingWebhookConfigurationsResource: ResourceRef = {
   group: ADMISSION_REGISTRATION_GROUP,
   version: ADMISSION_REGISTRATION_VERSION,

@@ -17,6 +17,7 @@ import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { podStrategy } from './pod-strategy.ts';
 import { secretStrategy } from './secret-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
+import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -257,6 +258,19 @@ export const builtinResources: readonly ResourceType[] = [
     tracksGeneration: true,
     ...replicaSetStrategy,
   }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    shortNames: ['sts'],
+    categories: ['all'],
+    statusSubresource: true,
+    subresources: [scale],
+    tracksGeneration: true,
+    ...statefulSetStrategy,
+  }),
+  builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({
     group: 'apiextensions.k8s.io',

@@ -15,7 +15,7 @@ export const LEGACY_JOB_NAME_LABEL = 'job-name';
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
 
-function child(parent: Json, key: string): Json {
+export function child(parent: Json, key: string): Json {
   const value = parent[key];
   if (isPlainObject(value)) return value;
   const created: Json = {};
@@ -23,7 +23,7 @@ function child(parent: Json, key: string): Json {
   return created;
 }
 
-function record(value: unknown): Json {
+export function record(value: unknown): Json {
   return isPlainObject(value) ? value : {};
 }
 
@@ -41,7 +41,7 @@ function goLabelSelector(selector: Json): string {
   return `v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`;
 }
 
-function nonNegative(spec: Json, field: string, path: string, causes: StatusCause[]): void {
+export function nonNegative(spec: Json, field: string, path: string, causes: StatusCause[]): void {
   const value = spec[field];
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -50,7 +50,7 @@ function nonNegative(spec: Json, field: string, path: string, causes: StatusCaus
 }
 
 /** A selector that is present, non-empty, parseable and matches the pod template's labels. */
-function selectorCauses(spec: Json, emptyMessage: string): StatusCause[] {
+export function selectorCauses(spec: Json, emptyMessage: string): StatusCause[] {
   const selector = spec['selector'];
   if (!isPlainObject(selector)) return [{ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' }];
   const labels = record(record(record(spec['template'])['metadata'])['labels']);
@@ -76,7 +76,7 @@ function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause
 }
 
 /** The pod template's spec: defaulted and validated as a pod's would be. */
-function templateSpec(spec: Json): Json {
+export function templateSpec(spec: Json): Json {
   return child(child(spec, 'template'), 'spec');
 }
 
@@ -85,7 +85,7 @@ function templateCauses(spec: Json): StatusCause[] {
 }
 
 /** The template's restart policy (defaulted to Always) is one the workload allows. */
-function restartPolicy(spec: Json, allowed: string[]): StatusCause[] {
+export function restartPolicy(spec: Json, allowed: string[]): StatusCause[] {
   const policy = record(record(spec['template'])['spec'])['restartPolicy'];
   const supported = allowed.map((p) => JSON.stringify(p)).join(', ');
   if (typeof policy === 'string' && allowed.includes(policy)) return [];

@@ -304,6 +304,30 @@ const replicaSetPrinter = workloadPrinter(
   (_o, spec, status) => [num(spec.replicas), num(status.replicas), num(status.readyReplicas)],
 );
 
+/** StatefulSet: Name, Ready, Age and the template's containers and images (no selector column, as upstream). */
+const statefulSetPrinter = printer([NAME, col('Ready', 'Number of the pod with ready state'), AGE, CONTAINERS, IMAGES], (o, now) => {
+  const spec = rec(o['spec']);
+  const containers = arr(rec(rec(spec.template).spec).containers).map(rec);
+  return [
+    o.metadata.name ?? '',
+    `${num(rec(o['status']).readyReplicas)}/${num(spec.replicas)}`,
+    age(o.metadata.creationTimestamp, now),
+    containers.map((c) => str(c.name)).join(','),
+    containers.map((c) => str(c.image)).join(','),
+  ];
+});
+
+/** ControllerRevision: its controller as `statefulset.apps/web` (or <none>), and its revision number. */
+const controllerRevisionPrinter = printer(
+  [NAME, col('Controller', 'Controller of the object'), col('Revision', 'Revision of the ControllerRevision'), AGE],
+  (o, now) => {
+    const ref = o.metadata.ownerReferences?.find((r) => r.controller === true);
+    const group = ref?.apiVersion.includes('/') ? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')) : '';
+    const controller = ref ? `${ref.kind.toLowerCase()}${group ? `.${group}` : ''}/${ref.name}` : '<none>';
+    return [o.metadata.name ?? '', controller, num(o['revision']), age(o.metadata.creationTimestamp, now)];
+  },
+);
+
 function formatEventSource(o: KubeObject): string {
   const source = rec(o['source']);
   const component = str(source.component) || str(o['reportingComponent']);
@@ -523,6 +547,8 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'batch/Job': jobPrinter,
   'apps/Deployment': deploymentPrinter,
   'apps/ReplicaSet': replicaSetPrinter,
+  'apps/StatefulSet': statefulSetPrinter,
+  'apps/ControllerRevision': controllerRevisionPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
