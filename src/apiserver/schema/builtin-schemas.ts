@@ -262,6 +262,24 @@ const replicaSet = top({
   }),
 });
 
+// apps/v1 StatefulSet: the claim templates are an atomic list; ControllerRevision data is a RawExtension.
+const statefulSet = top({
+  spec: struct({
+    ...scalars('replicas', 'serviceName', 'podManagementPolicy', 'revisionHistoryLimit', 'minReadySeconds'),
+    selector: labelSelector,
+    template: podTemplateSpec,
+    volumeClaimTemplates: atomic(UNKNOWN),
+    updateStrategy: struct({ type: SCALAR, rollingUpdate: struct({ partition: SCALAR, maxUnavailable: intOrString }) }),
+    persistentVolumeClaimRetentionPolicy: struct(scalars('whenDeleted', 'whenScaled')),
+    ordinals: struct(scalars('start')),
+  }),
+  status: struct({
+    ...scalars('observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'),
+    conditions: conditionsByType,
+  }),
+});
+const controllerRevision = top({ data: UNKNOWN, revision: SCALAR });
+
 const lease = top({
   spec: struct(scalars('holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder')),
 });
@@ -336,6 +354,8 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['batch/v1/Job', job],
   ['apps/v1/Deployment', deployment],
   ['apps/v1/ReplicaSet', replicaSet],
+  ['apps/v1/StatefulSet', statefulSet],
+  ['apps/v1/ControllerRevision', controllerRevision],
   ['coordination.k8s.io/v1/Lease', lease],
   ['apiextensions.k8s.io/v1/CustomResourceDefinition', crd],
   ['admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration', webhookConfiguration],
