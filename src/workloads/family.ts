@@ -1,6 +1,6 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the
-// ReplicaSet and Deployment controllers, the node lifecycle controller, and the endpointslice and endpoints
+// ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
@@ -10,6 +10,7 @@ import { registerJobController, type JobControllerOptions } from './job/controll
 import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';
 import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
 import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
+import { registerStatefulSetController, type StatefulSetControllerOptions } from './statefulset/controller.ts';
 
 /** Per-controller options; false leaves a controller out (e.g. when a real kube-scheduler runs). */
 export interface WorkloadsOptions {
@@ -20,6 +21,7 @@ export interface WorkloadsOptions {
   nodeLifecycle?: NodeLifecycleOptions | false;
   endpointSlice?: EndpointSliceControllerOptions | false;
   endpoints?: EndpointsControllerOptions | false;
+  statefulSet?: StatefulSetControllerOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -30,6 +32,7 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.nodeLifecycle !== false) registerNodeLifecycleController(mgr, options.nodeLifecycle);
   if (options.endpointSlice !== false) registerEndpointSliceController(mgr, options.endpointSlice);
   if (options.endpoints !== false) registerEndpointsController(mgr, options.endpoints);
+  if (options.statefulSet !== false) registerStatefulSetController(mgr, options.statefulSet);
 }
 
 /**
@@ -57,6 +60,11 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['endpoints'], verbs: ['list', 'watch', 'create', 'update'] },
   { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['list', 'watch', 'create', 'update', 'delete'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
+  // The StatefulSet controller: its sets' status, their ControllerRevisions, and the pods' claims and labels.
+  { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['statefulsets/status'], verbs: ['update'] },
+  { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'patch'] },
 ];
 
 /** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */
