@@ -190,6 +190,19 @@ describe('StatefulSet controller', () => {
     assert.match(history.stdout, new RegExp(`^${oldRevision}\\s+statefulset\\.apps/web\\s+1\\s`, 'm'));
   });
 
+  test('kubectl rollout history lists the revisions; rollout undo goes back to revision 1, which becomes revision 3', async () => {
+    const history = await h.kubectl(['rollout', 'history', 'sts/web']);
+    assert.equal(history.code, 0, history.stderr);
+    assert.match(history.stdout, /REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>\n/);
+    const first = revisionsOf('web').find((r) => r.revision === 1)!.metadata.name;
+    const undo = await h.kubectl(['rollout', 'undo', 'sts/web']);
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.equal(undo.stdout.trim(), 'statefulset.apps/web rolled back');
+    await h.until(() => set('web')?.status?.currentRevision === first && set('web')?.status?.readyReplicas === 3 && podsOf('web').every((p) => image(p) === 'busybox:1'), 'back at busybox:1');
+    assert.deepEqual(revisionsOf('web').map((r) => r.revision).sort(), [2, 3]);
+    assert.equal(revisionsOf('web').find((r) => r.metadata.name === first)?.revision, 3);
+  });
+
   test('OnDelete: a new template reaches a pod only when it is deleted', async () => {
     await h.apply(statefulSet('ondel', { replicas: 2, updateStrategy: { type: 'OnDelete' } }));
     await h.until(() => podsOf('ondel').filter(isReady).length === 2, 'two ready');
