@@ -32,7 +32,8 @@ const FIELDS: readonly Bounds[] = [
   { min: 0, max: 6, names: DAYS },
 ];
 
-const DESCRIPTORS: Readonly<Record<string, string>> = {
+/** robfig's descriptors as the five fields they stand for (`@every` aside). */
+export const CRON_DESCRIPTORS: Readonly<Record<string, string>> = {
   '@yearly': '0 0 1 1 *',
   '@annually': '0 0 1 1 *',
   '@monthly': '0 0 1 * *',
@@ -124,7 +125,7 @@ export function parseCronSchedule(spec: string, timeZone?: string): CronSchedule
   }
   if (spec.startsWith('@')) {
     if (spec.startsWith('@every ')) return everySchedule(spec);
-    const pattern = DESCRIPTORS[spec];
+    const pattern = CRON_DESCRIPTORS[spec];
     if (pattern === undefined) throw new CronScheduleError(`unrecognized descriptor: ${spec}`);
     spec = pattern;
   }

@@ -87,6 +87,13 @@ describe('batch/v1 CronJob: kubectl create cronjob, get cj, create job --from, v
     assert.equal(ok.code, 0, ok.stderr);
     const row = await kubectl(['get', 'cj', 'berlin', '--no-headers']);
     assert.match(row.stdout, /^berlin\s+30 6 \* \* MON-FRI\s+Europe\/Berlin\s+False\s+0\s+<none>\s+/);
+    // A second apply merges: the containers by name, the rest as given.
+    const changed = cronJob('berlin', { schedule: '0 7 * * *', timeZone: 'Europe/Berlin' }) as { spec: { jobTemplate: { spec: { template: { spec: { containers: { image: string }[] } } } } } };
+    changed.spec.jobTemplate.spec.template.spec.containers[0]!.image = 'busybox:1.36';
+    const again = await kubectl(['apply', '-f', '-'], JSON.stringify(changed));
+    assert.equal(again.code, 0, again.stderr);
+    const wide = await kubectl(['get', 'cj', 'berlin', '-o', 'wide', '--no-headers']);
+    assert.match(wide.stdout, /^berlin\s+0 7 \* \* \*\s+Europe\/Berlin\s+False\s+0\s+<none>\s+\S+\s+c\s+busybox:1\.36\s+<none>$/m);
   });
 
   test('a name longer than 52 characters, a policy kube does not know and a job template selector are refused', async () => {
