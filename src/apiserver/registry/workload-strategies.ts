@@ -15,7 +15,7 @@ export const LEGACY_JOB_NAME_LABEL = 'job-name';
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
 
-function child(parent: Json, key: string): Json {
+export function child(parent: Json, key: string): Json {
   const value = parent[key];
   if (isPlainObject(value)) return value;
   const created: Json = {};
@@ -23,7 +23,7 @@ function child(parent: Json, key: string): Json {
   return created;
 }
 
-function record(value: unknown): Json {
+export function record(value: unknown): Json {
   return isPlainObject(value) ? value : {};
 }
 
@@ -41,7 +41,7 @@ function goLabelSelector(selector: Json): string {
   return `v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`;
 }
 
-function nonNegative(spec: Json, field: string, path: string, causes: StatusCause[]): void {
+export function nonNegative(spec: Json, field: string, path: string, causes: StatusCause[]): void {
   const value = spec[field];
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -84,12 +84,12 @@ function templateCauses(spec: Json): StatusCause[] {
   return validatePodSpec(record(record(spec['template'])['spec']), 'spec.template.spec');
 }
 
-/** The template's restart policy (defaulted to Always) is one the workload allows. */
-function restartPolicy(spec: Json, allowed: string[]): StatusCause[] {
+/** The template's restart policy (defaulted to Always) is one the workload allows; `path` is where `spec` is. */
+export function restartPolicy(spec: Json, allowed: string[], path = 'spec'): StatusCause[] {
   const policy = record(record(spec['template'])['spec'])['restartPolicy'];
   const supported = allowed.map((p) => JSON.stringify(p)).join(', ');
   if (typeof policy === 'string' && allowed.includes(policy)) return [];
-  return [{ reason: 'FieldValueNotSupported', field: 'spec.template.spec.restartPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
+  return [{ reason: 'FieldValueNotSupported', field: `${path}.template.spec.restartPolicy`, message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
 }
 
 // batch/v1 SetDefaults_Job.
