@@ -109,7 +109,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     logPath: (ref: ContainerRef, previous: boolean) => agent?.containers.logPath(ref, previous),
     forwardTarget: (ref: ContainerRef) => agent?.containers.forwardTarget(ref),
   };
-  const kubelet = await startKubeletApi({ containers, tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
+  const kubelet = await startKubeletApi({ containers, summary: () => (agent ? agent.stats.summary() : Promise.reject(new Error('the node agent is not running yet'))), tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
   try {
     agent = await startNodeAgent({
       client: options.client,

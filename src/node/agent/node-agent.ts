@@ -21,6 +21,8 @@ import type { ClusterDnsSettings } from './pods/pod-dns-config.ts';
 import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
 import type { RunningContainers } from './running-containers.ts';
+import { StatsSummary } from '../stats/stats-summary.ts';
+import { podCgroupRoots } from '../stats/pod-cgroup-roots.ts';
 
 export const DEFAULT_TRUSTED_NAMESPACES = ['kube-system', 'chaos-engineering'];
 export const DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS = 30_000;
@@ -77,6 +79,8 @@ export interface NodeAgent {
   fail(request: NodeFailureRequest): Promise<void>;
   /** Resolves once a node failure's reboot is done (at once when the agent is up). */
   readonly up: Promise<void>;
+  /** The node's and its pods' readings, kubelet's /stats/summary. */
+  stats: StatsSummary;
 }
 
 /** What runs while the node is up: its heartbeat and its pods. A node failure ends it; a reboot starts another. */
@@ -204,9 +208,12 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     throw error;
   }
 
+  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: podCgroupRoots(sandbox.cgroupLayout), podByUid: (uid) => registry.podByUid(uid) });
+
   return {
     containers,
     sandbox,
+    stats,
     runtimeSocketPath,
     fail,
     get up() {
