@@ -10,7 +10,8 @@ import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';
 import { NodeLease } from './node-lease.ts';
-import { desiredNodeStatus, registerNode } from './node-registration.ts';
+import { desiredNodeStatus, refreshPressureConditions, registerNode, type NodeRegistrationOptions } from './node-registration.ts';
+import type { NodeVersions } from './node-info.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
 import type { NodeFailureRequest } from '../../client/node-runtime/protocol.ts';
 import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
@@ -59,6 +60,8 @@ export interface NodeAgentOptions {
   nodeFailureRebootAfterMs?: number;
   /** How often pods' local storage is measured for eviction (kubelet's housekeeping: 10 s). */
   localStorageIntervalMs?: number;
+  /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
+  versions?: NodeVersions;
   /** kubelet's --cluster-dns and --cluster-domain; without it pods on ClusterFirst get the host's resolvers. */
   clusterDns?: ClusterDnsSettings;
   logger?: Logger;
@@ -118,8 +121,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   };
 
   async function bootUp(): Promise<Life> {
-    await registerNode(options.client, { nodeName: options.nodeName, ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}) });
+    const registration: NodeRegistrationOptions = {
+      nodeName: options.nodeName,
+      fsPath: options.dataDir,
+      ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}),
+      ...(options.versions !== undefined ? { versions: options.versions } : {}),
+    };
+    await registerNode(options.client, registration);
     const lease = new NodeLease(options.client, {
+      afterRenew: () => refreshPressureConditions(options.client, registration),
       nodeName: options.nodeName,
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: options.leaseRenewIntervalMs } : {}),
