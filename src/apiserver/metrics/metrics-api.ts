@@ -73,8 +73,9 @@ async function nodeMetrics(ctx: HandlerContext, name: string | undefined, query:
     const { node: stats } = reading.summary;
     return [{ metadata: metadata(node), ...timing(reading, stats.cpu?.time), usage: usage(stats) }];
   });
+  // metrics-server's NotFound names the resource nodemetrics / podmetrics (namespace/name), not nodes / pods.
   if (name !== undefined) {
-    if (items.length === 0) throw errors.notFound({ group: METRICS_GROUP, resource: 'nodes' }, name);
+    if (items.length === 0) throw errors.notFound({ group: METRICS_GROUP, resource: 'nodemetrics' }, name);
     return { kind: 'NodeMetrics', apiVersion: API_VERSION, ...items[0] };
   }
   return { kind: 'NodeMetricsList', apiVersion: API_VERSION, metadata: {}, items: items.map((i) => ({ kind: 'NodeMetrics', apiVersion: API_VERSION, ...i })) };
@@ -96,7 +97,7 @@ async function podMetrics(ctx: HandlerContext, namespace: string | undefined, na
     return [{ metadata: metadata(pod), ...timing(reading, stats.cpu?.time), containers: stats.containers.map((c) => ({ name: c.name, usage: usage(c) })) }];
   });
   if (name !== undefined) {
-    if (items.length === 0) throw errors.notFound({ group: METRICS_GROUP, resource: 'pods' }, name);
+    if (items.length === 0) throw errors.notFound({ group: METRICS_GROUP, resource: 'podmetrics' }, `${namespace ?? ''}/${name}`);
     return { kind: 'PodMetrics', apiVersion: API_VERSION, ...items[0] };
   }
   return { kind: 'PodMetricsList', apiVersion: API_VERSION, metadata: {}, items: items.map((i) => ({ kind: 'PodMetrics', apiVersion: API_VERSION, ...i })) };
