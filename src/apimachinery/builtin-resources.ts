@@ -21,6 +21,7 @@ export const endpointSlicesResource: ResourceRef = { group: 'discovery.k8s.io', 
 export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', namespaced: true, kind: 'Event' };
 export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespaced: true, kind: 'Lease' };
 export const jobsResource: ResourceRef = { group: 'batch', version: 'v1', resource: 'jobs', namespaced: true, kind: 'Job' };
+export const cronJobsResource: ResourceRef = { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true, kind: 'CronJob' };
 export const deploymentsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' };
 export const replicaSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true, kind: 'ReplicaSet' };
 export const statefulSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'statefulsets', namespaced: true, kind: 'StatefulSet' };

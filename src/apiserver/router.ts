@@ -9,6 +9,7 @@ import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './dis
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
 import { acceptsOpenApiV2Protobuf, openApiV2ProtobufContentType } from './discovery/openapi-v2-protobuf.ts';
 import { serverVersion } from './discovery/version.ts';
+import { metricsAggregatedGroup, metricsApiAnswer, metricsApiGroup } from './metrics/metrics-api.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { handleResource } from './handlers/resource-handler.ts';
 import { parseRequestPath, requestUrl } from './http/request-info.ts';
@@ -74,12 +75,14 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
   refuseImpersonation(req.headers);
   const method = req.method ?? 'GET';
   const accept = req.headers['accept'];
+  const metrics = await metricsApiAnswer(ctx, method, path, url.searchParams);
+  if (metrics !== undefined) return sendJson(res, 200, metrics);
   if (method === 'GET') {
     if (path === '/version') return sendJson(res, 200, serverVersion);
     if (path === '/api' || path === '/apis') {
       const aggregated = acceptedAggregatedVersion(accept);
-      if (aggregated) return sendJson(res, 200, aggregatedDiscovery(ctx.registry, path === '/api', aggregated), [], aggregatedContentType(aggregated));
-      return sendJson(res, 200, path === '/api' ? apiVersions(req.headers.host ?? '') : apiGroupList(ctx.registry));
+      if (aggregated) return sendJson(res, 200, withMetricsGroup(aggregatedDiscovery(ctx.registry, path === '/api', aggregated), path === '/apis', metricsAggregatedGroup), [], aggregatedContentType(aggregated));
+      return sendJson(res, 200, path === '/api' ? apiVersions(req.headers.host ?? '') : withMetricsGroup(apiGroupList(ctx.registry), true, metricsApiGroup));
     }
     if (path === '/openapi/v2') {
       if (!acceptsOpenApiV2Protobuf(accept)) return sendJson(res, 200, openApiV2Document(ctx.registry));
@@ -105,4 +108,11 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
   const info = parseRequestPath(method, path, url.searchParams);
   if (!info || info.kind === 'nonresource') throw errors.pathNotFound();
   await handleResource(ctx, req, res, info, url.searchParams);
+}
+
+/** metrics.k8s.io is served built in (metrics-server's group, which kube-apiserver lists as an APIService). */
+function withMetricsGroup(list: unknown, apis: boolean, group: unknown): unknown {
+  if (!apis) return list;
+  const doc = list as { groups?: unknown[]; items?: unknown[] };
+  return doc.groups ? { ...doc, groups: [...doc.groups, group] } : { ...doc, items: [...(doc.items ?? []), group] };
 }

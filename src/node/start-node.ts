@@ -11,6 +11,7 @@ import { startNodeAgent, type NodeAgent } from './agent/node-agent.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './agent/pod-network.ts';
 import type { ContainerRef, RunningContainers } from './agent/running-containers.ts';
 import type { KubeletPki } from './kubelet-api/kubelet-pki.ts';
+import type { NodeVersions } from './agent/node-info.ts';
 import { startKubeletApi } from './kubelet-api/server.ts';
 import { BridgeNetwork } from './network/bridge-network.ts';
 import { PodNetworkUnavailableError } from './network/errors.ts';
@@ -44,6 +45,8 @@ export interface NodeOptions {
    * serves cluster DNS on its gateway; without a bridge (or without this option) pods keep the host's resolvers.
    */
   clusterDNS?: string[];
+  /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
+  versions?: NodeVersions;
   logger: Logger;
 }
 
@@ -109,7 +112,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     logPath: (ref: ContainerRef, previous: boolean) => agent?.containers.logPath(ref, previous),
     forwardTarget: (ref: ContainerRef) => agent?.containers.forwardTarget(ref),
   };
-  const kubelet = await startKubeletApi({ containers, tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
+  const kubelet = await startKubeletApi({ containers, summary: () => (agent ? agent.stats.summary() : Promise.reject(new Error('the node agent is not running yet'))), tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
   try {
     agent = await startNodeAgent({
       client: options.client,
@@ -127,6 +130,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.nodeFailureRebootAfterMs !== undefined ? { nodeFailureRebootAfterMs: options.nodeFailureRebootAfterMs } : {}),
       ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
+      ...(options.versions !== undefined ? { versions: options.versions } : {}),
       ...(dns !== undefined && options.clusterDNS !== undefined ? { clusterDns: { nameservers: options.clusterDNS, domain: DEFAULT_CLUSTER_DOMAIN } } : {}),
     });
   } catch (error) {

@@ -1,12 +1,13 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
-// semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the
-// ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
+// semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the CronJob
+// controller, the ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
 import { registerEndpointSliceController, type EndpointSliceControllerOptions } from './endpointslice/controller.ts';
 import { registerDeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
 import { registerJobController, type JobControllerOptions } from './job/controller.ts';
+import { registerCronJobController, type CronJobControllerOptions } from './cronjob/controller.ts';
 import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';
 import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
 import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
@@ -16,6 +17,7 @@ import { registerStatefulSetController, type StatefulSetControllerOptions } from
 export interface WorkloadsOptions {
   scheduler?: SchedulerOptions | false;
   job?: JobControllerOptions | false;
+  cronJob?: CronJobControllerOptions | false;
   replicaSet?: ReplicaSetControllerOptions | false;
   deployment?: DeploymentControllerOptions | false;
   nodeLifecycle?: NodeLifecycleOptions | false;
@@ -27,6 +29,7 @@ export interface WorkloadsOptions {
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
   if (options.scheduler !== false) registerScheduler(mgr, options.scheduler);
   if (options.job !== false) registerJobController(mgr, options.job);
+  if (options.cronJob !== false) registerCronJobController(mgr, options.cronJob);
   if (options.replicaSet !== false) registerReplicaSetController(mgr, options.replicaSet);
   if (options.deployment !== false) registerDeploymentController(mgr, options.deployment);
   if (options.nodeLifecycle !== false) registerNodeLifecycleController(mgr, options.nodeLifecycle);
@@ -38,7 +41,8 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
 /**
  * What the controllers read, watch and write: every one lists and watches its kinds; the scheduler binds pods and
  * writes their PodScheduled condition; the Job and ReplicaSet controllers create, adopt (patch) and delete pods;
- * the Job controller reads Jobs afresh before adopting and the TTL controller before deleting; the Deployment
+ * the Job controller reads Jobs afresh before adopting and the TTL controller before deleting; the CronJob
+ * controller creates and deletes Jobs, reads them afresh when its cache lacks one, and writes CronJob status; the Deployment
  * controller creates, scales and deletes ReplicaSets and patches the revision annotation; the node lifecycle
  * controller patches taints and writes node and pod status; the endpointslice and endpoints controllers read
  * Services and write EndpointSlices and Endpoints; each records Events.
@@ -50,8 +54,10 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch', 'patch'] },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['update'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list', 'watch'] },
-  { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'delete'] },
+  { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   { apiGroups: ['batch'], resources: ['jobs/status'], verbs: ['update'] },
+  { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['list', 'watch'] },
+  { apiGroups: ['batch'], resources: ['cronjobs/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: ['apps'], resources: ['replicasets/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['deployments'], verbs: ['get', 'list', 'watch', 'patch'] },

@@ -19,8 +19,9 @@ interface Run {
   exit: Promise<number | null>;
 }
 
-function up(args: string[]): Run {
-  const child = spawn(process.execPath, [bin, 'up', '--controllers', 'none', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `bosun up` with args; without controllers unless `base` says otherwise. */
+function up(args: string[], base = ['--controllers', 'none']): Run {
+  const child = spawn(process.execPath, [bin, 'up', ...base, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -214,15 +215,7 @@ test('on a full disk bosun up starts and serves reads, refuses writes with the c
 
 test('the controllers\' metrics are on the fixed default port 10257, named in the ready line with the version; a second bosun up is told the port is taken', async () => {
   const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
-  const start = () => {
-    const child = spawn(process.execPath, [bin, 'up', '--in-memory', '--port', '0', '--no-node', '--no-webhook', '--no-webhook-server', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    return { child, out: () => out, err: () => err, exit };
-  };
+  const start = () => up(['--in-memory', '--port', '0', '--no-node', '--no-webhook', '--no-webhook-server', '--log-level', 'silent'], []);
   const first = start();
   try {
     await ready(first);

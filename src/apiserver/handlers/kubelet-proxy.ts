@@ -79,8 +79,12 @@ export function kubeletTarget(ctx: HandlerContext, namespace: string, name: stri
   const path = (endpoint: string) => `/${endpoint}/${segments.map(encodeURIComponent).join('/')}`;
   if (typeof nodeName !== 'string' || nodeName === '') return { host: '', port: 0, path, container, unscheduled: true };
   if (scope === 'container') checkStarted(pod, name, container);
-  const nodeType = ctx.registry.byStorageKey('/nodes')!;
-  const node = ctx.objects.get(nodeType, '', nodeName).object;
+  return { ...kubeletAddress(ctx, ctx.objects.get(ctx.registry.byStorageKey('/nodes')!, '', nodeName).object), path, container, unscheduled: false };
+}
+
+/** Where a node's kubelet API is, and the TLS options to reach it with; a 503 or 403 when it cannot be reached. */
+export function kubeletAddress(ctx: HandlerContext, node: KubeObject): { host: string; port: number; tls: KubeletClientTls } {
+  const nodeName = node.metadata.name ?? '';
   const status = record(node['status']);
   const addresses = Array.isArray(status['addresses']) ? status['addresses'].map(record) : [];
   const host = addresses.find((a) => a['type'] === 'InternalIP')?.['address'];
@@ -90,7 +94,7 @@ export function kubeletTarget(ctx: HandlerContext, namespace: string, name: stri
   }
   if (!isLoopback(host)) throw errors.forbidden(`Bosun proxies to kubelets on loopback addresses only; node "${nodeName}" has InternalIP ${host}`);
   if (ctx.kubeletClient === undefined) throw new StatusError(503, 'ServiceUnavailable', 'this API server has no kubelet client certificate, so it cannot reach kubelets');
-  return { host, port, path, container, unscheduled: false, tls: ctx.kubeletClient };
+  return { host, port, tls: ctx.kubeletClient };
 }
 
 /** The StatusError kube-apiserver makes of a kubelet's non-2xx answer: the code's reason, the body as message. */

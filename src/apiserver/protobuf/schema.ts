@@ -597,6 +597,26 @@ ${probedConditionFields}
 message UncountedTerminatedPods
   1 succeeded []string
   2 failed []string
+message CronJob
+  1 metadata ObjectMeta
+  2 spec CronJobSpec
+  3 status CronJobStatus
+message CronJobSpec
+  1 schedule !string
+  8 timeZone *string
+  2 startingDeadlineSeconds *int64
+  3 concurrencyPolicy string
+  4 suspend *bool
+  5 jobTemplate JobTemplateSpec
+  6 successfulJobsHistoryLimit *int32
+  7 failedJobsHistoryLimit *int32
+message JobTemplateSpec
+  1 metadata ObjectMeta
+  2 spec JobSpec
+message CronJobStatus
+  1 active []ObjectReference
+  4 lastScheduleTime *Time
+  5 lastSuccessfulTime *Time
 `;
 
 const appsV1 = `
@@ -909,6 +929,7 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['v1/Endpoints', 'Endpoints'],
   ['discovery.k8s.io/v1/EndpointSlice', 'EndpointSlice'],
   ['batch/v1/Job', 'Job'],
+  ['batch/v1/CronJob', 'CronJob'],
   ['apps/v1/Deployment', 'Deployment'],
   ['apps/v1/ReplicaSet', 'ReplicaSet'],
   ['coordination.k8s.io/v1/Lease', 'Lease'],

@@ -16,6 +16,7 @@ import { serviceStrategy } from '../services/service-strategy.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { podStrategy } from './pod-strategy.ts';
 import { secretStrategy } from './secret-strategy.ts';
+import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
 
@@ -233,6 +234,17 @@ export const builtinResources: readonly ResourceType[] = [
     tracksGeneration: true,
     fieldSelectors: fields('status.successful'),
     ...jobStrategy,
+  }),
+  builtin({
+    group: 'batch',
+    version: 'v1',
+    kind: 'CronJob',
+    plural: 'cronjobs',
+    shortNames: ['cj'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...cronJobStrategy,
   }),
   builtin({
     group: 'apps',

@@ -84,12 +84,12 @@ function templateCauses(spec: Json): StatusCause[] {
   return validatePodSpec(record(record(spec['template'])['spec']), 'spec.template.spec');
 }
 
-/** The template's restart policy (defaulted to Always) is one the workload allows. */
-export function restartPolicy(spec: Json, allowed: string[]): StatusCause[] {
+/** The template's restart policy (defaulted to Always) is one the workload allows; `path` is where `spec` is. */
+export function restartPolicy(spec: Json, allowed: string[], path = 'spec'): StatusCause[] {
   const policy = record(record(spec['template'])['spec'])['restartPolicy'];
   const supported = allowed.map((p) => JSON.stringify(p)).join(', ');
   if (typeof policy === 'string' && allowed.includes(policy)) return [];
-  return [{ reason: 'FieldValueNotSupported', field: 'spec.template.spec.restartPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
+  return [{ reason: 'FieldValueNotSupported', field: `${path}.template.spec.restartPolicy`, message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
 }
 
 // batch/v1 SetDefaults_Job.

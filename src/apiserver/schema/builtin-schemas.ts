@@ -225,19 +225,29 @@ const node = top({
   }),
 });
 
+const jobSpec = struct({
+  ...scalars('parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes', 'manualSelector', 'ttlSecondsAfterFinished', 'completionMode', 'suspend', 'podReplacementPolicy', 'managedBy'),
+  selector: labelSelector,
+  template: podTemplateSpec,
+  podFailurePolicy: struct({ rules: atomic(UNKNOWN) }),
+  successPolicy: struct({ rules: atomic(UNKNOWN) }),
+});
 const job = top({
-  spec: struct({
-    ...scalars('parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes', 'manualSelector', 'ttlSecondsAfterFinished', 'completionMode', 'suspend', 'podReplacementPolicy', 'managedBy'),
-    selector: labelSelector,
-    template: podTemplateSpec,
-    podFailurePolicy: struct({ rules: atomic(UNKNOWN) }),
-    successPolicy: struct({ rules: atomic(UNKNOWN) }),
-  }),
+  spec: jobSpec,
   status: struct({
     conditions: { kind: 'array', items: condition, patchStrategy: 'merge', patchMergeKey: 'type', listType: 'atomic' },
     ...scalars('startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'ready'),
     uncountedTerminatedPods: struct({ succeeded: { kind: 'array', items: SCALAR, listType: 'set' }, failed: { kind: 'array', items: SCALAR, listType: 'set' } }),
   }),
+});
+
+// batch/v1 CronJob: the job template is a Job spec; status.active is +listType=atomic.
+const cronJob = top({
+  spec: struct({
+    ...scalars('schedule', 'timeZone', 'startingDeadlineSeconds', 'concurrencyPolicy', 'suspend', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'),
+    jobTemplate: struct({ metadata: OBJECT_META_SCHEMA, spec: jobSpec }),
+  }),
+  status: struct({ active: atomic(objectReference), ...scalars('lastScheduleTime', 'lastSuccessfulTime') }),
 });
 
 const intOrString = SCALAR;
@@ -352,6 +362,7 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Pod', pod],
   ['/v1/Node', node],
   ['batch/v1/Job', job],
+  ['batch/v1/CronJob', cronJob],
   ['apps/v1/Deployment', deployment],
   ['apps/v1/ReplicaSet', replicaSet],
   ['apps/v1/StatefulSet', statefulSet],

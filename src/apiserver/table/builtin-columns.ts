@@ -288,6 +288,42 @@ const jobPrinter = workloadPrinter(
   },
 );
 
+/** printCronJob: the schedule, its time zone, suspend, the active Jobs and the last schedule; wide: the job template's. */
+const cronJobPrinter = printer(
+  [
+    NAME,
+    col('Schedule', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
+    col('Timezone', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.'),
+    col('Suspend', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.', 0, 'boolean'),
+    col('Active', 'A list of pointers to currently running jobs.', 0, 'integer'),
+    col('Last Schedule', 'Information when was the last time the job was successfully scheduled.', 0, 'date'),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    col('Selector', 'A label query over pods that should match the pod count.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const jobSpec = rec(rec(spec.jobTemplate).spec);
+    const containers = arr(rec(rec(jobSpec.template).spec).containers).map(rec);
+    const suspend = typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>';
+    const last = str(status.lastScheduleTime);
+    return [
+      o.metadata.name ?? '',
+      str(spec.schedule),
+      str(spec.timeZone) || '<none>',
+      suspend,
+      arr(status.active).length,
+      last ? age(last, now) : '<none>',
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(jobSpec.selector),
+    ];
+  },
+);
+
 const deploymentPrinter = workloadPrinter(
   [
     col('Ready', 'Number of the pod with ready state'),
@@ -545,6 +581,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Endpoints': endpointsPrinter,
   'discovery.k8s.io/EndpointSlice': endpointSlicePrinter,
   'batch/Job': jobPrinter,
+  'batch/CronJob': cronJobPrinter,
   'apps/Deployment': deploymentPrinter,
   'apps/ReplicaSet': replicaSetPrinter,
   'apps/StatefulSet': statefulSetPrinter,

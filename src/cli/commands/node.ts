@@ -16,6 +16,8 @@ import { startNode, type RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import { serverVersion } from '../../apiserver/discovery/version.ts';
+import { bosunVersion } from '../bosun-version.ts';
 
 /** The node flags `bosun up` and `bosun node` share. */
 export interface NodeFlags {
@@ -101,6 +103,7 @@ export function readImageMap(file: string): Record<string, ImageDefaults> {
 export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; hiddenDirs?: string[]; kubeletPki: KubeletPki; logger: Logger }): Promise<RunningNode> {
   return startNode({
     ...node,
+    versions: { kubelet: serverVersion.gitVersion, runtime: `bosun://${bosunVersion}` },
     network: flags.nodeNetwork,
     allowRootByDefault: flags.allowRoot,
     clusterDNS: flags.clusterDns ?? [DEFAULT_CLUSTER_DNS],

@@ -10,7 +10,8 @@ import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';
 import { NodeLease } from './node-lease.ts';
-import { desiredNodeStatus, registerNode } from './node-registration.ts';
+import { desiredNodeStatus, refreshPressureConditions, registerNode, type NodeRegistrationOptions } from './node-registration.ts';
+import type { NodeVersions } from './node-info.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
 import type { NodeFailureRequest } from '../../client/node-runtime/protocol.ts';
 import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
@@ -21,6 +22,8 @@ import type { ClusterDnsSettings } from './pods/pod-dns-config.ts';
 import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
 import type { RunningContainers } from './running-containers.ts';
+import { StatsSummary } from '../stats/stats-summary.ts';
+import { podCgroupRoots } from '../stats/pod-cgroup-roots.ts';
 
 export const DEFAULT_TRUSTED_NAMESPACES = ['kube-system', 'chaos-engineering'];
 export const DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS = 30_000;
@@ -57,6 +60,8 @@ export interface NodeAgentOptions {
   nodeFailureRebootAfterMs?: number;
   /** How often pods' local storage is measured for eviction (kubelet's housekeeping: 10 s). */
   localStorageIntervalMs?: number;
+  /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
+  versions?: NodeVersions;
   /** kubelet's --cluster-dns and --cluster-domain; without it pods on ClusterFirst get the host's resolvers. */
   clusterDns?: ClusterDnsSettings;
   logger?: Logger;
@@ -77,6 +82,8 @@ export interface NodeAgent {
   fail(request: NodeFailureRequest): Promise<void>;
   /** Resolves once a node failure's reboot is done (at once when the agent is up). */
   readonly up: Promise<void>;
+  /** The node's and its pods' readings, kubelet's /stats/summary. */
+  stats: StatsSummary;
 }
 
 /** What runs while the node is up: its heartbeat and its pods. A node failure ends it; a reboot starts another. */
@@ -114,8 +121,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   };
 
   async function bootUp(): Promise<Life> {
-    await registerNode(options.client, { nodeName: options.nodeName, ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}) });
+    const registration: NodeRegistrationOptions = {
+      nodeName: options.nodeName,
+      fsPath: options.dataDir,
+      ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}),
+      ...(options.versions !== undefined ? { versions: options.versions } : {}),
+    };
+    await registerNode(options.client, registration);
     const lease = new NodeLease(options.client, {
+      afterRenew: () => refreshPressureConditions(options.client, registration),
       nodeName: options.nodeName,
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: options.leaseRenewIntervalMs } : {}),
@@ -204,9 +218,12 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     throw error;
   }
 
+  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: podCgroupRoots(sandbox.cgroupLayout), podByUid: (uid) => registry.podByUid(uid) });
+
   return {
     containers,
     sandbox,
+    stats,
     runtimeSocketPath,
     fail,
     get up() {

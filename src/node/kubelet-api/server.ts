@@ -18,9 +18,12 @@ import { parseLogOptions } from './log-options.ts';
 import { PORT_FORWARD_PROTOCOL, PORT_FORWARD_TUNNEL_PROTOCOL, servePortForward } from './port-forward.ts';
 import { streamLog } from './log-stream.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import type { Summary } from '../stats/stats-summary.ts';
 
 export interface KubeletApiOptions {
   containers: RunningContainers;
+  /** kubelet's Summary API (GET /stats/summary): the node's and its pods' CPU, memory and filesystem readings. */
+  summary?: () => Promise<Summary>;
   /** The serving certificate and key, and the CA a client certificate must be signed by. */
   tls: { cert: string; key: string; clientCA: string };
   /** Default 127.0.0.1: Bosun's node traffic stays on this machine. */
@@ -122,6 +125,12 @@ export async function startKubeletApi(options: KubeletApiOptions): Promise<Runni
   const server: Server = createServer(tls, (req, res) => {
     const serve = async () => {
       if (!authenticated(req)) throw new KubeletRequestError(401, 'Unauthorized');
+      if (new URL(req.url ?? '/', 'http://kubelet').pathname === '/stats/summary' && options.summary) {
+        if (req.method !== 'GET') throw new KubeletRequestError(405, 'Method Not Allowed');
+        const body = JSON.stringify(await options.summary());
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) });
+        return void res.end(body);
+      }
       const found = route(req);
       if (found.endpoint !== 'containerLogs') throw new KubeletRequestError(400, 'Upgrade request required');
       if (req.method !== 'GET') throw new KubeletRequestError(405, 'Method Not Allowed');

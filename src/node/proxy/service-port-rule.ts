@@ -37,7 +37,8 @@ function isPort(value: number | undefined): value is number {
   return value !== undefined && Number.isInteger(value) && value >= 1 && value <= 65_535;
 }
 
-function readyEndpoints(slices: readonly EndpointSlice[], portName: string, protocol: ProxiedProtocol): ProxiedEndpoint[] {
+/** The ready IPv4 endpoints of one Service port (by name and protocol), each once, in a stable order. */
+export function readyEndpoints(slices: readonly EndpointSlice[], portName: string, protocol: ProxiedProtocol): ProxiedEndpoint[] {
   const seen = new Map<string, ProxiedEndpoint>();
   for (const slice of slices) {
     if (slice.addressType !== 'IPv4') continue;

@@ -51,11 +51,13 @@ describe('chaos e2e: network and dns disruptions on nftables', { timeout: 900_00
   let serverA: KubeObject;
   let serverB: KubeObject;
 
-  /** The target's GET of http://IP:8080/ (2 s to connect): whether it got the page. */
-  const fetches = async (from: KubeObject, ip: string, path = ''): Promise<boolean> => {
-    const result = await c.up.kubectl(['exec', '-n', ns, from.metadata.name ?? '', '--', 'wget', '-q', '-t', '1', '-T', '2', '-O', '-', `http://${ip}:8080/${path}`]);
+  /** The pod's GET of the URL (2 s to connect): whether it got the page. */
+  const gets = async (from: KubeObject, url: string): Promise<boolean> => {
+    const result = await c.up.kubectl(['exec', '-n', ns, from.metadata.name ?? '', '--', 'wget', '-q', '-t', '1', '-T', '2', '-O', '-', url]);
     return result.code === 0 && result.stdout.trim() === 'ok';
   };
+  /** The target's GET of http://IP:8080/. */
+  const fetches = (from: KubeObject, ip: string, path = ''): Promise<boolean> => gets(from, `http://${ip}:8080/${path}`);
 
   before(async () => {
     c = await startChaosUp();
@@ -83,6 +85,46 @@ describe('chaos e2e: network and dns disruptions on nftables', { timeout: 900_00
     await deleteDisruptionAndWait(c, ns, 'network-drop');
     assert.equal(podRuleset(target).trim(), '', 'the table is gone');
     assert.equal(await fetches(target, ipOf(serverA)), true, 'server A is reachable again');
+  });
+
+  it("upstream's services filter example: the target's requests to the Service and to its pods fail, another Service works, the Service's new pod is covered, all work again after deletion", async (t) => {
+    await c.up.ok(['create', 'deployment', 'echo', '-n', ns, '--image=busybox', '--', 'sh', '-c', 'mkdir -p /tmp/www && echo ok > /tmp/www/index.html && exec busybox httpd -f -p 8080 -h /tmp/www']);
+    await c.up.ok(['rollout', 'status', '-n', ns, 'deployment/echo', '--timeout=90s']);
+    await c.up.ok(['expose', 'deployment', 'echo', '-n', ns, '--port', '80', '--target-port', '8080']);
+    await c.up.ok(['expose', 'pod', serverB.metadata.name ?? '', '-n', ns, '--name', 'other', '--port', '80', '--target-port', '8080']);
+    const echoIPs = async () => (await c.up.ok(['get', 'pods', '-n', ns, '-l', 'app=echo', '-o', 'jsonpath={.items[*].status.podIP}'])).trim().split(' ').filter((ip) => ip !== '');
+    const [firstIP = ''] = await echoIPs();
+    // The proxy programs a new Service asynchronously: wait until both answer through it.
+    for (const url of ['http://echo', 'http://other']) await until(`${url} answers the target`, async () => ((await gets(target, url)) ? true : undefined));
+
+    const manifest = example('network_filter_service.yaml', ns, (d) => {
+      d.spec.network!.services = [{ name: 'echo', namespace: ns }];
+    });
+    await c.up.ok(['apply', '-f', '-'], manifest);
+    await expectStatus(c, ns, ['Injected'], undefined, 'network-filter-service');
+    const clusterIP = (await c.up.ok(['get', 'svc', 'echo', '-n', ns, '-o', 'jsonpath={.spec.clusterIP}'])).trim();
+    const rules = podRuleset(target);
+    t.diagnostic(rules);
+    assert.match(rules, new RegExp(`ip daddr ${clusterIP.replaceAll('.', '\\.')} tcp dport 80 goto disrupt`), 'the ClusterIP on the Service port');
+    assert.match(rules, new RegExp(`ip daddr ${firstIP.replaceAll('.', '\\.')} tcp dport 8080 goto disrupt`), 'the pod on the target port');
+    assert.equal(await gets(target, 'http://echo'), false, 'the Service, through the proxy, is cut off');
+    assert.equal(await fetches(target, firstIP), false, 'its pod is cut off');
+    assert.equal(await gets(target, 'http://other'), true, 'another Service works');
+    assert.equal(await fetches(target, ipOf(serverA)), true, 'a pod of no Service works');
+
+    await c.up.ok(['scale', 'deployment/echo', '-n', ns, '--replicas=2']);
+    await c.up.ok(['rollout', 'status', '-n', ns, 'deployment/echo', '--timeout=90s']);
+    const secondIP = (await echoIPs()).find((ip) => ip !== firstIP) ?? '';
+    assert.notEqual(secondIP, '', 'the second pod has an address');
+    // The injector replaces the table when the agent reports the new endpoint.
+    await until(`the new pod ${secondIP} in the target's table`, async () => (podRuleset(target).includes(`ip daddr ${secondIP} tcp dport 8080 goto disrupt`) ? true : undefined));
+    assert.equal(await fetches(target, secondIP), false, 'the new pod is cut off too');
+    assert.equal(await gets(target, 'http://echo'), false, 'the Service still is');
+
+    await deleteDisruptionAndWait(c, ns, 'network-filter-service');
+    assert.equal(podRuleset(target).trim(), '', 'the table is gone');
+    assert.equal(await gets(target, 'http://echo'), true, 'the Service answers again');
+    for (const ip of [firstIP, secondIP]) assert.equal(await fetches(target, ip), true, `pod ${ip} answers again`);
   });
 
   it("upstream's dns example: the target resolves the disrupted name to the configured answers, whatever server it asks", async () => {

@@ -7,7 +7,10 @@
 // dry-run runs everything but them, and only warns about what is missing (the pod gets Ready).
 // Host names are resolved again every --host-resolve-interval on nftables, the table replaced when their
 // addresses change (upstream updates its tc filters the same way); the tc plan resolves them once.
-// Not ported: the eBPF HTTP filters (--method/--path) and Kubernetes service filters (--services): they fail.
+// Service filters (--services) follow their Service and its ready endpoints through the node agent's runtime
+// API (network/service-watch.ts; the injector has no API identity): on nftables the table is replaced in one
+// transaction on every change, with tc the services' flower filters are added anew and the old ones deleted.
+// Not ported: the eBPF HTTP filters (--method/--path): they fail.
 import { posix } from 'node:path';
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { FeatureUnavailableError, hasTool, type MissingFeature } from './feature-probes.ts';
@@ -17,12 +20,14 @@ import { deleteRules, insertRule } from './network/iptables-in-netns.ts';
 import type { IptablesRule } from './network/iptables-rules.ts';
 import { deleteTableScript, NETWORK_TABLE, renderNetworkRuleset, type NftNetworkInput } from './network/nft-ruleset.ts';
 import { emptySpec, hasHttpFilters, networkDisruptionSpec, type NetworkDisruptionSpec } from './network/network-spec.ts';
-import { planNetworkDisruption } from './network/plan.ts';
+import { planNetworkDisruption, serviceFilterCommands, type ResolvedHost } from './network/plan.ts';
+import { ServiceDestinations, type WatchService } from './network/service-watch.ts';
 import { resolveHosts, systemResolver, type HostResolver } from './network/resolve-hosts.ts';
-import { clearRootQdisc, INJECTOR_CGROUP_CLASSID, NO_SUCH_QDISC_EXIT_CODE } from './network/tc-commands.ts';
+import { clearRootQdisc, deleteFilter, INJECTOR_CGROUP_CLASSID, NO_SUCH_QDISC_EXIT_CODE } from './network/tc-commands.ts';
 import { defaultRoutes, inNetns, listLinks } from './network/target-netns.ts';
 import { parseGoDuration, sleep } from '../durations.ts';
 import { boolValue, stringValue } from './option-values.ts';
+import { NODE_RUNTIME_SOCKET_ENV } from '../../../client/node-runtime/protocol.ts';
 
 export class NetworkDisruptionError extends Error {
   override readonly name = 'NetworkDisruptionError' as const;
@@ -31,6 +36,8 @@ export class NetworkDisruptionError extends Error {
 export interface NetworkDisruptionDeps {
   resolve?: HostResolver;
   env?: NodeJS.ProcessEnv;
+  /** The node agent's Service watch; without it services filters are refused. */
+  watchService?: WatchService;
 }
 
 class NetworkDisruptionInjector implements Injector {
@@ -41,11 +48,17 @@ class NetworkDisruptionInjector implements Injector {
   private nftTableOwner = false;
   /** The loop that resolves host names again (nft), stopped and awaited by clean before it deletes the table. */
   private reresolution: { stop: AbortController; done: Promise<void> } | undefined;
+  /** The services filters' watches, stopped and awaited by clean before it deletes anything. */
+  private services: ServiceDestinations | undefined;
+  /** nft: what the table is rendered from and the script last written; changes are written one at a time. */
+  private table: { pid: number; input: NftNetworkInput; written: string; writing: Promise<void> } | undefined;
+  /** tc: the services' filters now (their priorities), and the next priority to take. */
+  private tcServices: { pid: number; ifaces: string[]; priorities: number[]; next: number; writing: Promise<void> } | undefined;
 
   constructor(
     private readonly ctx: InjectorContext,
     private readonly spec: () => NetworkDisruptionSpec,
-    private readonly options: { onInit: boolean; disruptionUid: string; resolve: HostResolver; env: NodeJS.ProcessEnv; resolveIntervalMs: number },
+    private readonly options: { onInit: boolean; disruptionUid: string; resolve: HostResolver; env: NodeJS.ProcessEnv; resolveIntervalMs: number; watchService: WatchService | undefined },
   ) {}
 
   private get pid(): number {
@@ -59,7 +72,9 @@ class NetworkDisruptionInjector implements Injector {
     const spec = this.spec();
     const { target, reads, log } = this.ctx;
     if (hasHttpFilters(spec)) throw new NetworkDisruptionError('HTTP filters (--method, --path) need the eBPF tc classifier bpf-network-tc-filter, which this injector does not have');
-    if (spec.services.length > 0) throw new NetworkDisruptionError('service filters (--services) need to watch the Kubernetes API, which the injector cannot do on this node yet; use --hosts with the service IPs');
+    if (spec.services.length > 0 && this.options.watchService === undefined) {
+      throw new NetworkDisruptionError(`service filters (--services) learn Services and their endpoints from the node agent's runtime API, which this injector cannot reach (${NODE_RUNTIME_SOCKET_ENV} is not set); use --hosts with the service IPs`);
+    }
     const pid = this.pid;
     const pod = target.level === 'pod';
     const nodeIP = this.options.env['TARGET_POD_HOST_IP'] ?? '';
@@ -100,10 +115,14 @@ class NetworkDisruptionInjector implements Injector {
       // without a net_cls cgroup, so every container of the pod is disrupted (as upstream's onInit mode).
       if (spec.drop === 0 && spec.bandwidthLimit === 0) return; // another container of the pod carries the disruption
       this.nftTableOwner = true;
-      const input: NftNetworkInput = { spec, level: target.level, links: links.map((l) => l.name), defaultRoutes: routes, nodeIP, hosts, allowedHosts };
+      const services = await this.watchServices(spec, (destinations) => this.replaceTable({ services: destinations }, 'service destinations changed'));
+      const input: NftNetworkInput = { spec, level: target.level, links: links.map((l) => l.name), defaultRoutes: routes, nodeIP, hosts, allowedHosts, services };
       const ruleset = renderNetworkRuleset(input);
+      this.table = { pid, input, written: ruleset, writing: Promise.resolve() };
       await this.writeTable(pid, ruleset);
-      if (this.options.resolveIntervalMs > 0 && [...spec.hosts, ...spec.allowedHosts].some((h) => isHostName(h.host))) this.reresolveEvery(pid, input, ruleset);
+      // A change that arrived before the table was known is written now.
+      if (this.services) await this.replaceTable({ services: this.services.current() }, 'service destinations changed');
+      if (this.options.resolveIntervalMs > 0 && [...spec.hosts, ...spec.allowedHosts].some((h) => isHostName(h.host))) this.reresolveEvery();
       return;
     }
     try {
@@ -120,6 +139,40 @@ class NetworkDisruptionInjector implements Injector {
       if (this.netClsDir) await this.ctx.writes.writeFile(posix.join(this.netClsDir, 'net_cls.classid'), INJECTOR_CGROUP_CLASSID);
     }
     for (const rule of marks) if (await insertRule(this.ctx, pid, rule)) this.injectedRules.push(rule);
+    if (plan.tc.length > 0 && spec.services.length > 0) {
+      this.tcServices = { pid, ifaces: links.map((l) => l.name), priorities: [], next: plan.nextFilterPriority, writing: Promise.resolve() };
+      await this.watchServices(spec, (destinations) => this.replaceServiceFilters(destinations));
+      await this.replaceServiceFilters(this.services?.current() ?? []);
+    }
+  }
+
+  /** Starts following the spec's services filters; resolves with their destinations now (none without filters). */
+  private async watchServices(spec: NetworkDisruptionSpec, onChange: (destinations: ResolvedHost[]) => Promise<void>): Promise<ResolvedHost[]> {
+    const watch = this.options.watchService;
+    if (spec.services.length === 0 || watch === undefined) return [];
+    this.services = await ServiceDestinations.start({ specs: spec.services, watch, disruptionUid: this.options.disruptionUid, log: this.ctx.log, signal: this.ctx.signal, onChange });
+    const destinations = this.services.current();
+    this.ctx.log.info('services filters resolved', { destinations: destinations.map(describe) });
+    return destinations;
+  }
+
+  /**
+   * tc: the services' filters for these destinations at new priorities, then the previous ones deleted (no
+   * moment without filters); one replacement at a time, and a failed one fails only itself.
+   */
+  private replaceServiceFilters(destinations: readonly ResolvedHost[]): Promise<void> {
+    const state = this.tcServices;
+    if (state === undefined) return Promise.resolve();
+    const replaced = state.writing.then(async () => {
+      const added = serviceFilterCommands(state.ifaces, destinations, () => state.next++);
+      for (const args of added.tc) await this.run(state.pid, ['tc', ...args]);
+      const previous = state.priorities;
+      state.priorities = added.priorities;
+      for (const priority of previous) for (const iface of state.ifaces) await this.run(state.pid, ['tc', ...deleteFilter(iface, priority)]);
+      this.ctx.log.info('services filters written', { destinations: destinations.map(describe) });
+    });
+    state.writing = replaced.catch(() => undefined);
+    return replaced;
   }
 
   async clean(): Promise<void> {
@@ -129,6 +182,12 @@ class NetworkDisruptionInjector implements Injector {
       await this.reresolution.done;
       this.reresolution = undefined;
     }
+    await this.services?.stop();
+    this.services = undefined;
+    await this.table?.writing;
+    await this.tcServices?.writing;
+    this.table = undefined;
+    this.tcServices = undefined;
     const pid = target.level === 'node' ? 1 : target.container?.pid;
     if (pid === undefined || !(await reads.exists(procPath(pid, 'ns/net')))) {
       log.warn('the target network namespace is gone, and its qdiscs and rules with it');
@@ -166,24 +225,43 @@ class NetworkDisruptionInjector implements Injector {
     if (result.code !== 0) throw new NetworkDisruptionError(`nft could not write the table ${NETWORK_TABLE} (exit ${result.code}): ${result.stderr.trim()}`);
   }
 
+  /**
+   * Renders the table again with what changed and writes it when the script differs: one `nft` transaction that
+   * replaces the table. Writes happen one at a time; a failed one keeps the table as it was (the next change
+   * writes everything again).
+   */
+  private replaceTable(change: Partial<Pick<NftNetworkInput, 'hosts' | 'allowedHosts' | 'services'>>, why: string): Promise<void> {
+    const table = this.table;
+    if (table === undefined) return Promise.resolve();
+    table.input = { ...table.input, ...change };
+    table.writing = table.writing.then(async () => {
+      const ruleset = renderNetworkRuleset(table.input);
+      if (ruleset === table.written || this.table !== table) return;
+      try {
+        await this.writeTable(table.pid, ruleset);
+        table.written = ruleset;
+        this.ctx.log.info(`${why}: the nftables table was replaced`, Object.fromEntries(Object.entries(change).map(([k, v]) => [k, v.map(describe)])));
+      } catch (err) {
+        this.ctx.log.error(`${why}, but the table could not be replaced: it stays as it was`, { error: err });
+      }
+    });
+    return table.writing;
+  }
+
   /** Resolves the spec's names every interval and replaces the table when an address changed; a failed resolution keeps the table. */
-  private reresolveEvery(pid: number, input: NftNetworkInput, written: string): void {
+  private reresolveEvery(): void {
     const stop = new AbortController();
     const signal = AbortSignal.any([stop.signal, this.ctx.signal]);
     const spec = this.spec();
     const loop = async (): Promise<void> => {
-      let current = written;
       for (;;) {
         await sleep(this.options.resolveIntervalMs, signal);
         if (signal.aborted) return;
         try {
           const hosts = await resolveHosts(spec.hosts, this.options.resolve, this.options.disruptionUid);
           const allowedHosts = await resolveHosts(spec.allowedHosts, this.options.resolve, this.options.disruptionUid);
-          const ruleset = renderNetworkRuleset({ ...input, hosts, allowedHosts });
-          if (ruleset === current || signal.aborted) continue;
-          await this.writeTable(pid, ruleset);
-          current = ruleset;
-          this.ctx.log.info('host addresses changed: the nftables table was replaced', { hosts: hosts.flatMap((h) => h.ips), allowedHosts: allowedHosts.flatMap((h) => h.ips) });
+          if (signal.aborted) return;
+          await this.replaceTable({ hosts, allowedHosts }, 'host addresses changed');
         } catch (err) {
           this.ctx.log.error('resolving the hosts again failed, the table stays as it was', { error: err });
         }
@@ -204,6 +282,9 @@ class NetworkDisruptionInjector implements Injector {
     if (result.code !== 0) throw new NetworkDisruptionError(`${argv.join(' ')} failed (exit ${result.code}): ${result.stderr.trim()}`);
   }
 }
+
+/** A destination as logs show it: 10.96.0.12/32:80/tcp. */
+const describe = (d: ResolvedHost): string => `${d.ips.join(',')}:${d.port}/${d.protocol || 'tcp,udp'}`;
 
 /** Not an IPv4 address or CIDR (nor empty): a name to resolve. */
 const isHostName = (host: string): boolean => !/^[\d./]*$/.test(host);
@@ -247,6 +328,7 @@ export function networkDisruptionKind(deps: NetworkDisruptionDeps = {}): KindDef
         resolve: deps.resolve ?? systemResolver,
         env: deps.env ?? process.env,
         resolveIntervalMs: parseGoDuration('host-resolve-interval', stringValue(values, 'hostResolveInterval', '1m0s')),
+        watchService: deps.watchService,
       });
     },
   };

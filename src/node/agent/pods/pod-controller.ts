@@ -10,6 +10,7 @@ import type { ContainerHandle } from '../../sandbox/container-handle.ts';
 import type { ContainerRef, ForwardTarget, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
+import { ObjectWatches } from '../volumes/object-watches.ts';
 import type { Pod } from '../../../apimachinery/api/index.ts';
 
 async function entries(dir: string): Promise<string[]> {
@@ -19,9 +20,12 @@ async function entries(dir: string): Promise<string[]> {
 export class PodController implements RunningContainers {
   private readonly workers = new Map<string, PodWorker>();
   private readonly informer: Informer<Pod>;
+  /** The ConfigMaps and Secrets the pods' volumes read, watched one by one while a pod needs them. */
+  private readonly objectWatches: ObjectWatches;
   private stopped = false;
 
   constructor(private readonly ctx: PodWorkerContext) {
+    this.objectWatches = new ObjectWatches(ctx.client, ctx.logger);
     this.informer = new Informer<Pod>({
       client: ctx.client,
       resource: podsResource,
@@ -54,6 +58,7 @@ export class PodController implements RunningContainers {
     const workers = [...this.workers.values()];
     await Promise.all(workers.map((w) => w.detach(options.killPods === true)));
     this.workers.clear();
+    await this.objectWatches.stop();
     return workers.length;
   }
 
@@ -81,7 +86,7 @@ export class PodController implements RunningContainers {
     if (this.stopped || uid === undefined) return;
     const existing = this.workers.get(uid);
     if (existing) return existing.update(pod);
-    const worker = new PodWorker(this.ctx, pod);
+    const worker = new PodWorker(this.ctx, pod, this.objectWatches);
     this.workers.set(uid, worker);
     worker.start();
   }

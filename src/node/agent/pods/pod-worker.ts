@@ -17,7 +17,9 @@ import type { ContainerExit, ContainerHandle } from '../../sandbox/container-han
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
+import { LiveVolumes } from '../live-volumes.ts';
 import { unmountPodVolumes } from '../pod-volumes.ts';
+import type { ObjectWatches } from '../volumes/object-watches.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
@@ -102,10 +104,13 @@ export class PodWorker {
   private prepared: PreparedPod | undefined;
   private readonly stopping: Stopping = { halting: undefined, halted: new AbortController(), detached: false, deadlineTimer: undefined, localStorage: undefined, finished: undefined, deletion: undefined };
   private readonly status: PodStatusManager;
+  /** Keeps the configMap, secret, downwardAPI and projected volumes current while the pod runs. */
+  private liveVolumes: LiveVolumes | undefined;
 
   constructor(
     private readonly ctx: PodWorkerContext,
     pod: Pod,
+    private readonly objectWatches?: ObjectWatches,
   ) {
     this.pod = pod;
     this.state = adoptPodStatus(pod);
@@ -148,6 +153,7 @@ export class PodWorker {
   /** A newer version of the pod from the watch. */
   update(pod: Pod): void {
     this.pod = pod;
+    this.liveVolumes?.podChanged(pod.metadata.labels, pod.metadata.annotations);
     if (!pod.metadata.deletionTimestamp || this.stopping.deletion) return;
     this.beginDeletion(true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
   }
@@ -175,6 +181,7 @@ export class PodWorker {
     this.stopTimers();
     // Wakes the restart and setup back-offs, which then see the worker detached and end.
     this.stopping.halted.abort();
+    await this.stopVolumeUpdates();
     if (killPods) {
       this.halt(0);
       await this.stopping.finished;
@@ -251,6 +258,7 @@ export class PodWorker {
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
         for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
+        this.watchVolumeSources(this.prepared);
         this.status.request();
         return true;
       } catch (error) {
@@ -474,6 +482,20 @@ export class PodWorker {
     }, Math.max(0, remainingMs));
   }
 
+  private watchVolumeSources(prepared: PreparedPod): void {
+    if (this.objectWatches === undefined) return;
+    const options = { client: this.ctx.client, watches: this.objectWatches, recorder: this.ctx.recorder, logger: this.ctx.logger, pod: () => this.pod };
+    this.liveVolumes = new LiveVolumes(options, prepared.context, this.pod.spec.volumes ?? []);
+    this.liveVolumes.start();
+  }
+
+  /** Stops updating the volumes and waits for an update in progress: the volumes may go next. */
+  private async stopVolumeUpdates(): Promise<void> {
+    const live = this.liveVolumes;
+    this.liveVolumes = undefined;
+    await live?.stop();
+  }
+
   /** kubelet's local storage eviction (local-storage.ts): killed at once, as kubelet evicts for it. */
   private watchLocalStorage(prepared: PreparedPod): void {
     this.stopping.localStorage?.stop();
@@ -536,6 +558,7 @@ export class PodWorker {
    * rejects: a failure is logged, and the next agent start kills what is left.
    */
   private async releaseResources(): Promise<void> {
+    await this.stopVolumeUpdates();
     try {
       await this.ctx.sandbox.destroyPod(this.uid);
       if (this.pod.spec.hostNetwork !== true) await this.ctx.network.detach(this.uid);

@@ -18,6 +18,7 @@ import { chooseBackend } from '../../../../src/chaos/injector/kinds/network/back
 import { jitterMs, type NetworkPlan } from '../../../../src/chaos/injector/kinds/network/plan.ts';
 import { emptySpec, parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
 import { selectByPercentage } from '../../../../src/chaos/injector/kinds/network/resolve-hosts.ts';
+import type { RuntimeService } from '../../../../src/client/node-runtime/protocol.ts';
 import { context, realReads, realWrites, RecordingWrites } from './host-doubles.ts';
 
 const GOLDEN = join(import.meta.dirname, 'golden');
@@ -111,10 +112,10 @@ describe('network-disruption command sequences', () => {
     await injector.clean();
   });
 
-  test('HTTP and service filters are refused clearly', async () => {
+  test('HTTP filters are refused clearly, and service filters without the node agent', async () => {
     const kind = networkDisruptionKind({ resolve, env });
     await assert.rejects(kind.create(context(podTarget(2), new RecordingWrites(), capableHost()), { method: ['GET'] }).inject(), /HTTP filters .* eBPF/);
-    await assert.rejects(networkDisruptionKind({ resolve, env }).create(context(podTarget(2), new RecordingWrites(), capableHost()), { services: ['api;shop;80-http'] }).inject(), /--services/);
+    await assert.rejects(networkDisruptionKind({ resolve, env }).create(context(podTarget(2), new RecordingWrites(), capableHost()), { services: ['api;shop;80-http'] }).inject(), /service filters \(--services\) .* runtime API, which this injector cannot reach \(BOSUN_NODE_RUNTIME_SOCKET is not set\)/);
   });
 
   test("upstream's jitter, host and service formats, percentage selection", () => {
@@ -156,6 +157,133 @@ test('nftables: host names are resolved again every --host-resolve-interval, the
   assert.equal(writes.commands().length, after, 'nothing written after clean');
 });
 
+/** The node agent's Service watch, fed by the test: each push goes to whoever watches that Service. */
+class ServiceFeed {
+  private readonly views = new Map<string, RuntimeService>();
+  private readonly wakers = new Set<() => void>();
+  watching = 0;
+
+  push(view: RuntimeService): void {
+    this.views.set(`${view.namespace}/${view.name}`, view);
+    for (const wake of this.wakers) wake();
+  }
+
+  readonly watch = async function* (this: ServiceFeed, namespace: string, name: string, signal: AbortSignal): AsyncGenerator<RuntimeService> {
+    this.watching++;
+    let sent: RuntimeService | undefined;
+    let wake = () => undefined as void;
+    const waker = () => wake();
+    this.wakers.add(waker);
+    signal.addEventListener('abort', waker);
+    try {
+      while (!signal.aborted) {
+        const view = this.views.get(`${namespace}/${name}`) ?? { namespace, name, exists: false, ports: [], endpointIPs: [] };
+        if (view !== sent) yield (sent = view);
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      this.wakers.delete(waker);
+      signal.removeEventListener('abort', waker);
+      this.watching--;
+    }
+  };
+}
+
+const apiService = (endpoints: string[]): RuntimeService => ({
+  namespace: 'shop',
+  name: 'api',
+  exists: true,
+  clusterIP: '10.96.0.12',
+  ports: [{ name: 'http', protocol: 'TCP', port: 80, endpoints: endpoints.map((ip) => ({ ip, port: 8080 })) }],
+  endpointIPs: endpoints,
+});
+
+describe('services filters follow their Service through the node agent', () => {
+  const noQdiscs: HostReads = { ...capableHost(), run: (argv) => Promise.resolve(argv.join(' ').includes('qdisc add') ? { code: 2, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : capableHost().run(argv)) };
+  /** Writes that resolve `waitFor(match)` once a command containing match (or passing it) has run. */
+  const watchedWrites = () => {
+    const waiters: { match: (cmd: string) => boolean; resolve: () => void }[] = [];
+    const writes = new RecordingWrites((argv) => {
+      const cmd = argv.join(' ');
+      for (const w of waiters) if (w.match(cmd)) w.resolve();
+      return ok();
+    });
+    const waitFor = (match: string | ((cmd: string) => boolean)) => new Promise<void>((resolve) => waiters.push({ match: typeof match === 'string' ? (cmd) => cmd.includes(match) : match, resolve }));
+    return { writes, waitFor };
+  };
+
+  test('nftables: the ClusterIP and the ready endpoints, the table replaced when an endpoint joins or leaves; clean stops the watch first', async () => {
+    const feed = new ServiceFeed();
+    feed.push(apiService(['10.244.0.5']));
+    const { writes, waitFor } = watchedWrites();
+    const injector = networkDisruptionKind({ resolve, env, watchService: feed.watch.bind(feed) }).create(context(podTarget(1), writes, noQdiscs), { drop: '100', duplicate: '0', corrupt: '0', services: ['api;shop;100'] });
+    await injector.inject();
+    const tables = () => writes.commands().filter((c) => c.includes(' nft table inet bosun-chaos {}\ndelete table inet bosun-chaos\ntable'));
+    assert.equal(tables().length, 1);
+    assert.match(tables()[0] ?? '', /ip daddr 10\.96\.0\.12 meta l4proto tcp th dport 80 goto disrupt\n\t\tip daddr 10\.244\.0\.5 meta l4proto tcp th dport 8080 goto disrupt\n/);
+    assert.doesNotMatch(tables()[0] ?? '', /meta nfproto ipv4 meta l4proto \{ tcp, udp \} goto disrupt/, 'only the Service is disrupted');
+
+    const scaled = waitFor('10.244.0.6');
+    feed.push(apiService(['10.244.0.5', '10.244.0.6']));
+    await scaled;
+    assert.equal(tables().length, 2, 'one transaction for the change');
+    assert.match(tables()[1] ?? '', /ip daddr 10\.244\.0\.6 meta l4proto tcp th dport 8080 goto disrupt/);
+
+    const gone = waitFor((cmd) => cmd.includes('table inet bosun-chaos {\n') && !cmd.includes('goto disrupt'));
+    feed.push({ namespace: 'shop', name: 'api', exists: false, ports: [], endpointIPs: [] });
+    await gone;
+    assert.doesNotMatch(tables()[2] ?? '', /goto disrupt/, 'the Service deleted: nothing of it is disrupted');
+
+    await injector.clean();
+    assert.equal(feed.watching, 0, 'the watch ended with clean');
+    assert.match(writes.commands().at(-3) ?? '', / nft table inet bosun-chaos \{\}\ndelete table inet bosun-chaos\n$/);
+    const after = writes.commands().length;
+    feed.push(apiService(['10.244.0.7']));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes.commands().length, after, 'nothing written after clean');
+  });
+
+  test('a Service that does not exist fails the injection as upstream does', async () => {
+    const feed = new ServiceFeed();
+    const injector = networkDisruptionKind({ resolve, env, watchService: feed.watch.bind(feed) }).create(context(podTarget(1), new RecordingWrites(), noQdiscs), { drop: '100', duplicate: '0', corrupt: '0', services: ['api;shop;100'] });
+    await assert.rejects(injector.inject(), { name: 'ServiceFilterError', message: 'error getting the given kubernetes service (shop/api): services "api" not found' });
+    assert.equal(feed.watching, 0);
+    await injector.clean();
+  });
+
+  test('tc: the services\' flower filters after the plan\'s; on a change the new ones are added before the old ones are deleted', async () => {
+    const feed = new ServiceFeed();
+    feed.push(apiService(['10.244.0.5']));
+    const { writes, waitFor } = watchedWrites();
+    const injector = networkDisruptionKind({ resolve, env, watchService: feed.watch.bind(feed) }).create(context(podTarget(2), writes, capableHost()), { drop: '100', duplicate: '0', corrupt: '0', services: ['api;shop;0-http;100'] });
+    await injector.inject();
+    const filters = () => writes.commands().filter((c) => / tc filter (add|delete) .*priority 10\d\d/.test(c) && !c.includes('dst_ip 10.0.0.1/32') && !c.includes('dst_ip 192.168.1.10/32'));
+    const netns = 'nsenter --net=/proc/4242/ns/net tc filter';
+    assert.deepEqual(filters(), [
+      `${netns} add dev lo protocol ip priority 1003 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1003 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev lo protocol ip priority 1004 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.5/32 dst_port 8080 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1004 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.5/32 dst_port 8080 flowid 1:4`,
+    ]);
+    const before = filters().length;
+    const replaced = waitFor('delete dev eth0 priority 1004');
+    feed.push(apiService(['10.244.0.6']));
+    await replaced;
+    assert.deepEqual(filters().slice(before), [
+      `${netns} add dev lo protocol ip priority 1005 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1005 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev lo protocol ip priority 1006 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.6/32 dst_port 8080 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1006 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.6/32 dst_port 8080 flowid 1:4`,
+      `${netns} delete dev lo priority 1003`,
+      `${netns} delete dev eth0 priority 1003`,
+      `${netns} delete dev lo priority 1004`,
+      `${netns} delete dev eth0 priority 1004`,
+    ]);
+    await injector.clean();
+    assert.equal(feed.watching, 0);
+  });
+});
+
 describe('the backend choice, in one place', () => {
   /** A node whose probes fail for the named tools or probe words (the qdiscs: 'qdisc add', the classifier: 'flower'). */
   const node = (lacking: string[]): HostReads => ({
@@ -168,7 +296,7 @@ describe('the backend choice, in one place', () => {
       return Promise.resolve(fails ? { code: 1, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : ok());
     },
   });
-  const plan: NetworkPlan = { txqlenFixes: [], tc: [['qdisc', 'add']], iptables: [], netClsClassId: false };
+  const plan: NetworkPlan = { txqlenFixes: [], tc: [['qdisc', 'add']], iptables: [], netClsClassId: false, nextFilterPriority: 1001 };
   const noQdiscs = ['qdisc add', 'flower'];
   const cases: { name: string; lacking: string[]; spec: Record<string, number>; backend: string; missing: RegExp | undefined }[] = [
     { name: 'a node with qdiscs keeps the tc plan, for a delay too', lacking: [], spec: { delay: 100 }, backend: 'tc', missing: undefined },

@@ -6,8 +6,8 @@
 // The network table mirrors upstream's tc tree (network/plan.ts) on the output hook, which sees the same
 // packets as the egress qdiscs of the disrupted links:
 //   egress   (filter hook, output): packets leaving by a disrupted link jump to classify
-//   classify safeguards and allowed hosts return (upstream's band 1:1), hosts (or everything) goto disrupt
-//            (band 1:4), in upstream's filter priority order: the first match wins
+//   classify safeguards and allowed hosts return (upstream's band 1:1), hosts and services' destinations (or
+//            everything) goto disrupt (band 1:4), in upstream's filter priority order: the first match wins
 //   disrupt  drop (`numgen random mod 100 < N`, netem's loss) then the bandwidth limit (a named limit shared
 //            by every disrupted packet, as the one tbf was): over the rate, packets are dropped
 import type { NetworkDisruptionSpec } from './network-spec.ts';
@@ -27,6 +27,8 @@ export interface NftNetworkInput {
   nodeIP: string;
   hosts: readonly ResolvedHost[];
   allowedHosts: readonly ResolvedHost[];
+  /** The services filters' destinations (ClusterIP:port, endpoint IP:target port), disrupted after the hosts. */
+  services: readonly ResolvedHost[];
 }
 
 const METADATA_IP = '169.254.169.254';
@@ -94,7 +96,7 @@ export function renderNetworkRuleset(input: NftNetworkInput): string {
   }
   for (const host of input.allowedHosts) classify.push(...hostRules(host, 'return'));
   if (spec.hosts.length === 0 && spec.services.length === 0) classify.push('meta nfproto ipv4 meta l4proto { tcp, udp } goto disrupt');
-  else for (const host of input.hosts) classify.push(...hostRules(host, 'goto disrupt'));
+  else for (const host of [...input.hosts, ...input.services]) classify.push(...hostRules(host, 'goto disrupt'));
 
   const disrupt: string[] = [];
   if (spec.drop >= 100) disrupt.push('drop');
