@@ -9,7 +9,10 @@ import { PodSecurityAdmission, type PodSecurityAuditEvent } from './admission/po
 import type { Level } from './admission/pod-security/policy-levels.ts';
 import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
+import { adminTokenAuthenticator } from './auth/authenticator.ts';
+import { allowEverything } from './auth/authorizer.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
+import type { RequestAuth } from './auth/request-auth.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
 import type { HandlerContext, KubeletClientTls } from './handlers/context.ts';
@@ -139,6 +142,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   if (options.crds) installCrds(objects, registry, options.crds);
 
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
+  // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
+  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token)], authorizer: allowEverything };
   const watches = new WatchRegistry();
   const webhooks = new WebhookDispatcher({ store, registry });
   const ctx: HandlerContext = {
@@ -155,14 +160,14 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
     kubeletClient: options.kubeletClient,
   };
-  const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
+  const handler = createRouter(ctx, { auth, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') }
       : await loadOrCreateServingCert(dataDir, bind);
   const server: Server = createHttpsServer(tls, handler);
-  server.on('upgrade', createUpgradeHandler(ctx, { token, onError }));
+  server.on('upgrade', createUpgradeHandler(ctx, { auth, onError }));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);

@@ -2,8 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, StatusError } from '../apimachinery/status-error.ts';
 import type { WarningCarrier } from './admission/webhook-dispatcher.ts';
-import { checkBearer } from './auth/bearer-token.ts';
-import { refuseImpersonation } from './auth/impersonation.ts';
+import { admitRequest, type RequestAuth } from './auth/request-auth.ts';
+import { withRequestUser } from './auth/request-user.ts';
 import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from './discovery/aggregated-discovery.ts';
 import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery/legacy-discovery.ts';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
@@ -17,7 +17,7 @@ import { sendJson, sendStatusError, sendText } from './http/respond.ts';
 import { messageOf } from '../apimachinery/error-message.ts';
 
 export interface RouterOptions {
-  token: string | undefined;
+  auth: RequestAuth;
   /** Called for every request as it arrives, in arrival order; `status` is filled in when the answer starts. */
   onRequest?: (entry: RequestLogEntry) => void;
   onError?: (error: unknown) => void;
@@ -71,8 +71,13 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
     sendText(res, 200, 'ok');
     return;
   }
-  if (options.token !== undefined && !checkBearer(req.headers['authorization'], options.token)) throw errors.unauthorized();
-  refuseImpersonation(req.headers);
+  const method = req.method ?? 'GET';
+  const info = parseRequestPath(method, path, url.searchParams);
+  const user = await admitRequest(options.auth, req, info, path);
+  await withRequestUser(user, () => serve(ctx, req, res, url, path, info));
+}
+
+async function serve(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse, url: URL, path: string, info: ReturnType<typeof parseRequestPath>): Promise<void> {
   const method = req.method ?? 'GET';
   const accept = req.headers['accept'];
   const metrics = await metricsApiAnswer(ctx, method, path, url.searchParams);
@@ -105,7 +110,6 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
       return sendJson(res, 200, doc);
     }
   }
-  const info = parseRequestPath(method, path, url.searchParams);
   if (!info || info.kind === 'nonresource') throw errors.pathNotFound();
   await handleResource(ctx, req, res, info, url.searchParams);
 }

@@ -8,8 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
-import { checkBearer } from '../auth/bearer-token.ts';
-import { refuseImpersonation } from '../auth/impersonation.ts';
+import { admitRequest, type RequestAuth } from '../auth/request-auth.ts';
 import { parseRequestPath, requestUrl } from '../http/request-info.ts';
 import type { HandlerContext } from './context.ts';
 import { kubeletTarget } from './kubelet-proxy.ts';
@@ -45,7 +44,7 @@ function requestHead(req: IncomingMessage, path: string, host: string): string {
 }
 
 export interface UpgradeOptions {
-  token: string | undefined;
+  auth: RequestAuth;
   onError: (error: unknown) => void;
 }
 
@@ -53,39 +52,41 @@ export interface UpgradeOptions {
 export function createUpgradeHandler(ctx: HandlerContext, options: UpgradeOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   return (req, socket, head) => {
     socket.on('error', () => undefined);
-    try {
-      if (options.token !== undefined && !checkBearer(req.headers.authorization, options.token)) throw errors.unauthorized();
-      refuseImpersonation(req.headers);
-      const url = requestUrl(req.url);
-      const info = parseRequestPath(req.method ?? 'GET', url.pathname.replace(/\/+$/, ''), url.searchParams);
-      const streaming = info && info.kind !== 'nonresource' && info.group === '' && info.resource === 'pods' ? STREAMING[info.subresource ?? ''] : undefined;
-      if (!info || info.kind === 'nonresource' || !streaming || info.name === undefined || info.namespace === undefined) {
-        throw errors.badRequest(`the path ${url.pathname} does not support an upgrade`);
-      }
-      if (info.verb !== 'get' && info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
-      const scope = streaming.endpoint === 'portForward' ? 'pod' : 'container';
-      const target = kubeletTarget(ctx, info.namespace, info.name, url.searchParams.get('container'), scope);
-      if (target.unscheduled) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
-      const query = new URLSearchParams();
-      for (const key of streaming.query) for (const value of url.searchParams.getAll(key)) query.append(key, value);
-      const kubelet = connect({ host: target.host, port: target.port, ...target.tls });
-      kubelet.once('secureConnect', () => {
-        kubelet.write(requestHead(req, `${target.path(streaming.endpoint)}?${query.toString()}`, `${target.host}:${target.port}`));
-        if (head.length > 0) kubelet.write(head);
-        kubelet.pipe(socket);
-        socket.pipe(kubelet);
-      });
-      kubelet.once('error', (error) => {
-        if (kubelet.bytesRead === 0 && !socket.destroyed) answerWithStatus(socket, new StatusError(503, 'ServiceUnavailable', `error trying to reach the kubelet of pod ${info.name}: ${error.message}`));
-        else socket.destroy();
-      });
-      socket.once('close', () => kubelet.destroy());
-    } catch (error) {
+    upgrade(ctx, options, req, socket, head).catch((error: unknown) => {
       if (error instanceof StatusError) answerWithStatus(socket, error);
       else {
         options.onError(error);
         answerWithStatus(socket, errors.internal(messageOf(error)));
       }
-    }
+    });
   };
+}
+
+async function upgrade(ctx: HandlerContext, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  const url = requestUrl(req.url);
+  const path = url.pathname.replace(/\/+$/, '');
+  const info = parseRequestPath(req.method ?? 'GET', path, url.searchParams);
+  await admitRequest(options.auth, req, info, path);
+  const streaming = info && info.kind !== 'nonresource' && info.group === '' && info.resource === 'pods' ? STREAMING[info.subresource ?? ''] : undefined;
+  if (!info || info.kind === 'nonresource' || !streaming || info.name === undefined || info.namespace === undefined) {
+    throw errors.badRequest(`the path ${url.pathname} does not support an upgrade`);
+  }
+  if (info.verb !== 'get' && info.verb !== 'create') throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+  const scope = streaming.endpoint === 'portForward' ? 'pod' : 'container';
+  const target = kubeletTarget(ctx, info.namespace, info.name, url.searchParams.get('container'), scope);
+  if (target.unscheduled) throw errors.badRequest(`pod ${info.name} does not have a host assigned`);
+  const query = new URLSearchParams();
+  for (const key of streaming.query) for (const value of url.searchParams.getAll(key)) query.append(key, value);
+  const kubelet = connect({ host: target.host, port: target.port, ...target.tls });
+  kubelet.once('secureConnect', () => {
+    kubelet.write(requestHead(req, `${target.path(streaming.endpoint)}?${query.toString()}`, `${target.host}:${target.port}`));
+    if (head.length > 0) kubelet.write(head);
+    kubelet.pipe(socket);
+    socket.pipe(kubelet);
+  });
+  kubelet.once('error', (error) => {
+    if (kubelet.bytesRead === 0 && !socket.destroyed) answerWithStatus(socket, new StatusError(503, 'ServiceUnavailable', `error trying to reach the kubelet of pod ${info.name}: ${error.message}`));
+    else socket.destroy();
+  });
+  socket.once('close', () => kubelet.destroy());
 }

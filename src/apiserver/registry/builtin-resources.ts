@@ -10,7 +10,8 @@ import {
 } from '../../apimachinery/webhook-configuration.ts';
 import { defaultWebhookConfiguration } from '../admissionregistration/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
-import { serverUser } from '../auth/server-user.ts';
+import { requestUser } from '../auth/request-user.ts';
+import { userInfoJson } from '../auth/user-info.ts';
 import { defaultEndpoints, defaultEndpointSlice, validateEndpoints, validateEndpointSlice } from '../services/endpoint-validation.ts';
 import { serviceStrategy } from '../services/service-strategy.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
@@ -96,7 +97,7 @@ export const builtinResources: readonly ResourceType[] = [
     incomplete: false,
   })),
   review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, () => ({
-    userInfo: { username: serverUser.username, groups: [...serverUser.groups] },
+    userInfo: userInfoJson(requestUser()),
   })),
   builtin({
     group: '',
