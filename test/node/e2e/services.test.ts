@@ -1,6 +1,6 @@
-// The service proxy that `bosun up`'s node runs, with real kubectl: a Service and its EndpointSlice applied,
-// a pod reaches the ClusterIP, the host reaches the NodePort on 127.0.0.1, and the node's nft table goes
-// with the node when bosun stops.
+// The service proxy that `bosun up`'s node runs, with real kubectl: a Service applied (its EndpointSlice written
+// by the endpointslice controller), a pod reaches the ClusterIP, the host reaches the NodePort on 127.0.0.1, and
+// the node's nft table goes with the node when bosun stops.
 import assert from 'node:assert/strict';
 import { get } from 'node:http';
 import { after, before, describe, test } from 'node:test';
@@ -9,10 +9,15 @@ import { proxyTableName } from '../../../src/node/proxy/service-proxy.ts';
 import { startBosunUp, type BosunUp } from './bosun-up.ts';
 
 const pod = (name: string, script: string) =>
-  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', script] }] } });
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: { app: name } },
+    spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', script] }] },
+  });
 
 /** Retries with exponential backoff: nothing announces that the node has programmed its rules. */
-async function retry<T>(attempt: () => Promise<T>, what: string, timeoutMs = 20_000): Promise<T> {
+async function retry<T>(attempt: () => Promise<T>, what: string, timeoutMs = 60_000): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (let delay = 20; ; delay = Math.min(delay * 2, 1000)) {
     try {
@@ -44,30 +49,14 @@ describe('Services on bosun up', () => {
     if (!closed) await up.close();
   });
 
-  test('a pod reaches a ClusterIP, the host a NodePort on 127.0.0.1; the table goes when bosun stops', { timeout: 120_000 }, async () => {
+  test('a pod reaches a ClusterIP, the host a NodePort on 127.0.0.1; the table goes when bosun stops', { timeout: 240_000 }, async () => {
     await up.ok(['apply', '-f', '-'], pod('echo', 'mkdir -p /tmp/www && echo hello from echo > /tmp/www/index.html && exec busybox httpd -f -p 8080 -h /tmp/www'));
     await up.ok(['apply', '-f', '-'], pod('client', 'exec sleep 3600'));
     await up.ok(['wait', '--for=condition=Ready', 'pod/echo', 'pod/client', '--timeout=60s']);
     const clusterIP = `10.${96 + (process.pid % 16)}.${(process.pid >> 4) % 256}.200`;
     const nodePort = 30_000 + ((process.pid * 13) % 2700);
-    // --validate=false: the server's OpenAPI does not describe Services and EndpointSlices yet.
-    await up.ok(['apply', '--validate=false', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'echo' }, spec: { type: 'NodePort', clusterIP, ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort }] } }));
-    // The endpointslice controller is another part of the build: the slice is written here, from the pod's address.
-    const endpoints = async () => {
-      const podIP = await up.ok(['get', 'pod', 'echo', '-o', 'jsonpath={.status.podIP}']);
-      // Replaced whole: the server takes no strategic merge patch for EndpointSlices yet.
-      await up.ok(['delete', 'endpointslice', 'echo-1', '--ignore-not-found']);
-      await up.ok(['create', '--validate=false', '-f', '-'], JSON.stringify({
-        apiVersion: 'discovery.k8s.io/v1',
-        kind: 'EndpointSlice',
-        metadata: { name: 'echo-1', labels: { 'kubernetes.io/service-name': 'echo' } },
-        addressType: 'IPv4',
-        endpoints: [{ addresses: [podIP], conditions: { ready: true } }],
-        ports: [{ name: 'http', protocol: 'TCP', port: 8080 }],
-      }));
-      return podIP;
-    };
-    const podIP = await endpoints();
+    await up.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'echo' }, spec: { type: 'NodePort', clusterIP, selector: { app: 'echo' }, ports: [{ name: 'http', port: 80, targetPort: 8080, nodePort }] } }));
+    const podIP = await up.ok(['get', 'pod', 'echo', '-o', 'jsonpath={.status.podIP}']);
     const fromPod = await retry(() => up.ok(['exec', 'client', '--', 'busybox', 'wget', '-qO-', `http://${clusterIP}/`]), 'the ClusterIP from a pod');
     assert.equal(fromPod, 'hello from echo\n');
     assert.equal(await retry(() => httpGet(`http://127.0.0.1:${nodePort}/`), 'the NodePort on 127.0.0.1'), 'hello from echo\n');
@@ -76,15 +65,11 @@ describe('Services on bosun up', () => {
     const table = proxyTableName('bosun0', `${podIP.replace(/\.\d+$/, '.0')}/24`);
     assert.match(await runHostCommand(['nft', 'list', 'tables', 'ip']), new RegExp(`table ip ${table}\\n`));
     await up.restart();
-    // Pods start again after a restart, with new addresses (maybe of another node block).
-    // The restarted node replaced its table, and the Service is reachable again (each try writes the slice
-    // from the pod's address as the API shows it then: the status may still be the old run's).
-    let restartedIP = podIP;
-    const again = await retry(async () => {
-      restartedIP = await endpoints();
-      return httpGet(`http://127.0.0.1:${nodePort}/`);
-    }, 'the NodePort after a restart', 40_000);
+    // Pods start again after a restart, with new addresses (maybe of another node block); the endpointslice
+    // controller follows the pod, and the restarted node replaced its table.
+    const again = await retry(() => httpGet(`http://127.0.0.1:${nodePort}/`), 'the NodePort after a restart', 90_000);
     assert.equal(again, 'hello from echo\n');
+    const restartedIP = await up.ok(['get', 'pod', 'echo', '-o', 'jsonpath={.status.podIP}']);
     const restartedTable = proxyTableName('bosun0', `${restartedIP.replace(/\.\d+$/, '.0')}/24`);
     closed = true;
     await up.close();
