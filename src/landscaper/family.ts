@@ -11,6 +11,7 @@ import { registerDeployItemController, type DeployItemControllerOptions } from '
 import { registerExecutionController, type ExecutionControllerOptions } from './execution/index.ts';
 import { registerInstallationController, type InstallationControllerOptions } from './installation/index.ts';
 import { registerLandscaperMetrics } from './metrics.ts';
+import { landscaperDashboardView } from './tree/dashboard-view.ts';
 import { registerProtection } from './protection/index.ts';
 import { registerLandscaperWebhook } from './webhook/index.ts';
 
@@ -76,5 +77,6 @@ export const landscaperFamily: Family = {
     'targets', 'targetsyncs',
   ].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
   rbac,
+  views: [landscaperDashboardView],
   register: (mgr, env) => registerLandscaper(mgr, env.webhooks ? { webhooks: env.webhooks } : {}),
 };

@@ -3,6 +3,7 @@
 // controller, the ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
+import { workloadsDashboardView } from './dashboard-view.ts';
 import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
 import { registerEndpointSliceController, type EndpointSliceControllerOptions } from './endpointslice/controller.ts';
 import { registerDeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
@@ -81,6 +82,7 @@ export function workloadsFamilyWith(options: WorkloadsOptions): Family {
     crds: [],
     rbac,
     embeddedOnly: true,
+    views: [workloadsDashboardView],
     register: (mgr) => registerWorkloads(mgr, options),
   };
 }

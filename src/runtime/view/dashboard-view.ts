@@ -1,0 +1,43 @@
+// A family's view in the web dashboard: what it reads (a snapshot's resources, kept live by informers) and the
+// trees it builds from them. The nodes are plain data the page draws the same way for every family, so a family
+// adds a view without touching the dashboard or the others (as `bosun tree` builds its text from its own model).
+import type { Snapshot, SnapshotResources } from './snapshot.ts';
+
+/** How a node is coloured: the phase of any kind mapped onto what a reader looks for. */
+export type DashboardState = 'succeeded' | 'progressing' | 'failed' | 'waiting' | 'deleting' | 'unknown';
+
+export interface DashboardNote {
+  label: string;
+  tone: 'error' | 'wait' | 'info';
+  text: string;
+}
+
+export interface DashboardNode {
+  /** Unique within the view: kind/namespace/name. */
+  id: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  /** The object's own word for its state (a phase, a pod status). */
+  phase?: string;
+  state: DashboardState;
+  /** RFC 3339; the page ticks the duration from here (to finishedAt once finished). */
+  startedAt?: string;
+  finishedAt?: string;
+  notes: DashboardNote[];
+  children: DashboardNode[];
+}
+
+export interface DashboardView {
+  /** In the page's URL: `landscaper`, `workloads`. */
+  name: string;
+  title: string;
+  resources: SnapshotResources<string>;
+  /** The roots of the view in `namespace`, from the current objects. */
+  build(namespace: string, objects: Snapshot<string>): DashboardNode[];
+}
+
+/** The id of an object's node. */
+export function dashboardNodeId(kind: string, namespace: string, name: string): string {
+  return `${kind}/${namespace}/${name}`;
+}
