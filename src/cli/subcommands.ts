@@ -20,6 +20,7 @@ export const subcommands: Record<string, Subcommand> = {
   manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
+  dashboard: { summary: 'serve the web dashboard against the cluster of a kubeconfig', load: async () => (await import('./commands/dashboard.ts')).dashboardCommand(), serves: true },
   tree: { summary: 'show a live tree of Landscaper, terrakojo or chaos objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
   inject: { summary: 'run a chaos injector (what chaos pods run)', load: async () => (await import('./commands/inject.ts')).injectCommand(), hidden: true },
   chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand() },

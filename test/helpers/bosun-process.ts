@@ -21,9 +21,10 @@ export function freePort(): Promise<number> {
  * prints its ready line (60 s at most).
  */
 export function startBosun(dataDir: string, port: number, flags: string[] = [], env: Record<string, string> = {}): Promise<ChildProcess> {
-  // Tests run side by side: each takes any free metrics port rather than the fixed default.
+  // Tests run side by side: each takes any free metrics and dashboard port rather than the fixed defaults.
   const metrics = flags.includes('--metrics-port') ? [] : ['--metrics-port', '0'];
-  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...metrics, ...flags], 'bosun is ready', env);
+  const dashboard = flags.includes('--dashboard-port') || flags.includes('--no-dashboard') ? [] : ['--dashboard-port', '0'];
+  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...metrics, ...dashboard, ...flags], 'bosun is ready', env);
 }
 
 /** Starts a bosun command (with more environment variables if given) and resolves once its stdout shows readyText (60 s at most). */

@@ -22,6 +22,9 @@ import { startUpWebhookServer } from './webhook-server.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 import { bosunVersion } from '../bosun-version.ts';
 import { explainListen } from '../listen-errors.ts';
+import { startDashboard, type RunningDashboard } from '../../dashboard/server.ts';
+import { dashboardViews } from '../dashboard-views.ts';
+import { DEFAULT_DASHBOARD_PORT } from './dashboard.ts';
 
 /** kube-controller-manager's secure port: the same place every start, for a scraper's config. */
 export const DEFAULT_METRICS_PORT = 10257;
@@ -57,6 +60,8 @@ function explain(error: unknown, options: { port: number; bind: string; dataDir:
 }
 
 interface UpOptions extends NodeFlags {
+  dashboard: boolean;
+  dashboardPort: number;
   dataDir: string;
   port: number;
   bind: string;
@@ -104,6 +109,8 @@ export function upCommand(): Command {
     .option('--no-webhook-server', 'run no GitHub webhook server')
     .option('--pod-security <level>', 'Pod Security level (enforce, audit and warn) of namespaces without pod-security.kubernetes.io labels: privileged, baseline or restricted', podSecurityLevel, 'baseline')
     .option('--service-cluster-ip-range <cidr>', 'the IPv4 CIDR Services get their ClusterIPs from (kube-apiserver\'s flag; default 10.96.0.0/12)')
+    .option('--dashboard-port <port>', 'loopback port of the web dashboard (0 picks one)', port, DEFAULT_DASHBOARD_PORT)
+    .option('--no-dashboard', 'serve no web dashboard')
     .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
@@ -218,17 +225,34 @@ export function upCommand(): Command {
         logger: createLogger({ level: options.logLevel, name: 'bosun-webhook-server' }),
         registry: manager?.metrics.registry,
       });
+      let dashboard: RunningDashboard | undefined;
+      if (options.dashboard) {
+        try {
+          dashboard = await startDashboard({
+            client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-dashboard' }),
+            views: dashboardViews(),
+            apiToken: running.token,
+            port: options.dashboardPort,
+          });
+        } catch (error) {
+          // A view is a convenience: the cluster runs without it (another bosun up may hold the port).
+          console.error(`bosun up: dashboard not started: ${explainListen(error, '127.0.0.1', options.dashboardPort, '--dashboard-port, or 0 for any free port')}`);
+        }
+      }
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
       const metrics = manager?.metricsAddress;
       const metricsText = metrics ? `; metrics on https://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
       const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
+      // A one-time login link, as Jupyter prints one: the secret in it works once and then the session cookie does.
+      if (dashboard) console.log(`dashboard: ${dashboard.loginUrl()}`);
       console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}; bosun ${bosunVersion}`);
       // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.
       // The server closes (and releases the data dir's lock) even when a part before it fails to stop.
       exitOnSignals('bosun', 'shutting down', async () => {
         try {
+          await dashboard?.close();
           await github?.server.close();
           await github?.client.close();
           const pods = await node?.stop({ killPods: true });
