@@ -15,7 +15,7 @@ const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
 /** Runs bosun up until `until` has matched stdout (then `meanwhile`), stops it with SIGTERM; resolves with stdout. */
 async function upUntil(flags: string[], until: RegExp, meanwhile: (out: string, dataDir: string) => Promise<void> = async () => {}): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-log-format-'));
-  const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', '0', '--metrics-port', '0', '--no-node', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', '0', '--metrics-port', '0', '--dashboard-port', '0', '--no-node', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
