@@ -1,6 +1,7 @@
 // The chaos controller family (DataDog's chaos-controller): the Disruption API, its admission webhooks (and the
 // chaos handler's pod webhook for onInit disruptions), and the Disruption controller that runs chaos pods on the
 // targets' nodes; the node agent runs them with Bosun's injector (`bosun inject`).
+import { chaosDashboardView } from './tree/dashboard-view.ts';
 import type { Family, PolicyRule } from '../runtime/index.ts';
 import { CHAOS_GROUP } from './api/constants.ts';
 import { CHART_CHAOS_CONFIG, DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
@@ -34,6 +35,7 @@ export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, cont
     groups: [CHAOS_GROUP],
     crds: [`disruptions.${CHAOS_GROUP}`],
     rbac,
+    views: [chaosDashboardView(config.chaosNamespace)],
     register: (mgr, env) => {
       mgr.add(chaosNamespaceRunnable(mgr.client, config.chaosNamespace, mgr.log));
       if (env.webhooks) registerChaosWebhooks(env.webhooks, mgr.client, config);
