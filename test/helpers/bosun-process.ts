@@ -28,7 +28,12 @@ export function startBosun(dataDir: string, port: number, flags: string[] = [], 
 }
 
 /** Starts a bosun command (with more environment variables if given) and resolves once its stdout shows readyText (60 s at most). */
-export function startReady(args: string[], readyText: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startReady(args: string[], readyText: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  return (await startReadyWithOutput(args, readyText, env)).child;
+}
+
+/** startReady, with what the command printed until it was ready. */
+export function startReadyWithOutput(args: string[], readyText: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
@@ -42,7 +47,7 @@ export function startReady(args: string[], readyText: string, env: Record<string
         clearTimeout(timer);
         child.stdout?.off('data', onData);
         child.stdout?.resume();
-        resolve(child);
+        resolve({ child, output: out });
       }
     };
     child.stdout?.on('data', onData);

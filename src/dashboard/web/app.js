@@ -47,7 +47,8 @@ function drawNode(node) {
     p.append(element('span', 'label', note.label), document.createTextNode(` ${note.text}`));
     item.append(p);
   }
-  if (node.children.length > 0) {
+  if (node.children.some((child) => child.dependsOn)) item.append(drawDag(node.children));
+  else if (node.children.length > 0) {
     const list = element('ul');
     for (const child of node.children) list.append(drawNode(child));
     item.append(list);
@@ -55,11 +56,90 @@ function drawNode(node) {
   return item;
 }
 
+// Siblings with dependsOn (a Landscaper execution's deploy items) as a DAG: one column per layer (the longest
+// chain of dependencies before an item), an arrow from each dependency to its dependent. A cycle's members,
+// which have no layer, go in a last column.
+function layersOf(nodes) {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const depth = new Map();
+  const visiting = new Set();
+  const visit = (node) => {
+    if (depth.has(node.id)) return depth.get(node.id);
+    if (visiting.has(node.id)) return Infinity;
+    visiting.add(node.id);
+    let d = 0;
+    for (const dep of node.dependsOn ?? []) {
+      const parent = byId.get(dep);
+      if (parent) d = Math.max(d, visit(parent) + 1);
+    }
+    visiting.delete(node.id);
+    depth.set(node.id, d);
+    return d;
+  };
+  for (const node of nodes) visit(node);
+  const finite = [...depth.values()].filter(Number.isFinite);
+  const last = finite.length > 0 ? Math.max(...finite) + 1 : 0;
+  const layers = [];
+  for (const node of nodes) {
+    const d = Number.isFinite(depth.get(node.id)) ? depth.get(node.id) : last;
+    (layers[d] ??= []).push(node);
+  }
+  return layers.filter(Boolean);
+}
+
+function drawDag(nodes) {
+  const dag = element('div', 'dag');
+  const edges = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  edges.classList.add('edges');
+  dag.append(edges);
+  for (const layer of layersOf(nodes)) {
+    const column = element('div', 'layer');
+    for (const node of layer) {
+      const box = drawNode({ ...node, children: [] });
+      box.classList.add('dag-item');
+      box.dataset.dependsOn = (node.dependsOn ?? []).join(' ');
+      column.append(box);
+    }
+    dag.append(column);
+  }
+  pendingEdges.push(dag);
+  return dag;
+}
+
+// Arrows need the laid-out boxes: drawn once the browser has placed them.
+const pendingEdges = [];
+function drawEdges() {
+  for (const dag of pendingEdges.splice(0)) {
+    const svg = dag.querySelector('svg.edges');
+    const origin = dag.getBoundingClientRect();
+    svg.setAttribute('width', String(dag.scrollWidth));
+    svg.setAttribute('height', String(dag.scrollHeight));
+    const boxes = new Map([...dag.querySelectorAll('.dag-item')].map((box) => [box.dataset.id, box]));
+    const paths = [];
+    for (const box of boxes.values()) {
+      for (const dep of (box.dataset.dependsOn || '').split(' ').filter(Boolean)) {
+        const from = boxes.get(dep)?.querySelector('.line')?.getBoundingClientRect();
+        const to = box.querySelector('.line').getBoundingClientRect();
+        if (!from) continue;
+        const x1 = from.right - origin.left;
+        const y1 = from.top + from.height / 2 - origin.top;
+        const x2 = to.left - origin.left;
+        const y2 = to.top + to.height / 2 - origin.top;
+        paths.push(`M${x1},${y1} C${x1 + 24},${y1} ${x2 - 24},${y2} ${x2},${y2}`);
+      }
+    }
+    const path = document.createElementNS('http://www.w3.org/2000/svg', 'path');
+    path.setAttribute('d', paths.join(' '));
+    svg.replaceChildren(path);
+  }
+}
+
 function draw() {
   const list = element('ul', 'roots');
   for (const root of roots) list.append(drawNode(root));
   if (roots.length === 0) list.append(element('li', 'empty', `nothing in namespace ${namespaceInput.value}`));
   tree.replaceChildren(list);
+  requestAnimationFrame(drawEdges);
 }
 
 function tick() {
@@ -91,10 +171,11 @@ function show(view) {
 }
 
 async function start() {
-  const [hashView, hashNamespace] = location.hash.slice(1).split('/');
-  if (hashNamespace) namespaceInput.value = hashNamespace;
   const response = await fetch('/api/views');
   const list = await response.json();
+  // Read after the fetch: the address may have changed meanwhile.
+  const [hashView, hashNamespace] = location.hash.slice(1).split('/');
+  if (hashNamespace) namespaceInput.value = hashNamespace;
   for (const view of list) {
     const link = element('a', '', view.title);
     link.href = `#${view.name}`;
@@ -108,6 +189,12 @@ async function start() {
   namespaceInput.addEventListener('change', () => show(views.querySelector('a.current')?.dataset.view ?? list[0].name));
   const first = list.find((view) => view.name === hashView) ?? list[0];
   if (first) show(first.name);
+  // A link to another view or namespace (#view/namespace) switches without a reload.
+  addEventListener('hashchange', () => {
+    const [view, namespace] = location.hash.slice(1).split('/');
+    if (namespace) namespaceInput.value = namespace;
+    if (list.some((v) => v.name === view)) show(view);
+  });
   setInterval(tick, 1000);
 }
 

@@ -29,6 +29,7 @@ function dashboardNode(node: TreeNode): DashboardNode {
     ...(node.startedAt ?? node.phaseChangedAt ? { startedAt: node.startedAt ?? node.phaseChangedAt } : {}),
     ...(node.finishedAt ? { finishedAt: node.finishedAt } : {}),
     notes,
+    ...(node.dependsOn ? { dependsOn: node.dependsOn.map((name) => dashboardNodeId('DeployItem', node.namespace, name)) } : {}),
     children: node.children.map(dashboardNode),
   };
 }

@@ -25,6 +25,8 @@ export interface DashboardNode {
   startedAt?: string;
   finishedAt?: string;
   notes: DashboardNote[];
+  /** Ids of siblings this node waits for: the page draws such siblings as a DAG, layer by layer. */
+  dependsOn?: string[];
   children: DashboardNode[];
 }
 

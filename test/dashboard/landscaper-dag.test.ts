@@ -1,0 +1,65 @@
+// The deploy item DAG example (examples/landscaper/deployitem-dag) applied with real kubectl to `bosun up`, watched
+// in headless Chromium: the page draws the diamond with its four arrows, and the items turn green in
+// dependency order without a reload.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { ChildProcess } from 'node:child_process';
+import type { Browser } from 'puppeteer-core';
+import { bin, exited, freePort, startReadyWithOutput } from '../helpers/bosun-process.ts';
+import { launchBrowser } from '../helpers/browser.ts';
+import { kubectlFor } from '../helpers/kubectl.ts';
+
+describe('the Landscaper view of the web dashboard on bosun up', () => {
+  let up: ChildProcess;
+  let output: string;
+  let dataDir: string;
+  let browser: Browser;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'bosun-dashboard-dag-'));
+    const flags = ['up', '--data-dir', dataDir, '--port', String(await freePort()), '--metrics-port', '0', '--dashboard-port', '0', '--no-node', '--no-webhook-server', '--controllers', 'landscaper'];
+    ({ child: up, output } = await startReadyWithOutput([bin, ...flags], 'bosun is ready'));
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    up?.kill('SIGTERM');
+    if (up) await exited(up);
+  });
+
+  test('the deployitem-dag example: four items, four arrows, green in dependency order', { timeout: 120_000 }, async () => {
+    const login = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/)login\/\S+$/m.exec(output);
+    assert.ok(login, `bosun up printed a dashboard login link: ${output}`);
+    const page = await browser.newPage();
+    await page.goto(login[0].slice('dashboard: '.length));
+    await page.goto(`${login[1]}#landscaper/default`);
+    await page.waitForSelector('nav a.current[data-view="landscaper"]');
+    await page.waitForSelector('#connection::-p-text(live)');
+    // Every time the page is drawn, the items that are green, in the order they turned green.
+    await page.evaluate(`
+      window.greenOrder = [];
+      new MutationObserver(() => {
+        for (const item of document.querySelectorAll('.dag-item[data-state="succeeded"]')) {
+          const name = item.querySelector('.name').textContent.replace(/^dag-|-[a-z0-9]{5}$/g, '');
+          if (!window.greenOrder.includes(name)) window.greenOrder.push(name);
+        }
+      }).observe(document.getElementById('tree'), { childList: true, subtree: true });
+    `);
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const applied = await kubectl(['apply', '-f', 'examples/landscaper/deployitem-dag']);
+    assert.equal(applied.code, 0, applied.stderr);
+
+    await page.waitForFunction(`document.querySelectorAll('.dag-item[data-state="succeeded"]').length === 4`, { timeout: 90_000 });
+    const order = (await page.evaluate('window.greenOrder')) as string[];
+    assert.equal(order[0], 'database', `database first: ${order.join(', ')}`);
+    assert.equal(order[3], 'frontend', `frontend last: ${order.join(', ')}`);
+    assert.deepEqual([...order.slice(1, 3)].sort(), ['api', 'worker']);
+    // The diamond: database → api, database → worker, api → frontend, worker → frontend.
+    await page.waitForFunction(`(document.querySelector('.dag svg.edges path')?.getAttribute('d') ?? '').split('M').length - 1 === 4`);
+    const columns = (await page.$$eval('.dag .layer', (layers) => layers.map((layer) => layer.querySelectorAll('.dag-item').length))) as number[];
+    assert.deepEqual(columns, [1, 2, 1]);
+  });
+});
