@@ -25,6 +25,7 @@ export const cronJobsResource: ResourceRef = { group: 'batch', version: 'v1', re
 export const deploymentsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' };
 export const replicaSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true, kind: 'ReplicaSet' };
 export const statefulSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'statefulsets', namespaced: true, kind: 'StatefulSet' };
+export const horizontalPodAutoscalersResource: ResourceRef = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', namespaced: true, kind: 'HorizontalPodAutoscaler' };
 export const controllerRevisionsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'controllerrevisions', namespaced: true, kind: 'ControllerRevision' };
 export const validatingWebhookConfigurationsResource: ResourceRef = {
   group: ADMISSION_REGISTRATION_GROUP,

@@ -19,6 +19,8 @@ import { secretStrategy } from './secret-strategy.ts';
 import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
+import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
+import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -283,6 +285,28 @@ export const builtinResources: readonly ResourceType[] = [
     ...statefulSetStrategy,
   }),
   builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
+  builtin({
+    group: 'autoscaling',
+    version: 'v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...horizontalPodAutoscalerStrategy,
+  }),
+  builtin({
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...horizontalPodAutoscalerV1Strategy,
+  }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({
     group: 'apiextensions.k8s.io',

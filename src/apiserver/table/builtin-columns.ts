@@ -568,6 +568,48 @@ const webhookConfigurationPrinter = printer([NAME, col('Webhooks', 'Webhooks ind
   age(o.metadata.creationTimestamp, now),
 ]);
 
+/** formatHPAMetrics: `cpu: 42%/50%` per resource metric (current <unknown> until measured), ten at most. */
+function hpaTargets(specs: Json[], statuses: Json[]): string {
+  if (specs.length === 0) return '<none>';
+  const shown = specs.slice(0, 10).map((spec, i) => {
+    const source = rec(spec.resource ?? spec.containerResource);
+    if (spec.type !== 'Resource' && spec.type !== 'ContainerResource') return `<unknown>/<unknown>`;
+    const target = rec(source.target);
+    const current = rec(rec(rec(statuses[i]).resource ?? rec(statuses[i]).containerResource).current);
+    if (target.averageValue !== undefined) return `${str(source.name)}: ${current.averageValue === undefined ? '<unknown>' : String(current.averageValue)}/${String(target.averageValue)}`;
+    const now = typeof current.averageUtilization === 'number' ? `${current.averageUtilization}%` : '<unknown>';
+    const wanted = typeof target.averageUtilization === 'number' ? `${target.averageUtilization}%` : '<auto>';
+    return `${str(source.name)}: ${now}/${wanted}`;
+  });
+  return specs.length > 10 ? `${shown.join(', ')} + ${specs.length - 10} more...` : shown.join(', ');
+}
+
+const horizontalPodAutoscalerPrinter = printer(
+  [
+    NAME,
+    col('Reference', 'Reference to the object the autoscaler scales'),
+    col('Targets', 'Current and target values of the metrics the autoscaler follows'),
+    col('MinPods', 'Lower limit for the number of pods that can be set by the autoscaler, default 1.'),
+    col('MaxPods', 'Upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.', 0, 'integer'),
+    col('Replicas', 'Current number of replicas of pods managed by this autoscaler.', 0, 'integer'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const ref = rec(spec.scaleTargetRef);
+    return [
+      o.metadata.name ?? '',
+      `${str(ref.kind)}/${str(ref.name)}`,
+      hpaTargets(arr(spec.metrics).map(rec), arr(status.currentMetrics).map(rec)),
+      typeof spec.minReplicas === 'number' ? String(spec.minReplicas) : '<unset>',
+      num(spec.maxReplicas),
+      num(status.currentReplicas),
+      age(o.metadata.creationTimestamp, now),
+    ];
+  },
+);
+
 /** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
 export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Namespace': namespacePrinter,
@@ -586,6 +628,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/ReplicaSet': replicaSetPrinter,
   'apps/StatefulSet': statefulSetPrinter,
   'apps/ControllerRevision': controllerRevisionPrinter,
+  'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
