@@ -21,6 +21,7 @@ import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
 import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
+import { persistentVolumeStrategy, storageClassStrategy } from './storage-strategy.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -187,7 +188,8 @@ export const builtinResources: readonly ResourceType[] = [
   }),
   builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], statusSubresource: true }),
-  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true }),
+  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true, ...persistentVolumeStrategy }),
+  builtin({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'], strategicMerge: true, ...storageClassStrategy }),
   builtin({
     group: '',
     version: 'v1',

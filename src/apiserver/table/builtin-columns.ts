@@ -610,6 +610,69 @@ const horizontalPodAutoscalerPrinter = printer(
   },
 );
 
+const ACCESS_MODES: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
+const accessModes = (modes: unknown): string => arr(modes).map((m) => ACCESS_MODES[str(m)] ?? str(m)).join(',');
+const VOLUME_ATTRIBUTES_CLASS = col('VolumeAttributesClass', 'VolumeAttributesClass of the volume');
+const VOLUME_MODE = col('VolumeMode', 'The volume mode of the volume', 1);
+const attributesClass = (spec: Json): string => str(spec.volumeAttributesClassName) || '<unset>';
+
+/** PersistentVolumeClaim: status, bound volume, capacity, access modes and class, as printPersistentVolumeClaim. */
+const persistentVolumeClaimPrinter = printer(
+  [NAME, col('Status', 'The phase of the claim'), col('Volume', 'The volume bound to the claim'), col('Capacity', 'The capacity of the bound volume'), col('Access Modes', 'The access modes of the bound volume'), col('StorageClass', 'StorageClass of the claim'), VOLUME_ATTRIBUTES_CLASS, AGE, VOLUME_MODE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const bound = str(spec.volumeName) !== '';
+    return [
+      o.metadata.name ?? '',
+      o.metadata.deletionTimestamp ? 'Terminating' : str(status.phase),
+      str(spec.volumeName),
+      bound ? str(rec(status.capacity).storage) : '',
+      bound ? accessModes(status.accessModes) : '',
+      str(spec.storageClassName),
+      attributesClass(spec),
+      age(o.metadata.creationTimestamp, now),
+      str(spec.volumeMode),
+    ];
+  },
+);
+
+/** PersistentVolume: capacity, access modes, reclaim policy, phase, claim and class, as printPersistentVolume. */
+const persistentVolumePrinter = printer(
+  [NAME, col('Capacity', 'The capacity of the volume'), col('Access Modes', 'The access modes of the volume'), col('Reclaim Policy', 'What happens to the volume when its claim goes'), col('Status', 'The phase of the volume'), col('Claim', 'The claim bound to the volume'), col('StorageClass', 'StorageClass of the volume'), VOLUME_ATTRIBUTES_CLASS, col('Reason', 'Why the volume is in its phase'), AGE, VOLUME_MODE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const claim = rec(spec.claimRef);
+    return [
+      o.metadata.name ?? '',
+      str(rec(spec.capacity).storage),
+      accessModes(spec.accessModes),
+      str(spec.persistentVolumeReclaimPolicy),
+      o.metadata.deletionTimestamp ? 'Terminating' : str(status.phase),
+      claim.name ? `${str(claim.namespace)}/${str(claim.name)}` : '',
+      str(spec.storageClassName),
+      attributesClass(spec),
+      str(status.reason),
+      age(o.metadata.creationTimestamp, now),
+      str(spec.volumeMode),
+    ];
+  },
+);
+
+/** StorageClass: `local-path (default)`, provisioner, reclaim policy, binding mode, expansion. */
+const storageClassPrinter = printer(
+  [NAME, col('Provisioner', 'The provisioner of the class'), col('ReclaimPolicy', 'The reclaim policy of its volumes'), col('VolumeBindingMode', 'When its claims are bound'), col('AllowVolumeExpansion', 'Whether its volumes may grow'), AGE],
+  (o, now) => [
+    `${o.metadata.name ?? ''}${o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ? ' (default)' : ''}`,
+    str(o['provisioner']),
+    str(o['reclaimPolicy']) || 'Delete',
+    str(o['volumeBindingMode']) || 'Immediate',
+    o['allowVolumeExpansion'] === true ? 'true' : 'false',
+    age(o.metadata.creationTimestamp, now),
+  ],
+);
+
 /** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
 export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Namespace': namespacePrinter,
@@ -620,6 +683,9 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Node': nodePrinter,
   '/ServiceAccount': serviceAccountPrinter,
   '/Service': servicePrinter,
+  '/PersistentVolumeClaim': persistentVolumeClaimPrinter,
+  '/PersistentVolume': persistentVolumePrinter,
+  'storage.k8s.io/StorageClass': storageClassPrinter,
   '/Endpoints': endpointsPrinter,
   'discovery.k8s.io/EndpointSlice': endpointSlicePrinter,
   'batch/Job': jobPrinter,
