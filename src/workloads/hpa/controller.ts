@@ -2,6 +2,7 @@
 // period (--horizontal-pod-autoscaler-sync-period, 15 s), since the pods' readings change with no object changing.
 import type { HorizontalPodAutoscaler, Pod } from '../../apimachinery/api/index.ts';
 import { horizontalPodAutoscalersResource, podsResource } from '../../apimachinery/builtin-resources.ts';
+import { objectKey } from '../../apimachinery/object.ts';
 import type { Controller, Manager } from '../../runtime/index.ts';
 import { statusWriter } from '../../runtime/index.ts';
 import { ReplicaNormalizer } from './normalize.ts';
@@ -31,6 +32,8 @@ export function registerHpaController(mgr: Manager, options: HpaControllerOption
     syncPeriodMs: options.syncPeriodMs ?? 15_000,
     now: options.now ?? (() => new Date()),
   };
+  // The remembered recommendations and scale events go with their autoscaler.
+  mgr.informer<HorizontalPodAutoscaler>(horizontalPodAutoscalersResource).addEventHandler({ onDelete: (hpa) => normalizer.forget(objectKey(hpa.metadata.namespace, hpa.metadata.name ?? '')) });
   const controller = mgr.controller<HorizontalPodAutoscaler, HpaControllerData>({
     name: options.name ?? 'horizontalpodautoscaler',
     for: horizontalPodAutoscalersResource,
