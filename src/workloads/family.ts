@@ -80,7 +80,7 @@ const rbac: readonly PolicyRule[] = [
   // The HorizontalPodAutoscaler controller: its autoscalers' status, its targets' scale, and the pods' readings.
   { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['list', 'watch'] },
   { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers/status'], verbs: ['update'] },
-  { apiGroups: ['*'], resources: ['*/scale'], verbs: ['get', 'patch'] },
+  { apiGroups: ['apps'], resources: ['deployments/scale', 'replicasets/scale', 'statefulsets/scale'], verbs: ['get', 'patch'] },
   { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
   // The PersistentVolume controller: binds claims and volumes and keeps their phases.
   { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['list', 'watch', 'patch'] },
