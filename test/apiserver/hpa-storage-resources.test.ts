@@ -75,6 +75,8 @@ describe('HorizontalPodAutoscaler and storage resources', () => {
     assert.equal(made.code, 0, made.stderr);
     const listed = await kubectl(['get', 'hpa', 'api']);
     assert.match(listed.stdout, /^api\s+Deployment\/api\s+cpu: <unknown>\/60%\s+2\s+5\s+0\s+\S+$/m);
+    const asV1 = await kubectl(['get', 'horizontalpodautoscalers.v1.autoscaling', 'api']);
+    assert.match(asV1.stdout, /^api\s+Deployment\/api\s+cpu: <unknown>\/60%\s+2\s+5\s+0\s+\S+$/m);
   });
 
   test('local-path is the default class; a claim without a class gets it, one with a class keeps it', async () => {

@@ -598,10 +598,14 @@ const horizontalPodAutoscalerPrinter = printer(
     const spec = rec(o['spec']);
     const status = rec(o['status']);
     const ref = rec(spec.scaleTargetRef);
+    // autoscaling/v1 says its one metric in targetCPUUtilizationPercentage / currentCPUUtilizationPercentage.
+    const v1Cpu = typeof spec.targetCPUUtilizationPercentage === 'number' && spec.metrics === undefined;
+    const metrics = v1Cpu ? [{ type: 'Resource', resource: { name: 'cpu', target: { averageUtilization: spec.targetCPUUtilizationPercentage } } }] : arr(spec.metrics).map(rec);
+    const current = v1Cpu && typeof status.currentCPUUtilizationPercentage === 'number' ? [{ resource: { current: { averageUtilization: status.currentCPUUtilizationPercentage } } }] : arr(status.currentMetrics).map(rec);
     return [
       o.metadata.name ?? '',
       `${str(ref.kind)}/${str(ref.name)}`,
-      hpaTargets(arr(spec.metrics).map(rec), arr(status.currentMetrics).map(rec)),
+      hpaTargets(metrics, current),
       typeof spec.minReplicas === 'number' ? String(spec.minReplicas) : '<unset>',
       num(spec.maxReplicas),
       num(status.currentReplicas),
