@@ -15,6 +15,8 @@ export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 
 export const secretsResource: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true, kind: 'Secret' };
 export const configMapsResource: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
 export const persistentVolumeClaimsResource: ResourceRef = { group: '', version: 'v1', resource: 'persistentvolumeclaims', namespaced: true, kind: 'PersistentVolumeClaim' };
+export const persistentVolumesResource: ResourceRef = { group: '', version: 'v1', resource: 'persistentvolumes', namespaced: false, kind: 'PersistentVolume' };
+export const storageClassesResource: ResourceRef = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', namespaced: false, kind: 'StorageClass' };
 export const servicesResource: ResourceRef = { group: '', version: 'v1', resource: 'services', namespaced: true, kind: 'Service' };
 export const endpointsResource: ResourceRef = { group: '', version: 'v1', resource: 'endpoints', namespaced: true, kind: 'Endpoints' };
 export const endpointSlicesResource: ResourceRef = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', namespaced: true, kind: 'EndpointSlice' };
@@ -25,6 +27,7 @@ export const cronJobsResource: ResourceRef = { group: 'batch', version: 'v1', re
 export const deploymentsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'deployments', namespaced: true, kind: 'Deployment' };
 export const replicaSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true, kind: 'ReplicaSet' };
 export const statefulSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'statefulsets', namespaced: true, kind: 'StatefulSet' };
+export const horizontalPodAutoscalersResource: ResourceRef = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', namespaced: true, kind: 'HorizontalPodAutoscaler' };
 export const controllerRevisionsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'controllerrevisions', namespaced: true, kind: 'ControllerRevision' };
 export const validatingWebhookConfigurationsResource: ResourceRef = {
   group: ADMISSION_REGISTRATION_GROUP,

@@ -33,6 +33,8 @@ import { lockDataDir } from './storage/data-dir.ts';
 import { SqliteStore, type RetentionPolicy } from './storage/sqlite-store.ts';
 import { serviceNetwork } from './services/service-network.ts';
 import { serviceStrategy } from './services/service-strategy.ts';
+import { seedDefaultStorageClass, storedClasses } from './registry/default-storage-class.ts';
+import { persistentVolumeClaimStrategy } from './registry/storage-strategy.ts';
 import { listenAddress, SystemServices } from './services/system-services.ts';
 
 export interface ApiServerOptions {
@@ -131,10 +133,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const onError = options.onError ?? ((error: unknown) => console.error('bosun apiserver:', error));
   const registry = new ResourceRegistry();
   for (const type of builtinResources) {
-    registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type.kind === 'Service' ? { ...type, ...serviceStrategy(network) } : type);
+    registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type.kind === 'Service' ? { ...type, ...serviceStrategy(network) } : type.kind === 'PersistentVolumeClaim' ? { ...type, ...persistentVolumeClaimStrategy(storedClasses(store)) } : type);
   }
   const objects = new ObjectService(store, managedFieldsRecorder(registry));
   seedNamespacesIn(objects, registry.byStorageKey('/namespaces')!);
+  seedDefaultStorageClass(objects, registry.byStorageKey('storage.k8s.io/storageclasses')!);
   const parts = { store, registry, objects, onError };
   const crdController = new CrdController(parts);
   const gc = new GarbageCollector(parts);

@@ -1,6 +1,6 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the CronJob
-// controller, the ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
+// controller, the ReplicaSet, Deployment and StatefulSet controllers, the HorizontalPodAutoscaler controller, the PersistentVolume binder, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { workloadsDashboardView } from './dashboard-view.ts';
@@ -13,6 +13,8 @@ import { registerNodeLifecycleController, type NodeLifecycleOptions } from './no
 import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
 import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
 import { registerStatefulSetController, type StatefulSetControllerOptions } from './statefulset/controller.ts';
+import { registerHpaController, type HpaControllerOptions } from './hpa/controller.ts';
+import { registerVolumeBinding, type VolumeBindingOptions } from './volume-binding/controller.ts';
 
 /** Per-controller options; false leaves a controller out (e.g. when a real kube-scheduler runs). */
 export interface WorkloadsOptions {
@@ -25,6 +27,8 @@ export interface WorkloadsOptions {
   endpointSlice?: EndpointSliceControllerOptions | false;
   endpoints?: EndpointsControllerOptions | false;
   statefulSet?: StatefulSetControllerOptions | false;
+  horizontalPodAutoscaler?: HpaControllerOptions | false;
+  volumeBinding?: VolumeBindingOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -37,6 +41,8 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.endpointSlice !== false) registerEndpointSliceController(mgr, options.endpointSlice);
   if (options.endpoints !== false) registerEndpointsController(mgr, options.endpoints);
   if (options.statefulSet !== false) registerStatefulSetController(mgr, options.statefulSet);
+  if (options.horizontalPodAutoscaler !== false) registerHpaController(mgr, options.horizontalPodAutoscaler);
+  if (options.volumeBinding !== false) registerVolumeBinding(mgr, options.volumeBinding);
 }
 
 /**
@@ -72,6 +78,15 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: ['apps'], resources: ['statefulsets/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'patch'] },
+  // The HorizontalPodAutoscaler controller: its autoscalers' status, its targets' scale, and the pods' readings.
+  { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['list', 'watch'] },
+  { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers/status'], verbs: ['update'] },
+  { apiGroups: ['apps'], resources: ['deployments/scale', 'replicasets/scale', 'statefulsets/scale'], verbs: ['get', 'patch'] },
+  { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
+  // The PersistentVolume controller: binds claims and volumes and keeps their phases.
+  { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: [''], resources: ['persistentvolumes/status', 'persistentvolumeclaims/status'], verbs: ['update'] },
+  { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list', 'watch'] },
 ];
 
 /** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */

@@ -779,6 +779,29 @@ message LeaseSpec
   7 preferredHolder *string
 `;
 
+// autoscaling/v1 HorizontalPodAutoscaler: what `kubectl autoscale` sends.
+const autoscalingV1 = `
+message HorizontalPodAutoscaler
+  1 metadata ObjectMeta
+  2 spec HorizontalPodAutoscalerSpec
+  3 status HorizontalPodAutoscalerStatus
+message HorizontalPodAutoscalerSpec
+  1 scaleTargetRef !CrossVersionObjectReference
+  2 minReplicas *int32
+  3 maxReplicas !int32
+  4 targetCPUUtilizationPercentage *int32
+message CrossVersionObjectReference
+  1 kind !string
+  2 name !string
+  3 apiVersion string
+message HorizontalPodAutoscalerStatus
+  1 observedGeneration *int64
+  2 lastScaleTime *Time
+  3 currentReplicas !int32
+  4 desiredReplicas !int32
+  5 currentCPUUtilizationPercentage *int32
+`;
+
 // The review kinds kubectl auth whoami / can-i send; their status is the server's to fill, so it is not decoded.
 const authenticationV1 = `
 message SelfSubjectReview
@@ -914,7 +937,7 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + coordinationV1 + authenticationV1 + authorizationV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + autoscalingV1 + coordinationV1 + authenticationV1 + authorizationV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
@@ -932,6 +955,7 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['batch/v1/CronJob', 'CronJob'],
   ['apps/v1/Deployment', 'Deployment'],
   ['apps/v1/ReplicaSet', 'ReplicaSet'],
+  ['autoscaling/v1/HorizontalPodAutoscaler', 'HorizontalPodAutoscaler'],
   ['coordination.k8s.io/v1/Lease', 'Lease'],
   ['authentication.k8s.io/v1/SelfSubjectReview', 'SelfSubjectReview'],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', 'SelfSubjectAccessReview'],

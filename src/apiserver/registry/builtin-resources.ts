@@ -20,6 +20,9 @@ import { secretStrategy } from './secret-strategy.ts';
 import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
+import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
+import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
+import { persistentVolumeStrategy, storageClassStrategy } from './storage-strategy.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -186,7 +189,8 @@ export const builtinResources: readonly ResourceType[] = [
   }),
   builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], statusSubresource: true }),
-  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true }),
+  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true, ...persistentVolumeStrategy }),
+  builtin({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'], strategicMerge: true, ...storageClassStrategy }),
   builtin({
     group: '',
     version: 'v1',
@@ -284,6 +288,28 @@ export const builtinResources: readonly ResourceType[] = [
     ...statefulSetStrategy,
   }),
   builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
+  builtin({
+    group: 'autoscaling',
+    version: 'v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...horizontalPodAutoscalerStrategy,
+  }),
+  builtin({
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...horizontalPodAutoscalerV1Strategy,
+  }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({
     group: 'apiextensions.k8s.io',

@@ -38,11 +38,12 @@ export class ObjectService {
   view(type: ResourceType, stored: StoredObject): KubeObject {
     const object = structuredClone(stored.object);
     object.apiVersion = apiVersionOf(type);
-    return object;
+    return type.present ? type.present(object) : object;
   }
 
   private served(type: ResourceType, stored: StoredObject): string {
     const apiVersion = apiVersionOf(type);
+    if (type.present) return JSON.stringify(type.present({ ...stored.object, apiVersion }));
     return stored.object.apiVersion === apiVersion ? stored.json : JSON.stringify({ ...stored.object, apiVersion });
   }
 

@@ -64,6 +64,8 @@ export interface ResourceType {
    * to the internal version does (Secret: stringData merged into data). Runs before admission; may throw BadRequest.
    */
   decode?(object: KubeObject): void;
+  /** A version that is not the stored form: how it shows a stored object (autoscaling/v1 HorizontalPodAutoscaler). */
+  present?(stored: KubeObject): KubeObject;
   /** Type-specific checks on create/update; the generic metadata checks run first. */
   validate?(object: KubeObject, old: KubeObject | undefined): StatusCause[];
   /** Namespaces: `spec.finalizers` also hold deletion back. */

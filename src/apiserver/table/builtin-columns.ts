@@ -568,6 +568,115 @@ const webhookConfigurationPrinter = printer([NAME, col('Webhooks', 'Webhooks ind
   age(o.metadata.creationTimestamp, now),
 ]);
 
+/** formatHPAMetrics: `cpu: 42%/50%` per resource metric (current <unknown> until measured), ten at most. */
+function hpaTargets(specs: Json[], statuses: Json[]): string {
+  if (specs.length === 0) return '<none>';
+  const shown = specs.slice(0, 10).map((spec, i) => {
+    const source = rec(spec.resource ?? spec.containerResource);
+    if (spec.type !== 'Resource' && spec.type !== 'ContainerResource') return `<unknown>/<unknown>`;
+    const target = rec(source.target);
+    const current = rec(rec(rec(statuses[i]).resource ?? rec(statuses[i]).containerResource).current);
+    if (target.averageValue !== undefined) return `${str(source.name)}: ${current.averageValue === undefined ? '<unknown>' : String(current.averageValue)}/${String(target.averageValue)}`;
+    const now = typeof current.averageUtilization === 'number' ? `${current.averageUtilization}%` : '<unknown>';
+    const wanted = typeof target.averageUtilization === 'number' ? `${target.averageUtilization}%` : '<auto>';
+    return `${str(source.name)}: ${now}/${wanted}`;
+  });
+  return specs.length > 10 ? `${shown.join(', ')} + ${specs.length - 10} more...` : shown.join(', ');
+}
+
+const horizontalPodAutoscalerPrinter = printer(
+  [
+    NAME,
+    col('Reference', 'Reference to the object the autoscaler scales'),
+    col('Targets', 'Current and target values of the metrics the autoscaler follows'),
+    col('MinPods', 'Lower limit for the number of pods that can be set by the autoscaler, default 1.'),
+    col('MaxPods', 'Upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.', 0, 'integer'),
+    col('Replicas', 'Current number of replicas of pods managed by this autoscaler.', 0, 'integer'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const ref = rec(spec.scaleTargetRef);
+    // autoscaling/v1 says its one metric in targetCPUUtilizationPercentage / currentCPUUtilizationPercentage.
+    const v1Cpu = typeof spec.targetCPUUtilizationPercentage === 'number' && spec.metrics === undefined;
+    const metrics = v1Cpu ? [{ type: 'Resource', resource: { name: 'cpu', target: { averageUtilization: spec.targetCPUUtilizationPercentage } } }] : arr(spec.metrics).map(rec);
+    const current = v1Cpu && typeof status.currentCPUUtilizationPercentage === 'number' ? [{ resource: { current: { averageUtilization: status.currentCPUUtilizationPercentage } } }] : arr(status.currentMetrics).map(rec);
+    return [
+      o.metadata.name ?? '',
+      `${str(ref.kind)}/${str(ref.name)}`,
+      hpaTargets(metrics, current),
+      typeof spec.minReplicas === 'number' ? String(spec.minReplicas) : '<unset>',
+      num(spec.maxReplicas),
+      num(status.currentReplicas),
+      age(o.metadata.creationTimestamp, now),
+    ];
+  },
+);
+
+const ACCESS_MODES: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
+const accessModes = (modes: unknown): string => arr(modes).map((m) => ACCESS_MODES[str(m)] ?? str(m)).join(',');
+const VOLUME_ATTRIBUTES_CLASS = col('VolumeAttributesClass', 'VolumeAttributesClass of the volume');
+const VOLUME_MODE = col('VolumeMode', 'The volume mode of the volume', 1);
+const attributesClass = (spec: Json): string => str(spec.volumeAttributesClassName) || '<unset>';
+
+/** PersistentVolumeClaim: status, bound volume, capacity, access modes and class, as printPersistentVolumeClaim. */
+const persistentVolumeClaimPrinter = printer(
+  [NAME, col('Status', 'The phase of the claim'), col('Volume', 'The volume bound to the claim'), col('Capacity', 'The capacity of the bound volume'), col('Access Modes', 'The access modes of the bound volume'), col('StorageClass', 'StorageClass of the claim'), VOLUME_ATTRIBUTES_CLASS, AGE, VOLUME_MODE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const bound = str(spec.volumeName) !== '';
+    return [
+      o.metadata.name ?? '',
+      o.metadata.deletionTimestamp ? 'Terminating' : str(status.phase),
+      str(spec.volumeName),
+      bound ? str(rec(status.capacity).storage) : '',
+      bound ? accessModes(status.accessModes) : '',
+      str(spec.storageClassName),
+      attributesClass(spec),
+      age(o.metadata.creationTimestamp, now),
+      str(spec.volumeMode),
+    ];
+  },
+);
+
+/** PersistentVolume: capacity, access modes, reclaim policy, phase, claim and class, as printPersistentVolume. */
+const persistentVolumePrinter = printer(
+  [NAME, col('Capacity', 'The capacity of the volume'), col('Access Modes', 'The access modes of the volume'), col('Reclaim Policy', 'What happens to the volume when its claim goes'), col('Status', 'The phase of the volume'), col('Claim', 'The claim bound to the volume'), col('StorageClass', 'StorageClass of the volume'), VOLUME_ATTRIBUTES_CLASS, col('Reason', 'Why the volume is in its phase'), AGE, VOLUME_MODE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const claim = rec(spec.claimRef);
+    return [
+      o.metadata.name ?? '',
+      str(rec(spec.capacity).storage),
+      accessModes(spec.accessModes),
+      str(spec.persistentVolumeReclaimPolicy),
+      o.metadata.deletionTimestamp ? 'Terminating' : str(status.phase),
+      claim.name ? `${str(claim.namespace)}/${str(claim.name)}` : '',
+      str(spec.storageClassName),
+      attributesClass(spec),
+      str(status.reason),
+      age(o.metadata.creationTimestamp, now),
+      str(spec.volumeMode),
+    ];
+  },
+);
+
+/** StorageClass: `local-path (default)`, provisioner, reclaim policy, binding mode, expansion. */
+const storageClassPrinter = printer(
+  [NAME, col('Provisioner', 'The provisioner of the class'), col('ReclaimPolicy', 'The reclaim policy of its volumes'), col('VolumeBindingMode', 'When its claims are bound'), col('AllowVolumeExpansion', 'Whether its volumes may grow'), AGE],
+  (o, now) => [
+    `${o.metadata.name ?? ''}${o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ? ' (default)' : ''}`,
+    str(o['provisioner']),
+    str(o['reclaimPolicy']) || 'Delete',
+    str(o['volumeBindingMode']) || 'Immediate',
+    o['allowVolumeExpansion'] === true ? 'true' : 'false',
+    age(o.metadata.creationTimestamp, now),
+  ],
+);
+
 /** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
 export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Namespace': namespacePrinter,
@@ -578,6 +687,9 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Node': nodePrinter,
   '/ServiceAccount': serviceAccountPrinter,
   '/Service': servicePrinter,
+  '/PersistentVolumeClaim': persistentVolumeClaimPrinter,
+  '/PersistentVolume': persistentVolumePrinter,
+  'storage.k8s.io/StorageClass': storageClassPrinter,
   '/Endpoints': endpointsPrinter,
   'discovery.k8s.io/EndpointSlice': endpointSlicePrinter,
   'batch/Job': jobPrinter,
@@ -586,6 +698,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/ReplicaSet': replicaSetPrinter,
   'apps/StatefulSet': statefulSetPrinter,
   'apps/ControllerRevision': controllerRevisionPrinter,
+  'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,

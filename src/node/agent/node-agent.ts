@@ -24,6 +24,7 @@ import type { RestartBackoffOptions } from './restart-backoff.ts';
 import type { RunningContainers } from './running-containers.ts';
 import { StatsSummary } from '../stats/stats-summary.ts';
 import { podCgroupRoots } from '../stats/pod-cgroup-roots.ts';
+import { LocalPathReclaimer } from './volumes/local-path-provisioner.ts';
 
 export const DEFAULT_TRUSTED_NAMESPACES = ['kube-system', 'chaos-engineering'];
 export const DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS = 30_000;
@@ -218,6 +219,9 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     throw error;
   }
 
+  const reclaimer = new LocalPathReclaimer({ client: options.client, nodeName: options.nodeName, dataDir: options.dataDir, logger });
+  reclaimer.start();
+
   const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: podCgroupRoots(sandbox.cgroupLayout), podByUid: (uid) => registry.podByUid(uid) });
 
   return {
@@ -235,6 +239,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       cancelReboot();
       await up;
       await runtimeApi.close();
+      await reclaimer.stop();
       const current = life;
       life = undefined;
       let pods = 0;

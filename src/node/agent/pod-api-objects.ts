@@ -33,7 +33,7 @@ export class PodApiObjects {
   private serviceList: Promise<Service[]> | undefined;
 
   constructor(
-    private readonly client: KubeClient,
+    readonly client: KubeClient,
     readonly namespace: string,
   ) {}
 
