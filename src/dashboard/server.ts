@@ -5,6 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { KubeClient } from '../client/client.ts';
 import type { DashboardView } from '../runtime/view/dashboard-view.ts';
+import { messageOf } from '../apimachinery/error-message.ts';
+import { ActionError, parseActionRequest, runAction } from './actions.ts';
 import { LiveViews } from './live-views.ts';
 import { sessionCookie, Sessions } from './sessions.ts';
 
@@ -92,6 +94,8 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       if (req.method === 'GET' && url.pathname === '/') return send(res, 303, 'text/plain; charset=utf-8', '', { Location: '/login' });
       return send(res, 401, 'text/plain; charset=utf-8', 'sign in first: /login\n');
     }
+    const action = /^\/api\/views\/([a-z0-9-]+)\/actions$/.exec(url.pathname);
+    if (action && req.method === 'POST') return void act(req, res, action[1]!);
     if (req.method !== 'GET') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
     const file = ASSETS[url.pathname];
     if (file) return send(res, 200, file.type, asset(file.file));
@@ -105,6 +109,24 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       return live.subscribe(view, url.searchParams.get('namespace') || 'default', res);
     }
     send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  }
+
+  // A write: besides the SameSite=Strict cookie, a header no other origin can send without a CORS preflight
+  // (which this server never allows).
+  async function act(req: IncomingMessage, res: ServerResponse, viewName: string): Promise<void> {
+    try {
+      if (req.headers['x-bosun-dashboard'] !== 'action') throw new ActionError(403, 'actions come from the dashboard page only');
+      const view = live.view(viewName);
+      if (!view) throw new ActionError(404, `no view ${viewName}`);
+      const request = parseActionRequest(JSON.parse(await readBody(req)) as unknown);
+      const done = await runAction(options.client, view, request);
+      send(res, 200, 'application/json', JSON.stringify({ message: done }));
+    } catch (error) {
+      if (error instanceof ActionError) return send(res, error.status, 'application/json', JSON.stringify({ message: error.message }));
+      if (error instanceof SyntaxError) return send(res, 400, 'application/json', JSON.stringify({ message: `not JSON: ${error.message}` }));
+      // The cluster's answer (Forbidden, NotFound, a conflict): said to the page as it is.
+      send(res, 502, 'application/json', JSON.stringify({ message: messageOf(error) }));
+    }
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -124,13 +146,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
   };
 }
 
-async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+async function readBody(req: IncomingMessage): Promise<string> {
   let body = '';
   for await (const chunk of req) {
     body += String(chunk);
-    if (body.length > 16_384) throw new Error('form too large');
+    if (body.length > 16_384) throw new ActionError(413, 'request body too large');
   }
-  return new URLSearchParams(body);
+  return body;
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new URLSearchParams(await readBody(req));
 }
 
 function loginPage(problem: string): string {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
-import type { Browser } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { bin, exited, freePort, startReadyWithOutput } from '../helpers/bosun-process.ts';
 import { launchBrowser } from '../helpers/browser.ts';
 import { kubectlFor } from '../helpers/kubectl.ts';
@@ -17,12 +17,20 @@ describe('the Landscaper view of the web dashboard on bosun up', () => {
   let output: string;
   let dataDir: string;
   let browser: Browser;
+  let page: Page;
+  let base: string;
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bosun-dashboard-dag-'));
     const flags = ['up', '--data-dir', dataDir, '--port', String(await freePort()), '--metrics-port', '0', '--dashboard-port', '0', '--no-node', '--no-webhook-server', '--controllers', 'landscaper'];
     ({ child: up, output } = await startReadyWithOutput([bin, ...flags], 'bosun is ready'));
     browser = await launchBrowser();
+    const login = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/)login\/\S+$/m.exec(output);
+    assert.ok(login, `bosun up printed a dashboard login link: ${output}`);
+    base = login[1]!;
+    page = await browser.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(login[0].slice('dashboard: '.length));
   });
   after(async () => {
     await browser?.close();
@@ -31,11 +39,7 @@ describe('the Landscaper view of the web dashboard on bosun up', () => {
   });
 
   test('the deployitem-dag example: four items, four arrows, green in dependency order', { timeout: 120_000 }, async () => {
-    const login = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/)login\/\S+$/m.exec(output);
-    assert.ok(login, `bosun up printed a dashboard login link: ${output}`);
-    const page = await browser.newPage();
-    await page.goto(login[0].slice('dashboard: '.length));
-    await page.goto(`${login[1]}#landscaper/default`);
+    await page.goto(`${base}#landscaper/default`);
     await page.waitForSelector('nav a.current[data-view="landscaper"]');
     await page.waitForSelector('#connection::-p-text(live)');
     // Every time the page is drawn, the items that are green, in the order they turned green.
@@ -61,5 +65,33 @@ describe('the Landscaper view of the web dashboard on bosun up', () => {
     await page.waitForFunction(`(document.querySelector('.dag svg.edges path')?.getAttribute('d') ?? '').split('M').length - 1 === 4`);
     const columns = (await page.$$eval('.dag .layer', (layers) => layers.map((layer) => layer.querySelectorAll('.dag-item').length))) as number[];
     assert.deepEqual(columns, [1, 2, 1]);
+  });
+
+  test('the interrupt button ends a stuck job; delete without uninstall removes the installation', { timeout: 120_000 }, async () => {
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const applied = await kubectl(['apply', '-f', 'examples/landscaper/interrupt-and-delete-without-uninstall']);
+    assert.equal(applied.code, 0, applied.stderr);
+    const stuck = '[data-id="Installation/default/stuck"]';
+    await page.waitForSelector(`${stuck}[data-state="progressing"]`, { timeout: 60_000 });
+    // The page redraws on every change: the button is found and pressed in one step.
+    const press = (action: string) => page.evaluate(`document.querySelector(${JSON.stringify(`${stuck} > .line button[data-action="${action}"]`)}).click()`);
+    await press('interrupt');
+    await page.waitForSelector(`${stuck}[data-state="failed"]`, { timeout: 60_000 });
+    const failedItem = `${stuck} li[data-state="failed"][data-id^="DeployItem/"]`;
+    await page.waitForSelector(failedItem);
+    assert.match(await page.evaluate(`document.querySelector(${JSON.stringify(failedItem)}).textContent`) as string, /operation was interrupted/);
+
+    // The page names a node and an action; nothing else is accepted.
+    const cookie = (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const post = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${base}api/views/landscaper/actions`, { method: 'POST', headers: { cookie, 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    assert.equal((await post({}, { namespace: 'default', node: 'Installation/default/stuck', action: 'interrupt' })).status, 403, 'without the page header');
+    assert.equal((await post({ 'x-bosun-dashboard': 'action' }, { namespace: 'default', node: 'Secret/default/x', action: 'interrupt' })).status, 404, 'a node the view does not show');
+    assert.equal((await post({ 'x-bosun-dashboard': 'action' }, { namespace: 'default', node: 'Installation/default/stuck', action: 'patch-anything' })).status, 404, 'an action the node does not offer');
+
+    await press('delete-without-uninstall');
+    await page.waitForSelector(stuck, { hidden: true, timeout: 60_000 });
+    const left = await kubectl(['get', 'inst,exec,di', '-o', 'name']);
+    assert.equal(left.stdout.split('\n').filter((l) => l.includes('stuck')).length, 0, left.stdout);
   });
 });

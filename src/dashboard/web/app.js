@@ -41,6 +41,12 @@ function drawNode(node) {
   clock.dataset.startedAt = node.startedAt ?? '';
   clock.dataset.finishedAt = node.finishedAt ?? '';
   line.append(clock);
+  for (const action of node.actions ?? []) {
+    const button = element('button', 'action', action.label);
+    button.dataset.action = action.name;
+    button.addEventListener('click', () => act(node, action));
+    line.append(button);
+  }
   item.append(line);
   for (const note of node.notes) {
     const p = element('div', `note tone-${note.tone}`);
@@ -134,6 +140,19 @@ function drawEdges() {
   }
 }
 
+let shownView;
+
+async function act(node, action) {
+  if (!confirm(action.confirm)) return;
+  const response = await fetch(`/api/views/${shownView}/actions`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Bosun-Dashboard': 'action' },
+    body: JSON.stringify({ namespace: node.namespace, node: node.id, action: action.name }),
+  });
+  const answer = await response.json();
+  connection.textContent = response.ok ? answer.message : `failed: ${answer.message}`;
+}
+
 function draw() {
   const list = element('ul', 'roots');
   for (const root of roots) list.append(drawNode(root));
@@ -151,6 +170,7 @@ function tick() {
 
 function show(view) {
   source?.close();
+  shownView = view;
   for (const link of views.querySelectorAll('a')) link.classList.toggle('current', link.dataset.view === view);
   const namespace = namespaceInput.value.trim() || 'default';
   history.replaceState(null, '', `/#${view}/${namespace}`);
