@@ -10,7 +10,7 @@ import { startDashboard, type RunningDashboard } from '../../src/dashboard/serve
 import { landscaperDashboardView } from '../../src/landscaper/tree/dashboard-view.ts';
 import { workloadsDashboardView } from '../../src/workloads/dashboard-view.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 
 describe('the web dashboard in headless Chromium', () => {
   let server: TestServer;
@@ -77,6 +77,7 @@ describe('the web dashboard in headless Chromium', () => {
     const first = await page.$eval(`${pod} .clock`, (el) => el.textContent);
     await page.waitForFunction(`document.querySelector(${JSON.stringify(`${pod} .clock`)})?.textContent !== ${JSON.stringify(first)}`);
     assert.deepEqual(reloads, [], 'no navigation happened');
+    await screenshot(page, 'dashboard-workloads');
     await context.close();
   });
 });

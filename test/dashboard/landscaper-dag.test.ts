@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import type { ChildProcess } from 'node:child_process';
 import type { Browser, Page } from 'puppeteer-core';
 import { bin, exited, freePort, startReadyWithOutput } from '../helpers/bosun-process.ts';
-import { launchBrowser } from '../helpers/browser.ts';
+import { launchBrowser, screenshot } from '../helpers/browser.ts';
 import { kubectlFor } from '../helpers/kubectl.ts';
 
 describe('the Landscaper view of the web dashboard on bosun up', () => {
@@ -65,6 +65,7 @@ describe('the Landscaper view of the web dashboard on bosun up', () => {
     await page.waitForFunction(`(document.querySelector('.dag svg.edges path')?.getAttribute('d') ?? '').split('M').length - 1 === 4`);
     const columns = (await page.$$eval('.dag .layer', (layers) => layers.map((layer) => layer.querySelectorAll('.dag-item').length))) as number[];
     assert.deepEqual(columns, [1, 2, 1]);
+    await screenshot(page, 'dashboard-landscaper-dag');
   });
 
   test('the interrupt button ends a stuck job; delete without uninstall removes the installation', { timeout: 120_000 }, async () => {
@@ -80,6 +81,7 @@ describe('the Landscaper view of the web dashboard on bosun up', () => {
     const failedItem = `${stuck} li[data-state="failed"][data-id^="DeployItem/"]`;
     await page.waitForSelector(failedItem);
     assert.match(await page.evaluate(`document.querySelector(${JSON.stringify(failedItem)}).textContent`) as string, /operation was interrupted/);
+    await screenshot(page, 'dashboard-landscaper-interrupted');
 
     // The page names a node and an action; nothing else is accepted.
     const cookie = (await page.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
