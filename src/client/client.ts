@@ -149,6 +149,8 @@ export interface KubeClient {
   deleteCollection<T extends KubeObject = KubeObject>(target: ResourceTarget, options?: DeleteCollectionOptions): Promise<KubeList<T> | Status>;
   /** A container's log as text (GET pods/{name}/log, not followed). */
   podLog(name: string, options?: PodLogOptions): Promise<string>;
+  /** A container's log as it is written (GET pods/{name}/log?follow=true): chunks until the container ends or `signal` aborts. */
+  followPodLog(name: string, options?: PodLogOptions): Promise<AsyncIterable<string>>;
 
   /** Releases pooled connections; pending watches are closed. */
   close(): Promise<void>;

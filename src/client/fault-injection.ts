@@ -139,6 +139,10 @@ export class FaultInjectingClient implements KubeClient {
     return this.run('get', () => this.inner.podLog(name, options));
   }
 
+  followPodLog(name: string, options?: PodLogOptions): Promise<AsyncIterable<string>> {
+    return this.run('get', () => this.inner.followPodLog(name, options));
+  }
+
   close(): Promise<void> {
     return this.inner.close();
   }

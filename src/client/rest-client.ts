@@ -171,6 +171,28 @@ export class RestClient implements KubeClient {
     throw errorFromStatus(toStatus(res.status, parseJson(res.body) ?? res.body), res.headers['retry-after']);
   }
 
+  async followPodLog(name: string, options: PodLogOptions = {}): Promise<AsyncIterable<string>> {
+    const ns = this.namespaceFor(podsResource, options.namespace);
+    const query: Query = { follow: 'true', container: options.container, tailLines: options.tailLines, limitBytes: options.limitBytes };
+    const raw = await this.transport.stream({ method: 'GET', path: `${this.path(podsResource, ns, name)}/log${queryString(query)}`, ...(options.signal ? { signal: options.signal } : {}) });
+    if (raw.status !== 200) {
+      const chunks: string[] = [];
+      try {
+        for await (const c of raw.body) chunks.push(typeof c === 'string' ? c : c.toString('utf8'));
+      } finally {
+        raw.abort();
+      }
+      throw errorFromStatus(toStatus(raw.status, parseJson(chunks.join('')) ?? chunks.join('')), raw.headers['retry-after']);
+    }
+    return (async function* () {
+      try {
+        for await (const chunk of raw.body) yield typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      } finally {
+        raw.abort();
+      }
+    })();
+  }
+
   close(): Promise<void> {
     return this.transport.close();
   }

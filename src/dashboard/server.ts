@@ -108,7 +108,29 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       if (!view) return send(res, 404, 'text/plain; charset=utf-8', `no view ${stream[1]}\n`);
       return live.subscribe(view, url.searchParams.get('namespace') || 'default', res);
     }
+    if (url.pathname === '/api/logs') return void followLog(url.searchParams, res);
     send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
+  }
+
+  // A pod's log as it is written, as Server-Sent Events, read with the dashboard's credentials (the cluster
+  // decides whether they may). Ends when the container does or the page closes the panel.
+  async function followLog(params: URLSearchParams, res: ServerResponse): Promise<void> {
+    const namespace = params.get('namespace') ?? '';
+    const pod = params.get('pod') ?? '';
+    const container = params.get('container') ?? undefined;
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    try {
+      const log = await options.client.followPodLog(pod, { namespace, tailLines: 200, signal: abort.signal, ...(container ? { container } : {}) });
+      res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+      res.write(': log\n\n');
+      for await (const chunk of log) res.write(`event: log\ndata: ${JSON.stringify(chunk)}\n\n`);
+      res.end('event: end\ndata: "the container ended"\n\n');
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      if (!res.headersSent) return send(res, 502, 'text/plain; charset=utf-8', `${messageOf(error)}\n`);
+      res.end(`event: end\ndata: ${JSON.stringify(messageOf(error))}\n\n`);
+    }
   }
 
   // A write: besides the SameSite=Strict cookie, a header no other origin can send without a CORS preflight

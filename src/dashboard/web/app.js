@@ -41,6 +41,12 @@ function drawNode(node) {
   clock.dataset.startedAt = node.startedAt ?? '';
   clock.dataset.finishedAt = node.finishedAt ?? '';
   line.append(clock);
+  if (node.kind === 'Pod' || node.kind === 'ChaosPod') {
+    const button = element('button', 'action', 'Logs');
+    button.dataset.action = 'logs';
+    button.addEventListener('click', () => showLog(node));
+    line.append(button);
+  }
   for (const action of node.actions ?? []) {
     const button = element('button', 'action', action.label);
     button.dataset.action = action.name;
@@ -141,6 +147,35 @@ function drawEdges() {
 }
 
 let shownView;
+let logSource;
+
+// A pod's log, followed in a panel at the bottom of the page until the container ends or the panel closes.
+function showLog(node) {
+  logSource?.close();
+  document.getElementById('log')?.remove();
+  const panel = element('section', 'log-panel');
+  panel.id = 'log';
+  const title = element('h2', '', `${node.namespace}/${node.name}`);
+  const close = element('button', 'action', 'Close');
+  close.addEventListener('click', () => {
+    logSource?.close();
+    panel.remove();
+  });
+  title.append(close);
+  const text = element('pre', 'log-text');
+  panel.append(title, text);
+  document.body.append(panel);
+  logSource = new EventSource(`/api/logs?namespace=${encodeURIComponent(node.namespace)}&pod=${encodeURIComponent(node.name)}`);
+  logSource.addEventListener('log', (event) => {
+    const follow = text.scrollTop + text.clientHeight >= text.scrollHeight - 4;
+    text.append(JSON.parse(event.data));
+    if (follow) text.scrollTop = text.scrollHeight;
+  });
+  logSource.addEventListener('end', (event) => {
+    text.append(element('span', 'log-end', `\n— ${JSON.parse(event.data)} —`));
+    logSource.close();
+  });
+}
 
 async function act(node, action) {
   if (!confirm(action.confirm)) return;

@@ -85,6 +85,7 @@ export function memoryClient(): MemoryClient {
     patchStatus: notImplemented,
     deleteCollection: notImplemented,
     podLog: notImplemented,
+    followPodLog: notImplemented,
     close: async () => {},
   };
   return client;
