@@ -85,7 +85,7 @@ export default tseslint.config(
   // The dashboard's page script runs in the browser.
   {
     files: ['src/dashboard/web/*.js'],
-    languageOptions: { globals: Object.fromEntries(['document', 'history', 'location', 'EventSource', 'fetch', 'setInterval', 'requestAnimationFrame', 'addEventListener', 'confirm', 'Date', 'JSON', 'Map', 'Set'].map((name) => [name, 'readonly'])) },
+    languageOptions: { globals: Object.fromEntries(['document', 'history', 'location', 'EventSource', 'fetch', 'setInterval', 'requestAnimationFrame', 'addEventListener', 'confirm', 'CSS', 'Date', 'JSON', 'Map', 'Set'].map((name) => [name, 'readonly'])) },
   },
   { files: ['examples/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [RUNTIME_SURFACE('^(?:\\.\\./)+src/')] }] } },
 );

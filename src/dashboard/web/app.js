@@ -31,10 +31,8 @@ function element(tag, className, text) {
   return el;
 }
 
-function drawNode(node) {
-  const item = element('li', `node state-${node.state}`);
-  item.dataset.id = node.id;
-  item.dataset.state = node.state;
+// A node's own part (its line and notes), apart from its children: what changes when only its status does.
+function drawHead(node) {
   const line = element('div', 'line');
   line.append(element('span', 'badge', node.phase ?? '—'), element('span', 'kind', node.kind), element('span', 'name', node.name));
   const clock = element('span', 'clock', elapsed(node));
@@ -53,12 +51,20 @@ function drawNode(node) {
     button.addEventListener('click', () => act(node, action));
     line.append(button);
   }
-  item.append(line);
+  const head = [line];
   for (const note of node.notes) {
     const p = element('div', `note tone-${note.tone}`);
     p.append(element('span', 'label', note.label), document.createTextNode(` ${note.text}`));
-    item.append(p);
+    head.push(p);
   }
+  return head;
+}
+
+function drawNode(node) {
+  const item = element('li', `node state-${node.state}`);
+  item.dataset.id = node.id;
+  item.dataset.state = node.state;
+  item.append(...drawHead(node));
   if (node.children.some((child) => child.dependsOn)) item.append(drawDag(node.children));
   else if (node.children.length > 0) {
     const list = element('ul');
@@ -188,12 +194,72 @@ async function act(node, action) {
   connection.textContent = response.ok ? answer.message : `failed: ${answer.message}`;
 }
 
+// What decides the page's shape: the nodes, their order and their dependencies. While it stays the same, a
+// change redraws only the nodes whose own part changed, in place (a job turning 1,000 items green one by one
+// must not rebuild 1,000 boxes each time).
+function shapeOf(nodes) {
+  return nodes.map((node) => `${node.id}<${(node.dependsOn ?? []).join(',')}>[${shapeOf(node.children)}]`).join(';');
+}
+
+const headOf = (node) => JSON.stringify({ ...node, children: undefined });
+let shownShape;
+let shownHeads = new Map();
+
 function draw() {
+  const shape = shapeOf(roots);
+  const heads = new Map();
+  const collect = (nodes) => {
+    for (const node of nodes) {
+      heads.set(node.id, headOf(node));
+      collect(node.children);
+    }
+  };
+  collect(roots);
+  if (shape === shownShape) {
+    let resized = false;
+    const patch = (nodes) => {
+      for (const node of nodes) {
+        if (heads.get(node.id) !== shownHeads.get(node.id)) {
+          const item = tree.querySelector(`li[data-id="${CSS.escape(node.id)}"]`);
+          if (item) {
+            const notesBefore = item.querySelectorAll(':scope > .note').length;
+            for (const child of [...item.children]) if (child.matches('.line, .note')) child.remove();
+            item.prepend(...drawHead(node));
+            item.className = `node state-${node.state}${item.classList.contains('dag-item') ? ' dag-item' : ''}`;
+            item.dataset.state = node.state;
+            resized ||= notesBefore !== node.notes.length;
+          }
+        }
+        patch(node.children);
+      }
+    };
+    patch(roots);
+    shownHeads = heads;
+    // Boxes that grew or shrank move the arrows' ends.
+    if (resized) {
+      pendingEdges.push(...tree.querySelectorAll('.dag'));
+      requestAnimationFrame(drawEdges);
+    }
+    return;
+  }
+  shownShape = shape;
+  shownHeads = heads;
   const list = element('ul', 'roots');
   for (const root of roots) list.append(drawNode(root));
   if (roots.length === 0) list.append(element('li', 'empty', `nothing in namespace ${namespaceInput.value}`));
   tree.replaceChildren(list);
   requestAnimationFrame(drawEdges);
+}
+
+// Events may come faster than frames: the latest wins, drawn once per frame.
+let drawScheduled = false;
+function scheduleDraw() {
+  if (drawScheduled) return;
+  drawScheduled = true;
+  requestAnimationFrame(() => {
+    drawScheduled = false;
+    draw();
+  });
 }
 
 function tick() {
@@ -206,6 +272,7 @@ function tick() {
 function show(view) {
   source?.close();
   shownView = view;
+  shownShape = undefined;
   for (const link of views.querySelectorAll('a')) link.classList.toggle('current', link.dataset.view === view);
   const namespace = namespaceInput.value.trim() || 'default';
   history.replaceState(null, '', `/#${view}/${namespace}`);
@@ -217,7 +284,7 @@ function show(view) {
     roots = data.roots;
     connection.textContent = data.stale ? `stale: ${data.stale}` : 'live';
     connection.classList.toggle('stale', Boolean(data.stale));
-    draw();
+    scheduleDraw();
   });
   source.addEventListener('error', () => {
     connection.textContent = 'reconnecting…';
