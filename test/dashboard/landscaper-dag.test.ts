@@ -96,4 +96,41 @@ describe('the Landscaper view of the web dashboard on bosun up', () => {
     const left = await kubectl(['get', 'inst,exec,di', '-o', 'name']);
     assert.equal(left.stdout.split('\n').filter((l) => l.includes('stuck')).length, 0, left.stdout);
   });
+
+  test('a template error and a dependsOn cycle show as red nodes with their messages', { timeout: 120_000 }, async () => {
+    const installation = (name: string, template: string) => `apiVersion: landscaper.gardener.cloud/v1alpha1
+kind: Installation
+metadata:
+  name: ${name}
+  namespace: default
+  annotations:
+    landscaper.gardener.cloud/operation: reconcile
+spec:
+  blueprint:
+    inline:
+      filesystem:
+        blueprint.yaml: |
+          apiVersion: landscaper.gardener.cloud/v1alpha1
+          kind: Blueprint
+          deployExecutions:
+            - name: default
+              type: GoTemplate
+              template: |
+${template.split('\n').map((line) => `                ${line}`).join('\n')}
+`;
+    const mock = (name: string, dependsOn: string) =>
+      `  - name: ${name}\n    type: landscaper.gardener.cloud/mock\n    dependsOn: [${dependsOn}]\n    config:\n      apiVersion: mock.deployer.landscaper.gardener.cloud/v1alpha1\n      kind: ProviderConfiguration`;
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const applied = await kubectl(['apply', '-f', '-'], [installation('broken-template', 'deployItems: {{ .imports.nothing.here }}'), installation('cycle', `deployItems:\n${mock('a', 'b')}\n${mock('b', 'a')}`)].join('---\n'));
+    assert.equal(applied.code, 0, applied.stderr);
+    const red = async (id: string, message: RegExp) => {
+      const selector = `li[data-id="${id}"][data-state="failed"]`;
+      await page.waitForSelector(selector, { timeout: 60_000 });
+      const notes = (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(`${selector} > .note.tone-error`)})].map((n) => n.textContent).join(' | ')`)) as string;
+      assert.match(notes, message, `${id} says why it failed`);
+    };
+    await red('Installation/default/broken-template', /template|nil|map has no entry|executing/i);
+    await red('Installation/default/cycle', /form a cycle: (a -> b -> a|b -> a -> b)/);
+    await screenshot(page, 'dashboard-landscaper-failures');
+  });
 });

@@ -65,6 +65,8 @@ function branchNode(namespace: string, branch: BranchNode): DashboardNode {
     kind: 'Branch',
     name: branch.name,
     namespace,
+    // A Branch has no phase of its own: the word for what its workflows add up to.
+    phase: { failed: 'Failed', succeeded: 'Succeeded', deleting: 'Deleting' }[state as string] ?? 'Running',
     state,
     notes,
     children: branch.workflows.map((workflow) => workflowNode(namespace, workflow)),
