@@ -7,6 +7,7 @@ import type { KubeClient } from '../client/client.ts';
 import type { DashboardView } from '../runtime/view/dashboard-view.ts';
 import { messageOf } from '../apimachinery/error-message.ts';
 import { ActionError, parseActionRequest, runAction } from './actions.ts';
+import { followEvents } from './events-feed.ts';
 import { LiveViews } from './live-views.ts';
 import { sessionCookie, Sessions } from './sessions.ts';
 
@@ -50,7 +51,7 @@ const SECURITY_HEADERS = {
 
 export async function startDashboard(options: DashboardOptions): Promise<RunningDashboard> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host)) throw new Error(`the dashboard serves on loopback only (it has no TLS); --dashboard-host ${host} is refused`);
+  if (!LOOPBACK.has(host)) throw new Error(`the dashboard serves on loopback only (it has no TLS): ${host} is refused`);
   const onError = options.onError ?? (() => undefined);
   const sessions = new Sessions(options.apiToken);
   const live = new LiveViews(options.client, options.views, onError);
@@ -109,6 +110,12 @@ export async function startDashboard(options: DashboardOptions): Promise<Running
       return live.subscribe(view, url.searchParams.get('namespace') || 'default', res);
     }
     if (url.pathname === '/api/logs') return void followLog(url.searchParams, res);
+    if (url.pathname === '/api/events') {
+      const of = { namespace: url.searchParams.get('namespace') ?? '', kind: url.searchParams.get('kind') ?? '', name: url.searchParams.get('name') ?? '' };
+      // The selector's values are the object's kind and name: nothing that could add another selector term.
+      if (!/^[A-Za-z]+$/.test(of.kind) || !/^[a-z0-9.-]+$/.test(of.name)) return send(res, 400, 'text/plain; charset=utf-8', 'kind and name are required\n');
+      return followEvents(options.client, of, res, SECURITY_HEADERS, onError);
+    }
     send(res, 404, 'text/plain; charset=utf-8', 'not found\n');
   }
 

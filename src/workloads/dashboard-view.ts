@@ -1,6 +1,6 @@
 // Workloads in the web dashboard: Deployments with their ReplicaSets' pods, Jobs with theirs, and the pods no
 // controller owns, each pod with the reason a container waits or ended (what `kubectl get pods` calls STATUS).
-import { deploymentsResource, jobsResource, podsResource, replicaSetsResource } from '../apimachinery/builtin-resources.ts';
+import { deploymentsResource, jobsResource, nodesResource, podsResource, replicaSetsResource } from '../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../apimachinery/object.ts';
 import { dashboardNodeId, type DashboardNode, type DashboardState, type DashboardView } from '../runtime/index.ts';
 
@@ -111,4 +111,39 @@ export const workloadsDashboardView: DashboardView = {
     const loose = pods.filter((pod) => !owned.has(pod.metadata.uid ?? '') && !ownerUid(pod)).map(podNode);
     return [...deployments, ...jobs, ...loose];
   },
+};
+
+/** A Node's Ready condition as kubectl get nodes words it, with cordoning. */
+function nodeState(node: KubeObject): { phase: string; state: DashboardState } {
+  const ready = list(record(node['status'])['conditions']).find((c) => c['type'] === 'Ready');
+  const unschedulable = record(node['spec'])['unschedulable'] === true;
+  const phase = `${ready?.['status'] === 'True' ? 'Ready' : ready?.['status'] === 'False' ? 'NotReady' : 'Unknown'}${unschedulable ? ',SchedulingDisabled' : ''}`;
+  return { phase, state: ready?.['status'] === 'True' ? (unschedulable ? 'waiting' : 'succeeded') : 'failed' };
+}
+
+export const nodesDashboardView: DashboardView = {
+  name: 'nodes',
+  title: 'Nodes',
+  resources: { nodes: { resource: nodesResource, namespace: null }, pods: { resource: podsResource, namespace: null } },
+  // Every node of the cluster with the pods bound to it, whatever namespace the page shows.
+  build: (_namespace, objects) =>
+    [...(objects['nodes'] ?? [])].sort(byName).map((node) => {
+      const { phase, state } = nodeState(node);
+      const pods = (objects['pods'] ?? []).filter((pod) => record(pod['spec'])['nodeName'] === node.metadata.name).sort(byName);
+      const info = record(record(node['status'])['nodeInfo']);
+      const notes: DashboardNode['notes'] = [];
+      if (text(info['osImage'])) notes.push({ label: 'system', tone: 'info', text: `${text(info['osImage'])}, kernel ${text(info['kernelVersion']) ?? '?'}, ${text(info['containerRuntimeVersion']) ?? ''}` });
+      notes.push({ label: 'pods', tone: 'info', text: String(pods.length) });
+      return {
+        id: dashboardNodeId('Node', '', node.metadata.name ?? ''),
+        kind: 'Node',
+        name: node.metadata.name ?? '',
+        namespace: '',
+        phase,
+        state,
+        ...(node.metadata.creationTimestamp ? { startedAt: node.metadata.creationTimestamp } : {}),
+        notes,
+        children: pods.map(podNode),
+      };
+    }),
 };

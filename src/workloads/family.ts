@@ -3,7 +3,7 @@
 // controller, the ReplicaSet, Deployment and StatefulSet controllers, the HorizontalPodAutoscaler controller, the PersistentVolume binder, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
-import { workloadsDashboardView } from './dashboard-view.ts';
+import { nodesDashboardView, workloadsDashboardView } from './dashboard-view.ts';
 import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
 import { registerEndpointSliceController, type EndpointSliceControllerOptions } from './endpointslice/controller.ts';
 import { registerDeploymentController, type DeploymentControllerOptions } from './deployment/controller.ts';
@@ -97,7 +97,7 @@ export function workloadsFamilyWith(options: WorkloadsOptions): Family {
     crds: [],
     rbac,
     embeddedOnly: true,
-    views: [workloadsDashboardView],
+    views: [workloadsDashboardView, nodesDashboardView],
     register: (mgr) => registerWorkloads(mgr, options),
   };
 }

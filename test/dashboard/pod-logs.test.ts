@@ -42,10 +42,23 @@ describe('pod logs in the web dashboard', () => {
     const node = '[data-id="Pod/default/counter"]';
     await page.waitForSelector(`${node}[data-state="progressing"]`, { timeout: 60_000 });
     await page.evaluate(`document.querySelector(${JSON.stringify(`${node} button[data-action="logs"]`)}).click()`);
-    await page.waitForFunction(`/line \\d+/.test(document.querySelector('#log pre')?.textContent ?? '')`);
-    const first = Number(/line (\d+)\s*$/.exec((await page.$eval('#log pre', (el) => el.textContent)) ?? '')?.[1]);
+    await page.waitForFunction(`/line \\d+/.test(document.querySelector('#panel pre')?.textContent ?? '')`);
+    const first = Number(/line (\d+)\s*$/.exec((await page.$eval('#panel pre', (el) => el.textContent)) ?? '')?.[1]);
     // Followed: a line the container writes after the panel opened shows up.
-    await page.waitForFunction(`document.querySelector('#log pre').textContent.includes('line ${first + 3}\\n')`);
+    await page.waitForFunction(`document.querySelector('#panel pre').textContent.includes('line ${first + 3}\\n')`);
     await screenshot(page, 'dashboard-workloads-logs');
+  });
+
+  test('the Nodes view shows the node with its pods; a name opens its Events', { timeout: 120_000 }, async () => {
+    const login = /^dashboard: (http:\/\/127\.0\.0\.1:\d+\/)login\/\S+$/m.exec(output);
+    assert.ok(login, output);
+    const page = await browser.newPage();
+    await page.goto(login[0].slice('dashboard: '.length));
+    await page.goto(`${login[1]}#nodes/default`);
+    await page.waitForSelector('li[data-id^="Node//"][data-state="succeeded"] li[data-id="Pod/default/counter"]', { timeout: 60_000 });
+    await page.evaluate(`document.querySelector('li[data-id="Pod/default/counter"] button.name').click()`);
+    // What kubectl describe pod lists: the scheduler's and the node agent's Events about the pod.
+    await page.waitForFunction(`/Scheduled/.test(document.querySelector('#panel pre')?.textContent ?? '') && /Started/.test(document.querySelector('#panel pre').textContent)`);
+    await screenshot(page, 'dashboard-nodes-events');
   });
 });

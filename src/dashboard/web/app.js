@@ -34,7 +34,12 @@ function element(tag, className, text) {
 // A node's own part (its line and notes), apart from its children: what changes when only its status does.
 function drawHead(node) {
   const line = element('div', 'line');
-  line.append(element('span', 'badge', node.phase ?? '—'), element('span', 'kind', node.kind), element('span', 'name', node.name));
+  const name = element(EVENT_KINDS[node.kind] ? 'button' : 'span', 'name', node.name);
+  if (EVENT_KINDS[node.kind]) {
+    name.title = 'Events';
+    name.addEventListener('click', () => showEvents(node));
+  }
+  line.append(element('span', 'badge', node.phase ?? '—'), element('span', 'kind', node.kind), name);
   const clock = element('span', 'clock', elapsed(node));
   clock.dataset.startedAt = node.startedAt ?? '';
   clock.dataset.finishedAt = node.finishedAt ?? '';
@@ -152,36 +157,62 @@ function drawEdges() {
   }
 }
 
-let shownView;
-let logSource;
+let panelSource;
 
-// A pod's log, followed in a panel at the bottom of the page until the container ends or the panel closes.
-function showLog(node) {
-  logSource?.close();
-  document.getElementById('log')?.remove();
-  const panel = element('section', 'log-panel');
-  panel.id = 'log';
-  const title = element('h2', '', `${node.namespace}/${node.name}`);
+// A panel at the bottom of the page (a log, Events), fed by one EventSource until it closes.
+function openPanel(title, url) {
+  panelSource?.close();
+  document.getElementById('panel')?.remove();
+  const panel = element('section', 'panel');
+  panel.id = 'panel';
+  const heading = element('h2', '', title);
   const close = element('button', 'action', 'Close');
   close.addEventListener('click', () => {
-    logSource?.close();
+    panelSource?.close();
     panel.remove();
   });
-  title.append(close);
-  const text = element('pre', 'log-text');
-  panel.append(title, text);
+  heading.append(close);
+  const body = element('pre', 'panel-text');
+  panel.append(heading, body);
   document.body.append(panel);
-  logSource = new EventSource(`/api/logs?namespace=${encodeURIComponent(node.namespace)}&pod=${encodeURIComponent(node.name)}`);
-  logSource.addEventListener('log', (event) => {
-    const follow = text.scrollTop + text.clientHeight >= text.scrollHeight - 4;
-    text.append(JSON.parse(event.data));
-    if (follow) text.scrollTop = text.scrollHeight;
+  panelSource = new EventSource(url);
+  panelSource.addEventListener('end', (event) => {
+    body.append(element('span', 'panel-end', `\n— ${JSON.parse(event.data)} —`));
+    panelSource.close();
   });
-  logSource.addEventListener('end', (event) => {
-    text.append(element('span', 'log-end', `\n— ${JSON.parse(event.data)} —`));
-    logSource.close();
+  return { source: panelSource, body };
+}
+
+// A pod's log, followed; it scrolls with the log unless the reader scrolled up.
+function showLog(node) {
+  const { source, body } = openPanel(`log of ${node.namespace}/${node.name}`, `/api/logs?namespace=${encodeURIComponent(node.namespace)}&pod=${encodeURIComponent(node.name)}`);
+  source.addEventListener('log', (event) => {
+    const follow = body.scrollTop + body.clientHeight >= body.scrollHeight - 4;
+    body.append(JSON.parse(event.data));
+    if (follow) body.scrollTop = body.scrollHeight;
   });
 }
+
+// The kinds whose nodes are API objects of that kind (the others are parts of one, like a chaos injection).
+const EVENT_KINDS = { ChaosPod: 'Pod', Pod: 'Pod', Deployment: 'Deployment', Job: 'Job', Node: 'Node', Installation: 'Installation', Execution: 'Execution', DeployItem: 'DeployItem', Disruption: 'Disruption', Repository: 'Repository', Branch: 'Branch', Workflow: 'Workflow' };
+
+// An object's Events, as kubectl describe lists them, kept current.
+function showEvents(node) {
+  const kind = EVENT_KINDS[node.kind];
+  const { source, body } = openPanel(`Events of ${kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}`, `/api/events?namespace=${encodeURIComponent(node.namespace)}&kind=${kind}&name=${encodeURIComponent(node.name)}`);
+  body.classList.add('events');
+  source.addEventListener('events', (event) => {
+    const lines = JSON.parse(event.data);
+    if (lines.length === 0) return body.replaceChildren('no events');
+    body.replaceChildren(...lines.map((e) => {
+      const row = element('div', `event event-${e.type}`);
+      row.append(element('span', 'event-time', e.last), element('span', 'event-type', e.type), element('span', 'event-reason', e.reason), element('span', 'event-count', e.count > 1 ? `×${e.count}` : ''), element('span', 'event-source', e.source), element('span', 'event-message', e.message));
+      return row;
+    }));
+  });
+}
+
+let shownView;
 
 async function act(node, action) {
   if (!confirm(action.confirm)) return;
