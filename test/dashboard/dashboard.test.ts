@@ -10,6 +10,7 @@ import { startDashboard, type RunningDashboard } from '../../src/dashboard/serve
 import { landscaperDashboardView } from '../../src/landscaper/tree/dashboard-view.ts';
 import { workloadsDashboardView } from '../../src/workloads/dashboard-view.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { bin, exited, startReadyWithOutput } from '../helpers/bosun-process.ts';
 import { launchBrowser, screenshot } from '../helpers/browser.ts';
 
 describe('the web dashboard in headless Chromium', () => {
@@ -79,5 +80,24 @@ describe('the web dashboard in headless Chromium', () => {
     assert.deepEqual(reloads, [], 'no navigation happened');
     await screenshot(page, 'dashboard-workloads');
     await context.close();
+  });
+
+  test('bosun dashboard --kubeconfig serves the same against any cluster, with its own one-time link', async () => {
+    const { child, output } = await startReadyWithOutput([bin, 'dashboard', '--kubeconfig', server.kubeconfigFile, '--port', '0'], 'dashboard: ');
+    try {
+      const login = /dashboard: (http:\/\/127\.0\.0\.1:\d+\/)login\/\S+/.exec(output);
+      assert.ok(login, output);
+      const first = await fetch(login[0].slice('dashboard: '.length), { redirect: 'manual' });
+      assert.equal(first.status, 303);
+      const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const views = (await (await fetch(`${login[1]}api/views`, { headers: { cookie } })).json()) as { name: string }[];
+      assert.deepEqual(views.map((v) => v.name).sort(), ['chaos', 'landscaper', 'nodes', 'terrakojo', 'workloads']);
+      // The login page takes the kubeconfig user's token.
+      const byToken = await fetch(`${login[1]}login`, { method: 'POST', body: new URLSearchParams({ token: server.token }), redirect: 'manual' });
+      assert.equal(byToken.status, 303);
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
   });
 });
