@@ -133,3 +133,39 @@ export interface ControllerRevision extends KubeObject {
   data?: Record<string, unknown>;
   revision: number;
 }
+
+export interface RollingUpdateDaemonSet {
+  maxUnavailable?: IntOrString;
+  maxSurge?: IntOrString;
+}
+
+export interface DaemonSetUpdateStrategy {
+  type?: 'RollingUpdate' | 'OnDelete';
+  rollingUpdate?: RollingUpdateDaemonSet;
+}
+
+export interface DaemonSetSpec {
+  selector: LabelSelectorObject;
+  template: PodTemplateSpec;
+  updateStrategy?: DaemonSetUpdateStrategy;
+  minReadySeconds?: number;
+  revisionHistoryLimit?: number;
+}
+
+export interface DaemonSetStatus {
+  currentNumberScheduled: number;
+  numberMisscheduled: number;
+  desiredNumberScheduled: number;
+  numberReady: number;
+  observedGeneration?: number;
+  updatedNumberScheduled?: number;
+  numberAvailable?: number;
+  numberUnavailable?: number;
+  collisionCount?: number;
+  conditions?: ReplicaSetCondition[];
+}
+
+export interface DaemonSet extends KubeObject {
+  spec: DaemonSetSpec;
+  status?: DaemonSetStatus;
+}

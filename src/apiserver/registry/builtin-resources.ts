@@ -19,6 +19,7 @@ import { secretStrategy } from './secret-strategy.ts';
 import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
+import { daemonSetStrategy } from './daemonset-strategy.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -281,6 +282,17 @@ export const builtinResources: readonly ResourceType[] = [
     subresources: [scale],
     tracksGeneration: true,
     ...statefulSetStrategy,
+  }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    shortNames: ['ds'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...daemonSetStrategy,
   }),
   builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
