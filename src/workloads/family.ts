@@ -1,6 +1,6 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the CronJob
-// controller, the ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
+// controller, the ReplicaSet, Deployment, StatefulSet and DaemonSet controllers, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
@@ -12,6 +12,7 @@ import { registerNodeLifecycleController, type NodeLifecycleOptions } from './no
 import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
 import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
 import { registerStatefulSetController, type StatefulSetControllerOptions } from './statefulset/controller.ts';
+import { registerDaemonSetController, type DaemonSetControllerOptions } from './daemonset/controller.ts';
 
 /** Per-controller options; false leaves a controller out (e.g. when a real kube-scheduler runs). */
 export interface WorkloadsOptions {
@@ -24,6 +25,7 @@ export interface WorkloadsOptions {
   endpointSlice?: EndpointSliceControllerOptions | false;
   endpoints?: EndpointsControllerOptions | false;
   statefulSet?: StatefulSetControllerOptions | false;
+  daemonSet?: DaemonSetControllerOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -36,6 +38,7 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.endpointSlice !== false) registerEndpointSliceController(mgr, options.endpointSlice);
   if (options.endpoints !== false) registerEndpointsController(mgr, options.endpoints);
   if (options.statefulSet !== false) registerStatefulSetController(mgr, options.statefulSet);
+  if (options.daemonSet !== false) registerDaemonSetController(mgr, options.daemonSet);
 }
 
 /**
@@ -71,6 +74,9 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: ['apps'], resources: ['statefulsets/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'patch'] },
+  // The DaemonSet controller: its sets' status (it shares the pod, node and ControllerRevision rules above).
+  { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['daemonsets/status'], verbs: ['update'] },
 ];
 
 /** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */
