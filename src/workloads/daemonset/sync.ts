@@ -200,7 +200,8 @@ async function rollingUpdate(d: DaemonSetControllerData, key: string, set: Daemo
     let unavailable = 0;
     const immediately: Pod[] = [];
     const candidates: Pod[] = [];
-    for (const node of eligible) {
+    // As upstream, every node with daemon pods, so an old pod on a node that should no longer run it goes too.
+    for (const node of nodes.filter((n) => n.pods.length > 0)) {
       const { fresh, old } = split(node.pods);
       if ((fresh === undefined) === (old === undefined)) unavailable++;
       else if (fresh) {
