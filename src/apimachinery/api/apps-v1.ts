@@ -134,6 +134,9 @@ export interface ControllerRevision extends KubeObject {
   revision: number;
 }
 
+/** The DaemonSet's template generation: the API server sets it to 1 and bumps it when the template changes. */
+export const DAEMONSET_TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
 export interface RollingUpdateDaemonSet {
   maxUnavailable?: IntOrString;
   maxSurge?: IntOrString;

@@ -3,6 +3,7 @@
 // set, a history limit of 10, and the deprecated template generation annotation the controller labels pods with
 // (it goes up by one whenever the template changes, as upstream's PrepareForUpdate does).
 import { isDeepStrictEqual } from 'node:util';
+import { DAEMONSET_TEMPLATE_GENERATION_ANNOTATION } from '../../apimachinery/api/apps-v1.ts';
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
 import { defaultPodSpec } from './pod-spec.ts';
 import type { ResourceType } from './resource-type.ts';
@@ -10,8 +11,6 @@ import { child, immutableSelector, intOrPercent, nonNegative, record, restartPol
 
 type Json = Record<string, unknown>;
 type Strategy = Pick<ResourceType, 'prepareForCreate' | 'prepareForUpdate' | 'validate'>;
-
-export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 function defaultDaemonSet(set: KubeObject): void {
   const spec = child(set, 'spec');
@@ -27,7 +26,7 @@ function defaultDaemonSet(set: KubeObject): void {
 }
 
 function setTemplateGeneration(set: KubeObject, generation: number): void {
-  set.metadata.annotations = { ...set.metadata.annotations, [TEMPLATE_GENERATION_ANNOTATION]: String(generation) };
+  set.metadata.annotations = { ...set.metadata.annotations, [DAEMONSET_TEMPLATE_GENERATION_ANNOTATION]: String(generation) };
 }
 
 function strategyCauses(spec: Json): StatusCause[] {
@@ -55,7 +54,7 @@ export const daemonSetStrategy: Strategy = {
   },
   prepareForUpdate(set, old) {
     defaultDaemonSet(set);
-    const before = Number(old.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION] ?? '1') || 1;
+    const before = Number(old.metadata.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION] ?? '1') || 1;
     const changed = !isDeepStrictEqual(record(record(set['spec'])['template']), record(record(old['spec'])['template']));
     setTemplateGeneration(set, changed ? before + 1 : before);
   },

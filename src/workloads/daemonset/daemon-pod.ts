@@ -2,16 +2,16 @@
 // generation, tolerating node problems and pinned to their node by node affinity so the default scheduler binds
 // them there (as upstream since ScheduleDaemonSetPods).
 import type { DaemonSet, Pod, PodTemplateSpec } from '../../apimachinery/api/index.ts';
+import { DAEMONSET_TEMPLATE_GENERATION_ANNOTATION } from '../../apimachinery/api/apps-v1.ts';
 import type { OwnerReference } from '../../apimachinery/object.ts';
 import { podFromTemplate } from '../pods/pod-control.ts';
 import { REVISION_LABEL } from '../statefulset/identity.ts';
 import { bindToNode } from './eligibility.ts';
 
 export const TEMPLATE_GENERATION_LABEL = 'pod-template-generation';
-export const TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
 
 export function templateGeneration(set: DaemonSet): string | undefined {
-  return set.metadata.annotations?.[TEMPLATE_GENERATION_ANNOTATION];
+  return set.metadata.annotations?.[DAEMONSET_TEMPLATE_GENERATION_ANNOTATION];
 }
 
 /** util.IsPodUpdated: the pod carries the current revision's hash, or the set's template generation. */
