@@ -1,6 +1,7 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the CronJob
-// controller, the ReplicaSet, Deployment and StatefulSet controllers, the HorizontalPodAutoscaler controller, the PersistentVolume binder, the node lifecycle controller, and the endpointslice and endpoints
+// controller, the ReplicaSet, Deployment, StatefulSet and DaemonSet controllers, the HorizontalPodAutoscaler controller,
+// the PersistentVolume binder, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { nodesDashboardView, workloadsDashboardView } from './dashboard-view.ts';
@@ -15,6 +16,7 @@ import { registerScheduler, type SchedulerOptions } from './scheduler/controller
 import { registerStatefulSetController, type StatefulSetControllerOptions } from './statefulset/controller.ts';
 import { registerHpaController, type HpaControllerOptions } from './hpa/controller.ts';
 import { registerVolumeBinding, type VolumeBindingOptions } from './volume-binding/controller.ts';
+import { registerDaemonSetController, type DaemonSetControllerOptions } from './daemonset/controller.ts';
 
 /** Per-controller options; false leaves a controller out (e.g. when a real kube-scheduler runs). */
 export interface WorkloadsOptions {
@@ -29,6 +31,7 @@ export interface WorkloadsOptions {
   statefulSet?: StatefulSetControllerOptions | false;
   horizontalPodAutoscaler?: HpaControllerOptions | false;
   volumeBinding?: VolumeBindingOptions | false;
+  daemonSet?: DaemonSetControllerOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -43,6 +46,7 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.statefulSet !== false) registerStatefulSetController(mgr, options.statefulSet);
   if (options.horizontalPodAutoscaler !== false) registerHpaController(mgr, options.horizontalPodAutoscaler);
   if (options.volumeBinding !== false) registerVolumeBinding(mgr, options.volumeBinding);
+  if (options.daemonSet !== false) registerDaemonSetController(mgr, options.daemonSet);
 }
 
 /**
@@ -87,6 +91,9 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['list', 'watch', 'patch'] },
   { apiGroups: [''], resources: ['persistentvolumes/status', 'persistentvolumeclaims/status'], verbs: ['update'] },
   { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list', 'watch'] },
+  // The DaemonSet controller: its sets' status (it shares the pod, node and ControllerRevision rules above).
+  { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get', 'list', 'watch'] },
+  { apiGroups: ['apps'], resources: ['daemonsets/status'], verbs: ['update'] },
 ];
 
 /** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */

@@ -133,3 +133,42 @@ export interface ControllerRevision extends KubeObject {
   data?: Record<string, unknown>;
   revision: number;
 }
+
+/** The DaemonSet's template generation: the API server sets it to 1 and bumps it when the template changes. */
+export const DAEMONSET_TEMPLATE_GENERATION_ANNOTATION = 'deprecated.daemonset.template.generation';
+
+export interface RollingUpdateDaemonSet {
+  maxUnavailable?: IntOrString;
+  maxSurge?: IntOrString;
+}
+
+export interface DaemonSetUpdateStrategy {
+  type?: 'RollingUpdate' | 'OnDelete';
+  rollingUpdate?: RollingUpdateDaemonSet;
+}
+
+export interface DaemonSetSpec {
+  selector: LabelSelectorObject;
+  template: PodTemplateSpec;
+  updateStrategy?: DaemonSetUpdateStrategy;
+  minReadySeconds?: number;
+  revisionHistoryLimit?: number;
+}
+
+export interface DaemonSetStatus {
+  currentNumberScheduled: number;
+  numberMisscheduled: number;
+  desiredNumberScheduled: number;
+  numberReady: number;
+  observedGeneration?: number;
+  updatedNumberScheduled?: number;
+  numberAvailable?: number;
+  numberUnavailable?: number;
+  collisionCount?: number;
+  conditions?: ReplicaSetCondition[];
+}
+
+export interface DaemonSet extends KubeObject {
+  spec: DaemonSetSpec;
+  status?: DaemonSetStatus;
+}

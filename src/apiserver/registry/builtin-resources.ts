@@ -23,6 +23,7 @@ import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-s
 import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
 import { persistentVolumeStrategy, storageClassStrategy } from './storage-strategy.ts';
+import { daemonSetStrategy } from './daemonset-strategy.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -286,6 +287,17 @@ export const builtinResources: readonly ResourceType[] = [
     subresources: [scale],
     tracksGeneration: true,
     ...statefulSetStrategy,
+  }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    shortNames: ['ds'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...daemonSetStrategy,
   }),
   builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
   builtin({

@@ -68,7 +68,7 @@ export function selectorCauses(spec: Json, emptyMessage: string): StatusCause[] 
   return [];
 }
 
-function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause[] {
+export function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause[] {
   if (!old) return [];
   const before = record(old['spec'])['selector'];
   if (JSON.stringify(before) === JSON.stringify(spec['selector'])) return [];
@@ -80,7 +80,7 @@ export function templateSpec(spec: Json): Json {
   return child(child(spec, 'template'), 'spec');
 }
 
-function templateCauses(spec: Json): StatusCause[] {
+export function templateCauses(spec: Json): StatusCause[] {
   return validatePodSpec(record(record(spec['template'])['spec']), 'spec.template.spec');
 }
 
@@ -156,9 +156,9 @@ function defaultDeployment(deployment: KubeObject): void {
 }
 
 /** An IntOrString of a rolling update: an integer ≥ 0 or a percentage up to 100%. Returns its value if zero-checkable. */
-function intOrPercent(rolling: Json, field: string, causes: StatusCause[]): number | undefined {
+export function intOrPercent(rolling: Json, field: string, causes: StatusCause[], prefix = 'spec.strategy.rollingUpdate'): number | undefined {
   const value = rolling[field];
-  const path = `spec.strategy.rollingUpdate.${field}`;
+  const path = `${prefix}.${field}`;
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0) return value;
     causes.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${value}: must be greater than or equal to 0` });

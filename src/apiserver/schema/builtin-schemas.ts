@@ -288,6 +288,18 @@ const statefulSet = top({
     conditions: conditionsByType,
   }),
 });
+const daemonSet = top({
+  spec: struct({
+    ...scalars('minReadySeconds', 'revisionHistoryLimit'),
+    selector: labelSelector,
+    template: podTemplateSpec,
+    updateStrategy: struct({ type: SCALAR, rollingUpdate: struct({ maxUnavailable: intOrString, maxSurge: intOrString }) }),
+  }),
+  status: struct({
+    ...scalars('currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'),
+    conditions: conditionsByType,
+  }),
+});
 const controllerRevision = top({ data: UNKNOWN, revision: SCALAR });
 
 const lease = top({
@@ -366,6 +378,7 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['apps/v1/Deployment', deployment],
   ['apps/v1/ReplicaSet', replicaSet],
   ['apps/v1/StatefulSet', statefulSet],
+  ['apps/v1/DaemonSet', daemonSet],
   ['apps/v1/ControllerRevision', controllerRevision],
   ['coordination.k8s.io/v1/Lease', lease],
   ['apiextensions.k8s.io/v1/CustomResourceDefinition', crd],

@@ -353,6 +353,43 @@ const statefulSetPrinter = printer([NAME, col('Ready', 'Number of the pod with r
   ];
 });
 
+/** DaemonSet: the counts kube-apiserver prints, then the node selector (wide: containers, images, selector). */
+const daemonSetPrinter = printer(
+  [
+    NAME,
+    col('Desired', 'The desired number of nodes that should be running the daemon pod.'),
+    col('Current', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.'),
+    col('Ready', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.'),
+    col('Up-to-date', 'The total number of nodes that are running updated daemon pod'),
+    col('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+    col('Node Selector', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/'),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    col('Selector', 'A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const podSpec = rec(rec(spec.template).spec);
+    const containers = arr(podSpec.containers).map(rec);
+    const nodeSelector = Object.entries(rec(podSpec.nodeSelector)).map(([k, v]) => `${k}=${str(v)}`).join(',');
+    return [
+      o.metadata.name ?? '',
+      num(status.desiredNumberScheduled),
+      num(status.currentNumberScheduled),
+      num(status.numberReady),
+      num(status.updatedNumberScheduled),
+      num(status.numberAvailable),
+      nodeSelector || '<none>',
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(spec.selector),
+    ];
+  },
+);
+
 /** ControllerRevision: its controller as `statefulset.apps/web` (or <none>), and its revision number. */
 const controllerRevisionPrinter = printer(
   [NAME, col('Controller', 'Controller of the object'), col('Revision', 'Revision of the ControllerRevision'), AGE],
@@ -697,6 +734,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/Deployment': deploymentPrinter,
   'apps/ReplicaSet': replicaSetPrinter,
   'apps/StatefulSet': statefulSetPrinter,
+  'apps/DaemonSet': daemonSetPrinter,
   'apps/ControllerRevision': controllerRevisionPrinter,
   'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerPrinter,
   'coordination.k8s.io/Lease': leasePrinter,

@@ -11,6 +11,9 @@ import type { OwnerReference } from '../../apimachinery/object.ts';
 import { safeEncodeString } from '../deployment/template-hash.ts';
 import { REVISION_LABEL } from './identity.ts';
 
+/** What a revision snapshots: an owner with a pod template (StatefulSets and DaemonSets). */
+export type TemplatedOwner = Pick<StatefulSet, 'metadata'> & { spec: { template: PodTemplateSpec } };
+
 /** Go's json.Marshal of a map: keys in order, no spaces. */
 function sortedJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(sortedJson).join(',')}]`;
@@ -36,7 +39,7 @@ export function hashRevision(data: unknown, collisionCount: number): string {
 }
 
 /** getPatch: the patch that restores the set's pod template. */
-export function revisionData(set: StatefulSet): Record<string, unknown> {
+export function revisionData(set: TemplatedOwner): Record<string, unknown> {
   return { spec: { template: { ...structuredClone(set.spec.template), $patch: 'replace' } } };
 }
 
@@ -64,7 +67,7 @@ export function nextRevision(sorted: readonly ControllerRevision[]): number {
 }
 
 /** newRevision: the set's template as a revision (unnamed until created), labelled with the template's labels. */
-export function newRevision(set: StatefulSet, revision: number, ref: OwnerReference): ControllerRevision {
+export function newRevision(set: TemplatedOwner, revision: number, ref: OwnerReference): ControllerRevision {
   return {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
@@ -83,7 +86,7 @@ export function newRevision(set: StatefulSet, revision: number, ref: OwnerRefere
  * history.CreateControllerRevision: names the revision by its hash and creates it; when the name is taken by an
  * equal revision that one is returned, by another the collision count goes up and the next name is tried.
  */
-export async function createRevision(client: KubeClient, set: StatefulSet, revision: ControllerRevision, collision: { count: number }): Promise<ControllerRevision> {
+export async function createRevision(client: KubeClient, set: TemplatedOwner, revision: ControllerRevision, collision: { count: number }): Promise<ControllerRevision> {
   for (;;) {
     const hash = hashRevision(revision.data, collision.count);
     // ControllerRevisionName: the prefix is cut so the name stays a DNS subdomain.
