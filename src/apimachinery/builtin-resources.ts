@@ -26,6 +26,7 @@ export const deploymentsResource: ResourceRef = { group: 'apps', version: 'v1', 
 export const replicaSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true, kind: 'ReplicaSet' };
 export const statefulSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'statefulsets', namespaced: true, kind: 'StatefulSet' };
 export const controllerRevisionsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'controllerrevisions', namespaced: true, kind: 'ControllerRevision' };
+export const podDisruptionBudgetsResource: ResourceRef = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true, kind: 'PodDisruptionBudget' };
 export const validatingWebhookConfigurationsResource: ResourceRef = {
   group: ADMISSION_REGISTRATION_GROUP,
   version: ADMISSION_REGISTRATION_VERSION,

@@ -19,6 +19,7 @@ import { secretStrategy } from './secret-strategy.ts';
 import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
+import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -283,6 +284,16 @@ export const builtinResources: readonly ResourceType[] = [
     ...statefulSetStrategy,
   }),
   builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
+  builtin({
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    shortNames: ['pdb'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...podDisruptionBudgetStrategy,
+  }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({
     group: 'apiextensions.k8s.io',

@@ -364,6 +364,22 @@ const controllerRevisionPrinter = printer(
   },
 );
 
+/** PodDisruptionBudget: the budget as written (N/A for the other bound) and what the controller allows now. */
+const podDisruptionBudgetPrinter = printer(
+  [
+    NAME,
+    col('Min Available', 'The minimum number of pods that must be available'),
+    col('Max Unavailable', 'The maximum number of pods that may be unavailable'),
+    col('Allowed Disruptions', 'Calculated number of pods that may be disrupted at this time', 0, 'integer'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const bound = (v: unknown): string => (v === undefined || v === null ? 'N/A' : String(v));
+    return [o.metadata.name ?? '', bound(spec.minAvailable), bound(spec.maxUnavailable), num(rec(o['status']).disruptionsAllowed), age(o.metadata.creationTimestamp, now)];
+  },
+);
+
 function formatEventSource(o: KubeObject): string {
   const source = rec(o['source']);
   const component = str(source.component) || str(o['reportingComponent']);
@@ -586,6 +602,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/ReplicaSet': replicaSetPrinter,
   'apps/StatefulSet': statefulSetPrinter,
   'apps/ControllerRevision': controllerRevisionPrinter,
+  'policy/PodDisruptionBudget': podDisruptionBudgetPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
