@@ -1,6 +1,6 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the CronJob
-// controller, the ReplicaSet, Deployment and StatefulSet controllers, the node lifecycle controller, and the endpointslice and endpoints
+// controller, the ReplicaSet, Deployment and StatefulSet controllers, the disruption controller, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { registerEndpointsController, type EndpointsControllerOptions } from './endpoints/controller.ts';
@@ -11,6 +11,7 @@ import { registerCronJobController, type CronJobControllerOptions } from './cron
 import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';
 import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
 import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
+import { registerDisruptionController, type DisruptionControllerOptions } from './disruption/controller.ts';
 import { registerStatefulSetController, type StatefulSetControllerOptions } from './statefulset/controller.ts';
 
 /** Per-controller options; false leaves a controller out (e.g. when a real kube-scheduler runs). */
@@ -24,6 +25,7 @@ export interface WorkloadsOptions {
   endpointSlice?: EndpointSliceControllerOptions | false;
   endpoints?: EndpointsControllerOptions | false;
   statefulSet?: StatefulSetControllerOptions | false;
+  disruption?: DisruptionControllerOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -36,6 +38,7 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.endpointSlice !== false) registerEndpointSliceController(mgr, options.endpointSlice);
   if (options.endpoints !== false) registerEndpointsController(mgr, options.endpoints);
   if (options.statefulSet !== false) registerStatefulSetController(mgr, options.statefulSet);
+  if (options.disruption !== false) registerDisruptionController(mgr, options.disruption);
 }
 
 /**
@@ -71,6 +74,9 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: ['apps'], resources: ['statefulsets/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'patch'] },
+  // The disruption controller: budgets' status from the pods they select and their controllers' scale.
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['list', 'watch'] },
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets/status'], verbs: ['update'] },
 ];
 
 /** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */

@@ -5,7 +5,7 @@
 // evictions cannot both take the last one. An unready pod may go anyway when the budget says AlwaysAllow, or when
 // IfHealthyBudget and the budget is healthy without it.
 import type { PodDisruptionBudget } from '../../apimachinery/api/index.ts';
-import { fromLabelSelectorObject, matchesLabels } from '../../apimachinery/label-selector.ts';
+import { budgetSelects } from '../../apimachinery/budget-selector.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
@@ -29,17 +29,6 @@ function canIgnoreBudget(pod: KubeObject): boolean {
   return pod.metadata.deletionTimestamp !== undefined || phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending';
 }
 
-/** A nil selector selects nothing, an empty one every pod (policy/v1). */
-function selects(budget: PodDisruptionBudget, pod: KubeObject): boolean {
-  const selector = budget.spec?.selector;
-  if (!selector) return false;
-  try {
-    return matchesLabels(fromLabelSelectorObject(selector), pod.metadata.labels);
-  } catch {
-    return false;
-  }
-}
-
 /** Takes one disruption from the budget selecting `pod` (none to take when no budget selects it), or throws kube-apiserver's 429. */
 export function takeDisruption(ctx: HandlerContext, pod: KubeObject, dryRun: boolean): void {
   if (canIgnoreBudget(pod)) return;
@@ -49,7 +38,7 @@ export function takeDisruption(ctx: HandlerContext, pod: KubeObject, dryRun: boo
   const budgets = ctx.store
     .list(storageKey(type), namespace)
     .map((stored) => stored.object as PodDisruptionBudget)
-    .filter((budget) => selects(budget, pod));
+    .filter((budget) => budgetSelects(budget, pod.metadata.labels));
   if (budgets.length === 0) return;
   if (budgets.length > 1) throw errors.internal('This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.');
   const budget = structuredClone(budgets[0]!);
