@@ -20,6 +20,7 @@ import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
 import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
 import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
+import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -121,6 +122,7 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForUpdate: labelNamespaceName,
   }),
   builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
+  builtin({ group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', shortNames: ['quota'], statusSubresource: true, ...resourceQuotaStrategy }),
   builtin({
     group: '',
     version: 'v1',

@@ -380,6 +380,23 @@ const podDisruptionBudgetPrinter = printer(
   },
 );
 
+/** ResourceQuota: used/hard per resource, the limits.* ones under LIMIT and the rest under REQUEST, as kubectl. */
+const resourceQuotaPrinter = printer(
+  [NAME, AGE, col('Request', 'Request represents a minimum amount of cpu/memory that a container may consume.'), col('Limit', 'Limits control the maximum amount of cpu/memory that a container can use independent of contention on the node.')],
+  (o, now) => {
+    const status = rec(o['status']);
+    const hard = rec(status.hard);
+    const used = rec(status.used);
+    const list = (limits: boolean): string =>
+      Object.keys(hard)
+        .filter((r) => r.startsWith('limits.') === limits)
+        .sort()
+        .map((r) => `${r}: ${str(used[r]) || '0'}/${str(hard[r])}`)
+        .join(', ');
+    return [o.metadata.name ?? '', age(o.metadata.creationTimestamp, now), list(false), list(true)];
+  },
+);
+
 function formatEventSource(o: KubeObject): string {
   const source = rec(o['source']);
   const component = str(source.component) || str(o['reportingComponent']);
@@ -603,6 +620,7 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/StatefulSet': statefulSetPrinter,
   'apps/ControllerRevision': controllerRevisionPrinter,
   'policy/PodDisruptionBudget': podDisruptionBudgetPrinter,
+  '/ResourceQuota': resourceQuotaPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
