@@ -30,6 +30,7 @@ export const statefulSetsResource: ResourceRef = { group: 'apps', version: 'v1',
 export const horizontalPodAutoscalersResource: ResourceRef = { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers', namespaced: true, kind: 'HorizontalPodAutoscaler' };
 export const controllerRevisionsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'controllerrevisions', namespaced: true, kind: 'ControllerRevision' };
 export const daemonSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'daemonsets', namespaced: true, kind: 'DaemonSet' };
+export const podDisruptionBudgetsResource: ResourceRef = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true, kind: 'PodDisruptionBudget' };
 export const validatingWebhookConfigurationsResource: ResourceRef = {
   group: ADMISSION_REGISTRATION_GROUP,
   version: ADMISSION_REGISTRATION_VERSION,

@@ -1,7 +1,7 @@
 // The workloads family: the control-plane half of running pods, with kube-scheduler's and kube-controller-manager's
 // semantics: the scheduler, the Job controller (with its orphan-pod cleanup and TTL-after-finished), the CronJob
 // controller, the ReplicaSet, Deployment, StatefulSet and DaemonSet controllers, the HorizontalPodAutoscaler controller,
-// the PersistentVolume binder, the node lifecycle controller, and the endpointslice and endpoints
+// the PersistentVolume binder, the disruption controller, the node lifecycle controller, and the endpointslice and endpoints
 // controllers that publish the pods behind Services. Pods themselves run on a node agent.
 import type { Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { nodesDashboardView, workloadsDashboardView } from './dashboard-view.ts';
@@ -13,6 +13,7 @@ import { registerCronJobController, type CronJobControllerOptions } from './cron
 import { registerNodeLifecycleController, type NodeLifecycleOptions } from './node-lifecycle/controller.ts';
 import { registerReplicaSetController, type ReplicaSetControllerOptions } from './replicaset/controller.ts';
 import { registerScheduler, type SchedulerOptions } from './scheduler/controller.ts';
+import { registerDisruptionController, type DisruptionControllerOptions } from './disruption/controller.ts';
 import { registerStatefulSetController, type StatefulSetControllerOptions } from './statefulset/controller.ts';
 import { registerHpaController, type HpaControllerOptions } from './hpa/controller.ts';
 import { registerVolumeBinding, type VolumeBindingOptions } from './volume-binding/controller.ts';
@@ -32,6 +33,7 @@ export interface WorkloadsOptions {
   horizontalPodAutoscaler?: HpaControllerOptions | false;
   volumeBinding?: VolumeBindingOptions | false;
   daemonSet?: DaemonSetControllerOptions | false;
+  disruption?: DisruptionControllerOptions | false;
 }
 
 export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}): void {
@@ -47,6 +49,7 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
   if (options.horizontalPodAutoscaler !== false) registerHpaController(mgr, options.horizontalPodAutoscaler);
   if (options.volumeBinding !== false) registerVolumeBinding(mgr, options.volumeBinding);
   if (options.daemonSet !== false) registerDaemonSetController(mgr, options.daemonSet);
+  if (options.disruption !== false) registerDisruptionController(mgr, options.disruption);
 }
 
 /**
@@ -94,6 +97,9 @@ const rbac: readonly PolicyRule[] = [
   // The DaemonSet controller: its sets' status (it shares the pod, node and ControllerRevision rules above).
   { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['daemonsets/status'], verbs: ['update'] },
+  // The disruption controller: budgets' status from the pods they select and their controllers' scale.
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['list', 'watch'] },
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets/status'], verbs: ['update'] },
 ];
 
 /** The family with its controllers' options (`bosun up --node-monitor-grace-period`): built-in kinds only, so no API groups or CRDs of its own. */

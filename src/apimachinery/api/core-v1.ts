@@ -601,3 +601,9 @@ export interface PersistentVolumeClaim extends KubeObject {
   spec?: PersistentVolumeClaimSpec;
   status?: { phase?: string; accessModes?: string[]; capacity?: ResourceList };
 }
+
+/** A namespace's limits on what its objects may consume in total (kube-apiserver's ResourceQuota admission). */
+export interface ResourceQuota extends KubeObject {
+  spec?: { hard?: ResourceList; scopes?: string[] };
+  status?: { hard?: ResourceList; used?: ResourceList };
+}

@@ -78,6 +78,16 @@ const probedConditionFields = `  1 type !string
   6 message string`;
 
 const coreV1 = `
+message ResourceQuota
+  1 metadata ObjectMeta
+  2 spec ResourceQuotaSpec
+  3 status ResourceQuotaStatus
+message ResourceQuotaSpec
+  1 hard map<Quantity>
+  2 []scopes string
+message ResourceQuotaStatus
+  1 hard map<Quantity>
+  2 used map<Quantity>
 message ConfigMap
   1 metadata ObjectMeta
   4 immutable *bool
@@ -943,6 +953,7 @@ export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + co
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['v1/Namespace', 'Namespace'],
   ['v1/ConfigMap', 'ConfigMap'],
+  ['v1/ResourceQuota', 'ResourceQuota'],
   ['v1/Secret', 'Secret'],
   ['v1/ServiceAccount', 'ServiceAccount'],
   ['v1/Pod', 'Pod'],

@@ -24,6 +24,8 @@ import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
 import { persistentVolumeStrategy, storageClassStrategy } from './storage-strategy.ts';
 import { daemonSetStrategy } from './daemonset-strategy.ts';
+import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
+import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -125,6 +127,7 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForUpdate: labelNamespaceName,
   }),
   builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
+  builtin({ group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', shortNames: ['quota'], statusSubresource: true, ...resourceQuotaStrategy }),
   builtin({
     group: '',
     version: 'v1',
@@ -321,6 +324,14 @@ export const builtinResources: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
     ...horizontalPodAutoscalerV1Strategy,
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    shortNames: ['pdb'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...podDisruptionBudgetStrategy,
   }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({

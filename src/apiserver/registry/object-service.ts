@@ -11,6 +11,7 @@ import { updateCandidate } from './before-update.ts';
 import { typeFirst } from './object-shape.ts';
 import type { PreparedDelete, PreparedWrite } from './prepared-write.ts';
 import { groupResource, storageKey, type ResourceType } from './resource-type.ts';
+import { checkQuota, refreshQuotas } from '../quota/quota-admission.ts';
 import { StaleWriteError } from './stale-write-error.ts';
 import { createSteps, deleteSteps, runNow, updateSteps } from './write-sequence.ts';
 import type { CreateOptions, DeleteOptions, DeleteResult, ManagedFieldsRecorder, UpdateOptions, WriteOptions, WriteResult } from './write-types.ts';
@@ -109,11 +110,13 @@ export class ObjectService {
     if (prepared.kind === 'create') {
       if (this.store.get(key, ns, name)) throw errors.alreadyExists(groupResource(type), name);
       this.allocate(prepared, undefined);
+      checkQuota(this.store, key, type.plural, object);
       if (prepared.dryRun) return JSON.stringify(object);
       const event = this.store.write(key, ns, name, 'ADDED', (revision) => {
         meta.resourceVersion = String(revision);
         return typeFirst(object);
       });
+      refreshQuotas(this.store, ns);
       return this.served(type, event.current);
     }
     if (prepared.outcome === 'noop') return this.served(type, prepared.current);
@@ -124,6 +127,7 @@ export class ObjectService {
       meta.resourceVersion = String(revision);
       return typeFirst(object);
     });
+    refreshQuotas(this.store, ns);
     return this.served(type, event.current);
   }
 
@@ -154,6 +158,7 @@ export class ObjectService {
         last.metadata.resourceVersion = String(revision);
         return last;
       });
+      refreshQuotas(this.store, ns);
       return { json: this.served(type, event.current), deleted: true };
     }
     const next = prepared.next!;

@@ -401,6 +401,39 @@ const controllerRevisionPrinter = printer(
   },
 );
 
+/** PodDisruptionBudget: the budget as written (N/A for the other bound) and what the controller allows now. */
+const podDisruptionBudgetPrinter = printer(
+  [
+    NAME,
+    col('Min Available', 'The minimum number of pods that must be available'),
+    col('Max Unavailable', 'The maximum number of pods that may be unavailable'),
+    col('Allowed Disruptions', 'Calculated number of pods that may be disrupted at this time', 0, 'integer'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const bound = (v: unknown): string => (v === undefined || v === null ? 'N/A' : String(v));
+    return [o.metadata.name ?? '', bound(spec.minAvailable), bound(spec.maxUnavailable), num(rec(o['status']).disruptionsAllowed), age(o.metadata.creationTimestamp, now)];
+  },
+);
+
+/** ResourceQuota: used/hard per resource, the limits.* ones under LIMIT and the rest under REQUEST, as kubectl. */
+const resourceQuotaPrinter = printer(
+  [NAME, AGE, col('Request', 'Request represents a minimum amount of cpu/memory that a container may consume.'), col('Limit', 'Limits control the maximum amount of cpu/memory that a container can use independent of contention on the node.')],
+  (o, now) => {
+    const status = rec(o['status']);
+    const hard = rec(status.hard);
+    const used = rec(status.used);
+    const list = (limits: boolean): string =>
+      Object.keys(hard)
+        .filter((r) => r.startsWith('limits.') === limits)
+        .sort()
+        .map((r) => `${r}: ${str(used[r]) || '0'}/${str(hard[r])}`)
+        .join(', ');
+    return [o.metadata.name ?? '', age(o.metadata.creationTimestamp, now), list(false), list(true)];
+  },
+);
+
 function formatEventSource(o: KubeObject): string {
   const source = rec(o['source']);
   const component = str(source.component) || str(o['reportingComponent']);
@@ -737,6 +770,8 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/DaemonSet': daemonSetPrinter,
   'apps/ControllerRevision': controllerRevisionPrinter,
   'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerPrinter,
+  'policy/PodDisruptionBudget': podDisruptionBudgetPrinter,
+  '/ResourceQuota': resourceQuotaPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,
