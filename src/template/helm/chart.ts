@@ -1,0 +1,86 @@
+// Chart loading as Helm's pkg/chart/loader does for a directory: Chart.yaml, values.yaml, templates/, crds/,
+// charts/ (subchart directories), other files kept for .Files; requirements.yaml for apiVersion v1.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+
+export interface HelmFile {
+  name: string;
+  data: Buffer;
+}
+
+export interface Dependency {
+  name: string;
+  alias?: string;
+  condition?: string;
+  tags?: string[];
+  'import-values'?: unknown[];
+  enabled?: boolean;
+}
+
+export interface ChartMetadata {
+  apiVersion?: string;
+  name: string;
+  version?: string;
+  type?: string;
+  dependencies?: Dependency[];
+  [key: string]: unknown;
+}
+
+export interface Chart {
+  metadata: ChartMetadata;
+  values: Record<string, unknown>;
+  templates: HelmFile[];
+  files: HelmFile[];
+  crds: HelmFile[];
+  dependencies: Chart[];
+  parent?: Chart;
+}
+
+export class ChartLoadError extends Error {}
+
+/** Helm's limit on one file of a chart. */
+export const MAX_FILE_SIZE = 5 * 1024 * 1024;
+
+function walk(dir: string, prefix: string, out: HelmFile[]): void {
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    const rel = prefix + name;
+    const st = statSync(full);
+    if (st.isDirectory()) walk(full, rel + '/', out);
+    else {
+      if (st.size > MAX_FILE_SIZE) throw new ChartLoadError(`chart file "${rel}" is larger than the maximum file size ${MAX_FILE_SIZE}`);
+      out.push({ name: rel, data: readFileSync(full) });
+    }
+  }
+}
+
+/** Loads a chart directory with its subcharts under charts/. */
+export function loadChartDir(dir: string): Chart {
+  const files: HelmFile[] = [];
+  walk(dir, '', files);
+  const chart: Chart = { metadata: { name: '' }, values: {}, templates: [], files: [], crds: [], dependencies: [] };
+  const subdirs = new Map<string, true>();
+  for (const f of files) {
+    if (f.name === 'Chart.yaml') chart.metadata = (parseYaml(f.data.toString()) ?? {}) as ChartMetadata;
+    else if (f.name === 'values.yaml') chart.values = (parseYaml(f.data.toString()) ?? {}) as Record<string, unknown>;
+    else if (f.name === 'requirements.yaml') {
+      const req = (parseYaml(f.data.toString()) ?? {}) as { dependencies?: Dependency[] };
+      chart.metadata.dependencies = req.dependencies;
+    } else if (f.name.startsWith('templates/')) chart.templates.push(f);
+    else if (f.name.startsWith('charts/')) {
+      const sub = f.name.split('/')[1]!;
+      if (f.name.split('/').length > 2) subdirs.set(sub, true);
+    } else {
+      if (f.name.startsWith('crds/')) chart.crds.push(f);
+      chart.files.push(f);
+    }
+  }
+  if (!chart.metadata.name) throw new ChartLoadError('validation: chart.metadata.name is required');
+  for (const sub of subdirs.keys()) {
+    const child = loadChartDir(join(dir, 'charts', sub));
+    child.parent = chart;
+    chart.dependencies.push(child);
+  }
+  return chart;
+}
