@@ -17,31 +17,40 @@ export function coalesceTables(dst: Values, src: Values, merge = false): Values 
       const d = dst[key];
       if (d === null && !merge) delete dst[key];
       else if (isTable(d) && isTable(val)) coalesceTables(d, val, merge);
-    } else dst[key] = copy(val);
+    } else dst[key] = val;
   }
   return dst;
 }
 
-function coalesceGlobals(dest: Values, src: Values, merge: boolean): void {
-  const dg = isTable(dest.global) ? dest.global : {};
-  const sg = isTable(src.global) ? src.global : {};
+function coalesceGlobals(dest: Values, src: Values): void {
+  const dg = dest.global === undefined ? {} : dest.global;
+  const sg = src.global === undefined ? {} : src.global;
+  if (!isTable(dg) || !isTable(sg)) return;
   for (const [key, val] of Object.entries(sg)) {
     if (isTable(val)) {
-      const d = dg[key];
-      if (isTable(d)) coalesceTables(d, val, merge);
-      else if (!(key in dg)) dg[key] = copy(val);
-    } else if (!(key in dg)) dg[key] = val;
+      const vv = copy(val);
+      const dv = dg[key];
+      if (!(key in dg)) dg[key] = vv;
+      else if (isTable(dv)) {
+        // The parent's globals win; nulls are dropped later by coalesce.
+        coalesceTables(vv, dv, true);
+        dg[key] = vv;
+      }
+    } else if (!isTable(dg[key])) dg[key] = val;
   }
   dest.global = dg;
 }
 
 function coalesceValues(chart: Chart, dest: Values, merge: boolean): void {
-  for (const [key, val] of Object.entries(chart.values)) {
+  for (const [key, val] of Object.entries(copy(chart.values))) {
     if (key in dest) {
       const d = dest[key];
       if (d === null && !merge) delete dest[key];
-      else if (isTable(d) && isTable(val)) coalesceTables(d, val, merge);
-    } else if (val !== null || merge) dest[key] = copy(val);
+      else if (isTable(d) && isTable(val)) {
+        const isSubchart = chart.dependencies.some((c) => c.metadata.name === key);
+        coalesceTables(d, val, merge || isSubchart);
+      }
+    } else dest[key] = val;
   }
 }
 
@@ -51,10 +60,9 @@ function coalesce(chart: Chart, dest: Values, merge: boolean): Values {
     const name = sub.metadata.name;
     if (!(name in dest)) dest[name] = {};
     const d = dest[name];
-    if (isTable(d)) {
-      coalesceGlobals(d, dest, merge);
-      coalesce(sub, d, merge);
-    }
+    if (!isTable(d)) throw new Error(`type mismatch on ${name}: ${String(d)}`);
+    coalesceGlobals(d, dest);
+    coalesce(sub, d, merge);
   }
   return dest;
 }
