@@ -2,7 +2,8 @@
 import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { render, templateFunctions } from '../../template/index.ts';
-import { helmTemplate, loadChart, mergeMaps } from '../../template/helm/template.ts';
+import { loadChart } from '../../template/helm/chart.ts';
+import { helmTemplate, mergeMaps } from '../../template/helm/template.ts';
 import { parseSet } from '../../template/helm/strvals.ts';
 import type { Values } from '../../template/helm/values.ts';
 import { readInputFile } from '../input-files.ts';

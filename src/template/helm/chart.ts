@@ -3,6 +3,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { readChartArchive } from './archive.ts';
 
 export interface HelmFile {
   name: string;
@@ -55,12 +56,11 @@ function walk(dir: string, prefix: string, out: HelmFile[]): void {
   }
 }
 
-/** Loads a chart directory with its subcharts under charts/. */
-export function loadChartDir(dir: string): Chart {
-  const files: HelmFile[] = [];
-  walk(dir, '', files);
+/** Loads a chart from its files (a directory's or an archive's), with the subcharts under charts/. */
+export function loadChartFiles(files: HelmFile[]): Chart {
   const chart: Chart = { metadata: { name: '' }, values: {}, templates: [], files: [], crds: [], dependencies: [] };
-  const subdirs = new Map<string, true>();
+  const subdirs = new Map<string, HelmFile[]>();
+  const archives: HelmFile[] = [];
   for (const f of files) {
     if (f.name === 'Chart.yaml') chart.metadata = (parseYaml(f.data.toString()) ?? {}) as ChartMetadata;
     else if (f.name === 'values.yaml') chart.values = (parseYaml(f.data.toString()) ?? {}) as Record<string, unknown>;
@@ -69,18 +69,32 @@ export function loadChartDir(dir: string): Chart {
       chart.metadata.dependencies = req.dependencies;
     } else if (f.name.startsWith('templates/')) chart.templates.push(f);
     else if (f.name.startsWith('charts/')) {
-      const sub = f.name.split('/')[1]!;
-      if (f.name.split('/').length > 2) subdirs.set(sub, true);
+      const parts = f.name.split('/');
+      if (parts.length > 2) {
+        const list = subdirs.get(parts[1]!) ?? [];
+        list.push({ name: parts.slice(2).join('/'), data: f.data });
+        subdirs.set(parts[1]!, list);
+      } else if (/\.tgz$|\.tar\.gz$/.test(f.name)) archives.push(f);
     } else {
       if (f.name.startsWith('crds/')) chart.crds.push(f);
       chart.files.push(f);
     }
   }
   if (!chart.metadata.name) throw new ChartLoadError('validation: chart.metadata.name is required');
-  for (const sub of subdirs.keys()) {
-    const child = loadChartDir(join(dir, 'charts', sub));
+  const children = [...[...subdirs.values()].map(loadChartFiles), ...archives.map((a) => loadChartFiles(readChartArchive(a.data)))];
+  for (const child of children) {
     child.parent = chart;
     chart.dependencies.push(child);
   }
   return chart;
+}
+
+/** Loads a chart directory or a .tgz archive. */
+export function loadChart(path: string): Chart {
+  if (statSync(path).isDirectory()) {
+    const files: HelmFile[] = [];
+    walk(path, '', files);
+    return loadChartFiles(files);
+  }
+  return loadChartFiles(readChartArchive(readFileSync(path)));
 }

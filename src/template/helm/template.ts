@@ -1,7 +1,6 @@
 // `helm template` end to end: load, process dependencies, coalesce, render, sort, print as Helm prints.
-import { statSync } from 'node:fs';
 import picomatch from 'picomatch';
-import { loadChartDir, type Chart } from './chart.ts';
+import type { Chart } from './chart.ts';
 import { processDependencies } from './dependencies.ts';
 import { renderChart, type RenderOptions } from './render.ts';
 import { sortManifests, splitManifests } from './sort.ts';
@@ -20,11 +19,6 @@ export interface HelmTemplateOptions {
   skipTests?: boolean;
   showOnly?: string[];
   lookup?: RenderOptions['lookup'];
-}
-
-export function loadChart(path: string): Chart {
-  if (!statSync(path).isDirectory()) throw new HelmTemplateError(`${path}: only chart directories are supported so far`);
-  return loadChartDir(path);
 }
 
 /** Merges -f values files the way Helm's values options do: later files win, maps merge. */
