@@ -16,7 +16,8 @@ function aliasChart(charts: Chart[], dep: Dependency): Chart | undefined {
   return { ...c, metadata: { ...c.metadata, name: dep.alias } };
 }
 
-function processEnabled(c: Chart, v: Values, path: string): void {
+/** processDependencyEnabled: aliases applied, disabled subcharts (tags, conditions) removed, recursively. */
+export function processDependencyEnabled(c: Chart, v: Values, path: string): void {
   const deps = c.metadata.dependencies;
   if (!deps) return;
   const kept: Chart[] = c.dependencies.filter((ch) => !deps.some((d) => d.name === ch.metadata.name));
@@ -54,35 +55,46 @@ function processEnabled(c: Chart, v: Values, path: string): void {
   c.metadata.dependencies = deps.filter((d) => d.enabled);
   for (const ch of c.dependencies) {
     ch.parent = c;
-    processEnabled(ch, cvals, path + ch.metadata.name + '.');
+    processDependencyEnabled(ch, cvals, path + ch.metadata.name + '.');
   }
 }
 
-function processImportValues(c: Chart): void {
+function trimNilValues(v: Values): Values {
+  for (const [k, x] of Object.entries(v)) {
+    if (x === null) delete v[k];
+    else if (isTable(x)) trimNilValues(x);
+  }
+  return v;
+}
+
+function processImportValues(c: Chart, merge: boolean): void {
   const deps = c.metadata.dependencies;
   if (!deps) return;
-  const cvals = coalesceChartValues(c, null, true);
+  const cvals = coalesceChartValues(c, null, merge);
   let b: Values = {};
   for (const r of deps) {
     for (const iv of r['import-values'] ?? []) {
       if (isTable(iv)) {
         const vv = tableAt(cvals, `${r.name}.${String(iv.child)}`);
-        if (vv !== undefined) b = coalesceTables(b, pathToMap(String(iv.parent), structuredClone(vv)), true);
+        if (vv !== undefined) b = coalesceTables(b, pathToMap(String(iv.parent), structuredClone(vv)), merge);
       } else if (typeof iv === 'string') {
         const vm = tableAt(cvals, `${r.name}.exports.${iv}`);
-        if (vm !== undefined) b = coalesceTables(b, structuredClone(vm), true);
+        if (vm !== undefined) b = coalesceTables(b, structuredClone(vm), merge);
       }
     }
   }
-  c.values = coalesceTables(cvals, b, true);
+  // The parent's own values win over what it imports.
+  c.values = coalesceTables(merge ? cvals : trimNilValues(cvals), b, merge);
 }
 
-function processImports(c: Chart): void {
-  for (const d of c.dependencies) processImports(d);
-  processImportValues(c);
+/** processDependencyImportValues: children first, then the chart itself. */
+export function processDependencyImportValues(c: Chart, merge: boolean): void {
+  for (const d of c.dependencies) processDependencyImportValues(d, merge);
+  processImportValues(c, merge);
 }
 
+/** ProcessDependenciesWithMerge, what install and template use. */
 export function processDependencies(c: Chart, user: Values): void {
-  processEnabled(c, user, '');
-  processImports(c);
+  processDependencyEnabled(c, user, '');
+  processDependencyImportValues(c, true);
 }
