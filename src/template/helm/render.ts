@@ -4,7 +4,7 @@ import { TemplateExecError, TemplateParseError } from '../errors.ts';
 import { TemplateSet } from '../template.ts';
 import { fromJSONValue, newMap, type GoMap, type GoValue } from '../value.ts';
 import type { Chart } from './chart.ts';
-import { helmFunctions, type LookupFn } from './functions.ts';
+import { RECURSION_LIMIT, helmFunctions, type LookupFn } from './functions.ts';
 import { APIVersions, Files } from './objects.ts';
 import { isTable, type Values } from './values.ts';
 
@@ -46,7 +46,8 @@ function chartObject(c: Chart): GoMap {
   return m;
 }
 
-interface Renderable {
+/** One template to render: its text, the values of its chart, and its chart's templates/ path. */
+export interface Renderable {
   text: string;
   vals: GoMap;
   basePath: string;
@@ -73,7 +74,7 @@ function collect(c: Chart, templates: Map<string, Renderable>, parent: GoMap, is
 }
 
 /** Helm's sortTemplates: deeper paths first, then names descending. */
-function sortTemplates(names: string[]): string[] {
+export function sortTemplates(names: string[]): string[] {
   return [...names].sort((a, b) => {
     const da = a.split('/').length;
     const db = b.split('/').length;
@@ -116,14 +117,20 @@ export function renderChart(chart: Chart, values: Values, opts: RenderOptions): 
   top.Capabilities = caps;
   const templates = new Map<string, Renderable>();
   collect(chart, templates, top);
-  const set: TemplateSet = new TemplateSet({ missingKey: 'zero' });
-  set.addFuncs(helmFunctions({ set: () => set, lookup: opts.lookup }));
+  return renderTemplates(templates, opts.lookup);
+}
+
+/** Engine.render: parse all in Helm's order, execute each non-partial one with missingkey=zero. */
+export function renderTemplates(templates: Map<string, Renderable>, lookup?: LookupFn): Map<string, string> {
+  // Room for Helm's include limit (1000 nested includes, each one execution deep).
+  const set: TemplateSet = new TemplateSet({ missingKey: 'zero', limits: { maxDepth: 2 * RECURSION_LIMIT + 50 } });
+  set.addFuncs(helmFunctions({ set: () => set, lookup }));
   const order = sortTemplates([...templates.keys()]);
   for (const name of order) {
     try {
       set.parse(name, templates.get(name)!.text);
     } catch (e) {
-      if (e instanceof TemplateParseError) throw new HelmRenderError(`parse error at (${e.message.replace(/^template: /, '')}`);
+      if (e instanceof TemplateParseError) throw new HelmRenderError(`parse error at (${e.message.replace(/^template: /, '').replace(/^([^:]+:\d+): /, '$1): ')}`);
       throw e;
     }
   }
