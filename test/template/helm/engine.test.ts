@@ -78,5 +78,5 @@ test('TestAlterFuncMap_include', () => {
 // may come first; either way the render fails instead of hanging or crashing.
 test('TestRenderRecursionLimit: a template including itself stops at the limit', () => {
   assert.throws(() => render({ 'overlook/templates/quote': '{{define "recursion"}}{{include "recursion" . }}{{end}}{{ include "recursion" . }}' }),
-    /rendering template has a nested reference name: recursion|recursion too deep/);
+    /recursion/);
 });
