@@ -1,9 +1,10 @@
 // Chart loading as Helm's pkg/chart/loader does for a directory: Chart.yaml, values.yaml, templates/, crds/,
 // charts/ (subchart directories), other files kept for .Files; requirements.yaml for apiVersion v1.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readChartArchive } from './archive.ts';
+import { parseHelmignore, type IgnoreFn } from './helmignore.ts';
 
 export interface HelmFile {
   name: string;
@@ -43,12 +44,13 @@ export class ChartLoadError extends Error {}
 /** Helm's limit on one file of a chart. */
 export const MAX_FILE_SIZE = 5 * 1024 * 1024;
 
-function walk(dir: string, prefix: string, out: HelmFile[]): void {
+function walk(dir: string, prefix: string, out: HelmFile[], ignored: IgnoreFn): void {
   for (const name of readdirSync(dir).sort()) {
     const full = join(dir, name);
     const rel = prefix + name;
     const st = statSync(full);
-    if (st.isDirectory()) walk(full, rel + '/', out);
+    if (ignored(rel, st.isDirectory())) continue;
+    if (st.isDirectory()) walk(full, rel + '/', out, ignored);
     else {
       if (st.size > MAX_FILE_SIZE) throw new ChartLoadError(`chart file "${rel}" is larger than the maximum file size ${MAX_FILE_SIZE}`);
       out.push({ name: rel, data: readFileSync(full) });
@@ -93,7 +95,8 @@ export function loadChartFiles(files: HelmFile[]): Chart {
 export function loadChart(path: string): Chart {
   if (statSync(path).isDirectory()) {
     const files: HelmFile[] = [];
-    walk(path, '', files);
+    const ignoreFile = join(path, '.helmignore');
+    walk(path, '', files, parseHelmignore(existsSync(ignoreFile) ? readFileSync(ignoreFile, 'utf8') : ''));
     return loadChartFiles(files);
   }
   return loadChartFiles(readChartArchive(readFileSync(path)));

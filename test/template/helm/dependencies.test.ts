@@ -80,3 +80,24 @@ test('TestProcessDependencyImportValues', () => {
   processDependencyImportValues(merged, true);
   assert.ok('ensurenull' in merged.values && merged.values.ensurenull === null, 'merging keeps nulls');
 });
+
+test('TestDependentChartAliases', () => {
+  const c = load('dependent-chart-alias');
+  assert.equal(c.dependencies.length, 2);
+  processDependencyEnabled(c, c.values, '');
+  assert.equal(c.dependencies.length, 3, 'alias dependencies added');
+  assert.equal(c.dependencies.length, c.metadata.dependencies?.length);
+});
+
+test('TestDependentChartWithSubChartsAbsentInDependency', () => {
+  const c = load('dependent-chart-no-requirements-yaml');
+  assert.equal(c.dependencies.length, 2);
+  processDependencyEnabled(c, c.values, '');
+  assert.equal(c.dependencies.length, 2);
+});
+
+test('TestDependentChartWithSubChartsHelmignore: ignored files are not loaded', () => {
+  const c = load('dependent-chart-helmignore');
+  assert.deepEqual(c.dependencies.map((d) => d.metadata.name), ['alpine']);
+  assert.ok(!c.files.some((f) => f.name.startsWith('ignore/') || f.name.startsWith('.')));
+});
