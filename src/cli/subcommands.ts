@@ -18,6 +18,7 @@ export const subcommands: Record<string, Subcommand> = {
   node: { summary: 'run a node agent that runs the pods bound to its Node', load: async () => (await import('./commands/node.ts')).nodeCommand(), serves: true },
   'webhook-server': { summary: "receive GitHub push and pull_request webhooks for terrakojo's Repository syncs", load: async () => (await import('./commands/webhook-server.ts')).webhookServerCommand(), serves: true },
   manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
+  helm: { summary: "render Helm charts as `helm template` does", load: async () => (await import('./commands/helm.ts')).helmCommand() },
   template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
   blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
   dashboard: { summary: 'serve the web dashboard against the cluster of a kubeconfig', load: async () => (await import('./commands/dashboard.ts')).dashboardCommand(), serves: true },

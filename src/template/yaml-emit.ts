@@ -1,7 +1,7 @@
 // toYaml's output format: sigs.k8s.io/yaml marshals to JSON, re-reads that JSON with go-yaml v2 and
 // emits it with libyaml's rules (sorted keys, "- " sequences, 2-space indent, v2's quoting of strings
 // that would read back as another type, literal blocks for multi-line strings, folding at 80 columns).
-import { GoFuncError, GoInt, GoObject, formatFloatShortest, isMap, jsonFloat, type GoValue } from '../../../template/index.ts';
+import { GoFuncError, GoInt, GoObject, formatFloatShortest, isMap, jsonFloat, type GoValue } from './index.ts';
 
 type Node = null | boolean | { int: string } | number | string | Node[] | Map<string, Node>;
 
