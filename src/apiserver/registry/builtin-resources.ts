@@ -324,6 +324,8 @@ export const builtinResources: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
     ...horizontalPodAutoscalerV1Strategy,
+  }),
+  builtin({
     group: 'policy',
     version: 'v1',
     kind: 'PodDisruptionBudget',
