@@ -24,6 +24,7 @@ import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceController } from './lifecycle/namespace-controller.ts';
+import { ServiceAccountController } from './lifecycle/service-account-controller.ts';
 import { builtinResources } from './registry/builtin-resources.ts';
 import { ObjectService } from './registry/object-service.ts';
 import { ResourceRegistry } from './registry/registry.ts';
@@ -171,8 +172,10 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);
+  const serviceAccounts = new ServiceAccountController(parts, tls.cert);
   const stopControllers = () => {
     systemServices.stop();
+    serviceAccounts.stop();
     crdController.stop();
     gc.stop();
     namespaces.stop();
