@@ -12,6 +12,9 @@ import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { adminTokenAuthenticator } from './auth/authenticator.ts';
 import { allowEverything } from './auth/authorizer.ts';
 import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
+import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
+import { ServiceAccountTokens } from './auth/service-account-tokens.ts';
+import { bearerAuthenticator } from './auth/token-authenticator.ts';
 import type { RequestAuth } from './auth/request-auth.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
@@ -144,7 +147,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
 
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
   // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
-  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token)], authorizer: allowEverything };
+  const serviceAccountTokens = new ServiceAccountTokens(store, loadOrCreateSigningKey(dataDir));
+  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(serviceAccountTokens.authenticate)], authorizer: allowEverything };
   const watches = new WatchRegistry();
   const webhooks = new WebhookDispatcher({ store, registry });
   const ctx: HandlerContext = {
@@ -160,6 +164,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
     kubeletClient: options.kubeletClient,
+    serviceAccountTokens,
   };
   const handler = createRouter(ctx, { auth, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';
