@@ -11,10 +11,12 @@ import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimach
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { adminTokenAuthenticator } from './auth/authenticator.ts';
 import { allowEverything } from './auth/authorizer.ts';
-import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
+import { generateToken, loadOrCreateToken, tokensEqual } from './auth/bearer-token.ts';
 import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
 import { ServiceAccountTokens } from './auth/service-account-tokens.ts';
-import { bearerAuthenticator } from './auth/token-authenticator.ts';
+import { audienceAgnostic, bearerAuthenticator, firstToken } from './auth/token-authenticator.ts';
+import { reviewToken } from './auth/token-review.ts';
+import { adminUser } from './auth/user-info.ts';
 import type { RequestAuth } from './auth/request-auth.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
@@ -148,7 +150,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
   // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
   const serviceAccountTokens = new ServiceAccountTokens(store, loadOrCreateSigningKey(dataDir));
-  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(serviceAccountTokens.authenticate)], authorizer: allowEverything };
+  const bearerTokens = [serviceAccountTokens.authenticate];
+  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(firstToken(bearerTokens))], authorizer: allowEverything };
+  const tokenReview = registry.byStorageKey('authentication.k8s.io/tokenreviews')!;
+  const everyToken = firstToken([audienceAgnostic((t) => (tokensEqual(t, token) ? adminUser : undefined)), ...bearerTokens]);
+  registry.add({ ...tokenReview, review: reviewToken(everyToken) });
   const watches = new WatchRegistry();
   const webhooks = new WebhookDispatcher({ store, registry });
   const ctx: HandlerContext = {

@@ -149,3 +149,25 @@ test('bad token requests: a missing ServiceAccount is 404, a short expiry 422, a
   assert.equal(res.status, 400);
   assert.match(await res.text(), /cannot bind token for serviceaccount \\"other\\" to pod running with different serviceaccount name/);
 });
+
+test('TokenReview: whose a token is, for which audiences; an unknown token is not authenticated', async () => {
+  const review = (token: string, audiences?: string[]) =>
+    server.json<{ status: { authenticated?: boolean; user: Record<string, unknown>; audiences?: string[] } }>('/apis/authentication.k8s.io/v1/tokenreviews', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token, ...(audiences ? { audiences } : {}) } }),
+      expect: 201,
+    });
+  const token = (await kubectl(['create', 'token', 'default', '--audience=vault'])).stdout.trim();
+  const forVault = await review(token, ['vault', 'other']);
+  assert.equal(forVault.status.authenticated, true);
+  assert.equal(forVault.status.user['username'], 'system:serviceaccount:default:default');
+  assert.deepEqual(forVault.status.audiences, ['vault']);
+  assert.equal((await review(token)).status.authenticated, undefined, 'not good for the API server');
+  const admin = await review(server.token);
+  assert.equal(admin.status.user['username'], 'bosun-admin');
+  assert.deepEqual(admin.status.audiences, ['https://kubernetes.default.svc.cluster.local']);
+  assert.deepEqual((await review('garbage')).status, { user: {} });
+  const empty = await server.api('/apis/authentication.k8s.io/v1/tokenreviews', { method: 'POST', headers: json, body: JSON.stringify({ spec: {} }) });
+  assert.equal(empty.status, 400);
+});
