@@ -85,6 +85,7 @@ export function memoryClient(): MemoryClient {
     patchStatus: notImplemented,
     deleteCollection: notImplemented,
     podLog: notImplemented,
+    createToken: notImplemented,
     close: async () => {},
   };
   return client;
