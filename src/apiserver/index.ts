@@ -15,6 +15,7 @@ import { generateToken, loadOrCreateToken, tokensEqual } from './auth/bearer-tok
 import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
 import { ServiceAccountTokens } from './auth/service-account-tokens.ts';
 import { audienceAgnostic, bearerAuthenticator, firstToken } from './auth/token-authenticator.ts';
+import { tokenFileAuthenticator } from './auth/token-file.ts';
 import { reviewToken } from './auth/token-review.ts';
 import { adminUser } from './auth/user-info.ts';
 import type { RequestAuth } from './auth/request-auth.ts';
@@ -52,6 +53,8 @@ export interface ApiServerOptions {
   tlsKey?: string;
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
   token?: string;
+  /** kube-apiserver's --token-auth-file: a CSV of further users' static tokens (token,user,uid,"group1,group2"). */
+  tokenAuthFile?: string;
   retention?: RetentionPolicy;
   /** The client certificate the API server presents to node agents' kubelet APIs (pods/log, pods/exec), and their CA. */
   kubeletClient?: KubeletClientTls;
@@ -126,6 +129,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const dataDir = inMemory ? undefined : (options.dataDir ?? '.bosun');
   // Checked before anything is opened: a bad flag fails the start with its message.
   const network = serviceNetwork(options.serviceClusterIPRange, options.clusterDNS);
+  const tokenFile = options.tokenAuthFile ? tokenFileAuthenticator(options.tokenAuthFile) : undefined;
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let store: SqliteStore;
   try {
@@ -150,7 +154,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
   // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
   const serviceAccountTokens = new ServiceAccountTokens(store, loadOrCreateSigningKey(dataDir));
-  const bearerTokens = [serviceAccountTokens.authenticate];
+  const bearerTokens = [...(tokenFile ? [tokenFile] : []), serviceAccountTokens.authenticate];
   const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(firstToken(bearerTokens))], authorizer: allowEverything };
   const tokenReview = registry.byStorageKey('authentication.k8s.io/tokenreviews')!;
   const everyToken = firstToken([audienceAgnostic((t) => (tokensEqual(t, token) ? adminUser : undefined)), ...bearerTokens]);

@@ -1,8 +1,9 @@
 // Issue 22's service account identity with real kubectl against `bosun up`: `kubectl create token` and the token
-// authenticating, a forged token and a missing ServiceAccount refused, and a pod reading its projected token,
-// namespace and CA and calling the API server through the kubernetes Service with them.
+// authenticating, a forged token and a missing ServiceAccount refused, a pod reading its projected token,
+// namespace and CA and calling the API server through the kubernetes Service with them, --token-auth-file users.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startBosunUp, type BosunUp } from './bosun-up.ts';
@@ -12,7 +13,9 @@ const MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
 describe('service account tokens on bosun up', () => {
   let up: BosunUp;
   before(async () => {
-    up = await startBosunUp();
+    const tokenFile = join(mkdtempSync(join(tmpdir(), 'bosun-token-file-')), 'tokens.csv');
+    writeFileSync(tokenFile, 'jane-token-0123456789,jane,1001,"dev,ops"\n');
+    up = await startBosunUp(['--token-auth-file', tokenFile]);
   });
   after(async () => {
     await up.close();
@@ -27,7 +30,7 @@ describe('service account tokens on bosun up', () => {
     const forged = `${header}.${claims}.${Buffer.from('not the signature').toString('base64url')}`;
     const refused = await up.kubectl(['get', 'pods', '--token', forged]);
     assert.notEqual(refused.code, 0);
-    assert.match(refused.stderr, /Unauthorized/);
+    assert.match(refused.stderr, /Unauthorized|asked for the client to provide credentials/);
     const missing = await up.kubectl(['create', 'token', 'nobody']);
     assert.notEqual(missing.code, 0);
     assert.match(missing.stderr, /serviceaccounts "nobody" not found/);
@@ -49,5 +52,10 @@ describe('service account tokens on bosun up', () => {
     const list = JSON.parse(await up.ok(['exec', 'reader', '--', 'sh', '-c', script])) as { kind: string; items: { metadata: { name: string } }[] };
     assert.equal(list.kind, 'PodList');
     assert.ok(list.items.some((p) => p.metadata.name === 'reader'));
+  });
+
+  test('a --token-auth-file user authenticates', { timeout: 60_000 }, async () => {
+    const groups = await up.ok(['auth', 'whoami', '--token', 'jane-token-0123456789', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}']);
+    assert.equal(groups, 'jane ["dev","ops","system:authenticated"]');
   });
 });
