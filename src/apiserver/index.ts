@@ -31,6 +31,7 @@ import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceController } from './lifecycle/namespace-controller.ts';
 import { ServiceAccountController } from './lifecycle/service-account-controller.ts';
+import { ServiceAccountTokenController } from './lifecycle/service-account-token-controller.ts';
 import { builtinResources } from './registry/builtin-resources.ts';
 import { ObjectService } from './registry/object-service.ts';
 import { ResourceRegistry } from './registry/registry.ts';
@@ -188,9 +189,11 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   server.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);
   const serviceAccounts = new ServiceAccountController(parts, tls.cert);
+  const tokenSecrets = new ServiceAccountTokenController(parts, serviceAccountTokens, tls.cert);
   const stopControllers = () => {
     systemServices.stop();
     serviceAccounts.stop();
+    tokenSecrets.stop();
     crdController.stop();
     gc.stop();
     namespaces.stop();

@@ -4,6 +4,7 @@
 // authentication.k8s.io uids and userextras/<key>), refused otherwise with kube-apiserver's Forbidden.
 import { errors } from '../../apimachinery/status-error.ts';
 import { authorizeOrForbid, type Authorizer, type RequestAttributes } from './authorizer.ts';
+import { serviceAccountGroups } from './service-account-tokens.ts';
 import type { UserInfo } from './user-info.ts';
 
 /** Headers with every value of a repeated one (IncomingMessage.headersDistinct): kubectl repeats Impersonate-Group. */
@@ -63,7 +64,7 @@ export async function impersonate(authorizer: Authorizer, requester: UserInfo, h
   const serviceAccount = splitServiceAccount(requestedUser);
   if (serviceAccount) {
     checks.push(check(requester, '', 'serviceaccounts', serviceAccount.name, { namespace: serviceAccount.namespace }));
-    if (requestedGroups.length === 0) groups = ['system:serviceaccounts', `system:serviceaccounts:${serviceAccount.namespace}`];
+    if (requestedGroups.length === 0) groups = serviceAccountGroups(serviceAccount.namespace);
   } else checks.push(check(requester, '', 'users', requestedUser));
   for (const group of requestedGroups) {
     checks.push(check(requester, '', 'groups', group));

@@ -6,7 +6,7 @@ import { createPublicKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { SqliteStore } from '../storage/sqlite-store.ts';
 import { signJwt, verifyJwt } from './jwt.ts';
-import { SERVICE_ACCOUNT_ISSUER, type TokenAuthenticator } from './token-authenticator.ts';
+import { API_AUDIENCES, SERVICE_ACCOUNT_ISSUER, type TokenAuthentication, type TokenAuthenticator } from './token-authenticator.ts';
 import type { UserInfo } from './user-info.ts';
 
 export const POD_NAME_EXTRA = 'authentication.kubernetes.io/pod-name';
@@ -38,11 +38,19 @@ interface KubernetesClaim {
 }
 
 const ref = (object: KubeObject): Ref => ({ name: object.metadata.name ?? '', uid: object.metadata.uid ?? '' });
+/** The issuer of legacy Secret-held tokens, which never expire and name no audience. */
+const LEGACY_ISSUER = 'kubernetes/serviceaccount';
+const LEGACY_CLAIM = 'kubernetes.io/serviceaccount/';
 /** A deleted pod's tokens stay good this long after its deletion timestamp, as upstream's grace. */
 const DELETED_POD_GRACE_MS = 60_000;
 
 export function serviceAccountUsername(namespace: string, name: string): string {
   return `system:serviceaccount:${namespace}:${name}`;
+}
+
+/** The groups every ServiceAccount of the namespace is in (serviceaccount.MakeGroupNames). */
+export function serviceAccountGroups(namespace: string): string[] {
+  return ['system:serviceaccounts', `system:serviceaccounts:${namespace}`];
 }
 
 export class ServiceAccountTokens {
@@ -81,9 +89,27 @@ export class ServiceAccountTokens {
     return { token: signJwt(claims, this.privateKey), expiresAt: new Date(exp * 1000) };
   }
 
-  /** The bound token authenticator (serviceaccount.JWTTokenAuthenticator with its validator). */
+  /** A legacy token for a kubernetes.io/service-account-token Secret (what the token controller writes into it). */
+  issueLegacy(serviceAccount: KubeObject, secret: KubeObject): string {
+    const namespace = serviceAccount.metadata.namespace ?? '';
+    const name = serviceAccount.metadata.name ?? '';
+    return signJwt(
+      {
+        iss: LEGACY_ISSUER,
+        [`${LEGACY_CLAIM}namespace`]: namespace,
+        [`${LEGACY_CLAIM}secret.name`]: secret.metadata.name ?? '',
+        [`${LEGACY_CLAIM}service-account.name`]: name,
+        [`${LEGACY_CLAIM}service-account.uid`]: serviceAccount.metadata.uid ?? '',
+        sub: serviceAccountUsername(namespace, name),
+      },
+      this.privateKey,
+    );
+  }
+
+  /** The bound token authenticator (serviceaccount.JWTTokenAuthenticator with its validator), and the legacy one. */
   readonly authenticate: TokenAuthenticator = (token, audiences) => {
     const claims = verifyJwt(token, this.publicKey);
+    if (claims?.['iss'] === LEGACY_ISSUER) return this.authenticateLegacy(token, claims, audiences);
     if (!claims || claims['iss'] !== SERVICE_ACCOUNT_ISSUER) return undefined;
     const now = Date.now() / 1000;
     if (typeof claims['exp'] !== 'number' || claims['exp'] <= now) return undefined;
@@ -113,11 +139,33 @@ export class ServiceAccountTokens {
     const user: UserInfo = {
       username: serviceAccountUsername(namespace, k.serviceaccount.name),
       uid: k.serviceaccount.uid,
-      groups: ['system:serviceaccounts', `system:serviceaccounts:${namespace}`, 'system:authenticated'],
+      groups: [...serviceAccountGroups(namespace), 'system:authenticated'],
       extra,
     };
     return { user, audiences: granted };
   };
+
+  /**
+   * A legacy token is good while its Secret still holds it and its ServiceAccount is the one it was made for; it
+   * names no audience, so it is good for the API server's own.
+   */
+  private authenticateLegacy(token: string, claims: Record<string, unknown>, audiences: readonly string[]): TokenAuthentication | undefined {
+    const granted = audiences.filter((a) => API_AUDIENCES.includes(a));
+    const claim = (key: string) => (typeof claims[`${LEGACY_CLAIM}${key}`] === 'string' ? (claims[`${LEGACY_CLAIM}${key}`] as string) : '');
+    const namespace = claim('namespace');
+    const serviceAccount = { name: claim('service-account.name'), uid: claim('service-account.uid') };
+    if (granted.length === 0 || !namespace || claims['sub'] !== serviceAccountUsername(namespace, serviceAccount.name)) return undefined;
+    const secret = this.store.get('/secrets', namespace, claim('secret.name'))?.object;
+    const held = (secret?.['data'] as Record<string, string> | undefined)?.['token'];
+    if (!secret || secret.metadata.deletionTimestamp || held === undefined || Buffer.from(held, 'base64').toString('utf8') !== token) return undefined;
+    if (!this.holds('/serviceaccounts', namespace, serviceAccount)) return undefined;
+    const user: UserInfo = {
+      username: serviceAccountUsername(namespace, serviceAccount.name),
+      uid: serviceAccount.uid,
+      groups: [...serviceAccountGroups(namespace), 'system:authenticated'],
+    };
+    return { user, audiences: granted };
+  }
 
   private holds(resource: string, namespace: string, claimed: Ref): boolean {
     return this.store.get(resource, namespace, claimed.name)?.object.metadata.uid === claimed.uid;
