@@ -14,6 +14,7 @@ export const podsResource: ResourceRef = { group: '', version: 'v1', resource: '
 export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 'nodes', namespaced: false, kind: 'Node' };
 export const secretsResource: ResourceRef = { group: '', version: 'v1', resource: 'secrets', namespaced: true, kind: 'Secret' };
 export const configMapsResource: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', namespaced: true, kind: 'ConfigMap' };
+export const serviceAccountsResource: ResourceRef = { group: '', version: 'v1', resource: 'serviceaccounts', namespaced: true, kind: 'ServiceAccount' };
 export const persistentVolumeClaimsResource: ResourceRef = { group: '', version: 'v1', resource: 'persistentvolumeclaims', namespaced: true, kind: 'PersistentVolumeClaim' };
 export const persistentVolumesResource: ResourceRef = { group: '', version: 'v1', resource: 'persistentvolumes', namespaced: false, kind: 'PersistentVolume' };
 export const storageClassesResource: ResourceRef = { group: 'storage.k8s.io', version: 'v1', resource: 'storageclasses', namespaced: false, kind: 'StorageClass' };

@@ -11,7 +11,13 @@ import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimach
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { adminTokenAuthenticator } from './auth/authenticator.ts';
 import { allowEverything } from './auth/authorizer.ts';
-import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
+import { generateToken, loadOrCreateToken, tokensEqual } from './auth/bearer-token.ts';
+import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
+import { ServiceAccountTokens } from './auth/service-account-tokens.ts';
+import { audienceAgnostic, bearerAuthenticator, firstToken } from './auth/token-authenticator.ts';
+import { tokenFileAuthenticator } from './auth/token-file.ts';
+import { reviewToken } from './auth/token-review.ts';
+import { adminUser } from './auth/user-info.ts';
 import type { RequestAuth } from './auth/request-auth.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
@@ -24,6 +30,8 @@ import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceController } from './lifecycle/namespace-controller.ts';
+import { ServiceAccountController } from './lifecycle/service-account-controller.ts';
+import { ServiceAccountTokenController } from './lifecycle/service-account-token-controller.ts';
 import { builtinResources } from './registry/builtin-resources.ts';
 import { ObjectService } from './registry/object-service.ts';
 import { ResourceRegistry } from './registry/registry.ts';
@@ -48,6 +56,8 @@ export interface ApiServerOptions {
   tlsKey?: string;
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
   token?: string;
+  /** kube-apiserver's --token-auth-file: a CSV of further users' static tokens (token,user,uid,"group1,group2"). */
+  tokenAuthFile?: string;
   retention?: RetentionPolicy;
   /** The client certificate the API server presents to node agents' kubelet APIs (pods/log, pods/exec), and their CA. */
   kubeletClient?: KubeletClientTls;
@@ -122,6 +132,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const dataDir = inMemory ? undefined : (options.dataDir ?? '.bosun');
   // Checked before anything is opened: a bad flag fails the start with its message.
   const network = serviceNetwork(options.serviceClusterIPRange, options.clusterDNS);
+  const tokenFile = options.tokenAuthFile ? tokenFileAuthenticator(options.tokenAuthFile) : undefined;
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let store: SqliteStore;
   try {
@@ -146,7 +157,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
 
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
   // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
-  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token)], authorizer: allowEverything };
+  const serviceAccountTokens = new ServiceAccountTokens(store, loadOrCreateSigningKey(dataDir));
+  const bearerTokens = [...(tokenFile ? [tokenFile] : []), serviceAccountTokens.authenticate];
+  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(firstToken(bearerTokens))], authorizer: allowEverything };
+  const tokenReview = registry.byStorageKey('authentication.k8s.io/tokenreviews')!;
+  const everyToken = firstToken([audienceAgnostic((t) => (tokensEqual(t, token) ? adminUser : undefined)), ...bearerTokens]);
+  registry.add({ ...tokenReview, review: reviewToken(everyToken) });
   const watches = new WatchRegistry();
   const webhooks = new WebhookDispatcher({ store, registry });
   const ctx: HandlerContext = {
@@ -162,6 +178,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
     kubeletClient: options.kubeletClient,
+    serviceAccountTokens,
   };
   const handler = createRouter(ctx, { auth, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';
@@ -174,8 +191,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);
+  const serviceAccounts = new ServiceAccountController(parts, tls.cert);
+  const tokenSecrets = new ServiceAccountTokenController(parts, serviceAccountTokens, tls.cert);
   const stopControllers = () => {
     systemServices.stop();
+    serviceAccounts.stop();
+    tokenSecrets.stop();
     crdController.stop();
     gc.stop();
     namespaces.stop();

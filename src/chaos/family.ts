@@ -27,6 +27,8 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   // The chaos namespace, made at start when missing, labelled privileged (Pod Security) when it has no enforce label.
   { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'get', 'patch'] },
+  // The injector's ServiceAccount there, made at start: a pod's ServiceAccount must exist.
+  { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
 ];
 
 export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, controller: Omit<DisruptionControllerOptions, 'config'> = {}): Family {
@@ -37,7 +39,7 @@ export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, cont
     rbac,
     views: [chaosDashboardView(config.chaosNamespace)],
     register: (mgr, env) => {
-      mgr.add(chaosNamespaceRunnable(mgr.client, config.chaosNamespace, mgr.log));
+      mgr.add(chaosNamespaceRunnable(mgr.client, config.chaosNamespace, mgr.log, config.injector.serviceAccount));
       if (env.webhooks) registerChaosWebhooks(env.webhooks, mgr.client, config);
       registerDisruptionController(mgr, { ...controller, config });
     },

@@ -1,5 +1,5 @@
 // KubeClient over any Transport: URL building, query parameters, content types, error mapping, discovery.
-import { podsResource } from '../apimachinery/builtin-resources.ts';
+import { podsResource, serviceAccountsResource } from '../apimachinery/builtin-resources.ts';
 import { apiVersionOf } from '../apimachinery/group-version.ts';
 import type { KubeList, KubeObject, Status } from '../apimachinery/object.ts';
 import {
@@ -7,6 +7,7 @@ import {
   type DeleteCollectionOptions,
   type DeleteOptions,
   type GetOptions,
+  type IssuedToken,
   type KubeClient,
   type ListOptions,
   type PatchBody,
@@ -16,6 +17,7 @@ import {
   type RequestOptions,
   type ResourceRef,
   type ResourceTarget,
+  type TokenRequestOptions,
   type WatchOptions,
   type WatchStream,
   type WriteOptions,
@@ -191,6 +193,14 @@ export class RestClient implements KubeClient {
         raw.abort();
       }
     })();
+  }
+
+  async createToken(serviceAccount: string, options: TokenRequestOptions = {}): Promise<IssuedToken> {
+    const ns = this.namespaceFor(serviceAccountsResource, options.namespace);
+    const { namespace: _namespace, signal: _signal, timeoutMs: _timeoutMs, ...spec } = options;
+    const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec };
+    const answer = await this.call<{ status: IssuedToken }>({ method: 'POST', path: `${this.path(serviceAccountsResource, ns, serviceAccount)}/token`, body, options });
+    return answer.status;
   }
 
   close(): Promise<void> {

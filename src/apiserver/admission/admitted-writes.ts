@@ -12,6 +12,7 @@ import { createSteps, deleteSteps, runAwaiting, updateSteps } from '../registry/
 import type { CreateOptions, DeleteOptions, DeleteResult, UpdateOptions, WriteOptions, WriteResult } from '../registry/write-types.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { PodSecurityAdmission } from './pod-security/pod-security-admission.ts';
+import { admitPodServiceAccount } from './service-account-admission.ts';
 import type { AdmissionAttributes, MutationResult, WebhookDispatcher } from './webhook-dispatcher.ts';
 
 /** The namespace admission reports: a Namespace object's own name, else the request's (cluster-scoped: none). */
@@ -111,6 +112,8 @@ export class AdmittedWrites {
   }
 
   create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
+    // Built-in mutating admission runs before the webhooks, as kube-apiserver orders its plugins.
+    if (!type.custom && type.group === '' && type.plural === 'pods') admitPodServiceAccount(this.objects.store, namespace, body);
     return runAwaiting(createSteps(this.objects, type, namespace, body, options, userAgent, this.hooksFor(type), this.builtinFor(type)));
   }
 

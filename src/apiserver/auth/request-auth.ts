@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { NonResourceRequest, ResourceRequest } from '../http/request-info.ts';
 import { authenticate, type Authenticator } from './authenticator.ts';
 import { authorizeOrForbid, requestAttributes, type Authorizer } from './authorizer.ts';
-import { refuseImpersonation } from './impersonation.ts';
+import { impersonate } from './impersonation.ts';
 import type { UserInfo } from './user-info.ts';
 
 export interface RequestAuth {
@@ -17,8 +17,8 @@ export interface RequestAuth {
  * user may not do. `request` is undefined for a path the server cannot parse: it is authorized as a path.
  */
 export async function admitRequest(auth: RequestAuth, req: IncomingMessage, request: ResourceRequest | NonResourceRequest | undefined, path: string): Promise<UserInfo> {
-  const user = await authenticate(auth.authenticators, req);
-  refuseImpersonation(req.headers);
+  const authenticated = await authenticate(auth.authenticators, req);
+  const user = await impersonate(auth.authorizer, authenticated, req.headersDistinct);
   const method = req.method ?? 'GET';
   await authorizeOrForbid(auth.authorizer, requestAttributes(user, request ?? { kind: 'nonresource', path }, method));
   return user;

@@ -812,10 +812,23 @@ message HorizontalPodAutoscalerStatus
   5 currentCPUUtilizationPercentage *int32
 `;
 
-// The review kinds kubectl auth whoami / can-i send; their status is the server's to fill, so it is not decoded.
+// The review kinds kubectl auth whoami / can-i send, and the TokenRequest of kubectl create token; their status
+// is the server's to fill, so it is not decoded.
 const authenticationV1 = `
 message SelfSubjectReview
   1 metadata ObjectMeta
+message TokenRequest
+  1 metadata ObjectMeta
+  2 spec !TokenRequestSpec
+message TokenRequestSpec
+  1 audiences []string
+  3 boundObjectRef *BoundObjectReference
+  4 expirationSeconds *int64
+message BoundObjectReference
+  1 kind string
+  2 apiVersion string
+  3 name string
+  4 uid string
 `;
 
 const authorizationV1 = `
@@ -969,6 +982,7 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['autoscaling/v1/HorizontalPodAutoscaler', 'HorizontalPodAutoscaler'],
   ['coordination.k8s.io/v1/Lease', 'Lease'],
   ['authentication.k8s.io/v1/SelfSubjectReview', 'SelfSubjectReview'],
+  ['authentication.k8s.io/v1/TokenRequest', 'TokenRequest'],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', 'SelfSubjectAccessReview'],
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', 'SelfSubjectRulesReview'],
 ]);

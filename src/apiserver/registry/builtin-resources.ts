@@ -11,6 +11,7 @@ import {
 import { defaultWebhookConfiguration } from '../admissionregistration/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
 import { requestUser } from '../auth/request-user.ts';
+import { reviewToken } from '../auth/token-review.ts';
 import { userInfoJson } from '../auth/user-info.ts';
 import { defaultEndpoints, defaultEndpointSlice, validateEndpoints, validateEndpointSlice } from '../services/endpoint-validation.ts';
 import { serviceStrategy } from '../services/service-strategy.ts';
@@ -105,6 +106,8 @@ export const builtinResources: readonly ResourceType[] = [
   review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, () => ({
     userInfo: userInfoJson(requestUser()),
   })),
+  // Answered with the server's own token authenticators, which startApiServer puts in place of these none.
+  builtin({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', namespaced: false, verbs: ['create'], strategicMerge: false, review: reviewToken(() => undefined) }),
   builtin({
     group: '',
     version: 'v1',
@@ -191,7 +194,14 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForUpdate: defaultEndpointSlice,
     validate: validateEndpointSlice,
   }),
-  builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    shortNames: ['sa'],
+    subresources: [{ name: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }],
+  }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], statusSubresource: true }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true, ...persistentVolumeStrategy }),
   builtin({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'], strategicMerge: true, ...storageClassStrategy }),

@@ -15,9 +15,9 @@ export interface CustomResourceSchema {
 /** How metadata.name is validated: Services take DNS-1035 labels (their names become DNS names and env variables). */
 export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
-/** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
+/** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale, serviceaccounts/token…), as discovery lists it. */
 export interface SubresourceInfo {
-  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec' | 'attach' | 'portforward';
+  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec' | 'attach' | 'portforward' | 'token';
   /** The group, version and kind of what the subresource takes and answers (Binding, policy/v1 Eviction, autoscaling/v1 Scale). */
   readonly group: string;
   readonly version: string;

@@ -68,6 +68,7 @@ interface UpOptions extends NodeFlags {
   inMemory: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  tokenAuthFile?: string;
   controllers?: string;
   /** false with --no-webhook. */
   webhook: boolean;
@@ -96,6 +97,7 @@ export function upCommand(): Command {
     .option('--in-memory', 'keep state in memory only (tests)', false)
     .option('--tls-cert <file>', 'serve TLS with this certificate')
     .option('--tls-key <file>', 'the TLS private key')
+    .option('--token-auth-file <file>', 'further users\' bearer tokens, a CSV of token,user,uid,"group1,group2" (kube-apiserver\'s flag)')
     .option('--controllers <list>', `comma-separated controller families to run in-process (${bosunFamilies.map((f) => f.name).join(', ')}; default: all; "none" for just the API server)`)
     .option('--metrics-port <port>', `loopback port of the controllers' /metrics, /healthz and /readyz (0 picks one)`, port, DEFAULT_METRICS_PORT)
     .option('--webhook-port <port>', 'loopback port of the controllers\' admission webhooks (0 picks one)', port, 0)
@@ -157,6 +159,7 @@ export function upCommand(): Command {
           // kube-apiserver writes these to its audit log; Bosun has none, so they are logged.
           onPodSecurityAudit: (event) => apiserverLog.warn(event, 'pod security audit violation'),
           ...(options.tlsCert && options.tlsKey ? { tlsCert: options.tlsCert, tlsKey: options.tlsKey } : {}),
+          ...(options.tokenAuthFile !== undefined ? { tokenAuthFile: options.tokenAuthFile } : {}),
         });
       } catch (error) {
         console.error(`bosun up: ${explain(error, { ...options, dataDir })}`);

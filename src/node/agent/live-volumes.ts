@@ -1,7 +1,8 @@
 // kubelet's remount of configMap, secret, downwardAPI and projected volumes, driven by watches instead of the
 // sync period: a change of a ConfigMap or Secret the pod's volumes name, or of the pod's labels or annotations,
 // rewrites the pod's API-data volumes from the watch caches (the atomic writer skips what did not change). A
-// burst of changes becomes one rewrite after the one in progress. subPath mounts bound a file, not the volume
+// burst of changes becomes one rewrite after the one in progress; projected service account tokens are renewed on a
+// timer set for when the first is due (80% of its lifetime, as kubelet). subPath mounts bound a file, not the volume
 // directory, so they keep what they had, as on a kubelet; environment variables never change.
 import type { Logger } from 'pino';
 import type { ConfigMap, Secret, Volume } from '../../apimachinery/api/index.ts';
@@ -12,6 +13,7 @@ import { PodApiObjects } from './pod-api-objects.ts';
 import type { PodView } from './pod-context.ts';
 import { materialiseVolumes, type VolumeContext } from './pod-volumes.ts';
 import type { ObjectWatches, WatchedKind } from './volumes/object-watches.ts';
+import type { ProjectedTokens } from './volumes/projected-tokens.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 
 /** The pod's ConfigMaps and Secrets as the agent's watches last saw them. */
@@ -20,8 +22,9 @@ class WatchedPodObjects extends PodApiObjects {
     client: KubeClient,
     namespace: string,
     private readonly watches: ObjectWatches,
+    tokens: ProjectedTokens,
   ) {
-    super(client, namespace);
+    super(client, namespace, tokens);
   }
 
   override configMap(name: string): Promise<ConfigMap | undefined> {
@@ -74,6 +77,8 @@ export class LiveVolumes {
   private running: Promise<void> | undefined;
   private dirty = false;
   private stopped = false;
+  /** Rewrites the volumes when a projected token is due to be renewed. */
+  private tokenTimer: NodeJS.Timeout | undefined;
   /** The last failure recorded per volume, so that a failure is recorded once. */
   private readonly failures = new Map<string, string>();
 
@@ -84,7 +89,7 @@ export class LiveVolumes {
     volumes: readonly Volume[],
   ) {
     this.volumes = volumes.filter(isApiData);
-    this.context = { ...context, objects: new WatchedPodObjects(o.client, context.objects.namespace, o.watches) };
+    this.context = { ...context, objects: new WatchedPodObjects(o.client, context.objects.namespace, o.watches, context.objects.tokens) };
   }
 
   /** Watches the volumes' sources; the first listing rewrites whatever changed since the pod's volumes were set up. */
@@ -106,6 +111,7 @@ export class LiveVolumes {
   /** Stops watching and waits for a rewrite in progress, so that the volumes can be removed. */
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.tokenTimer);
     for (const release of this.releases.splice(0)) release();
     await this.running;
   }
@@ -126,6 +132,14 @@ export class LiveVolumes {
         await this.refresh(volume);
       }
     }
+    this.renewTokensWhenDue();
+  }
+
+  private renewTokensWhenDue(): void {
+    clearTimeout(this.tokenTimer);
+    const due = this.context.objects.tokens.nextRefresh();
+    if (due === undefined || this.stopped) return;
+    this.tokenTimer = setTimeout(() => this.schedule(), Math.max(0, due - Date.now()));
   }
 
   /** A volume whose source went missing (not optional) keeps its content, with kubelet's FailedMount Event. */

@@ -8,6 +8,7 @@ import type { ResourceRef } from '../../apimachinery/resource-ref.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { SandboxSpecError } from '../sandbox/errors.ts';
+import { ProjectedTokens } from './volumes/projected-tokens.ts';
 
 export type PersistentVolumeClaim = KubeObject;
 
@@ -35,6 +36,8 @@ export class PodApiObjects {
   constructor(
     readonly client: KubeClient,
     readonly namespace: string,
+    /** The pod's projected service account tokens, kept across the volumes' rewrites. */
+    readonly tokens: ProjectedTokens = new ProjectedTokens(client),
   ) {}
 
   /** undefined when the ConfigMap does not exist. */

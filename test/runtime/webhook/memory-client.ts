@@ -86,6 +86,7 @@ export function memoryClient(): MemoryClient {
     deleteCollection: notImplemented,
     podLog: notImplemented,
     followPodLog: notImplemented,
+    createToken: notImplemented,
     close: async () => {},
   };
   return client;
