@@ -12,7 +12,6 @@ import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { setCondition, type Informer } from '../../../runtime/index.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, DEPLOY_ITEM_TYPE_CONTAINER, PHASE_SUCCEEDED } from '../../api/constants.ts';
-import type { DeployItem } from '../../api/deploy-item.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import { JobFailedError, LandscaperError } from '../../ls-error.ts';
 import type { Deployer, DeployerContext, DeployerResult } from '../contract/deployer.ts';
@@ -76,7 +75,6 @@ export class ContainerDeployer implements Deployer {
       ctx.item.status = { ...ctx.item.status, exportRef: await writeExportSecret(ctx.client, ctx.item, { data: exported, name: `${ctx.item.metadata.name}-export` }) };
     }
     this.providerStatus(ctx, OPERATION_RECONCILE, { lastSuccessfulJobID: ctx.jobID });
-    await this.deletePod(ctx.client, ctx.item, podName(ctx.item, OPERATION_RECONCILE, ctx.jobID));
     (ctx.item.status ??= {}).phase = PHASE_SUCCEEDED;
   }
 
@@ -100,6 +98,10 @@ export class ContainerDeployer implements Deployer {
       if (!(err instanceof NotFoundError)) throw err;
     }
     if (!pod) {
+      // The previous operation's pod stayed for `kubectl logs`; a new operation replaces it.
+      for (const old of (await client.list(podsResource, { namespace, labelSelector: `${DEPLOY_ITEM_NAME_LABEL}=${item.metadata.name}` })).items) {
+        await this.deleteIgnoringMissing(client, podsResource, old);
+      }
       await this.writeInput(ctx, config);
       await client.create(podsResource, buildPod(item, config, operation, ctx.jobID, ctx.target !== undefined));
       this.providerStatus(ctx, operation, { podName: name, lastRun: new Date().toISOString() });
@@ -115,10 +117,12 @@ export class ContainerDeployer implements Deployer {
         ? `${failed.state.waiting.reason ?? 'waiting'}: ${failed.state.waiting.message ?? ''}`
         : `exited with code ${failed?.state?.terminated?.exitCode ?? 'unknown'}`;
       const log = await client.podLog(name, { namespace, container, tailLines: 50 }).catch((err: unknown) => `(log unavailable: ${messageOf(err)})`);
-      await this.deletePod(client, item, name);
       throw new JobFailedError(opName, 'ContainerFailed', `container ${container} of pod ${name} ${why}; last log lines:\n${lastLines(log, FAILED_LOG_LINES)}`);
     }
     if (status.phase !== 'Succeeded') return { waitingFor: `pod ${name} (${operation}, ${status.phase ?? 'Pending'})` };
+    // The program's last words as an Event: after a DELETE nothing else of the pod remains to look at.
+    const mainLog = await client.podLog(name, { namespace, container: MAIN_CONTAINER, tailLines: 50 }).catch(() => '');
+    await ctx.recorder.normal(item, `${opName}Finished`, `${operation} pod ${name} finished; last log lines:\n${lastLines(mainLog, FAILED_LOG_LINES)}`);
     try {
       return { report: parseReport(await client.podLog(name, { namespace, container: WAIT_CONTAINER })) };
     } catch (err) {
@@ -143,7 +147,9 @@ export class ContainerDeployer implements Deployer {
     };
     describe('InitContainer', status.initContainerStatuses?.find((c) => c.name === INIT_CONTAINER));
     describe('WaitContainer', status.containerStatuses?.find((c) => c.name === WAIT_CONTAINER));
-    ctx.item.status.conditions = conditions;
+    // Landscaper's conditions carry lastUpdateTime too (its schema requires it).
+    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    ctx.item.status.conditions = conditions.map((c) => ({ ...c, lastUpdateTime: c.lastUpdateTime ?? now }));
   }
 
   private providerStatus(ctx: DeployerContext, operation: Operation, fields: Record<string, string>): void {
@@ -226,10 +232,6 @@ export class ContainerDeployer implements Deployer {
       for (const obj of (await ctx.client.list(resource, { namespace, labelSelector })).items) await this.deleteIgnoringMissing(ctx.client, resource, obj);
     }
     await deleteExportSecret(ctx.client, ctx.item);
-  }
-
-  private async deletePod(client: KubeClient, item: DeployItem, name: string): Promise<void> {
-    await this.deleteIgnoringMissing(client, podsResource, { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: item.metadata.namespace ?? '' } });
   }
 
   private async deleteIgnoringMissing(client: KubeClient, resource: typeof podsResource, obj: KubeObject): Promise<void> {
