@@ -1,7 +1,9 @@
 // Decoding of the container provider configuration (container.deployer.landscaper.gardener.cloud/v1alpha1,
 // upstream apis/deployer/container/v1alpha1/types_provider.go), unchanged.
 import type { AnyJSON } from '../../api/shared.ts';
+import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import { ConfigurationError } from '../../ls-error.ts';
+import { parseContinuousReconcile } from '../contract/continuous-reconcile.ts';
 
 export const CONTAINER_PROVIDER_API_VERSION = 'container.deployer.landscaper.gardener.cloud/v1alpha1';
 
@@ -16,6 +18,7 @@ export interface ContainerProviderConfiguration {
   /** Inline or referenced component descriptor; written to COMPONENT_DESCRIPTOR_PATH. */
   componentDescriptor?: AnyJSON;
   registryPullSecrets?: { name: string; namespace?: string }[];
+  continuousReconcile?: ContinuousReconcileSpec;
 }
 
 function stringList(value: unknown, field: string, fail: (m: string) => never): string[] | undefined {
@@ -49,5 +52,7 @@ export function decodeContainerConfig(raw: AnyJSON | undefined): ContainerProvid
     }
     config.registryPullSecrets = pullSecrets as unknown as { name: string; namespace?: string }[];
   }
+  const continuous = parseContinuousReconcile(raw['continuousReconcile'], fail);
+  if (continuous !== undefined) config.continuousReconcile = continuous;
   return config;
 }

@@ -12,9 +12,12 @@ import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { setCondition, type Informer } from '../../../runtime/index.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, DEPLOY_ITEM_TYPE_CONTAINER, PHASE_SUCCEEDED } from '../../api/constants.ts';
+import type { DeployItem } from '../../api/deploy-item.ts';
 import type { AnyJSON } from '../../api/shared.ts';
 import { JobFailedError, LandscaperError } from '../../ls-error.ts';
+import type { ContinuousReconcileSpec } from '../../api/mock-deployer.ts';
 import type { Deployer, DeployerContext, DeployerResult } from '../contract/deployer.ts';
+import { configuredSchedule } from '../contract/continuous-reconcile.ts';
 import { deleteExportSecret, writeExportSecret } from '../contract/exports.ts';
 import { resolveTargetContent } from '../contract/target.ts';
 import { CONTAINER_PROVIDER_API_VERSION, decodeContainerConfig, type ContainerProviderConfiguration } from './config.ts';
@@ -84,6 +87,10 @@ export class ContainerDeployer implements Deployer {
       if ('waitingFor' in outcome) return outcome;
     }
     await this.cleanup(ctx);
+  }
+
+  continuousReconcile(item: DeployItem): ContinuousReconcileSpec | undefined {
+    return configuredSchedule(() => decodeContainerConfig(item.spec.config).continuousReconcile);
   }
 
   /** Starts the operation's pod, or reads its outcome once it has finished. */
