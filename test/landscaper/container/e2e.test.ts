@@ -49,8 +49,19 @@ async function exported(name: string): Promise<unknown> {
   return JSON.parse(Buffer.from(await up.ok(['get', 'secret', `${name}-export`, '-n', 'default', '-o', 'jsonpath={.data.config}']), 'base64').toString('utf8'));
 }
 
+/**
+ * Deletes a deploy item that no execution owns: the test-reconcile annotation gives the deletion its job (as an
+ * execution's trigger would), then kubectl waits until the finalizer is gone.
+ */
+async function deleteItem(name: string): Promise<void> {
+  await up.ok(['delete', 'di', name, '-n', 'default', '--wait=false']);
+  await up.ok(['annotate', 'di', name, '-n', 'default', 'landscaper.gardener.cloud/operation=test-reconcile']);
+  await up.ok(['wait', '--for=delete', `di/${name}`, '-n', 'default', '--timeout=120s']);
+}
+
 async function leftovers(name: string): Promise<string> {
-  return (await up.ok(['get', 'pods,secrets', '-n', 'default', '-l', `${LABEL}=${name}`, '-o', 'name'])).trim();
+  // Bosun serves ServiceAccounts (Roles are not served): the deployer makes none, and none may be left.
+  return (await up.ok(['get', 'pods,secrets,serviceaccounts', '-n', 'default', '-l', `${LABEL}=${name}`, '-o', 'name'])).trim();
 }
 
 test('a program reads imports, writes exports and state; the state survives an update; DELETE runs; nothing is left', async () => {
@@ -67,7 +78,7 @@ test('a program reads imports, writes exports and state; the state survives an u
   assert.deepEqual(await exported('counter'), { runs: 2, imports: { message: 'again' } }, 'the second run saw the first run\'s state');
   assert.equal((await up.ok(['get', 'secrets', '-n', 'default', '-l', `${LABEL}=counter,container.deployer.landscaper.gardener.cloud/type=state`, '-o', 'name'])).trim().split('\n').length, 1, 'one state group');
 
-  await up.ok(['delete', 'di', 'counter', '-n', 'default', '--timeout=120s']);
+  await deleteItem('counter');
   const events = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=counter,reason=DeleteFinished', '-o', 'jsonpath={.items[*].message}']);
   assert.match(events, /deleting after 2 runs/);
   assert.equal(await leftovers('counter'), '');
@@ -86,6 +97,8 @@ test('a program that exits 1 fails the item with its last log lines; force-clean
   assert.match(failed.lastError?.message ?? '', /boom: disk full/);
 
   await up.ok(['annotate', 'di', 'broken', '-n', 'default', 'container.deployer.landscaper.gardener.cloud/force-cleanup=true']);
-  await up.ok(['delete', 'di', 'broken', '-n', 'default', '--timeout=120s']);
+  await deleteItem('broken');
   assert.equal(await leftovers('broken'), '');
+  const deleteEvents = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=broken,reason=DeleteFinished', '-o', 'name']);
+  assert.equal(deleteEvents.trim(), '', 'force-cleanup ran no DELETE pod');
 });
