@@ -3,8 +3,10 @@
 // no pod or Secret behind; a program that exits 1 fails the item with its last log lines.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eventually } from '../../helpers/api-server.ts';
+import { runToEnd } from '../../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../../node/e2e/bosun-up.ts';
 
 const EXAMPLE = 'examples/landscaper/container/deployitem.yaml';
@@ -101,4 +103,16 @@ test('a program that exits 1 fails the item with its last log lines; force-clean
   assert.equal(await leftovers('broken'), '');
   const deleteEvents = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=broken,reason=DeleteFinished', '-o', 'name']);
   assert.equal(deleteEvents.trim(), '', 'force-cleanup ran no DELETE pod');
+});
+
+test('examples/landscaper/container: the README runs as written', async () => {
+  const readme = readFileSync('examples/landscaper/container/README.md', 'utf8');
+  const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  // `bosun up` and its KUBECONFIG are this test's own.
+  const script = block.split('\n').filter((line) => !line.startsWith('npx bosun up') && !line.startsWith('export KUBECONFIG')).join('\n');
+  const run = await runToEnd('sh', ['-ec', script], { env: { ...process.env, KUBECONFIG: join(up.dataDir, 'kubeconfig'), KUBECACHEDIR: join(up.dataDir, 'kubectl-cache') } });
+  assert.equal(run.code, 0, `stdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  assert.match(run.stdout, /\{"runs":1,"imports":\{"message":"hello"\}\}/);
+  assert.match(run.stdout, /run 1 with imports/);
+  assert.match(run.stdout, /deleting after 2 runs/);
 });
