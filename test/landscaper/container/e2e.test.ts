@@ -105,6 +105,18 @@ test('a program that exits 1 fails the item with its last log lines; force-clean
   assert.equal(deleteEvents.trim(), '', 'force-cleanup ran no DELETE pod');
 });
 
+// The deployer does not uninstall here: the API server's garbage collector follows the owner references.
+test('delete-without-uninstall skips DELETE; the item\'s pods and Secrets are collected all the same (#353)', async () => {
+  await up.ok(['apply', '-f', '-'], readFileSync(EXAMPLE, 'utf8').replace('name: counter', 'name: orphan'));
+  assert.equal((await finished('orphan')).phase, 'Succeeded');
+  await up.ok(['annotate', 'di', 'orphan', '-n', 'default', 'landscaper.gardener.cloud/delete-without-uninstall=true']);
+  await deleteItem('orphan');
+  await up.ok(['wait', '--for=delete', 'pods,secrets', '-n', 'default', '-l', `${LABEL}=orphan`, '--timeout=60s']);
+  assert.equal(await leftovers('orphan'), '');
+  const deleteEvents = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=orphan,reason=DeleteFinished', '-o', 'name']);
+  assert.equal(deleteEvents.trim(), '', 'no DELETE pod ran');
+});
+
 test('examples/landscaper/container: the README runs as written', async () => {
   const readme = readFileSync('examples/landscaper/container/README.md', 'utf8');
   const block = /```sh\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import { podsResource, secretsResource } from '../../../apimachinery/builtin-resources.ts';
 import { messageOf } from '../../../apimachinery/error-message.ts';
-import type { KubeClient } from '../../../client/client.ts';
 import { NotFoundError } from '../../../client/errors.ts';
 import { setCondition, type Informer } from '../../../runtime/index.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, DEPLOY_ITEM_TYPE_CONTAINER, PHASE_SUCCEEDED } from '../../api/constants.ts';
@@ -20,6 +19,7 @@ import type { Deployer, DeployerContext, DeployerResult } from '../contract/depl
 import { configuredSchedule } from '../contract/continuous-reconcile.ts';
 import { deleteExportSecret, writeExportSecret } from '../contract/exports.ts';
 import { resolveTargetContent } from '../contract/target.ts';
+import { collectItemObjects, deleteIgnoringMissing } from './garbage.ts';
 import { CONTAINER_PROVIDER_API_VERSION, decodeContainerConfig, type ContainerProviderConfiguration } from './config.ts';
 import { INPUT_KEYS, OPERATION_DELETE, OPERATION_RECONCILE, type Operation } from './layout.ts';
 import {
@@ -107,7 +107,7 @@ export class ContainerDeployer implements Deployer {
     if (!pod) {
       // The previous operation's pod stayed for `kubectl logs`; a new operation replaces it.
       for (const old of (await client.list(podsResource, { namespace, labelSelector: `${DEPLOY_ITEM_NAME_LABEL}=${item.metadata.name}` })).items) {
-        await this.deleteIgnoringMissing(client, podsResource, old);
+        await deleteIgnoringMissing(client, podsResource, old);
       }
       await this.writeInput(ctx, config);
       await client.create(podsResource, buildPod(item, config, operation, ctx.jobID, ctx.target !== undefined));
@@ -227,25 +227,13 @@ export class ContainerDeployer implements Deployer {
       });
     }
     for (const secret of await this.stateSecrets(ctx)) {
-      if (secret.metadata.annotations?.[STATE_UUID_ANNOTATION] !== uuid) await this.deleteIgnoringMissing(client, secretsResource, secret);
+      if (secret.metadata.annotations?.[STATE_UUID_ANNOTATION] !== uuid) await deleteIgnoringMissing(client, secretsResource, secret);
     }
   }
 
   /** Removes everything the item had: pods, the input and state Secrets, the export Secret. */
   private async cleanup(ctx: DeployerContext): Promise<void> {
-    const namespace = ctx.item.metadata.namespace ?? '';
-    const labelSelector = `${DEPLOY_ITEM_NAME_LABEL}=${ctx.item.metadata.name}`;
-    for (const resource of [podsResource, secretsResource]) {
-      for (const obj of (await ctx.client.list(resource, { namespace, labelSelector })).items) await this.deleteIgnoringMissing(ctx.client, resource, obj);
-    }
+    await collectItemObjects(ctx.client, ctx.item);
     await deleteExportSecret(ctx.client, ctx.item);
-  }
-
-  private async deleteIgnoringMissing(client: KubeClient, resource: typeof podsResource, obj: KubeObject): Promise<void> {
-    try {
-      await client.delete(resource, obj.metadata.name ?? '', { namespace: obj.metadata.namespace ?? '' });
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-    }
   }
 }
