@@ -27,6 +27,8 @@ export const subcommands: Record<string, Subcommand> = {
   chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand() },
   version: { summary: "print Bosun's version and the Kubernetes version its API server serves", load: async () => (await import('./commands/version.ts')).versionCommand() },
   completion: { summary: 'print a shell completion script (bash, zsh or fish)', load: async () => (await import('./commands/completion.ts')).completionCommand() },
+  'container-init': { summary: "what a container deploy item's init container runs", load: async () => (await import('./commands/container-programs.ts')).containerInitCommand(), hidden: true },
+  'container-wait': { summary: "what a container deploy item's wait container runs", load: async () => (await import('./commands/container-programs.ts')).containerWaitCommand(), hidden: true },
   'chaos-handler': { summary: "what an onInit disruption's chaos handler init container runs", load: async () => (await import('./commands/chaos-handler.ts')).chaosHandlerCommand(), hidden: true },
 };
 
