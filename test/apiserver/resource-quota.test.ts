@@ -32,7 +32,9 @@ describe('ResourceQuota admission', () => {
 
   test('a pod past requests.cpu is Forbidden with kube message; describe shows used/hard; deletes free usage', async () => {
     await ok(['create', 'namespace', 'q1']);
-    await ok(['create', 'quota', 'compute', '-n', 'q1', '--hard=pods=3,requests.cpu=1,configmaps=1']);
+    // Every namespace holds the kube-root-ca.crt ConfigMap, which counts, as on a real cluster.
+    await ok(['wait', '--for=create', 'configmap/kube-root-ca.crt', '-n', 'q1', '--timeout=30s']);
+    await ok(['create', 'quota', 'compute', '-n', 'q1', '--hard=pods=3,requests.cpu=1,configmaps=2']);
     await ok(['apply', '-n', 'q1', '-f', '-'], JSON.stringify(pod('a', '500m')));
     await ok(['apply', '-n', 'q1', '-f', '-'], JSON.stringify(pod('b', '400m')));
     const refused = await kubectl(['apply', '-n', 'q1', '-f', '-'], JSON.stringify(pod('c', '200m')));
@@ -41,10 +43,10 @@ describe('ResourceQuota admission', () => {
     const missing = await kubectl(['apply', '-n', 'q1', '-f', '-'], JSON.stringify(pod('d')));
     assert.match(missing.stderr, /pods "d" is forbidden: failed quota: compute: must specify requests.cpu for: c/);
     const describe = await ok(['describe', 'quota', 'compute', '-n', 'q1']);
-    assert.match(describe, /configmaps\s+0\s+1\n/);
+    assert.match(describe, /configmaps\s+1\s+2\n/);
     assert.match(describe, /pods\s+2\s+3\n/);
     assert.match(describe, /requests.cpu\s+900m\s+1\n/);
-    assert.match(await ok(['get', 'quota', '-n', 'q1', '--no-headers']), /^compute\s+\S+\s+configmaps: 0\/1, pods: 2\/3, requests.cpu: 900m\/1\s*\n$/);
+    assert.match(await ok(['get', 'quota', '-n', 'q1', '--no-headers']), /^compute\s+\S+\s+configmaps: 1\/2, pods: 2\/3, requests.cpu: 900m\/1\s*\n$/);
     await ok(['delete', 'pod', 'a', '-n', 'q1', '--grace-period=0', '--force']);
     await ok(['apply', '-n', 'q1', '-f', '-'], JSON.stringify(pod('c', '200m')));
     assert.match(await ok(['describe', 'quota', 'compute', '-n', 'q1']), /requests.cpu\s+600m\s+1\n/);
@@ -52,7 +54,8 @@ describe('ResourceQuota admission', () => {
 
   test('concurrent creates cannot overshoot a count quota', async () => {
     await ok(['create', 'namespace', 'q2']);
-    await ok(['create', 'quota', 'few', '-n', 'q2', '--hard=count/configmaps=3']);
+    await ok(['wait', '--for=create', 'configmap/kube-root-ca.crt', '-n', 'q2', '--timeout=30s']);
+    await ok(['create', 'quota', 'few', '-n', 'q2', '--hard=count/configmaps=4']);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         server.api('/api/v1/namespaces/q2/configmaps', { method: 'POST', headers: json, body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm${i}` } }) }),
@@ -60,8 +63,8 @@ describe('ResourceQuota admission', () => {
     );
     assert.deepEqual(answers.map((a) => a.status).sort(), [201, 201, 201, 403, 403, 403, 403, 403, 403, 403]);
     const refused = (await answers.find((a) => a.status === 403)!.json()) as { message: string };
-    assert.match(refused.message, /exceeded quota: few, requested: count\/configmaps=1, used: count\/configmaps=3, limited: count\/configmaps=3/);
-    assert.match(await ok(['describe', 'quota', 'few', '-n', 'q2']), /count\/configmaps\s+3\s+3\n/);
+    assert.match(refused.message, /exceeded quota: few, requested: count\/configmaps=1, used: count\/configmaps=4, limited: count\/configmaps=4/);
+    assert.match(await ok(['describe', 'quota', 'few', '-n', 'q2']), /count\/configmaps\s+4\s+4\n/);
   });
 
   test('an invalid hard quantity is refused', async () => {
