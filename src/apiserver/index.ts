@@ -46,6 +46,11 @@ import { persistentVolumeClaimStrategy } from './registry/storage-strategy.ts';
 import { listenAddress, SystemServices } from './services/system-services.ts';
 
 export interface ApiServerOptions {
+  /**
+   * Keep the kube-root-ca.crt ConfigMap in every namespace (default true); false is kube-controller-manager's
+   * --controllers=-root-ca-cert-publisher, for tests that count a namespace's ConfigMaps.
+   */
+  rootCAPublisher?: boolean;
   /** Where the SQLite database, token and kubeconfig live. Ignored with inMemory. */
   dataDir?: string;
   inMemory?: boolean;
@@ -191,7 +196,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);
-  const serviceAccounts = new ServiceAccountController(parts, tls.cert);
+  const serviceAccounts = new ServiceAccountController(parts, options.rootCAPublisher === false ? undefined : tls.cert);
   const tokenSecrets = new ServiceAccountTokenController(parts, serviceAccountTokens, tls.cert);
   const stopControllers = () => {
     systemServices.stop();

@@ -17,9 +17,10 @@ const ROOT_CA_DESCRIPTION =
   'Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.';
 
 export class ServiceAccountController extends ServerController {
-  private readonly caCert: string;
+  /** Undefined: the root CA publisher is off (kube-controller-manager's --controllers=-root-ca-cert-publisher). */
+  private readonly caCert: string | undefined;
 
-  constructor(parts: ServerParts, caCert: string) {
+  constructor(parts: ServerParts, caCert: string | undefined) {
     super(parts);
     this.caCert = caCert;
     for (const ns of this.store.list(namespaces)) this.queue.add(ns.object.metadata.name ?? '');
@@ -44,13 +45,15 @@ export class ServiceAccountController extends ServerController {
     if (!this.objects.find(saType, namespace, DEFAULT_SERVICE_ACCOUNT)) {
       this.objects.create(saType, namespace, { metadata: { name: DEFAULT_SERVICE_ACCOUNT } }, { fieldManager: 'service-account-controller' });
     }
+    const caCert = this.caCert;
+    if (caCert === undefined) return;
     const cmType = this.type(configMaps);
     const cm = this.objects.find(cmType, namespace, ROOT_CA_CONFIG_MAP);
     if (!cm) {
-      this.objects.create(cmType, namespace, { metadata: { name: ROOT_CA_CONFIG_MAP, annotations: { 'kubernetes.io/description': ROOT_CA_DESCRIPTION } }, data: { 'ca.crt': this.caCert } }, { fieldManager: 'root-ca-cert-publisher' });
-    } else if (!holdsCa(cm.object, this.caCert)) {
+      this.objects.create(cmType, namespace, { metadata: { name: ROOT_CA_CONFIG_MAP, annotations: { 'kubernetes.io/description': ROOT_CA_DESCRIPTION } }, data: { 'ca.crt': caCert } }, { fieldManager: 'root-ca-cert-publisher' });
+    } else if (!holdsCa(cm.object, caCert)) {
       this.objects.mutate(cmType, cm, (o) => {
-        o['data'] = { 'ca.crt': this.caCert };
+        o['data'] = { 'ca.crt': caCert };
         delete o['binaryData'];
       });
     }
