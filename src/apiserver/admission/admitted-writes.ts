@@ -12,6 +12,7 @@ import { createSteps, deleteSteps, runAwaiting, updateSteps } from '../registry/
 import type { CreateOptions, DeleteOptions, DeleteResult, UpdateOptions, WriteOptions, WriteResult } from '../registry/write-types.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { PodSecurityAdmission } from './pod-security/pod-security-admission.ts';
+import { admitClaimLimits, admitPodLimits } from './limit-ranger.ts';
 import { admitPodServiceAccount } from './service-account-admission.ts';
 import type { AdmissionAttributes, MutationResult, WebhookDispatcher } from './webhook-dispatcher.ts';
 
@@ -113,7 +114,12 @@ export class AdmittedWrites {
 
   create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
     // Built-in mutating admission runs before the webhooks, as kube-apiserver orders its plugins.
-    if (!type.custom && type.group === '' && type.plural === 'pods') admitPodServiceAccount(this.objects.store, namespace, body);
+    // LimitRanger, then ServiceAccount: kube-apiserver's plugin order.
+    if (!type.custom && type.group === '' && type.plural === 'pods') {
+      admitPodLimits(this.objects.store, namespace, body);
+      admitPodServiceAccount(this.objects.store, namespace, body);
+    }
+    if (!type.custom && type.group === '' && type.plural === 'persistentvolumeclaims') admitClaimLimits(this.objects.store, namespace, body);
     return runAwaiting(createSteps(this.objects, type, namespace, body, options, userAgent, this.hooksFor(type), this.builtinFor(type)));
   }
 

@@ -25,6 +25,7 @@ import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
 import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
 import { persistentVolumeStrategy, storageClassStrategy } from './storage-strategy.ts';
 import { daemonSetStrategy } from './daemonset-strategy.ts';
+import { limitRangeStrategy } from './limitrange-strategy.ts';
 import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
 import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
 
@@ -130,6 +131,7 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForUpdate: labelNamespaceName,
   }),
   builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
+  builtin({ group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', shortNames: ['limits'], ...limitRangeStrategy }),
   builtin({ group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', shortNames: ['quota'], statusSubresource: true, ...resourceQuotaStrategy }),
   builtin({
     group: '',
