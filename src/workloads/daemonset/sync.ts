@@ -15,7 +15,7 @@ import { claim } from '../pods/claim.ts';
 import type { Expectations } from '../pods/expectations.ts';
 import { controllerRefTo } from '../pods/owner.ts';
 import type { PodControl } from '../pods/pod-control.ts';
-import { isPodAvailable, podAvailableAt } from '../pods/pod-state.ts';
+import { isPodAvailable, nextPodAvailability } from '../pods/pod-state.ts';
 import { slowStartBatch } from '../pods/slow-start.ts';
 import { REVISION_LABEL } from '../statefulset/identity.ts';
 import { createRevision, deleteRevision, equalRevision, newRevision, nextRevision, renumberRevision, sortRevisions, templateOf } from '../statefulset/revisions.ts';
@@ -85,9 +85,8 @@ export async function syncDaemonSet(cached: DaemonSet, ctx: ReconcileContext<Dae
   await cleanupHistory(d, set, pods, revisions, current);
   if (error !== undefined) throw error;
   // A ready pod counts as available once ready for minReadySeconds: look again then.
-  const minReady = set.spec.minReadySeconds ?? 0;
-  const pending = pods.map((p) => podAvailableAt(p, minReady)).filter((at): at is number => at !== undefined && at > now);
-  return pending.length > 0 ? action.requeueAfter(Math.min(...pending) - now) : action.awaitChange();
+  const next = nextPodAvailability(pods, set.spec.minReadySeconds ?? 0, now);
+  return next !== undefined ? action.requeueAfter(next - now) : action.awaitChange();
 }
 
 /** constructHistory: the revision of the set's template (an equal one, renumbered to be the latest, or a new one). */

@@ -13,7 +13,7 @@ import { controllerRevisionsResource, podsResource, statefulSetsResource } from 
 import type { ControllerRevision, Pod, StatefulSet } from '../../apimachinery/api/index.ts';
 import { claim } from '../pods/claim.ts';
 import { controllerRefTo } from '../pods/owner.ts';
-import { podAvailableAt } from '../pods/pod-state.ts';
+import { nextPodAvailability } from '../pods/pod-state.ts';
 import { slowStartBatch } from '../pods/slow-start.ts';
 import { claimsMatchRetentionPolicy, createMissingClaims, hasStaleClaim, updateClaimsForRetentionPolicy, type ClaimControl } from './claims.ts';
 import { identityMatches, inOrdinalRange, isMemberOf, newStatefulSetPod, ordinalOf, replicasOf, revisionOf, startOrdinal, storageMatches } from './identity.ts';
@@ -76,9 +76,8 @@ export async function syncStatefulSet(cached: StatefulSet, ctx: ReconcileContext
   await truncateHistory(d, set, pods, revisions, pair);
   if (error !== undefined) throw error;
   // A ready pod counts as available once ready for minReadySeconds: look again then.
-  const minReady = set.spec.minReadySeconds ?? 0;
-  const pending = pods.map((p) => podAvailableAt(p, minReady)).filter((at): at is number => at !== undefined && at > now);
-  return pending.length > 0 ? action.requeueAfter(Math.min(...pending) - now) : action.awaitChange();
+  const next = nextPodAvailability(pods, set.spec.minReadySeconds ?? 0, now);
+  return next !== undefined ? action.requeueAfter(next - now) : action.awaitChange();
 }
 
 /**
