@@ -197,6 +197,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   server.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);
   const serviceAccounts = new ServiceAccountController(parts, options.rootCAPublisher === false ? undefined : tls.cert);
+  ctx.writes.ensureDefaultServiceAccount = (namespace) => serviceAccounts.ensureDefault(namespace);
   const tokenSecrets = new ServiceAccountTokenController(parts, serviceAccountTokens, tls.cert);
   const stopControllers = () => {
     systemServices.stop();

@@ -94,6 +94,11 @@ export class AdmittedWrites {
   private readonly dispatcher: WebhookDispatcher;
   private readonly hooks: AdmissionHooks;
   private readonly podSecurity: PodSecurityAdmission;
+  /**
+   * Brings a namespace's default ServiceAccount into being now, if the server's controller has not yet: a pod
+   * created right after its namespace must not race that controller.
+   */
+  ensureDefaultServiceAccount: (namespace: string) => void = () => undefined;
 
   constructor(objects: ObjectService, dispatcher: WebhookDispatcher, podSecurity: PodSecurityAdmission) {
     this.objects = objects;
@@ -117,6 +122,7 @@ export class AdmittedWrites {
     // LimitRanger, then ServiceAccount: kube-apiserver's plugin order.
     if (!type.custom && type.group === '' && type.plural === 'pods') {
       admitPodLimits(this.objects.store, namespace, body);
+      this.ensureDefaultServiceAccount(namespace);
       admitPodServiceAccount(this.objects.store, namespace, body);
     }
     if (!type.custom && type.group === '' && type.plural === 'persistentvolumeclaims') admitClaimLimits(this.objects.store, namespace, body);

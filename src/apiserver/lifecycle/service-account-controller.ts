@@ -38,13 +38,20 @@ export class ServiceAccountController extends ServerController {
     }
   }
 
-  protected process(namespace: string): void {
+  /** The namespace's default ServiceAccount, made now if missing (also asked by pod admission, not to race this controller). */
+  ensureDefault(namespace: string): void {
     const ns = this.store.get(namespaces, '', namespace);
     if (!ns || ns.object.metadata.deletionTimestamp) return;
     const saType = this.type(serviceAccounts);
     if (!this.objects.find(saType, namespace, DEFAULT_SERVICE_ACCOUNT)) {
       this.objects.create(saType, namespace, { metadata: { name: DEFAULT_SERVICE_ACCOUNT } }, { fieldManager: 'service-account-controller' });
     }
+  }
+
+  protected process(namespace: string): void {
+    const ns = this.store.get(namespaces, '', namespace);
+    if (!ns || ns.object.metadata.deletionTimestamp) return;
+    this.ensureDefault(namespace);
     const caCert = this.caCert;
     if (caCert === undefined) return;
     const cmType = this.type(configMaps);
