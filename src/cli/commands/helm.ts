@@ -22,6 +22,7 @@ export interface HelmTemplateFlags {
   skipTests?: boolean;
   showOnly: string[];
   nameTemplate?: string;
+  skipSchemaValidation?: boolean;
 }
 
 /** The output of `helm template` for these arguments. */
@@ -38,6 +39,7 @@ export function runHelmTemplate(args: string[], flags: HelmTemplateFlags): strin
   return helmTemplate(chart, {
     releaseName, namespace: flags.namespace, values, kubeVersion: flags.kubeVersion, apiVersions: flags.apiVersions,
     includeCrds: flags.includeCrds, skipTests: flags.skipTests, showOnly: flags.showOnly,
+    skipSchemaValidation: flags.skipSchemaValidation,
   });
 }
 
@@ -57,12 +59,13 @@ export function helmCommand(): Command {
     .option('--skip-tests', 'leave out test hooks')
     .option('-s, --show-only <path>', 'only the manifests from these templates (repeatable)', collect, [])
     .option('--name-template <tpl>', 'template for the release name')
+    .option('--skip-schema-validation', 'do not check values against values.schema.json')
     .option('--debug', 'accepted for compatibility')
     .action((args: string[], flags: HelmTemplateFlags) => {
       try {
         process.stdout.write(runHelmTemplate(args, flags));
       } catch (e) {
-        process.stderr.write(`Error: ${messageOf(e).trimEnd()}\n`);
+        process.stderr.write(`Error: ${messageOf(e)}\n`);
         process.exitCode = 1;
       }
     });

@@ -35,6 +35,8 @@ export interface Chart {
   templates: HelmFile[];
   files: HelmFile[];
   crds: HelmFile[];
+  /** values.schema.json, kept apart from .Files as Helm's loader does. */
+  schema?: Buffer;
   dependencies: Chart[];
   parent?: Chart;
 }
@@ -65,6 +67,7 @@ export function loadChartFiles(files: HelmFile[]): Chart {
   const archives: HelmFile[] = [];
   for (const f of files) {
     if (f.name === 'Chart.yaml') chart.metadata = (parseYaml(f.data.toString()) ?? {}) as ChartMetadata;
+    else if (f.name === 'values.schema.json') chart.schema = f.data;
     else if (f.name === 'values.yaml') chart.values = (parseYaml(f.data.toString()) ?? {}) as Record<string, unknown>;
     else if (f.name === 'requirements.yaml') {
       const req = (parseYaml(f.data.toString()) ?? {}) as { dependencies?: Dependency[] };

@@ -6,6 +6,7 @@ import { renderChart, type RenderOptions } from './render.ts';
 import { sortManifests, splitManifests } from './sort.ts';
 import { coalesceChartValues, isTable, type Values } from './values.ts';
 import { DEFAULT_API_VERSIONS } from './capabilities.ts';
+import { validateValuesSchema } from './schema.ts';
 
 export class HelmTemplateError extends Error {}
 
@@ -19,6 +20,8 @@ export interface HelmTemplateOptions {
   skipTests?: boolean;
   showOnly?: string[];
   lookup?: RenderOptions['lookup'];
+  /** --skip-schema-validation: leave values.schema.json unchecked. */
+  skipSchemaValidation?: boolean;
 }
 
 /** Merges -f values files the way Helm's values options do: later files win, maps merge. */
@@ -36,6 +39,7 @@ export function helmTemplate(chart: Chart, opts: HelmTemplateOptions): string {
   if (chart.metadata.type && chart.metadata.type !== 'application') throw new HelmTemplateError(`validation: chart.metadata.type must be application or library`);
   processDependencies(chart, structuredClone(opts.values));
   const values = coalesceChartValues(chart, opts.values);
+  if (!opts.skipSchemaValidation) validateValuesSchema(chart, values);
   const kubeVersion = opts.kubeVersion ?? 'v1.20.0';
   const files = renderChart(chart, values, {
     release: { name: opts.releaseName, namespace: opts.namespace, revision: 1, isInstall: true, isUpgrade: false },
