@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import { render, templateFunctions } from '../../template/index.ts';
 import { loadChart } from '../../template/helm/chart.ts';
-import { helmTemplate, mergeMaps } from '../../template/helm/template.ts';
+import { HelmRenderFailure, helmTemplate, mergeMaps } from '../../template/helm/template.ts';
 import { parseSet } from '../../template/helm/strvals.ts';
 import type { Values } from '../../template/helm/values.ts';
 import { readInputFile } from '../input-files.ts';
@@ -23,6 +23,7 @@ export interface HelmTemplateFlags {
   showOnly: string[];
   nameTemplate?: string;
   skipSchemaValidation?: boolean;
+  debug?: boolean;
 }
 
 /** The output of `helm template` for these arguments. */
@@ -60,13 +61,19 @@ export function helmCommand(): Command {
     .option('-s, --show-only <path>', 'only the manifests from these templates (repeatable)', collect, [])
     .option('--name-template <tpl>', 'template for the release name')
     .option('--skip-schema-validation', 'do not check values against values.schema.json')
-    .option('--debug', 'accepted for compatibility')
+    .option('--debug', 'on a render error, print what was rendered before the error')
     .action((args: string[], flags: HelmTemplateFlags) => {
       try {
         process.stdout.write(runHelmTemplate(args, flags));
       } catch (e) {
-        process.stderr.write(`Error: ${messageOf(e)}\n`);
         process.exitCode = 1;
+        if (!(e instanceof HelmRenderFailure)) {
+          process.stderr.write(`Error: ${messageOf(e)}\n`);
+          return;
+        }
+        // As cmd/helm/template.go: the rendered text under --debug, else a hint to use it.
+        if (flags.debug) process.stdout.write(`${e.manifest.trim()}\n`);
+        process.stderr.write(flags.debug ? `Error: ${e.message}\n` : `Error: ${e.message}\n\nUse --debug flag to render out invalid YAML\n`);
       }
     });
   return helm;

@@ -1,6 +1,7 @@
-// Helm's releaseutil SortManifests: files by name, documents in file order, hooks split out, then a stable
-// sort by InstallOrder.
+// Helm's releaseutil SortManifests: files by name, documents in file order, hooks split out (with their events,
+// weights and delete policies, for the release actions), then a stable sort by InstallOrder.
 import { parse as parseYaml } from 'yaml';
+import { goYamlError } from './yaml-errors.ts';
 
 export const INSTALL_ORDER = ['PriorityClass', 'Namespace', 'NetworkPolicy', 'ResourceQuota', 'LimitRange', 'PodSecurityPolicy',
   'PodDisruptionBudget', 'ServiceAccount', 'Secret', 'SecretList', 'ConfigMap', 'StorageClass', 'PersistentVolume',
@@ -13,8 +14,29 @@ export interface Manifest {
   name: string;
   content: string;
   kind: string;
-  hook?: string;
 }
+
+/** A hook as Helm's release.Hook keeps it: the events it runs on, its weight and delete policies. */
+export interface Hook extends Manifest {
+  /** metadata.name of the hook resource. */
+  hookName: string;
+  events: string[];
+  weight: number;
+  deletePolicies: string[];
+  outputLogPolicies: string[];
+}
+
+/** helm.sh/hook values (`test-success` is the old name of `test`). */
+const HOOK_EVENTS: Record<string, string> = {
+  'pre-install': 'pre-install', 'post-install': 'post-install', 'pre-delete': 'pre-delete', 'post-delete': 'post-delete',
+  'pre-upgrade': 'pre-upgrade', 'post-upgrade': 'post-upgrade', 'pre-rollback': 'pre-rollback', 'post-rollback': 'post-rollback',
+  test: 'test', 'test-success': 'test',
+};
+
+function annotationList(v: string | undefined): string[] {
+  return v === undefined ? [] : v.split(',').map((x) => x.trim().toLowerCase());
+}
+
 
 export function splitManifests(big: string): string[] {
   return big.trim().split(/(?:^|\s*\n)---\s*/).filter((d) => d !== '').map((d) => d.trim());
@@ -37,24 +59,39 @@ export function sortByKind<T extends Manifest>(ms: T[]): T[] {
 
 export class ManifestParseError extends Error {}
 
-export function sortManifests(files: Map<string, string>): { hooks: Manifest[]; manifests: Manifest[] } {
-  const hooks: Manifest[] = [];
+export function sortManifests(files: Map<string, string>): { hooks: Hook[]; manifests: Manifest[] } {
+  const hooks: Hook[] = [];
   const manifests: Manifest[] = [];
   for (const name of [...files.keys()].sort()) {
     const content = files.get(name)!;
     if (content.trim() === '') continue;
     if (name.split('/').pop()!.startsWith('_')) continue;
     for (const doc of splitManifests(content)) {
-      let head: { kind?: string; metadata?: { annotations?: Record<string, string> } };
+      let head: { kind?: string; metadata?: { name?: string; annotations?: Record<string, string> } };
       try {
         head = (parseYaml(doc) ?? {}) as typeof head;
       } catch (e) {
-        throw new ManifestParseError(`YAML parse error on ${name}: ${(e as Error).message}`);
+        throw new ManifestParseError(`YAML parse error on ${name}: error converting YAML to JSON: ${goYamlError(e)}`);
       }
-      const hook = head?.metadata?.annotations?.['helm.sh/hook'];
+      const annotations = head?.metadata?.annotations ?? {};
+      const hook = annotations['helm.sh/hook'];
       const m: Manifest = { name, content: doc, kind: typeof head?.kind === 'string' ? head.kind : '' };
-      if (hook === undefined) manifests.push(m);
-      else hooks.push({ ...m, hook });
+      if (hook === undefined) {
+        manifests.push(m);
+        continue;
+      }
+      const events = annotationList(hook).map((e) => HOOK_EVENTS[e]);
+      // Helm skips a hook with any unknown event ("info: skipping unknown hook").
+      if (events.some((e) => e === undefined)) continue;
+      const weight = Number.parseInt(annotations['helm.sh/hook-weight'] ?? '', 10);
+      hooks.push({
+        ...m,
+        hookName: String(head?.metadata?.name ?? ''),
+        events: events as string[],
+        weight: /^[+-]?\d+$/.test(annotations['helm.sh/hook-weight'] ?? '') ? weight : 0,
+        deletePolicies: annotationList(annotations['helm.sh/hook-delete-policy']),
+        outputLogPolicies: annotationList(annotations['helm.sh/hook-output-log-policy']),
+      });
     }
   }
   return { hooks: sortByKind(hooks), manifests: sortByKind(manifests) };

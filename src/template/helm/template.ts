@@ -2,8 +2,8 @@
 import picomatch from 'picomatch';
 import type { Chart } from './chart.ts';
 import { processDependencies } from './dependencies.ts';
-import { renderChart, type RenderOptions } from './render.ts';
-import { sortManifests, splitManifests } from './sort.ts';
+import { HelmRenderError, renderChart, type RenderOptions } from './render.ts';
+import { ManifestParseError, sortManifests, splitManifests } from './sort.ts';
 import { coalesceChartValues, isTable, type Values } from './values.ts';
 import { DEFAULT_API_VERSIONS } from './capabilities.ts';
 import { validateValuesSchema } from './schema.ts';
@@ -34,6 +34,19 @@ export function mergeMaps(a: Values, b: Values): Values {
   return out;
 }
 
+/**
+ * A failure after the values were accepted (a template or manifest error). `helm template` then says "Use
+ * --debug flag to render out invalid YAML", and under --debug first prints `manifest`: what was rendered.
+ */
+export class HelmRenderFailure extends HelmTemplateError {
+  constructor(
+    message: string,
+    readonly manifest: string,
+  ) {
+    super(message);
+  }
+}
+
 export function helmTemplate(chart: Chart, opts: HelmTemplateOptions): string {
   if (chart.metadata.type === 'library') throw new HelmTemplateError('library charts are not installable');
   if (chart.metadata.type && chart.metadata.type !== 'application') throw new HelmTemplateError(`validation: chart.metadata.type must be application or library`);
@@ -41,19 +54,35 @@ export function helmTemplate(chart: Chart, opts: HelmTemplateOptions): string {
   const values = coalesceChartValues(chart, opts.values);
   if (!opts.skipSchemaValidation) validateValuesSchema(chart, values);
   const kubeVersion = opts.kubeVersion ?? 'v1.20.0';
-  const files = renderChart(chart, values, {
-    release: { name: opts.releaseName, namespace: opts.namespace, revision: 1, isInstall: true, isUpgrade: false },
-    capabilities: { kubeVersion: kubeVersion.startsWith('v') ? kubeVersion : `v${kubeVersion}`, apiVersions: [...DEFAULT_API_VERSIONS, ...(opts.apiVersions ?? [])] },
-    lookup: opts.lookup,
-  });
+  let files: Map<string, string>;
+  try {
+    files = renderChart(chart, values, {
+      release: { name: opts.releaseName, namespace: opts.namespace, revision: 1, isInstall: true, isUpgrade: false },
+      capabilities: { kubeVersion: kubeVersion.startsWith('v') ? kubeVersion : `v${kubeVersion}`, apiVersions: [...DEFAULT_API_VERSIONS, ...(opts.apiVersions ?? [])] },
+      lookup: opts.lookup,
+    });
+  } catch (e) {
+    if (e instanceof HelmRenderError) throw new HelmRenderFailure(e.message, '');
+    throw e;
+  }
   for (const name of [...files.keys()]) if (name.endsWith('NOTES.txt')) files.delete(name);
-  const { hooks, manifests } = sortManifests(files);
+  let sorted: ReturnType<typeof sortManifests>;
+  try {
+    sorted = sortManifests(files);
+  } catch (e) {
+    // Helm hands back every rendered file (Go map order; by name here) so --debug can show the invalid YAML.
+    let blob = '';
+    for (const [name, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) if (content.trim() !== '') blob += `---\n# Source: ${name}\n${content}\n`;
+    if (e instanceof ManifestParseError) throw new HelmRenderFailure(e.message, blob.trim() + '\n');
+    throw e;
+  }
+  const { hooks, manifests } = sorted;
   let b = '';
   if (opts.includeCrds) for (const crd of allCrds(chart)) b += `---\n# Source: ${crd.name}\n${crd.data}\n`;
   for (const m of manifests) b += `---\n# Source: ${m.name}\n${m.content}\n`;
   let out = b.trim() + '\n';
   for (const h of hooks) {
-    if (opts.skipTests && /(^|,)\s*test(-success)?\s*(,|$)/.test(h.hook ?? '')) continue;
+    if (opts.skipTests && h.events.includes('test')) continue;
     out += `---\n# Source: ${h.name}\n${h.content}\n`;
   }
   if (!opts.showOnly?.length) return out;

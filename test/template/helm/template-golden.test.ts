@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { helmCommand } from '../../../src/cli/commands/helm.ts';
+import { runBosunHelm } from './run-bosun-helm.ts';
 
 const TESTDATA = join(import.meta.dirname, 'testdata');
 const chartPath = 'testcharts/subchart';
@@ -42,38 +42,9 @@ function shellSplit(line: string): string[] {
   return out;
 }
 
-/** Runs `bosun helm ARGS` in this process from testdata/, returning stdout and stderr as one text. */
-async function runBosunHelm(args: string[]): Promise<string> {
-  let text = '';
-  const write = (chunk: string | Uint8Array): boolean => {
-    text += chunk.toString();
-    return true;
-  };
-  const cwd = process.cwd();
-  const [out, err] = [process.stdout.write, process.stderr.write];
-  process.stdout.write = write as typeof process.stdout.write;
-  process.stderr.write = write as typeof process.stderr.write;
-  process.chdir(TESTDATA);
-  try {
-    await helmCommand().exitOverride().parseAsync(args, { from: 'user' });
-  } finally {
-    process.chdir(cwd);
-    process.stdout.write = out;
-    process.stderr.write = err;
-    process.exitCode = 0;
-  }
-  return text;
-}
-
-// Known gaps (docs/helm.md): go-yaml's parse error text, and --debug printing the manifest before the error.
-const TODO: Record<string, string> = {
-  'template-with-invalid-yaml.txt': "needs go-yaml's parse error text",
-  'template-with-invalid-yaml-debug.txt': "needs go-yaml's parse error text and --debug's output",
-};
-
 for (const [golden, line] of CASES) {
-  test(`helm ${line} → ${golden}`, { todo: TODO[golden] }, async () => {
+  test(`helm ${line} → ${golden}`, async () => {
     const want = readFileSync(join(TESTDATA, 'output', golden), 'utf8');
-    assert.equal(await runBosunHelm(shellSplit(line)), want);
+    assert.equal((await runBosunHelm(shellSplit(line), TESTDATA)).combined, want);
   });
 }
