@@ -6,7 +6,7 @@ import { GoFuncError, GoInt, GoObject, formatFloatShortest, isMap, jsonFloat, ty
 type Node = null | boolean | { int: string } | number | string | Node[] | Map<string, Node>;
 
 /** The value after the JSON round trip sigs.k8s.io/yaml performs. */
-function toNode(v: GoValue): Node {
+function toNode(v: GoValue, v3 = false): Node {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'boolean':
@@ -14,7 +14,7 @@ function toNode(v: GoValue): Node {
     case 'string':
       return v;
     case 'number':
-      return jsonNumberNode(jsonFloat(v));
+      return v3 ? v : jsonNumberNode(jsonFloat(v));
     case 'function':
       throw new GoFuncError('json: unsupported type');
     default:
@@ -22,14 +22,14 @@ function toNode(v: GoValue): Node {
   }
   if (v instanceof GoInt) return { int: v.value.toString() };
   if (v instanceof Uint8Array) return Buffer.from(v).toString('base64');
-  if (Array.isArray(v)) return v.map(toNode);
+  if (Array.isArray(v)) return v.map((x) => toNode(x, v3));
   if (v instanceof GoObject) {
     const m = v as unknown as { toJSONValue?: () => GoValue };
-    return typeof m.toJSONValue === 'function' ? toNode(m.toJSONValue()) : new Map();
+    return typeof m.toJSONValue === 'function' ? toNode(m.toJSONValue(), v3) : new Map();
   }
   if (isMap(v)) {
     const keys = Object.keys(v).sort(compareKeys);
-    return new Map(keys.map((k) => [k, toNode(v[k])]));
+    return new Map(keys.map((k) => [k, toNode(v[k], v3)]));
   }
   return null;
 }
@@ -105,7 +105,7 @@ interface Analysis {
 }
 
 /** libyaml's yaml_emitter_analyze_scalar, reduced to the block-context decisions. */
-function analyze(s: string): Analysis {
+function analyze(s: string, tabPrintable = false): Analysis {
   if (s === '') return { multiline: false, plain: false, single: true, block: false };
   let blockInd = false;
   let flowInd = false;
@@ -154,7 +154,7 @@ function analyze(s: string): Analysis {
         blockInd = true;
       }
     }
-    if (!isPrintable(c) || (c > 0x7f && false)) special = true;
+    if (!(isPrintable(c) || (tabPrintable && c === 9))) special = true;
     if (ch === '\n') lineBreaks = true;
     if (ch === ' ') {
       if (i === 0) leadingSpace = true;
@@ -245,25 +245,28 @@ function doubleQuoted(s: string): string {
   return out + '"';
 }
 
-function scalarString(s: string, column: number, indent: string): string {
+function scalarString(s: string, column: number, indent: string, v3 = false): string {
   if (resolvesToNonString(s)) return doubleQuoted(s);
-  const a = analyze(s);
+  const a = analyze(s, v3);
+  // go-yaml v3 asks for a literal block for every multi-line string, double quotes where one is not allowed.
+  if (v3 && a.multiline && !a.block) return doubleQuoted(s);
   if (a.multiline && a.block) {
     const chomp = !s.endsWith('\n') ? '-' : /\n\n+$/.test(s) || s === '\n' ? '+' : '';
     const hint = s.startsWith(' ') || s.startsWith('\n') ? '2' : '';
     const body = (chomp === '' || chomp === '+' ? s.slice(0, -1) : s).split('\n');
     return '|' + hint + chomp + body.map((l) => '\n' + (l === '' ? '' : indent + l)).join('');
   }
-  if (a.plain) return folded(s, column, indent);
-  if (a.single) return "'" + folded(s.replace(/'/g, "''"), column + 1, indent) + "'";
+  // go-yaml v3's encoder sets no line width: nothing is folded.
+  if (a.plain) return v3 ? s : folded(s, column, indent);
+  if (a.single) return "'" + (v3 ? s.replace(/'/g, "''") : folded(s.replace(/'/g, "''"), column + 1, indent)) + "'";
   return doubleQuoted(s);
 }
 
-function scalar(n: Node, column: number, indent: string): string {
+function scalar(n: Node, column: number, indent: string, v3 = false): string {
   if (n === null) return 'null';
   if (typeof n === 'boolean') return n ? 'true' : 'false';
   if (typeof n === 'number') return formatFloatShortest(n).replace('+Inf', '.inf').replace('-Inf', '-.inf').replace('NaN', '.nan');
-  if (typeof n === 'string') return scalarString(n, column, indent);
+  if (typeof n === 'string') return scalarString(n, column, indent, v3);
   if (!Array.isArray(n) && !(n instanceof Map)) return n.int;
   return Array.isArray(n) ? '[]' : '{}';
 }
@@ -271,36 +274,42 @@ function scalar(n: Node, column: number, indent: string): string {
 const isCollection = (n: Node): n is Node[] | Map<string, Node> =>
   (Array.isArray(n) && n.length > 0) || (n instanceof Map && n.size > 0);
 
-function emit(n: Node, indent: string, out: string[]): void {
+/** v3: go-yaml v3's encoder with SetIndent(2): sequences indented under their key, v3's scalar styles. */
+function emit(n: Node, indent: string, out: string[], v3 = false): void {
+  const seqIndent = v3 ? '  ' : '';
   if (Array.isArray(n) && n.length > 0) {
     for (const item of n) {
       if (isCollection(item)) {
         const sub: string[] = [];
-        emit(item, indent + '  ', sub);
+        emit(item, indent + '  ', sub, v3);
         out.push(indent + '- ' + sub.join('\n').slice(indent.length + 2));
-      } else out.push(indent + '- ' + scalar(item, indent.length + 2, indent + '  '));
+      } else out.push(indent + '- ' + scalar(item, indent.length + 2, indent + '  ', v3));
     }
     return;
   }
   if (n instanceof Map && n.size > 0) {
     for (const [k, v] of n) {
-      const key = scalarString(k, indent.length, indent);
+      const key = scalarString(k, indent.length, indent, v3);
       if (Array.isArray(v) && v.length > 0) {
         out.push(indent + key + ':');
-        emit(v, indent, out);
+        emit(v, indent + seqIndent, out, v3);
       } else if (v instanceof Map && v.size > 0) {
         out.push(indent + key + ':');
-        emit(v, indent + '  ', out);
-      } else out.push(indent + key + ': ' + scalar(v, indent.length + key.length + 2, indent + '  '));
+        emit(v, indent + '  ', out, v3);
+      } else out.push(indent + key + ': ' + scalar(v, indent.length + key.length + 2, indent + '  ', v3));
     }
     return;
   }
-  out.push(indent + scalar(n, indent.length, indent + '  '));
+  out.push(indent + scalar(n, indent.length, indent + '  ', v3));
 }
 
-/** sigs.k8s.io/yaml.Marshal(v) as text (with its trailing newline). */
-export function marshalYAML(v: GoValue): string {
+/**
+ * sigs.k8s.io/yaml.Marshal(v) as text (with its trailing newline). `v3`: go-yaml v3's encoder with SetIndent(2)
+ * instead (Helm's toYamlPretty): no JSON round trip, sequences indented under their key, literal blocks.
+ */
+export function marshalYAML(v: GoValue, opts: { v3?: boolean } = {}): string {
   const out: string[] = [];
-  emit(toNode(v), '', out);
+  const v3 = opts.v3 === true;
+  emit(toNode(v, v3), '', out, v3);
   return out.join('\n') + '\n';
 }

@@ -5,6 +5,8 @@ import { marshalJSON, unmarshalJSON } from '../functions/sprig/json.ts';
 import type { TemplateSet } from '../template.ts';
 import { goFunc, isMap, newMap, fromJSONValue, type FuncMap, type GoValue } from '../value.ts';
 import { marshalYAML } from '../yaml-emit.ts';
+import { toToml } from './toml.ts';
+import { goYamlError } from './yaml-errors.ts';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 
 /** Helm's include recursion limit per template name. */
@@ -15,6 +17,12 @@ export type LookupFn = (apiVersion: string, kind: string, namespace: string, nam
 
 function trimNewline(s: string): string {
   return s.endsWith('\n') ? s.slice(0, -1) : s;
+}
+
+/** encoding/json's UnmarshalTypeError text for a JSON value that does not fit the Go type. */
+function wrongType(v: GoValue, goType: string): string {
+  const jsonType = Array.isArray(v) ? 'array' : isMap(v) ? 'object' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'number';
+  return `json: cannot unmarshal ${jsonType} into Go value of type ${goType}`;
 }
 
 function errorMap(e: unknown): GoValue {
@@ -38,21 +46,30 @@ export function helmFunctions(opts: HelmFunctionOptions): FuncMap {
         return '';
       }
     }),
+    toYamlPretty: goFunc({ params: ['interface {}'], results: ['string'] }, (v: GoValue) => {
+      try {
+        return trimNewline(marshalYAML(v, { v3: true }));
+      } catch {
+        return '';
+      }
+    }),
+    toToml: goFunc({ params: ['interface {}'], results: ['string'] }, (v: GoValue) => toToml(v)),
     mustToYaml: goFunc({ params: ['interface {}'], results: ['string', 'error'] }, (v: GoValue) => trimNewline(marshalYAML(v))),
     fromYaml: goFunc({ params: ['string'], results: ['interface {}'] }, (s: string) => {
       try {
         const v = fromJSONValue(parseYaml(s) ?? {});
-        return isMap(v) ? v : newMap();
+        if (isMap(v)) return v;
+        return errorMap(new Error(`error unmarshaling JSON: while decoding JSON: ${wrongType(v, 'map[string]interface {}')}`));
       } catch (e) {
-        return errorMap(e);
+        return errorMap(new Error(`error converting YAML to JSON: ${goYamlError(e)}`));
       }
     }),
     fromYamlArray: goFunc({ params: ['string'], results: ['[]interface {}'] }, (s: string) => {
       try {
-        const v = fromJSONValue(parseAllDocuments(s).length ? parseYaml(s) : []);
-        return Array.isArray(v) ? v : [];
+        const v = fromJSONValue(parseAllDocuments(s).length ? (parseYaml(s) ?? []) : []);
+        return Array.isArray(v) ? v : [`error unmarshaling JSON: while decoding JSON: ${wrongType(v, '[]interface {}')}`];
       } catch (e) {
-        return [(e as Error).message];
+        return [`error converting YAML to JSON: ${goYamlError(e)}`];
       }
     }),
     toJson: goFunc({ params: ['interface {}'], results: ['string'] }, (v: GoValue) => {
@@ -66,7 +83,7 @@ export function helmFunctions(opts: HelmFunctionOptions): FuncMap {
     fromJson: goFunc({ params: ['string'], results: ['interface {}'] }, (s: string) => {
       try {
         const v = unmarshalJSON(s);
-        return isMap(v) ? v : newMap();
+        return isMap(v) || v === null ? (v ?? newMap()) : errorMap(new Error(wrongType(v, 'map[string]interface {}')));
       } catch (e) {
         return errorMap(e);
       }
@@ -74,7 +91,7 @@ export function helmFunctions(opts: HelmFunctionOptions): FuncMap {
     fromJsonArray: goFunc({ params: ['string'], results: ['[]interface {}'] }, (s: string) => {
       try {
         const v = unmarshalJSON(s);
-        return Array.isArray(v) ? v : [];
+        return Array.isArray(v) || v === null ? (v ?? []) : [wrongType(v, '[]interface {}')];
       } catch (e) {
         return [(e as Error).message];
       }
