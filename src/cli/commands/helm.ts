@@ -1,8 +1,8 @@
 // `bosun helm template [RELEASE] CHART`: renders a chart and prints exactly what `helm template` prints.
 import { Command } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import { render, templateFunctions } from '../../template/index.ts';
 import { loadChart } from '../../template/helm/chart.ts';
+import { parseGoYaml } from '../../template/helm/go-yaml.ts';
 import { HelmRenderFailure, helmTemplate, mergeMaps } from '../../template/helm/template.ts';
 import { parseSet } from '../../template/helm/strvals.ts';
 import type { Values } from '../../template/helm/values.ts';
@@ -33,7 +33,7 @@ export function runHelmTemplate(args: string[], flags: HelmTemplateFlags): strin
   let releaseName = args.length > 1 ? args[0]! : 'release-name';
   if (flags.nameTemplate !== undefined) releaseName = render('name-template', flags.nameTemplate, null, { funcs: templateFunctions() });
   let values: Values = {};
-  for (const f of flags.values) values = mergeMaps(values, (parseYaml(readInputFile('values file', f)) ?? {}) as Values);
+  for (const f of flags.values) values = mergeMaps(values, (parseGoYaml(readInputFile('values file', f)) ?? {}) as Values);
   for (const s of flags.set) parseSet(s, values);
   for (const s of flags.setString) parseSet(s, values, true);
   const chart = loadChart(chartPath);

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readChartArchive } from './archive.ts';
+import { parseGoYaml } from './go-yaml.ts';
 import { parseHelmignore, type IgnoreFn } from './helmignore.ts';
 
 export interface HelmFile {
@@ -68,7 +69,7 @@ export function loadChartFiles(files: HelmFile[]): Chart {
   for (const f of files) {
     if (f.name === 'Chart.yaml') chart.metadata = (parseYaml(f.data.toString()) ?? {}) as ChartMetadata;
     else if (f.name === 'values.schema.json') chart.schema = f.data;
-    else if (f.name === 'values.yaml') chart.values = (parseYaml(f.data.toString()) ?? {}) as Record<string, unknown>;
+    else if (f.name === 'values.yaml') chart.values = (parseGoYaml(f.data.toString()) ?? {}) as Record<string, unknown>;
     else if (f.name === 'requirements.yaml') {
       const req = (parseYaml(f.data.toString()) ?? {}) as { dependencies?: Dependency[] };
       chart.metadata.dependencies = req.dependencies;

@@ -5,9 +5,9 @@ import { marshalJSON, unmarshalJSON } from '../functions/sprig/json.ts';
 import type { TemplateSet } from '../template.ts';
 import { goFunc, isMap, newMap, fromJSONValue, type FuncMap, type GoValue } from '../value.ts';
 import { marshalYAML } from '../yaml-emit.ts';
+import { parseGoYaml } from './go-yaml.ts';
 import { toToml } from './toml.ts';
 import { goYamlError } from './yaml-errors.ts';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
 
 /** Helm's include recursion limit per template name. */
 export const RECURSION_LIMIT = 1000;
@@ -57,7 +57,7 @@ export function helmFunctions(opts: HelmFunctionOptions): FuncMap {
     mustToYaml: goFunc({ params: ['interface {}'], results: ['string', 'error'] }, (v: GoValue) => trimNewline(marshalYAML(v))),
     fromYaml: goFunc({ params: ['string'], results: ['interface {}'] }, (s: string) => {
       try {
-        const v = fromJSONValue(parseYaml(s) ?? {});
+        const v = fromJSONValue(parseGoYaml(s) ?? {});
         if (isMap(v)) return v;
         return errorMap(new Error(`error unmarshaling JSON: while decoding JSON: ${wrongType(v, 'map[string]interface {}')}`));
       } catch (e) {
@@ -66,7 +66,7 @@ export function helmFunctions(opts: HelmFunctionOptions): FuncMap {
     }),
     fromYamlArray: goFunc({ params: ['string'], results: ['[]interface {}'] }, (s: string) => {
       try {
-        const v = fromJSONValue(parseAllDocuments(s).length ? (parseYaml(s) ?? []) : []);
+        const v = fromJSONValue(parseGoYaml(s) ?? []);
         return Array.isArray(v) ? v : [`error unmarshaling JSON: while decoding JSON: ${wrongType(v, '[]interface {}')}`];
       } catch (e) {
         return [`error converting YAML to JSON: ${goYamlError(e)}`];
