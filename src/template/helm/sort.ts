@@ -1,6 +1,6 @@
 // Helm's releaseutil SortManifests: files by name, documents in file order, hooks split out (with their events,
 // weights and delete policies, for the release actions), then a stable sort by InstallOrder.
-import { parse as parseYaml } from 'yaml';
+import { parseGoYaml } from './go-yaml.ts';
 import { goYamlError } from './yaml-errors.ts';
 
 export const INSTALL_ORDER = ['PriorityClass', 'Namespace', 'NetworkPolicy', 'ResourceQuota', 'LimitRange', 'PodSecurityPolicy',
@@ -59,6 +59,12 @@ export function sortByKind<T extends Manifest>(ms: T[]): T[] {
 
 export class ManifestParseError extends Error {}
 
+/** encoding/json's name for a value that is not an object (undefined for an object). */
+function jsonKind(v: unknown): string | undefined {
+  if (v !== null && typeof v === 'object' && !Array.isArray(v)) return undefined;
+  return Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'string' ? 'string' : 'number';
+}
+
 export function sortManifests(files: Map<string, string>): { hooks: Hook[]; manifests: Manifest[] } {
   const hooks: Hook[] = [];
   const manifests: Manifest[] = [];
@@ -69,9 +75,14 @@ export function sortManifests(files: Map<string, string>): { hooks: Hook[]; mani
     for (const doc of splitManifests(content)) {
       let head: { kind?: string; metadata?: { name?: string; annotations?: Record<string, string> } };
       try {
-        head = (parseYaml(doc) ?? {}) as typeof head;
+        head = (parseGoYaml(doc) ?? {}) as typeof head;
       } catch (e) {
         throw new ManifestParseError(`YAML parse error on ${name}: error converting YAML to JSON: ${goYamlError(e)}`);
+      }
+      const notStruct = jsonKind(head) ?? jsonKind(head.metadata ?? {});
+      if (notStruct !== undefined) {
+        const target = jsonKind(head) ? 'Go value of type releaseutil.SimpleHead' : 'Go struct field SimpleHead.metadata of type struct { Name string "json:\\"name\\""; Annotations map[string]string "json:\\"annotations\\"" }';
+        throw new ManifestParseError(`YAML parse error on ${name}: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${notStruct} into ${target}`);
       }
       const annotations = head?.metadata?.annotations ?? {};
       const hook = annotations['helm.sh/hook'];

@@ -42,6 +42,9 @@ const ERROR_CASES: [string, string][] = [
   ['a key without a value after blank lines', 'a: b\n\n\nc\n\n'],
   ['a mapping where none may be', 'a: b\n  c: d\n'],
   ['a mapping item out of line', 'a:\n  b: 1\n c: 2\n'],
+  ['a document that is a list', '- a\n'],
+  ['a document that is a string', 'just text\n'],
+  ['metadata that is a number', 'metadata: 5\n'],
   ['a failed template', 'x: {{ fail "boom" }}\n'],
   ['a required value', 'x: {{ required "x is required" .Values.x }}\n'],
 ];
