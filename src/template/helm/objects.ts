@@ -15,6 +15,10 @@ export class APIVersions extends GoObject {
   format(): string {
     return '[' + this.versions.join(' ') + ']';
   }
+  /** A VersionSet is a []string: toJson and toYaml write the list. */
+  toJSONValue(): GoValue {
+    return [...this.versions];
+  }
   override hasMethod(name: string): boolean {
     return name === 'Has';
   }

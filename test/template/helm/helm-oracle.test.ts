@@ -63,3 +63,13 @@ for (const [name, template] of ERROR_CASES) {
     });
   }
 }
+
+test(".Capabilities.APIVersions: helm 3.17's list with client-go 0.32→0.34's changes, as Helm 3.19.2's", async () => {
+  const dir = chartWith('a: {{ .Capabilities.APIVersions | toJson | quote }}\n');
+  const list = (out: string): string[] => JSON.parse(JSON.parse(/^a: (.*)$/m.exec(out)![1]!) as string) as string[];
+  const helm317 = list(realHelm(['template', 't'], dir).stdout);
+  const bosun = list((await runBosunHelm(['template', 't'], dir)).stdout);
+  const expected = helm317.filter((gv) => gv !== 'networking.k8s.io/v1alpha1');
+  expected.splice(expected.indexOf('resource.k8s.io/v1beta1'), 0, 'resource.k8s.io/v1', 'resource.k8s.io/v1beta2');
+  assert.deepEqual(bosun, expected);
+});
