@@ -54,7 +54,6 @@ export function helmFunctions(opts: HelmFunctionOptions): FuncMap {
       }
     }),
     toToml: goFunc({ params: ['interface {}'], results: ['string'] }, (v: GoValue) => toToml(v)),
-    mustToYaml: goFunc({ params: ['interface {}'], results: ['string', 'error'] }, (v: GoValue) => trimNewline(marshalYAML(v))),
     fromYaml: goFunc({ params: ['string'], results: ['interface {}'] }, (s: string) => {
       try {
         const v = fromJSONValue(parseGoYaml(s) ?? {});

@@ -46,6 +46,7 @@ const ERROR_CASES: [string, string][] = [
   ['a document that is a string', 'just text\n'],
   ['metadata that is a number', 'metadata: 5\n'],
   ['a failed template', 'x: {{ fail "boom" }}\n'],
+  ['a function Helm does not have', 'x: {{ mustToYaml .Values }}\n'],
   ['a required value', 'x: {{ required "x is required" .Values.x }}\n'],
 ];
 
