@@ -353,7 +353,8 @@ export function fromJSONValue(v: unknown): GoValue {
     case 'number':
       return v;
     case 'bigint':
-      return Number(v);
+      // Only typed integers arrive as bigints (Helm's --set values are int64).
+      return int64(v);
     case 'object':
       break;
     default:

@@ -283,11 +283,20 @@ function urnRefs(s: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
+/** The values as JSON sees them: --set's int64s (bigints) as numbers. */
+function jsonNumbers(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(jsonNumbers);
+  if (isTable(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, jsonNumbers(x)]));
+  return v;
+}
+
 /**
  * chartutil.ValidateAgainstSingleSchema: the error text for values that fail this schema ("" when they pass),
  * each failure a "- at '<pointer>': <message>" line, ending in a newline.
  */
-export function validateAgainstSingleSchema(values: Values, schemaJSON: string): string {
+export function validateAgainstSingleSchema(typedValues: Values, schemaJSON: string): string {
+  const values = jsonNumbers(typedValues);
   let schema: Schema;
   try {
     schema = JSON.parse(schemaJSON) as Schema;
@@ -352,7 +361,8 @@ export function validateAgainstSchema(chart: Chart, values: Values): string {
 function goTypeName(v: unknown): string {
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int64' : 'float64';
+  if (typeof v === 'bigint') return 'int64';
+  if (typeof v === 'number') return 'float64';
   return Array.isArray(v) ? '[]interface {}' : 'interface {}';
 }
 

@@ -4,13 +4,24 @@ import type { Values } from './values.ts';
 
 export class StrvalsError extends Error {}
 
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * strvals.typedVal: true/false/null in any case, and integers as int64, which Bosun carries as a bigint (so
+ * `--set n=10000000` prints 10000000, not float64's 1e+07); JSON.stringify needs a replacer for them.
+ */
 function typed(v: string, asString: boolean): unknown {
   if (asString) return v;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  if (v === 'null') return null;
-  if (v === '0') return 0;
-  if (/^[-+]?[1-9][0-9]*$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+  const lower = v.toLowerCase();
+  if (lower === 'true') return true;
+  if (lower === 'false') return false;
+  if (lower === 'null') return null;
+  if (v === '0') return 0n;
+  if (/^[-+]?[0-9]+$/.test(v) && !v.startsWith('0')) {
+    const n = BigInt(v);
+    if (n >= INT64_MIN && n <= INT64_MAX) return n;
+  }
   return v;
 }
 

@@ -22,7 +22,7 @@ function realHelm(args: string[], cwd: string): HelmRun {
 }
 
 test('functions, values and hooks render as the real helm renders them', async () => {
-  const args = ['template', 'r', 'functions'];
+  const args = ['template', 'r', 'functions', '--set', 'fromSet.big=10000000,fromSet.neg=-3,fromSet.zero=0,fromSet.lead=007,fromSet.yes=TRUE,fromSet.f=1.5,fromSet.list={1,x}'];
   const bosun = await runBosunHelm(args, OWN_CHARTS);
   assert.equal(bosun.stderr, '');
   assert.equal(bosun.stdout, realHelm(args, OWN_CHARTS).stdout);
