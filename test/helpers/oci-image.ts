@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { nodePlatform } from '../../src/node/images/pull/manifest.ts';
 
 export type LayerSource = { dir: string } | { tar: string };
 
@@ -66,13 +67,6 @@ export interface BuiltImage {
   remove(): void;
 }
 
-const GOARCH: Record<string, string> = { x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x', riscv64: 'riscv64' };
-
-/** This machine's platform as an image index names it. */
-export function hostPlatform(): ImagePlatform {
-  return { os: 'linux', architecture: GOARCH[process.arch] ?? process.arch };
-}
-
 const LAYER_MEDIA_TYPE = {
   gzip: 'application/vnd.oci.image.layer.v1.tar+gzip',
   zstd: 'application/vnd.oci.image.layer.v1.tar+zstd',
@@ -98,7 +92,7 @@ export async function buildOciImage(spec: OciImageSpec = {}): Promise<BuiltImage
       const diffID = `sha256:${createHash('sha256').update(tar).digest('hex')}`;
       return { ...writeBlob(compress(tar, compression)), diffID, mediaType: LAYER_MEDIA_TYPE[compression] };
     });
-    const manifests = (spec.platforms ?? [hostPlatform()]).map((platform) => {
+    const manifests = (spec.platforms ?? [nodePlatform()]).map((platform) => {
       const config = writeBlob(Buffer.from(JSON.stringify(imageConfig(platform, spec.config ?? {}, layers))));
       const manifest = Buffer.from(
         JSON.stringify({
