@@ -12,19 +12,21 @@ interface DockerConfigEntry {
   identitytoken?: string;
 }
 
+/** An `auth` field: base64 of username:password (the password may hold colons). */
+export function decodeAuth(where: string, auth: string): { username: string; password: string } {
+  const decoded = Buffer.from(auth, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new ImagePullError('Invalid', `${where}: must be base64 of username:password`);
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
 function entryCredentials(where: string, entry: unknown): RegistryCredentials {
   if (typeof entry !== 'object' || entry === null) throw new ImagePullError('Invalid', `${where}: must be an object`);
   const { auth, username, password, identitytoken } = entry as DockerConfigEntry;
   const credentials: RegistryCredentials = {};
   if (username !== undefined) credentials.username = username;
   if (password !== undefined) credentials.password = password;
-  if (auth !== undefined && auth !== '') {
-    const decoded = Buffer.from(auth, 'base64').toString('utf8');
-    const colon = decoded.indexOf(':');
-    if (colon < 0) throw new ImagePullError('Invalid', `${where}.auth: must be base64 of username:password`);
-    credentials.username = decoded.slice(0, colon);
-    credentials.password = decoded.slice(colon + 1);
-  }
+  if (auth !== undefined && auth !== '') Object.assign(credentials, decodeAuth(`${where}.auth`, auth));
   if (identitytoken !== undefined && identitytoken !== '') credentials.identityToken = identitytoken;
   return credentials;
 }

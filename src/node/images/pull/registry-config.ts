@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { ImagePullError, type RegistryCredentials } from '../types.ts';
+import { decodeAuth } from './pull-secrets.ts';
 import type { ImageReference } from './reference.ts';
 
 export interface RegistryTls {
@@ -111,13 +112,7 @@ export function parseRegistriesConfig(text: string, file = 'registries.yaml', re
       const s = (key: string): string | undefined => optionalString(file, `${path}.auth.${key}`, auth[key]);
       const credentials: RegistryCredentials = { username: s('username'), password: s('password'), identityToken: s('identity_token') };
       const basic = s('auth');
-      if (basic !== undefined) {
-        const decoded = Buffer.from(basic, 'base64').toString('utf8');
-        const colon = decoded.indexOf(':');
-        if (colon < 0) throw fail(file, `${path}.auth.auth`, 'must be base64 of username:password');
-        credentials.username = decoded.slice(0, colon);
-        credentials.password = decoded.slice(colon + 1);
-      }
+      if (basic !== undefined) Object.assign(credentials, decodeAuth(`registries config ${file}: ${path}.auth.auth`, basic));
       parsed.auth = credentials;
     }
     if (entry.tls !== undefined) {
