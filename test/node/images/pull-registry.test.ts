@@ -1,5 +1,6 @@
 // The puller against Debian's docker-registry on 127.0.0.1, with images built here from busybox-static.
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -207,4 +208,16 @@ test('a mirror from registries.yaml with a rewrite serves docker.io/library/busy
   } finally {
     await registry.stop();
   }
+});
+
+test('a registry nobody listens on is Unreachable, naming the endpoint', async () => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  await rejectsWith(
+    new ImagePuller({ root: storeDir() }).pull(`127.0.0.1:${port}/bosun/web:1.0`),
+    'Unreachable',
+    new RegExp(`registry endpoint http://127.0.0.1:${port}/v2 is unreachable for 127.0.0.1:${port}/bosun/web after 4 attempts: .*ECONNREFUSED`),
+  );
 });
