@@ -44,7 +44,10 @@ export async function authorize(challenge: AuthChallenge, context: AuthContext):
   const { credentials } = context;
   if (challenge.scheme === 'basic') {
     if (!hasPassword(credentials)) {
-      throw new ImagePullError('Unauthorized', `registry ${context.registry} requires credentials (Basic auth) for repository ${context.repository}, and none were given`);
+      throw new ImagePullError(
+        'Unauthorized',
+        `pull access denied for ${context.repository} on registry ${context.registry}: 401 Unauthorized (the registry asks for Basic auth and no credentials were given)`,
+      );
     }
     return basic(credentials);
   }
