@@ -1,5 +1,6 @@
 // The puller against Debian's docker-registry on 127.0.0.1, with images built here from busybox-static.
 import assert from 'node:assert/strict';
+import { request as httpRequest, createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { nodePlatform } from '../../../src/node/images/pull/manifest.ts';
 import { ImagePuller } from '../../../src/node/images/pull/puller.ts';
+import { credentialsFromPullSecrets } from '../../../src/node/images/pull/pull-secrets.ts';
 import { parseRegistriesConfig } from '../../../src/node/images/pull/registry-config.ts';
 import { ImagePullError, type ImagePullFailure } from '../../../src/node/images/types.ts';
 import { buildOciImage, pushImage, type BuiltImage } from '../../helpers/oci-image.ts';
@@ -155,6 +157,12 @@ test('htpasswd: pulls with credentials, Unauthorized (401) without', async () =>
     const credentials = new Map([[registry.host, { username: 'alice', password: 'wonderland' }]]);
     const pulled = await puller.pull(`${registry.host}/private/app:1.0`, { credentials });
     assert.equal(pulled.manifestDigest, image.digest);
+    // The same through an imagePullSecret, keyed as `docker login` writes it.
+    const dockerconfigjson = { auths: { [`https://${registry.host}/v1/`]: { auth: Buffer.from('alice:wonderland').toString('base64') } } };
+    const fromSecret = credentialsFromPullSecrets([
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'pull' }, type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from(JSON.stringify(dockerconfigjson)).toString('base64') } },
+    ]);
+    assert.equal((await new ImagePuller({ root: storeDir() }).pull(`${registry.host}/private/app:1.0`, { credentials: fromSecret })).manifestDigest, image.digest);
     await rejectsWith(puller.pull(`${registry.host}/private/app:1.0`), 'Unauthorized', new RegExp(`pull access denied for private/app on registry ${registry.host}: 401 Unauthorized \\(the registry asks for Basic auth and no credentials were given\\)`));
     const wrong = new Map([[`https://${registry.host}`, { username: 'alice', password: 'nope' }]]);
     await rejectsWith(puller.pull(`${registry.host}/private/app:1.0`, { credentials: wrong }), 'Unauthorized', new RegExp(`pull access denied for private/app on registry ${registry.host}: 401 Unauthorized`));
@@ -220,4 +228,35 @@ test('a registry nobody listens on is Unreachable, naming the endpoint', async (
     'Unreachable',
     new RegExp(`registry endpoint http://127.0.0.1:${port}/v2 is unreachable for 127.0.0.1:${port}/bosun/web after 4 attempts: .*ECONNREFUSED`),
   );
+});
+
+test('5xx answers are retried with back-off; a registry that keeps failing is Unreachable', async () => {
+  const registry = await startTestRegistry();
+  // A proxy that answers 503 to the first `failures` manifest requests, then forwards.
+  let failures = 2;
+  let manifestRequests = 0;
+  const proxy = createHttpServer((req, res) => {
+    if (req.url?.includes('/manifests/')) {
+      manifestRequests++;
+      if (failures-- > 0) return void res.writeHead(503, { 'content-type': 'application/json' }).end('{"errors":[{"code":"UNAVAILABLE","message":"try later"}]}');
+    }
+    const upstream = httpRequest(`${registry.url}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  try {
+    await pushImage(image, `${registry.host}/bosun/flaky:1.0`);
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    const puller = new ImagePuller({ root: storeDir() });
+    assert.equal((await puller.pull(`${host}/bosun/flaky:1.0`)).manifestDigest, image.digest);
+    assert.equal(manifestRequests, 3);
+    failures = 10;
+    await rejectsWith(puller.pull(`${host}/bosun/flaky:1.0`), 'Unreachable', new RegExp(`registry endpoint http://${host}/v2 is unreachable for ${host}/bosun/flaky after 4 attempts: 503 try later`));
+  } finally {
+    await new Promise((resolve) => proxy.close(resolve));
+    await registry.stop();
+  }
 });
