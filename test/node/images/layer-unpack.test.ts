@@ -2,7 +2,7 @@
 // Needs root (owners, device nodes, trusted.* xattrs, mount).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayerStore } from '../../../src/node/images/layers/layer-store.ts';
@@ -128,4 +128,25 @@ test('overlay options: lower directories highest first; too long for a page, rel
   assert.ok(long.options.startsWith(`lowerdir=${'0'.repeat(62)}59:`));
   const tooMany = Array.from({ length: 70 }, (_, i) => `/l/${String(i).padStart(64, '0')}`);
   assert.throws(() => overlayMountOptions({ layerDirs: tooMany, upperDir: '/u', workDir: '/w' }), /70 layers do not fit in overlayfs's mount options/);
+});
+
+test('an image with more layers than absolute paths fit in a page mounts with relative lower directories', async () => {
+  const layersParent = join(dir, 'many-layers', 'sha256');
+  const layerDirs = Array.from({ length: 55 }, (_, i) => join(layersParent, i.toString(16).padStart(64, '0')));
+  for (const [i, layerDir] of layerDirs.entries()) {
+    await mkdir(layerDir, { recursive: true });
+    await writeFile(join(layerDir, 'shadowed'), String(i));
+    await writeFile(join(layerDir, `only-${i}`), '');
+  }
+  const base = join(dir, 'many-layers');
+  const [upperDir, workDir, rootfs] = ['upper', 'work', 'rootfs'].map((name) => join(base, name)) as [string, string, string];
+  await Promise.all([upperDir, workDir, rootfs].map((path) => mkdir(path)));
+  assert.ok(overlayMountOptions({ layerDirs, upperDir, workDir }).cwd);
+  await mountOverlay({ layerDirs, upperDir, workDir }, rootfs);
+  try {
+    assert.equal((await readdir(rootfs)).length, 56);
+    assert.equal(await readFile(join(rootfs, 'shadowed'), 'utf8'), '54');
+  } finally {
+    await unmountOverlay(rootfs);
+  }
 });
