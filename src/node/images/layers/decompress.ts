@@ -3,7 +3,6 @@
 import { spawn } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { once } from 'node:events';
 import { createGunzip } from 'node:zlib';
 
 const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
@@ -39,11 +38,12 @@ async function* zstdDecompressed(path: string): AsyncGenerator<Buffer> {
   const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const spawned = await Promise.race([once(child, 'spawn').then(() => undefined), once(child, 'error').then(([error]) => error as NodeJS.ErrnoException)]);
-  if (spawned) {
-    if (spawned.code === 'ENOENT') throw new Error('the layer is zstd-compressed and the zstd binary is missing: install the Debian package zstd');
-    throw spawned;
-  }
+  const spawnError = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    child.once('spawn', () => resolve(undefined));
+    child.once('error', resolve);
+  });
+  if (spawnError?.code === 'ENOENT') throw new Error('the layer is zstd-compressed and the zstd binary is missing: install the Debian package zstd');
+  if (spawnError) throw spawnError;
   try {
     yield* child.stdout;
   } finally {
