@@ -29,7 +29,8 @@ function blob(tarPath: string, compression: 'gzip' | 'zstd' | 'none'): LayerBlob
 export interface TrickyImage {
   /** Files, a setuid binary, a file capability and a user xattr, a FIFO, a device, a uid-1000 home, symlinks. gzip. */
   base: LayerBlob;
-  /** Whiteout, opaque directory, hard links in the layer and into the base, a write through an absolute symlink. zstd. */
+  /** Whiteout, opaque directory, hard links in the layer and into the base, a write through an absolute symlink,
+   *  a directory replacing a symlink. zstd. */
   changes: LayerBlob;
   /** A symlink out of the layer and a file written through it. Uncompressed. */
   escape: LayerBlob;
@@ -59,6 +60,9 @@ export function buildTrickyImage(dir: string): TrickyImage {
     tar --delete -f changes.tar ./bin/cap
     mkdir -p through-abs/abs/etc && echo through > through-abs/abs/etc/x && ln -s / abs
     ${TAR} -rf changes.tar abs && ${TAR} -rf changes.tar -C through-abs abs/etc/x
+    # A directory entry where this layer made a symlink replaces the symlink.
+    mkdir -p replaced/lib64 && echo in-dir > replaced/lib64/x && ln -s etc lib64
+    ${TAR} -rf changes.tar lib64 && ${TAR} -rf changes.tar -C replaced lib64
 
     mkdir -p escape-dir/evil && echo pwned > escape-dir/evil/pwned && ln -s ../../../../../../tmp evil
     ${TAR} -cf escape.tar evil && ${TAR} -rf escape.tar -C escape-dir evil/pwned

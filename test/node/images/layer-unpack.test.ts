@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayerStore } from '../../../src/node/images/layers/layer-store.ts';
 import { LayerEscapeError } from '../../../src/node/images/layers/layer-paths.ts';
+import { decompressed } from '../../../src/node/images/layers/decompress.ts';
 import { DiffIDMismatchError } from '../../../src/node/images/layers/unpack-layer.ts';
 import { mountOverlay, overlayMountOptions, unmountOverlay } from '../../../src/node/images/layers/overlay.ts';
 import { buildTrickyImage, sh, type TrickyImage } from './layer-fixture.ts';
@@ -52,6 +53,9 @@ test('the tricky image unpacks layer by layer and overlayfs merges it as the ima
   // A write through the absolute symlink `abs -> /` lands in the layer, at etc/x; the symlink stays as written.
   assert.equal(await readlink(join(changes.dir, 'abs')), '/');
   assert.equal(await readFile(join(changes.dir, 'etc/x'), 'utf8'), 'through\n');
+  assert.ok((await lstat(join(changes.dir, 'lib64'))).isDirectory());
+  assert.equal(await readFile(join(changes.dir, 'lib64/x'), 'utf8'), 'in-dir\n');
+  assert.deepEqual((await readdir(join(changes.dir, 'etc'))).sort(), ['x']);
 
   const rootfs = join(dir, 'rootfs');
   const upperDir = join(dir, 'upper');
@@ -148,5 +152,24 @@ test('an image with more layers than absolute paths fit in a page mounts with re
     assert.equal(await readFile(join(rootfs, 'shadowed'), 'utf8'), '54');
   } finally {
     await unmountOverlay(rootfs);
+  }
+});
+
+test('a hard link to a file no layer has is refused with the names, and nothing is left behind', async () => {
+  const store = await openStore('dangling-link');
+  // The changes layer's bin/cap-link links to bin/cap, which only the base layer has: here there is no base.
+  await assert.rejects(store.unpack(image.changes, []), /layer entry "bin\/cap-link" is a hard link to "bin\/cap", which is in neither this layer nor a lower one/);
+  assert.deepEqual(await readdir(join(dir, 'dangling-link', 'tmp')), []);
+});
+
+test('a zstd layer without the zstd binary names the Debian package', async () => {
+  const path = process.env.PATH;
+  process.env.PATH = join(dir, 'no-such-bin');
+  try {
+    await assert.rejects(async () => {
+      for await (const chunk of decompressed(image.changes.path)) void chunk;
+    }, /the layer is zstd-compressed and the zstd binary is missing: install the Debian package zstd/);
+  } finally {
+    process.env.PATH = path;
   }
 });
