@@ -14,6 +14,13 @@ function sha256(path: string): string {
   return `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
 }
 
+/**
+ * security.capability as setcap 'cap_net_bind_service,cap_setfcap+ep' writes it (VFS_CAP_REVISION_2, effective;
+ * permitted bits 10 and 31): binary, with a byte above 0x7f. Written with Python (Debian's python3, which the CI
+ * installs) rather than setcap, as libcap2-bin is not in minimal images.
+ */
+export const FILE_CAPABILITY_HEX = '0100000200040080000000000000000000000000';
+
 const TAR = "tar --format=posix --xattrs --xattrs-include='*' --numeric-owner";
 
 /** `tarPath` (uncompressed) compressed as asked; the blob's diffID is the tar's digest. */
@@ -43,8 +50,8 @@ export function buildTrickyImage(dir: string): TrickyImage {
     echo fixture > base/etc/hostname && touch -d '2001-02-03 04:05:06 UTC' base/etc/hostname
     ln -s /etc/passwd base/etc/abs-link && ln -s passwd base/etc/rel-link
     echo suid > base/bin/suid && chmod 4755 base/bin/suid
-    echo capability > base/bin/cap && chmod 755 base/bin/cap && setcap 'cap_net_bind_service,cap_setfcap+ep' base/bin/cap
-    /usr/bin/python3 -c 'import os; os.setxattr("base/bin/cap", "user.note", b"kept")'
+    echo capability > base/bin/cap && chmod 755 base/bin/cap
+    /usr/bin/python3 -c 'import os; os.setxattr("base/bin/cap", "security.capability", bytes.fromhex("${FILE_CAPABILITY_HEX}")); os.setxattr("base/bin/cap", "user.note", b"kept")'
     echo old > base/data/old.txt && echo keep > base/data/keep.txt
     echo a > base/opaque/a.txt && echo b > base/opaque/sub/b.txt
     chown 1000:1000 base/home/user && chmod 750 base/home/user
