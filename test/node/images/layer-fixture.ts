@@ -36,8 +36,8 @@ function blob(tarPath: string, compression: 'gzip' | 'zstd' | 'none'): LayerBlob
 export interface TrickyImage {
   /** Files, a setuid binary, a file capability and a user xattr, a FIFO, a device, a uid-1000 home, symlinks. gzip. */
   base: LayerBlob;
-  /** Whiteout, opaque directory, hard links in the layer and into the base, a write through an absolute symlink,
-   *  a directory replacing a symlink. zstd. */
+  /** Whiteouts (also after the layer's own file or directory), opaque directory, hard links in the layer and into
+   *  the base, a write through an absolute symlink, a directory replacing a symlink. zstd. */
   changes: LayerBlob;
   /** A symlink out of the layer and a file written through it. Uncompressed. */
   escape: LayerBlob;
@@ -52,7 +52,8 @@ export function buildTrickyImage(dir: string): TrickyImage {
     echo suid > base/bin/suid && chmod 4755 base/bin/suid
     echo capability > base/bin/cap && chmod 755 base/bin/cap
     /usr/bin/python3 -c 'import os; os.setxattr("base/bin/cap", "security.capability", bytes.fromhex("${FILE_CAPABILITY_HEX}")); os.setxattr("base/bin/cap", "user.note", b"kept")'
-    echo old > base/data/old.txt && echo keep > base/data/keep.txt
+    echo old > base/data/old.txt && echo keep > base/data/keep.txt && echo lower > base/data/both.txt
+    mkdir base/data/dir-both && echo lower > base/data/dir-both/lower.txt
     echo a > base/opaque/a.txt && echo b > base/opaque/sub/b.txt
     chown 1000:1000 base/home/user && chmod 750 base/home/user
     mkfifo base/run/fifo && mknod base/dev/zero c 1 5
@@ -67,6 +68,10 @@ export function buildTrickyImage(dir: string): TrickyImage {
     tar --delete -f changes.tar ./bin/cap
     mkdir -p through-abs/abs/etc && echo through > through-abs/abs/etc/x && ln -s / abs
     ${TAR} -rf changes.tar abs && ${TAR} -rf changes.tar -C through-abs abs/etc/x
+    # A whiteout after this layer's own file or directory hides only the lower layers' (OCI: it applies to them).
+    mkdir -p both/data/dir-both && echo upper > both/data/both.txt && echo upper > both/data/dir-both/upper.txt
+    touch both/data/.wh.both.txt both/data/.wh.dir-both
+    ${TAR} -rf changes.tar -C both data/both.txt data/dir-both && ${TAR} -rf changes.tar -C both data/.wh.both.txt data/.wh.dir-both
     # A directory entry where this layer made a symlink replaces the symlink.
     mkdir -p replaced/lib64 && echo in-dir > replaced/lib64/x && ln -s etc lib64
     ${TAR} -rf changes.tar lib64 && ${TAR} -rf changes.tar -C replaced lib64

@@ -66,7 +66,9 @@ test('the tricky image unpacks layer by layer and overlayfs merges it as the ima
   await Promise.all([rootfs, upperDir, workDir].map((path) => mkdir(path)));
   await mountOverlay({ layerDirs: [base.dir, changes.dir], upperDir, workDir }, rootfs);
   try {
-    assert.deepEqual((await readdir(join(rootfs, 'data'))).sort(), ['keep.txt']);
+    assert.deepEqual((await readdir(join(rootfs, 'data'))).sort(), ['both.txt', 'dir-both', 'keep.txt']);
+    assert.equal(await readFile(join(rootfs, 'data/both.txt'), 'utf8'), 'upper\n');
+    assert.deepEqual(await readdir(join(rootfs, 'data/dir-both')), ['upper.txt']);
     assert.deepEqual((await readdir(join(rootfs, 'opaque'))).sort(), ['new.txt']);
     assert.equal(await readlink(join(rootfs, 'etc/abs-link')), '/etc/passwd');
     assert.equal(await readlink(join(rootfs, 'etc/rel-link')), 'passwd');

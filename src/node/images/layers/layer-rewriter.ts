@@ -34,8 +34,14 @@ export class LayerRewriter {
     const whiteout = whiteoutOf(path);
     if (whiteout?.kind === 'ignore') return;
     if (whiteout?.kind === 'delete') {
-      this.forget(whiteout.path);
-      await this.out.write(encodeEntryHeader(whiteoutHeader(whiteout.path, header.mtime)));
+      // A whiteout hides the layers below only: what this layer wrote at the path stays (its own directory then
+      // hides the lower directory's entries, which is an opaque directory).
+      if (this.files.has(whiteout.path)) return;
+      const directory = this.directories.get(whiteout.path);
+      if (!directory) this.forget(whiteout.path);
+      await this.out.write(
+        encodeEntryHeader(directory ? opaqueDirectoryHeader(whiteout.path, directory, header.mtime) : whiteoutHeader(whiteout.path, header.mtime)),
+      );
       return;
     }
     if (whiteout?.kind === 'opaque') {
