@@ -127,11 +127,13 @@ test('concurrent unpacks of one layer share one unpack; a layer already there is
   assert.deepEqual(await store.list(), []);
 });
 
-test('overlay options: lower directories highest first; too long for a page, relative to their parent', () => {
+test('overlay options: lower directories highest first, each once; too long for a page, relative to their parent', () => {
   const layerDirs = Array.from({ length: 60 }, (_, i) => `/var/lib/bosun/nodes/n/images/layers/sha256/${String(i).padStart(64, '0')}`);
   const short = overlayMountOptions({ layerDirs: layerDirs.slice(0, 2), upperDir: '/c/upper', workDir: '/c/work' });
   assert.equal(short.options, `lowerdir=${layerDirs[1]}:${layerDirs[0]},upperdir=/c/upper,workdir=/c/work`);
   assert.equal(short.cwd, undefined);
+  const repeated = overlayMountOptions({ layerDirs: ['/l/a', '/l/b', '/l/a', '/l/c'], upperDir: '/u', workDir: '/w' });
+  assert.equal(repeated.options, 'lowerdir=/l/c:/l/a:/l/b,upperdir=/u,workdir=/w');
   const long = overlayMountOptions({ layerDirs, upperDir: '/c/upper', workDir: '/c/work' });
   assert.equal(long.cwd, '/var/lib/bosun/nodes/n/images/layers/sha256');
   assert.ok(long.options.startsWith(`lowerdir=${'0'.repeat(62)}59:`));

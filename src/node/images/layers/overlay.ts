@@ -41,7 +41,9 @@ function optionsFor(lower: string[], upperDir: string, workDir: string): string 
 
 export function overlayMountOptions(rootfs: OverlayRootfs): OverlayMountOptions {
   if (rootfs.layerDirs.length === 0) throw new Error('an image without layers has no root file system to mount');
-  const lower = [...rootfs.layerDirs].reverse();
+  // overlayfs refuses a directory twice ("conflicting lowerdir path"); images repeat layers (empty ones
+  // especially). The highest copy shadows every path of the lower ones, so dropping those changes nothing.
+  const lower = [...new Set([...rootfs.layerDirs].reverse())];
   const absolute = optionsFor(lower, rootfs.upperDir, rootfs.workDir);
   if (absolute.length <= MOUNT_OPTIONS_LIMIT) return { options: absolute };
   const parent = dirname(lower[0]!);
