@@ -30,6 +30,7 @@ export class LayerRewriter {
 
   async write(entry: TarEntry): Promise<void> {
     const { header } = entry;
+    if (entry.rawGlobal.length > 0) await this.out.write(entry.rawGlobal);
     const path = this.symlinks.resolve(header.path);
     const whiteout = whiteoutOf(path);
     if (whiteout?.kind === 'ignore') return;

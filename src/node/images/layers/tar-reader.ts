@@ -4,7 +4,9 @@ import { BLOCK, entryType, isZeroBlock, padding, parseHeaderBlock, parsePax, typ
 
 export interface TarEntry {
   header: TarHeader;
-  /** Every block from the first extension header to the entry's own header. */
+  /** Global pax headers read before this entry: they apply to every later entry, whatever becomes of this one. */
+  rawGlobal: Buffer;
+  /** The entry's extension headers (pax, GNU long names) and its own header block. */
   rawHeader: Buffer;
   /** The entry's data (header.size bytes, without padding); read it before asking for the next entry, or it is skipped. */
   body(): AsyncGenerator<Buffer>;
@@ -77,6 +79,7 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
   let globalPax = new Map<string, Buffer>();
   for (;;) {
     const raw: Buffer[] = [];
+    const rawGlobal: Buffer[] = [];
     let pax = new Map<string, Buffer>();
     let longName: string | undefined;
     let longLink: string | undefined;
@@ -86,7 +89,7 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
     let parsed = parseHeaderBlock(block);
     while (['x', 'g', 'L', 'K'].includes(parsed.flag)) {
       const body = (await reader.take(parsed.size + padding(parsed.size))) ?? Buffer.alloc(0);
-      raw.push(block, body);
+      (parsed.flag === 'g' ? rawGlobal : raw).push(block, body);
       const data = body.subarray(0, parsed.size);
       if (parsed.flag === 'x') pax = parsePax(data);
       else if (parsed.flag === 'g') globalPax = new Map([...globalPax, ...parsePax(data)]);
@@ -122,6 +125,7 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
     let consumed = false;
     yield {
       header,
+      rawGlobal: Buffer.concat(rawGlobal),
       rawHeader: Buffer.concat(raw),
       body: async function* () {
         consumed = true;
