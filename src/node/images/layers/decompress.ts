@@ -28,7 +28,7 @@ export async function detectCompression(path: string): Promise<Compression> {
 export async function* decompressed(path: string): AsyncGenerator<Buffer> {
   const compression = await detectCompression(path);
   if (compression === 'none') yield* createReadStream(path);
-  else if (compression === 'gzip') yield* createReadStream(path).pipe(createGunzip());
+  else if (compression === 'gzip') yield* createReadStream(path, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 18 }));
   else yield* zstdDecompressed(path);
 }
 
