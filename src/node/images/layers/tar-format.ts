@@ -27,11 +27,8 @@ const FLAG_BY_TYPE: Record<TarEntryType, string> = {
   fifo: '6',
 };
 
-/** One entry's metadata; numbers from the header block, overridden by its pax records as tar applies them. */
-export interface TarHeader {
-  path: string;
-  linkPath: string;
-  type: TarEntryType;
+/** The numeric fields of a header block. */
+interface HeaderNumbers {
   size: number;
   mode: number;
   uid: number;
@@ -40,6 +37,13 @@ export interface TarHeader {
   mtime: number;
   devMajor: number;
   devMinor: number;
+}
+
+/** One entry's metadata; numbers from the header block, overridden by its pax records as tar applies them. */
+export interface TarHeader extends HeaderNumbers {
+  path: string;
+  linkPath: string;
+  type: TarEntryType;
   /** The entry's own pax records (not the global ones), values as bytes. */
   pax: Map<string, Buffer>;
 }
@@ -73,17 +77,10 @@ export function isZeroBlock(block: Buffer): boolean {
   return true;
 }
 
-export interface HeaderBlock {
+export interface HeaderBlock extends HeaderNumbers {
   flag: string;
   name: string;
   linkName: string;
-  size: number;
-  mode: number;
-  uid: number;
-  gid: number;
-  mtime: number;
-  devMajor: number;
-  devMinor: number;
 }
 
 export function parseHeaderBlock(block: Buffer): HeaderBlock {
@@ -155,7 +152,7 @@ function writeOctal(block: Buffer, offset: number, length: number, value: number
   return true;
 }
 
-function ustarBlock(flag: string, header: Omit<TarHeader, 'path' | 'linkPath' | 'type' | 'pax'>, pax: Map<string, Buffer>): Buffer {
+function ustarBlock(flag: string, header: HeaderNumbers, pax: Map<string, Buffer>): Buffer {
   const block = Buffer.alloc(BLOCK);
   // The names travel in pax records; the header's name field is a readable placeholder.
   writeString(block, 0, 100, 'PaxHeader/entry');
