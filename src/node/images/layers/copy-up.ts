@@ -30,13 +30,16 @@ export async function withLowerFile(lowerDirs: string[], path: string, use: (ent
   });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));
+  let readAll = false;
   try {
     for await (const entry of readTar(child.stdout)) await use(entry);
+    readAll = true;
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    // Only a reader that stopped early kills tar: after the end of its output tar may still be exiting.
+    if (!readAll) child.kill('SIGKILL');
   }
-  const code = await closed;
-  if (code !== 0) throw new Error(`could not read ${path} from a lower layer for a hard link: ${stderr.trim()}`);
+  const [code, signal] = await closed;
+  if (code !== 0) throw new Error(`could not read ${path} from a lower layer for a hard link (tar exit ${code ?? signal}): ${stderr.trim()}`);
   return true;
 }

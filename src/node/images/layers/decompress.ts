@@ -44,10 +44,13 @@ async function* zstdDecompressed(path: string): AsyncGenerator<Buffer> {
   });
   if (spawnError?.code === 'ENOENT') throw new Error('the layer is zstd-compressed and the zstd binary is missing: install the Debian package zstd');
   if (spawnError) throw spawnError;
+  let readAll = false;
   try {
     yield* child.stdout;
+    readAll = true;
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    // Only a reader that stopped early kills zstd: after the end of its output zstd may still be exiting.
+    if (!readAll) child.kill('SIGKILL');
   }
   const [code, signal] = await closed;
   if (code !== 0) throw new Error(`zstd could not decompress the layer (exit ${code ?? signal}): ${stderr.trim()}`);
