@@ -166,3 +166,22 @@ test('GC removes least recently used unused images above the threshold, keeping 
   assert.deepEqual(await store.collectGarbage(), { removed: [used.imageID], freedBytes: 300 });
   assert.deepEqual(await store.list(), []);
 });
+
+test('a collection during a pull never removes a layer the pull has found on disk', async () => {
+  const shared = await layer('race-shared', { 'shared.bin': 's'.repeat(100) });
+  const images = [image('docker.io/library/race-old:1', config(7), [shared]), image('docker.io/library/race-new:1', config(8), [shared])];
+  let clock = 0;
+  const store = await openStore('race', {
+    pull: fakePuller(images).pull,
+    now: () => clock,
+    gcPolicy: { minAgeMs: 1000 },
+    diskUsage: () => Promise.resolve({ capacityBytes: 10_000, availableBytes: 0 }),
+  });
+  const old = await store.pull('race-old:1');
+  clock = 5000;
+  // The new image's pull finds the shared layer on disk while the collection removes the old image, which had it.
+  const [pulled, collected] = await Promise.all([store.pull('race-new:1'), store.collectGarbage()]);
+  assert.deepEqual(collected.removed, [old.imageID]);
+  assert.deepEqual(await store.local('race-new:1'), pulled);
+  assert.ok(existsSync(join(pulled.layerDirs[0]!, 'shared.bin')));
+});
