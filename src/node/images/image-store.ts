@@ -161,13 +161,12 @@ export class ImageStore implements ImageService {
     while (this.activeCollection) await this.activeCollection.catch(() => undefined);
     this.beginPull();
     try {
-      const layerBytes: Record<string, number> = {};
       for (const [i, layer] of pulled.layers.entries()) {
         const below = pulled.layers.slice(0, i).map((lower) => lower.diffID);
         const unpacked = await this.layers.unpack(layer, below);
-        if (unpacked.unpackedBytes !== undefined) layerBytes[layer.diffID] = unpacked.unpackedBytes;
+        // Known at once, so that a collection after a failed pull counts what removing this layer frees.
+        if (unpacked.unpackedBytes !== undefined) this.index.layerBytes[layer.diffID] = unpacked.unpackedBytes;
       }
-      Object.assign(this.index.layerBytes, layerBytes);
       const record = this.record(pulled);
       await this.save();
       return this.localImage(record, pulled.reference, pulled.repository);

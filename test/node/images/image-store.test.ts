@@ -185,3 +185,18 @@ test('a collection during a pull never removes a layer the pull has found on dis
   assert.deepEqual(await store.local('race-new:1'), pulled);
   assert.ok(existsSync(join(pulled.layerDirs[0]!, 'shared.bin')));
 });
+
+test('a pull that fails half-way records nothing, and the next collection removes the layers it unpacked', async () => {
+  const first = await layer('orphan-first', { 'first.bin': 'f' });
+  const corrupt = { ...(await layer('orphan-second', { 'second.bin': 's' })), diffID: config(9) };
+  const store = await openStore('orphans', {
+    pull: fakePuller([image('docker.io/library/broken:1', config(9), [first, corrupt])]).pull,
+    diskUsage: () => Promise.resolve({ capacityBytes: 10_000, availableBytes: 9_000 }),
+  });
+  await assert.rejects(store.pull('broken:1'), /layer content does not match its diffID/);
+  assert.deepEqual(await store.list(), []);
+  const orphan = join(dir, 'orphans', 'layers', 'sha256', first.diffID.slice('sha256:'.length));
+  assert.ok(existsSync(orphan));
+  assert.deepEqual(await store.collectGarbage(), { removed: [], freedBytes: 1 });
+  assert.equal(existsSync(orphan), false);
+});
