@@ -109,13 +109,14 @@ export class ImageStore implements ImageService {
     return this.localImage(record, normalized, repository);
   }
 
-  pull(reference: string, options?: PullOptions): Promise<LocalImage> {
+  async pull(reference: string, options?: PullOptions): Promise<LocalImage> {
+    // async: an invalid reference (normalisation throws) is a rejection, as every other pull failure.
     const key = this.options.normalizeReference(reference);
     const running = this.pulling.get(key);
     if (running) return running;
     const promise = this.pullAndUnpack(reference, options).finally(() => this.pulling.delete(key));
     this.pulling.set(key, promise);
-    return promise;
+    return await promise;
   }
 
   list(): Promise<NodeImage[]> {
