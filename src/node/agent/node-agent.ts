@@ -96,6 +96,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const context: PodWorkerContext = {
     client: options.client,
     sandbox,
+    runtime: sandbox,
     network: options.network ?? hostNetworkProvider(hostIP),
     recorder: new EventRecorder({ client: options.client, component: 'kubelet', instance: options.nodeName, logger }),
     logger,

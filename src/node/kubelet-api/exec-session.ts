@@ -4,7 +4,8 @@
 // which the client half-closes stdin.
 import type { Readable } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { ContainerHandle, ExecProcess } from '../sandbox/container-handle.ts';
+import type { ExecProcess } from '../sandbox/container-handle.ts';
+import type { RunningContainer } from '../agent/container-runtime.ts';
 import type { ExecOptions } from './exec-options.ts';
 
 export const CHANNEL_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
@@ -76,7 +77,7 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-export async function runExecSession(socket: WebSocket, handle: ContainerHandle, options: ExecOptions): Promise<void> {
+export async function runExecSession(socket: WebSocket, handle: RunningContainer, options: ExecOptions): Promise<void> {
   const closeSignal = socket.protocol === 'v5.channel.k8s.io';
   // The client waits for a first message on the lowest channel it reads before it starts its streams.
   send(socket, options.stdout ? STDOUT : options.stderr ? STDERR : ERROR, Buffer.alloc(0));

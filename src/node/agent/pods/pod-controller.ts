@@ -6,7 +6,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import { Informer } from '../../../runtime/index.ts';
-import type { ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { RunningContainer } from '../container-runtime.ts';
 import type { ContainerRef, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
@@ -52,7 +52,7 @@ export class PodController implements RunningContainers {
     this.workers.clear();
   }
 
-  running(ref: ContainerRef): ContainerHandle | undefined {
+  running(ref: ContainerRef): RunningContainer | undefined {
     return this.worker(ref)?.runningHandle(ref.container);
   }
 

@@ -13,9 +13,10 @@ import { nowTime } from '../../../apimachinery/time.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../../client/errors.ts';
 import type { EventRecorder } from '../../../runtime/index.ts';
-import type { ContainerExit, ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { ContainerExit } from '../../sandbox/container-handle.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
+import type { ContainerRuntime, RunningContainer } from '../container-runtime.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
@@ -33,7 +34,10 @@ import { PodStatusManager } from './status-manager.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
+  /** The host sandbox: the pods' cgroups and leftovers. */
   sandbox: Sandbox;
+  /** Runs the containers (the host sandbox's start where no other runtime is chosen). */
+  runtime: ContainerRuntime;
   network: PodNetworkProvider;
   recorder: EventRecorder;
   logger: Logger;
@@ -180,7 +184,7 @@ export class PodWorker {
   }
 
   /** The container's live handle, for exec and logs. */
-  runningHandle(container: string): ContainerHandle | undefined {
+  runningHandle(container: string): RunningContainer | undefined {
     const rec = this.record(container);
     return rec && 'running' in rec.status.state ? rec.handle : undefined;
   }
@@ -288,7 +292,7 @@ export class PodWorker {
         for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
         const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
         void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
-        const handle = await this.ctx.sandbox.start({ pod: prepared.facts, container: spec, logPath });
+        const handle = await this.ctx.runtime.start({ pod: prepared.facts, container: spec, logPath });
         containerID = `bosun://${randomBytes(32).toString('hex')}`;
         if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
         rec.status.restartCount = restartCount;
@@ -350,7 +354,7 @@ export class PodWorker {
     }
   }
 
-  private startProbes(rec: ContainerRecord, handle: ContainerHandle, prepared: PreparedPod): void {
+  private startProbes(rec: ContainerRecord, handle: RunningContainer, prepared: PreparedPod): void {
     const target = { handle, host: prepared.placement.network.kind === 'host' ? '127.0.0.1' : prepared.placement.podIP, ports: rec.spec.ports ?? [] };
     const unhealthy = (kind: string) => (outcome: { output: string }) => void this.ctx.recorder.warning(this.pod, 'Unhealthy', `${kind} probe failed: ${outcome.output}`);
     const readiness = rec.spec.readinessProbe;
