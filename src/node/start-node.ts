@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { KubeClient } from '../client/client.ts';
 import type { ImageDefaults } from './agent/container-argv.ts';
 import { startNodeAgent, type NodeAgent } from './agent/node-agent.ts';
+import type { ContainerRuntimeMode } from './agent/oci/open-image-runtime.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './agent/pod-network.ts';
 import type { ContainerRef, RunningContainers } from './agent/running-containers.ts';
 import type { KubeletPki } from './kubelet-api/kubelet-pki.ts';
@@ -37,6 +38,9 @@ export interface NodeOptions {
   nodeFailureRebootAfterMs?: number;
   /** The node runtime API's socket (default /run/bosun/runtime-<hash of dataDir>.sock). */
   runtimeSocketPath?: string;
+  containerRuntime?: ContainerRuntimeMode;
+  /** k3s's registries.yaml for image pulls. */
+  registryConfig?: string;
   logger: Logger;
 }
 
@@ -102,6 +106,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.nodeFailureRebootAfterMs !== undefined ? { nodeFailureRebootAfterMs: options.nodeFailureRebootAfterMs } : {}),
       ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
+      ...(options.containerRuntime !== undefined ? { containerRuntime: options.containerRuntime } : {}),
+      ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
     });
   } catch (error) {
     await kubelet.close();

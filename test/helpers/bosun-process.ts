@@ -21,7 +21,9 @@ export function freePort(): Promise<number> {
  * prints its ready line (60 s at most).
  */
 export function startBosun(dataDir: string, port: number, flags: string[] = [], env: Record<string, string> = {}): Promise<ChildProcess> {
-  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...flags], 'bosun is ready', env);
+  // The existing suite runs on the host sandbox; tests of images say --container-runtime themselves.
+  const runtime = flags.some((flag) => flag.startsWith('--container-runtime')) ? [] : ['--container-runtime', 'host'];
+  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...runtime, ...flags], 'bosun is ready', env);
 }
 
 /** Starts a bosun command (with more environment variables if given) and resolves once its stdout shows readyText (60 s at most). */

@@ -26,6 +26,8 @@ export interface NodeFlags {
   imageMap?: string;
   nodeLeaseDurationSeconds?: number;
   nodeFailureRebootAfter?: number;
+  containerRuntime: 'auto' | 'oci' | 'host';
+  registryConfig?: string;
 }
 
 function list(value: string): string[] {
@@ -57,7 +59,9 @@ export function withNodeFlags(command: Command): Command {
     .option('--allow-root', 'containers that set no runAsUser run as root (default: as nobody)', false)
     .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
     .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger)
-    .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration);
+    .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration)
+    .addOption(new Option('--container-runtime <kind>', 'oci: pull images and run them with runc under conmon; host: the host sandbox only; auto: oci when runc, conmon and overlayfs work').choices(['auto', 'oci', 'host']).default('auto'))
+    .option('--registry-config <file>', 'k3s\'s registries.yaml: registry mirrors, rewrites, credentials and TLS for image pulls');
 }
 
 export class ImageMapError extends Error {
@@ -95,6 +99,8 @@ export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient;
     ...(flags.imageMap !== undefined ? { imageMap: readImageMap(flags.imageMap) } : {}),
     ...(flags.nodeLeaseDurationSeconds !== undefined ? { leaseDurationSeconds: flags.nodeLeaseDurationSeconds } : {}),
     ...(flags.nodeFailureRebootAfter !== undefined ? { nodeFailureRebootAfterMs: flags.nodeFailureRebootAfter } : {}),
+    containerRuntime: flags.containerRuntime,
+    ...(flags.registryConfig !== undefined ? { registryConfig: resolve(flags.registryConfig) } : {}),
   });
 }
 

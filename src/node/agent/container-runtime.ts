@@ -24,7 +24,8 @@ export type RuntimeKind = 'host' | 'oci';
  * Which runtime runs a container: the host sandbox for runtimeClassName bosun-host, for Bosun's own images (those
  * that bind host directories: the chaos injector and handler) and on a node without the OCI runtime; else OCI.
  */
-export function runtimeFor(pod: { spec: { runtimeClassName?: string } }, image: string | undefined, node: { oci: boolean; imageMap: Readonly<Record<string, ImageDefaults>> }): RuntimeKind {
-  if (!node.oci || pod.spec.runtimeClassName === HOST_RUNTIME_CLASS) return 'host';
+export function runtimeFor(pod: { spec: object }, image: string | undefined, node: { oci: boolean; imageMap: Readonly<Record<string, ImageDefaults>> }): RuntimeKind {
+  // PodSpec's type predates runtimeClassName; the field is stored as written.
+  if (!node.oci || (pod.spec as { runtimeClassName?: string }).runtimeClassName === HOST_RUNTIME_CLASS) return 'host';
   return imageDefaults(image, node.imageMap)?.hostDirs !== undefined ? 'host' : 'oci';
 }

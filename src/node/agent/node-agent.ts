@@ -9,6 +9,7 @@ import { createLogger, EventRecorder } from '../../runtime/index.ts';
 import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';
+import { openImageRuntime, type ContainerRuntimeMode } from './oci/open-image-runtime.ts';
 import { NodeLease } from './node-lease.ts';
 import { desiredNodeStatus, registerNode } from './node-registration.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
@@ -56,6 +57,10 @@ export interface NodeAgentOptions {
   nodeFailureRebootAfterMs?: number;
   /** How often pods' local storage is measured for eviction (kubelet's housekeeping: 10 s). */
   localStorageIntervalMs?: number;
+  /** auto: images run under runc when runc, conmon and overlayfs work; oci: they must; host (default): never. */
+  containerRuntime?: ContainerRuntimeMode;
+  /** k3s's registries.yaml: mirrors and credentials for image pulls. */
+  registryConfig?: string;
   logger?: Logger;
 }
 
@@ -91,12 +96,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),
     ...(options.privateDirs !== undefined ? { privateDirs: options.privateDirs } : {}),
   });
+  const cgroupName = options.cgroup?.name ?? `bosun-${options.nodeName}`;
+  const images = await openImageRuntime({ mode: options.containerRuntime ?? 'host', dataDir: options.dataDir, cgroupParent: `/${cgroupName}-oci`, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
   const registry = new ContainerRegistry();
   const runtimeSocketPath = options.runtimeSocketPath ?? defaultRuntimeSocketPath(options.dataDir);
   const context: PodWorkerContext = {
     client: options.client,
     sandbox,
     runtime: sandbox,
+    ...(images ? { images } : {}),
     network: options.network ?? hostNetworkProvider(hostIP),
     recorder: new EventRecorder({ client: options.client, component: 'kubelet', instance: options.nodeName, logger }),
     logger,

@@ -16,7 +16,11 @@ import type { EventRecorder } from '../../../runtime/index.ts';
 import type { ContainerExit } from '../../sandbox/container-handle.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
-import type { ContainerRuntime, RunningContainer } from '../container-runtime.ts';
+import { imageBaseName } from '../container-argv.ts';
+import { runtimeFor, type ContainerRuntime, type RunningContainer } from '../container-runtime.ts';
+import { ensureImage, ImagePullFailedError } from '../oci/image-pulls.ts';
+import type { ImageRuntime } from '../oci/open-image-runtime.ts';
+import { PodApiObjects } from '../pod-api-objects.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
@@ -38,6 +42,8 @@ export interface PodWorkerContext {
   sandbox: Sandbox;
   /** Runs the containers (the host sandbox's start where no other runtime is chosen). */
   runtime: ContainerRuntime;
+  /** Pulls images and runs containers from them (--container-runtime oci, or auto with runc): absent on a host-only node. */
+  images?: ImageRuntime;
   network: PodNetworkProvider;
   recorder: EventRecorder;
   logger: Logger;
@@ -288,17 +294,17 @@ export class PodWorker {
       let exit: ContainerExit;
       let containerID: string | undefined;
       try {
-        const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, this.ctx.policy, this.ctx.client);
+        const run = await this.chooseRuntime(rec, restartCount);
+        const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
         for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
         const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
-        void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
-        const handle = await this.ctx.runtime.start({ pod: prepared.facts, container: spec, logPath });
-        containerID = `bosun://${randomBytes(32).toString('hex')}`;
+        const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
+        containerID = `${run.scheme}://${randomBytes(32).toString('hex')}`;
         if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
         rec.status.restartCount = restartCount;
         rec.nextRun = restartCount + 1;
         rec.status.containerID = containerID;
-        rec.status.imageID = `bosun://host/${rec.spec.image ?? ''}`;
+        rec.status.imageID = run.imageID;
         rec.handle = handle;
         configFailures = 0;
         void this.ctx.recorder.normal(this.pod, 'Created', `Created container: ${rec.spec.name}`);
@@ -320,8 +326,11 @@ export class PodWorker {
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         rec.status.state = { waiting: { reason, message } };
-        void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
-        this.status.request();
+        if (error instanceof ImagePullFailedError) await this.imagePullBackOff(rec, error.image);
+        else {
+          void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
+          this.status.request();
+        }
         await this.pause(restartDelayMs(configFailures++, this.ctx.restartBackoff));
         continue;
       }
@@ -352,6 +361,33 @@ export class PodWorker {
         await this.pause(delayMs);
       } else this.status.request();
     }
+  }
+
+  /**
+   * The host sandbox with today's image table, or (bosun-host, Bosun's own images and host-only nodes aside) the
+   * image pulled per its policy, its Entrypoint and Cmd standing in for the table's entry.
+   */
+  private async chooseRuntime(rec: ContainerRecord, attempt: number): Promise<{ runtime: ContainerRuntime; policy: NodePolicy; imageID: string; scheme: string }> {
+    const images = this.ctx.images;
+    if (images === undefined || runtimeFor(this.pod, rec.spec.image, { oci: true, imageMap: this.ctx.policy.imageMap }) === 'host') {
+      void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
+      return { runtime: this.ctx.runtime, policy: this.ctx.policy, imageID: `bosun://host/${rec.spec.image ?? ''}`, scheme: 'bosun' };
+    }
+    const image = await ensureImage(this.pod, rec.spec, images.images, new PodApiObjects(this.ctx.client, this.namespace), this.ctx.recorder);
+    const defaults = { entrypoint: image.config.entrypoint ?? [], cmd: image.config.cmd ?? [] };
+    const policy = { ...this.ctx.policy, imageMap: { ...this.ctx.policy.imageMap, [imageBaseName(rec.spec.image ?? '')]: defaults } };
+    return { runtime: images.containers.runtimeFor(image, attempt), policy, imageID: image.imageID, scheme: 'bosun-oci' };
+  }
+
+  /** kubelet's sequence after a failed pull: ErrImagePull written, then ImagePullBackOff while the back-off runs. */
+  private async imagePullBackOff(rec: ContainerRecord, image: string): Promise<void> {
+    this.status.request();
+    await this.status.settled();
+    if (this.stopping.halting || this.stopping.detached) return;
+    const message = `Back-off pulling image "${image}"`;
+    rec.status.state = { waiting: { reason: 'ImagePullBackOff', message } };
+    void this.ctx.recorder.normal(this.pod, 'BackOff', message);
+    this.status.request();
   }
 
   private startProbes(rec: ContainerRecord, handle: RunningContainer, prepared: PreparedPod): void {

@@ -1,0 +1,145 @@
+// Containers from images: an overlay root file system over the image's layers (upper and work directories per
+// container under the pod's directory), an OCI spec from the resolved container and the image's config, run by
+// runc under conmon. What it returns is a RunningContainer, as the host sandbox's handle is.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { mountOverlay, unmountOverlay } from '../../images/layers/overlay.ts';
+import type { LocalImage, ImageService } from '../../images/types.ts';
+import { containerId, type OciContainer, type OciExit, type OciRuntime } from '../../oci-runtime/oci-runtime.ts';
+import { buildRuntimeSpec, type BindMount } from '../../oci-runtime/runtime-spec.ts';
+import { boundingSet } from '../../sandbox/capabilities.ts';
+import type { ContainerExit, ExecOptions } from '../../sandbox/container-handle.ts';
+import { SandboxSpecError } from '../../sandbox/errors.ts';
+import { limitsFor } from '../../sandbox/resource-limits.ts';
+import type { StartRequest } from '../../sandbox/types.ts';
+import type { ContainerRuntime, RunningContainer } from '../container-runtime.ts';
+import { resolveImageUser } from './image-user.ts';
+
+const DEFAULT_PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** CAP_CHECKPOINT_RESTORE: the highest capability runc 1.1 knows. */
+const LAST_CAP = 40;
+
+/** The image's Env with the container's variables over it (by name), PATH defaulted as containerd does. */
+export function mergeEnv(imageEnv: string[], containerEnv: { name: string; value: string }[]): string[] {
+  const merged = new Map<string, string>();
+  for (const entry of imageEnv) {
+    const eq = entry.indexOf('=');
+    merged.set(eq === -1 ? entry : entry.slice(0, eq), eq === -1 ? '' : entry.slice(eq + 1));
+  }
+  for (const v of containerEnv) merged.set(v.name, v.value);
+  if (!merged.has('PATH')) merged.set('PATH', DEFAULT_PATH.slice('PATH='.length));
+  return [...merged].map(([k, v]) => `${k}=${v}`);
+}
+
+function toContainerExit(exit: OciExit): ContainerExit {
+  return { exitCode: exit.exitCode, signal: null, reason: exit.reason, finishedAt: exit.finishedAt, ...(exit.startedAt ? { startedAt: exit.startedAt } : {}) };
+}
+
+export interface ImageContainersOptions {
+  runtime: OciRuntime;
+  images: ImageService;
+  /** The cgroupfs parent of every pod's containers (e.g. /bosun-oci-ab12). */
+  cgroupParent: string;
+}
+
+export class ImageContainers {
+  constructor(private readonly options: ImageContainersOptions) {}
+
+  /** A runtime that starts the given run of a container from image. */
+  runtimeFor(image: LocalImage, attempt: number): ContainerRuntime {
+    return { start: (request) => this.start(request, image, attempt) };
+  }
+
+  /** Wraps a container found after an agent restart. */
+  adopt(container: OciContainer, cleanup: () => Promise<void>): RunningContainer {
+    return this.wrap(container, cleanup);
+  }
+
+  private async start(request: StartRequest, image: LocalImage, attempt: number): Promise<RunningContainer> {
+    const { pod, container } = request;
+    const id = containerId(pod.uid, container.name, attempt);
+    const dir = join(pod.podDir, 'oci', id);
+    const rootfs = join(dir, 'rootfs');
+    await Promise.all(['upper', 'work', 'rootfs', 'etc'].map((d) => mkdir(join(dir, d), { recursive: true, mode: 0o755 })));
+    await mountOverlay({ layerDirs: image.layerDirs, upperDir: join(dir, 'upper'), workDir: join(dir, 'work') }, rootfs);
+    const release = this.options.images.use(image.imageID);
+    const cleanup = async () => {
+      release();
+      await this.options.runtime.remove(id);
+      await unmountOverlay(rootfs);
+      await rm(dir, { recursive: true, force: true });
+    };
+    try {
+      const spec = await this.spec(request, image, rootfs, dir, id);
+      const started = await this.options.runtime.start(spec, { podUid: pod.uid, containerName: container.name, attempt, logPath: request.logPath, ...(image.config.stopSignal ? { stopSignal: image.config.stopSignal } : {}) });
+      return this.wrap(started, cleanup);
+    } catch (error) {
+      await cleanup();
+      throw error;
+    }
+  }
+
+  private async spec(request: StartRequest, image: LocalImage, rootfs: string, dir: string, id: string) {
+    const { pod, container } = request;
+    const sc = container.securityContext ?? {};
+    const fromImage = await resolveImageUser(rootfs, image.config.user);
+    const uid = sc.runAsUser ?? fromImage.uid;
+    const gid = sc.runAsGroup ?? (sc.runAsUser !== undefined ? 0 : fromImage.gid);
+    if (sc.runAsNonRoot === true && uid === 0) {
+      throw new SandboxSpecError('CreateContainerConfigError', sc.runAsUser === undefined ? 'container has runAsNonRoot and image will run as root' : 'container\'s runAsUser breaks non-root policy');
+    }
+    const etc = join(dir, 'etc');
+    await Promise.all([writeFile(join(etc, 'hosts'), pod.etcHosts), writeFile(join(etc, 'hostname'), `${pod.hostname}\n`), writeFile(join(etc, 'resolv.conf'), pod.resolvConf)]);
+    const mounts: BindMount[] = [
+      ...['hosts', 'hostname', 'resolv.conf'].map((file) => ({ source: join(etc, file), destination: `/etc/${file}`, readOnly: sc.readOnlyRootFilesystem === true })),
+      ...(container.volumeMounts ?? []).map((v) => ({ source: v.hostPath, destination: v.mountPath, readOnly: v.readOnly === true })),
+    ];
+    const limits = limitsFor(container);
+    return buildRuntimeSpec({
+      process: {
+        argv: container.argv,
+        env: mergeEnv(image.config.env ?? [], container.env ?? []),
+        cwd: container.workingDir ?? (image.config.workingDir || '/'),
+        uid,
+        gid,
+        ...(pod.supplementalGroups?.length ? { additionalGids: pod.supplementalGroups } : {}),
+        capabilities: boundingSet(sc.capabilities, LAST_CAP),
+        noNewPrivileges: sc.allowPrivilegeEscalation === false,
+      },
+      hostname: pod.hostname,
+      rootfs,
+      readonlyRootfs: sc.readOnlyRootFilesystem === true,
+      mounts,
+      network: pod.network.kind === 'namespace' ? { path: pod.network.path } : 'host',
+      pidNamespace: pod.hostPID !== true,
+      cgroupsPath: `${this.options.cgroupParent}/pod${pod.uid}/${id}`,
+      limits: {
+        ...(limits.memoryBytes !== undefined ? { memoryBytes: limits.memoryBytes } : {}),
+        ...(limits.cpuQuotaUs !== undefined ? { cpuQuota: limits.cpuQuotaUs, cpuPeriod: 100_000 } : {}),
+        ...(limits.cpuShares !== undefined ? { cpuShares: limits.cpuShares } : {}),
+      },
+      privileged: sc.privileged === true,
+    });
+  }
+
+  private wrap(container: OciContainer, cleanup: () => Promise<void>): RunningContainer {
+    const exited = container.exited.then(async (exit) => {
+      await cleanup().catch(() => undefined);
+      return toContainerExit(exit);
+    });
+    return {
+      pid: container.pid,
+      exited,
+      get isRunning() {
+        return container.isRunning;
+      },
+      stop: async (graceMs: number) => {
+        await container.stop(graceMs);
+        return exited;
+      },
+      exec: (argv: string[], options?: ExecOptions) => Promise.resolve(container.exec(argv, options)),
+      commandPid: () => Promise.resolve(container.isRunning ? container.pid : undefined),
+      cgroup: undefined,
+    };
+  }
+}
