@@ -2,7 +2,7 @@
 // container under the pod's directory), an OCI spec from the resolved container and the image's config, run by
 // runc under conmon. What it returns is a RunningContainer, as the host sandbox's handle is.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { mountOverlay, unmountOverlay } from '../../images/layers/overlay.ts';
 import type { LocalImage, ImageService } from '../../images/types.ts';
 import { containerId, type OciContainer, type OciExit, type OciRuntime } from '../../oci-runtime/oci-runtime.ts';
@@ -60,7 +60,7 @@ export class ImageContainers {
     const id = containerId(pod.uid, container.name, attempt);
     const dir = join(pod.podDir, 'oci', id);
     const rootfs = join(dir, 'rootfs');
-    await Promise.all(['upper', 'work', 'rootfs', 'etc'].map((d) => mkdir(join(dir, d), { recursive: true, mode: 0o755 })));
+    await Promise.all([...['upper', 'work', 'rootfs', 'etc'].map((d) => mkdir(join(dir, d), { recursive: true, mode: 0o755 })), mkdir(dirname(request.logPath), { recursive: true, mode: 0o755 })]);
     await mountOverlay({ layerDirs: image.layerDirs, upperDir: join(dir, 'upper'), workDir: join(dir, 'work') }, rootfs);
     const release = this.options.images.use(image.imageID);
     const cleanup = async () => {
