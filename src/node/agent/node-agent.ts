@@ -4,6 +4,7 @@
 // runs an agent on its own against any API server.
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { nodesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { createLogger, EventRecorder } from '../../runtime/index.ts';
 import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
@@ -97,7 +98,12 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     ...(options.privateDirs !== undefined ? { privateDirs: options.privateDirs } : {}),
   });
   const cgroupName = options.cgroup?.name ?? `bosun-${options.nodeName}`;
-  const images = await openImageRuntime({ mode: options.containerRuntime ?? 'host', dataDir: options.dataDir, cgroupParent: `/${cgroupName}-oci`, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}) });
+  const images = await openImageRuntime({ mode: options.containerRuntime ?? 'host', dataDir: options.dataDir, cgroupParent: `/${cgroupName}-oci`, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
+    publish: async (images) => {
+      await options.client.patchStatus(nodesResource, options.nodeName, { status: { images: await images.list() } }, { type: 'merge' });
+    },
+    onError: (err) => logger.warn({ err }, 'writing Node.status.images failed'),
+  });
   const registry = new ContainerRegistry();
   const runtimeSocketPath = options.runtimeSocketPath ?? defaultRuntimeSocketPath(options.dataDir);
   const context: PodWorkerContext = {

@@ -53,6 +53,8 @@ describe('images on bosun up --container-runtime oci', () => {
     assert.notEqual(host.code, 0, 'the host\'s /etc/debian_version is not in the container');
     assert.match(await field(name, '{.status.containerStatuses[0].imageID}'), /^example\.test\/bosun\/web@sha256:[0-9a-f]{64}$/);
     assert.match(await field(name, '{.status.containerStatuses[0].containerID}'), /^bosun-oci:\/\//);
+    // Node.status.images, written after the pull: the image by digest first, then by tag.
+    await ok(['wait', 'node', '--all', `--for=jsonpath={.status.images[0].names[0]}=example.test/bosun/web@${images[0]?.digest ?? ''}`, '--timeout=30s']);
   });
 
   test('without command the image\'s Cmd runs with its Env; logs -f follows it', async () => {

@@ -18,6 +18,10 @@ export interface ImageRuntime {
   images: ImageService;
   containers: ImageContainers;
   runtime: OciRuntime;
+  /** The node's images changed (a pull): Node.status.images is written again. */
+  changed(): void;
+  /** After a pod is removed: kubelet's image GC (85%/80%), then Node.status.images. */
+  collect(): void;
 }
 
 async function overlayAvailable(): Promise<boolean> {
@@ -26,7 +30,7 @@ async function overlayAvailable(): Promise<boolean> {
   return /\toverlay$/m.test(filesystems) || (await readFile('/sys/module/overlay/initstate', 'utf8').catch(() => '')) !== '';
 }
 
-export async function openImageRuntime(options: { mode: ContainerRuntimeMode; dataDir: string; cgroupParent: string; registryConfig?: string }): Promise<ImageRuntime | undefined> {
+export async function openImageRuntime(options: { mode: ContainerRuntimeMode; dataDir: string; cgroupParent: string; registryConfig?: string; publish: (images: ImageService) => Promise<void>; onError: (err: unknown) => void }): Promise<ImageRuntime | undefined> {
   if (options.mode === 'host') return undefined;
   let runtime: OciRuntime;
   try {
@@ -40,5 +44,16 @@ export async function openImageRuntime(options: { mode: ContainerRuntimeMode; da
   const registries = options.registryConfig !== undefined ? loadRegistriesConfig(options.registryConfig) : undefined;
   const puller = new ImagePuller({ root: join(options.dataDir, 'images'), ...(registries ? { registries } : {}) });
   const images = await ImageStore.open({ root: join(options.dataDir, 'images'), pull: (reference, pullOptions) => puller.pull(reference, pullOptions), normalizeReference: (reference) => formatReference(parseImageReference(reference)) });
-  return { images, runtime, containers: new ImageContainers({ runtime, images, cgroupParent: options.cgroupParent }) };
+  // One write at a time, each after the change that asked for it.
+  let writes: Promise<void> = Promise.resolve();
+  const after = (step: () => Promise<unknown>) => {
+    writes = writes.then(step).then(() => options.publish(images)).catch(options.onError);
+  };
+  return {
+    images,
+    runtime,
+    containers: new ImageContainers({ runtime, images, cgroupParent: options.cgroupParent }),
+    changed: () => after(() => Promise.resolve()),
+    collect: () => after(() => images.collectGarbage()),
+  };
 }

@@ -374,6 +374,7 @@ export class PodWorker {
       return { runtime: this.ctx.runtime, policy: this.ctx.policy, imageID: `bosun://host/${rec.spec.image ?? ''}`, scheme: 'bosun' };
     }
     const image = await ensureImage(this.pod, rec.spec, images.images, new PodApiObjects(this.ctx.client, this.namespace), this.ctx.recorder);
+    images.changed();
     const defaults = { entrypoint: image.config.entrypoint ?? [], cmd: image.config.cmd ?? [] };
     const policy = { ...this.ctx.policy, imageMap: { ...this.ctx.policy.imageMap, [imageBaseName(rec.spec.image ?? '')]: defaults } };
     return { runtime: images.containers.runtimeFor(image, attempt), policy, imageID: image.imageID, scheme: 'bosun-oci' };
@@ -572,6 +573,7 @@ export class PodWorker {
       this.prepared = undefined;
       this.status.request();
     }
+    this.ctx.images?.collect();
   }
 
   private view(): PodFactsForStatus {
