@@ -102,7 +102,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     publish: async (images) => {
       await options.client.patchStatus(nodesResource, options.nodeName, { status: { images: await images.list() } }, { type: 'merge' });
     },
-    onError: (err) => logger.warn({ err }, 'writing Node.status.images failed'),
+    onError: (err) => logger.warn({ err }, 'the image runtime: writing Node.status.images or removing a leftover container failed'),
   });
   const registry = new ContainerRegistry();
   const runtimeSocketPath = options.runtimeSocketPath ?? defaultRuntimeSocketPath(options.dataDir);

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ImageStore } from '../../images/image-store.ts';
+import { unmountOverlay } from '../../images/layers/overlay.ts';
 import { ImagePuller } from '../../images/pull/puller.ts';
 import { formatReference, parseImageReference } from '../../images/pull/reference.ts';
 import { loadRegistriesConfig } from '../../images/pull/registry-config.ts';
@@ -30,6 +31,22 @@ async function overlayAvailable(): Promise<boolean> {
   return /\toverlay$/m.test(filesystems) || (await readFile('/sys/module/overlay/initstate', 'utf8').catch(() => '')) !== '';
 }
 
+/**
+ * Containers an earlier agent left (it was killed, or stopped without killPods) are killed, as the host sandbox's
+ * leftovers are: the agent does not adopt them yet, and their pods start again per restartPolicy.
+ */
+async function killLeftovers(runtime: OciRuntime, dataDir: string, onError: (err: unknown) => void): Promise<void> {
+  for (const container of await runtime.list()) {
+    try {
+      if (container.isRunning) await container.stop(0);
+      await container.remove();
+      await unmountOverlay(join(dataDir, 'pods', container.record.podUid, 'oci', container.id, 'rootfs'));
+    } catch (err) {
+      onError(err);
+    }
+  }
+}
+
 export async function openImageRuntime(options: { mode: ContainerRuntimeMode; dataDir: string; cgroupParent: string; registryConfig?: string; publish: (images: ImageService) => Promise<void>; onError: (err: unknown) => void }): Promise<ImageRuntime | undefined> {
   if (options.mode === 'host') return undefined;
   let runtime: OciRuntime;
@@ -41,6 +58,7 @@ export async function openImageRuntime(options: { mode: ContainerRuntimeMode; da
     if (error instanceof OciRuntimeUnavailableError) throw new OciRuntimeUnavailableError(`--container-runtime oci: ${error.message} (Debian: apt-get install ${OCI_PACKAGES.join(' ')})`);
     throw error;
   }
+  await killLeftovers(runtime, options.dataDir, options.onError);
   const registries = options.registryConfig !== undefined ? loadRegistriesConfig(options.registryConfig) : undefined;
   const puller = new ImagePuller({ root: join(options.dataDir, 'images'), ...(registries ? { registries } : {}) });
   const images = await ImageStore.open({ root: join(options.dataDir, 'images'), pull: (reference, pullOptions) => puller.pull(reference, pullOptions), normalizeReference: (reference) => formatReference(parseImageReference(reference)) });
