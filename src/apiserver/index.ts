@@ -9,7 +9,16 @@ import { PodSecurityAdmission, type PodSecurityAuditEvent } from './admission/po
 import type { Level } from './admission/pod-security/policy-levels.ts';
 import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
-import { generateToken, loadOrCreateToken } from './auth/bearer-token.ts';
+import { adminTokenAuthenticator } from './auth/authenticator.ts';
+import { allowEverything } from './auth/authorizer.ts';
+import { generateToken, loadOrCreateToken, tokensEqual } from './auth/bearer-token.ts';
+import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
+import { ServiceAccountTokens } from './auth/service-account-tokens.ts';
+import { audienceAgnostic, bearerAuthenticator, firstToken } from './auth/token-authenticator.ts';
+import { tokenFileAuthenticator } from './auth/token-file.ts';
+import { reviewToken } from './auth/token-review.ts';
+import { adminUser } from './auth/user-info.ts';
+import type { RequestAuth } from './auth/request-auth.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
 import type { HandlerContext, KubeletClientTls } from './handlers/context.ts';
@@ -21,6 +30,8 @@ import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
 import { NamespaceController } from './lifecycle/namespace-controller.ts';
+import { ServiceAccountController } from './lifecycle/service-account-controller.ts';
+import { ServiceAccountTokenController } from './lifecycle/service-account-token-controller.ts';
 import { builtinResources } from './registry/builtin-resources.ts';
 import { ObjectService } from './registry/object-service.ts';
 import { ResourceRegistry } from './registry/registry.ts';
@@ -28,8 +39,18 @@ import type { ResourceType } from './registry/resource-type.ts';
 import { managedFieldsRecorder } from './registry/field-manager.ts';
 import { lockDataDir } from './storage/data-dir.ts';
 import { SqliteStore, type RetentionPolicy } from './storage/sqlite-store.ts';
+import { serviceNetwork } from './services/service-network.ts';
+import { serviceStrategy } from './services/service-strategy.ts';
+import { seedDefaultStorageClass, storedClasses } from './registry/default-storage-class.ts';
+import { persistentVolumeClaimStrategy } from './registry/storage-strategy.ts';
+import { listenAddress, SystemServices } from './services/system-services.ts';
 
 export interface ApiServerOptions {
+  /**
+   * Keep the kube-root-ca.crt ConfigMap in every namespace (default true); false is kube-controller-manager's
+   * --controllers=-root-ca-cert-publisher, for tests that count a namespace's ConfigMaps.
+   */
+  rootCAPublisher?: boolean;
   /** Where the SQLite database, token and kubeconfig live. Ignored with inMemory. */
   dataDir?: string;
   inMemory?: boolean;
@@ -40,6 +61,8 @@ export interface ApiServerOptions {
   tlsKey?: string;
   /** A fixed bearer token; by default one is generated (and kept in the data dir). */
   token?: string;
+  /** kube-apiserver's --token-auth-file: a CSV of further users' static tokens (token,user,uid,"group1,group2"). */
+  tokenAuthFile?: string;
   retention?: RetentionPolicy;
   /** The client certificate the API server presents to node agents' kubelet APIs (pods/log, pods/exec), and their CA. */
   kubeletClient?: KubeletClientTls;
@@ -50,6 +73,10 @@ export interface ApiServerOptions {
   onError?: (error: unknown) => void;
   /** The Pod Security level of namespaces without pod-security.kubernetes.io labels (every mode); default baseline. */
   podSecurity?: Level;
+  /** The service CIDR ClusterIPs are allocated from (kube-apiserver's --service-cluster-ip-range); default 10.96.0.0/12. */
+  serviceClusterIPRange?: string;
+  /** The address of kube-system/kube-dns; default the tenth address of the service CIDR (10.96.0.10). */
+  clusterDNS?: string;
   /** Pod Security audit mode's violations (kube-apiserver writes them to its audit log, which Bosun does not keep). */
   onPodSecurityAudit?: (event: PodSecurityAuditEvent) => void;
 }
@@ -108,6 +135,9 @@ function installCrds(objects: ObjectService, registry: ResourceRegistry, crds: K
 export async function startApiServer(options: ApiServerOptions = {}): Promise<RunningApiServer> {
   const inMemory = options.inMemory ?? false;
   const dataDir = inMemory ? undefined : (options.dataDir ?? '.bosun');
+  // Checked before anything is opened: a bad flag fails the start with its message.
+  const network = serviceNetwork(options.serviceClusterIPRange, options.clusterDNS);
+  const tokenFile = options.tokenAuthFile ? tokenFileAuthenticator(options.tokenAuthFile) : undefined;
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let store: SqliteStore;
   try {
@@ -118,9 +148,12 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   }
   const onError = options.onError ?? ((error: unknown) => console.error('bosun apiserver:', error));
   const registry = new ResourceRegistry();
-  for (const type of builtinResources) registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type);
+  for (const type of builtinResources) {
+    registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type.kind === 'Service' ? { ...type, ...serviceStrategy(network) } : type.kind === 'PersistentVolumeClaim' ? { ...type, ...persistentVolumeClaimStrategy(storedClasses(store)) } : type);
+  }
   const objects = new ObjectService(store, managedFieldsRecorder(registry));
   seedNamespacesIn(objects, registry.byStorageKey('/namespaces')!);
+  seedDefaultStorageClass(objects, registry.byStorageKey('storage.k8s.io/storageclasses')!);
   const parts = { store, registry, objects, onError };
   const crdController = new CrdController(parts);
   const gc = new GarbageCollector(parts);
@@ -128,6 +161,13 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   if (options.crds) installCrds(objects, registry, options.crds);
 
   const token = options.token ?? (dataDir ? loadOrCreateToken(dataDir) : generateToken());
+  // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
+  const serviceAccountTokens = new ServiceAccountTokens(store, loadOrCreateSigningKey(dataDir));
+  const bearerTokens = [...(tokenFile ? [tokenFile] : []), serviceAccountTokens.authenticate];
+  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(firstToken(bearerTokens))], authorizer: allowEverything };
+  const tokenReview = registry.byStorageKey('authentication.k8s.io/tokenreviews')!;
+  const everyToken = firstToken([audienceAgnostic((t) => (tokensEqual(t, token) ? adminUser : undefined)), ...bearerTokens]);
+  registry.add({ ...tokenReview, review: reviewToken(everyToken) });
   const watches = new WatchRegistry();
   const webhooks = new WebhookDispatcher({ store, registry });
   const ctx: HandlerContext = {
@@ -143,18 +183,26 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     tables: tableConverter,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? 15_000,
     kubeletClient: options.kubeletClient,
+    serviceAccountTokens,
   };
-  const handler = createRouter(ctx, { token, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
+  const handler = createRouter(ctx, { auth, onError, ...(options.onRequest ? { onRequest: options.onRequest } : {}) });
   const bind = options.bind ?? '127.0.0.1';
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') }
       : await loadOrCreateServingCert(dataDir, bind);
   const server: Server = createHttpsServer(tls, handler);
-  server.on('upgrade', createUpgradeHandler(ctx, { token, onError }));
+  server.on('upgrade', createUpgradeHandler(ctx, { auth, onError }));
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
+  const systemServices = new SystemServices(parts, network);
+  const serviceAccounts = new ServiceAccountController(parts, options.rootCAPublisher === false ? undefined : tls.cert);
+  ctx.writes.ensureDefaultServiceAccount = (namespace) => serviceAccounts.ensureDefault(namespace);
+  const tokenSecrets = new ServiceAccountTokenController(parts, serviceAccountTokens, tls.cert);
   const stopControllers = () => {
+    systemServices.stop();
+    serviceAccounts.stop();
+    tokenSecrets.stop();
     crdController.stop();
     gc.stop();
     namespaces.stop();
@@ -177,6 +225,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const port = (server.address() as AddressInfo).port;
   const host = bind.includes(':') ? `[${bind}]` : bind === '0.0.0.0' ? '127.0.0.1' : bind;
   const url = `https://${host}:${port}`;
+  systemServices.start(listenAddress(bind), port);
   const kubeconfig = kubeconfigFor(url, token, tls.cert);
   let kubeconfigPath: string | undefined;
   if (dataDir) {

@@ -2,13 +2,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, StatusError } from '../apimachinery/status-error.ts';
 import type { WarningCarrier } from './admission/webhook-dispatcher.ts';
-import { checkBearer } from './auth/bearer-token.ts';
-import { refuseImpersonation } from './auth/impersonation.ts';
+import { admitRequest, type RequestAuth } from './auth/request-auth.ts';
+import { withRequestUser } from './auth/request-user.ts';
 import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from './discovery/aggregated-discovery.ts';
 import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery/legacy-discovery.ts';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
 import { acceptsOpenApiV2Protobuf, openApiV2ProtobufContentType } from './discovery/openapi-v2-protobuf.ts';
 import { serverVersion } from './discovery/version.ts';
+import { metricsAggregatedGroup, metricsApiAnswer, metricsApiGroup } from './metrics/metrics-api.ts';
 import type { HandlerContext } from './handlers/context.ts';
 import { handleResource } from './handlers/resource-handler.ts';
 import { parseRequestPath, requestUrl } from './http/request-info.ts';
@@ -16,7 +17,7 @@ import { sendJson, sendStatusError, sendText } from './http/respond.ts';
 import { messageOf } from '../apimachinery/error-message.ts';
 
 export interface RouterOptions {
-  token: string | undefined;
+  auth: RequestAuth;
   /** Called for every request as it arrives, in arrival order; `status` is filled in when the answer starts. */
   onRequest?: (entry: RequestLogEntry) => void;
   onError?: (error: unknown) => void;
@@ -70,16 +71,23 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
     sendText(res, 200, 'ok');
     return;
   }
-  if (options.token !== undefined && !checkBearer(req.headers['authorization'], options.token)) throw errors.unauthorized();
-  refuseImpersonation(req.headers);
+  const method = req.method ?? 'GET';
+  const info = parseRequestPath(method, path, url.searchParams);
+  const user = await admitRequest(options.auth, req, info, path);
+  await withRequestUser(user, () => serve(ctx, req, res, url, path, info));
+}
+
+async function serve(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse, url: URL, path: string, info: ReturnType<typeof parseRequestPath>): Promise<void> {
   const method = req.method ?? 'GET';
   const accept = req.headers['accept'];
+  const metrics = await metricsApiAnswer(ctx, method, path, url.searchParams);
+  if (metrics !== undefined) return sendJson(res, 200, metrics);
   if (method === 'GET') {
     if (path === '/version') return sendJson(res, 200, serverVersion);
     if (path === '/api' || path === '/apis') {
       const aggregated = acceptedAggregatedVersion(accept);
-      if (aggregated) return sendJson(res, 200, aggregatedDiscovery(ctx.registry, path === '/api', aggregated), [], aggregatedContentType(aggregated));
-      return sendJson(res, 200, path === '/api' ? apiVersions(req.headers.host ?? '') : apiGroupList(ctx.registry));
+      if (aggregated) return sendJson(res, 200, withMetricsGroup(aggregatedDiscovery(ctx.registry, path === '/api', aggregated), path === '/apis', metricsAggregatedGroup), [], aggregatedContentType(aggregated));
+      return sendJson(res, 200, path === '/api' ? apiVersions(req.headers.host ?? '') : withMetricsGroup(apiGroupList(ctx.registry), true, metricsApiGroup));
     }
     if (path === '/openapi/v2') {
       if (!acceptsOpenApiV2Protobuf(accept)) return sendJson(res, 200, openApiV2Document(ctx.registry));
@@ -102,7 +110,13 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
       return sendJson(res, 200, doc);
     }
   }
-  const info = parseRequestPath(method, path, url.searchParams);
   if (!info || info.kind === 'nonresource') throw errors.pathNotFound();
   await handleResource(ctx, req, res, info, url.searchParams);
+}
+
+/** metrics.k8s.io is served built in (metrics-server's group, which kube-apiserver lists as an APIService). */
+function withMetricsGroup(list: unknown, apis: boolean, group: unknown): unknown {
+  if (!apis) return list;
+  const doc = list as { groups?: unknown[]; items?: unknown[] };
+  return doc.groups ? { ...doc, groups: [...doc.groups, group] } : { ...doc, items: [...(doc.items ?? []), group] };
 }

@@ -2,8 +2,10 @@
 // chart installs it with the controller; here the family makes sure of it at start (and is allowed no more on
 // namespaces than that). Chaos pods are privileged, share the host's PIDs and mount its paths, which Pod Security
 // Admission allows only in a trusted namespace: the namespace is made with the privileged enforce label, and an
-// existing one that has no enforce label gets it (one that has another keeps the administrator's choice).
-import { namespacesResource } from '../apimachinery/builtin-resources.ts';
+// existing one that has no enforce label gets it (one that has another keeps the administrator's choice). The
+// injector's ServiceAccount, which the chart also installs, is made there too: the API server refuses a pod whose
+// ServiceAccount does not exist.
+import { namespacesResource, serviceAccountsResource } from '../apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../apimachinery/object.ts';
 import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import type { KubeClient } from '../client/client.ts';
@@ -18,7 +20,16 @@ async function labelIfUnset(client: KubeClient, namespace: string, logger: Logge
   logger.info({ namespace }, 'labelled the chaos namespace privileged for Pod Security Admission');
 }
 
-export function chaosNamespaceRunnable(client: KubeClient, namespace: string, logger: Logger): Runnable {
+async function ensureServiceAccount(client: KubeClient, namespace: string, name: string, logger: Logger): Promise<void> {
+  try {
+    await client.create(serviceAccountsResource, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name, namespace, labels: { 'app.kubernetes.io/part-of': 'chaos-controller' } } });
+    logger.info({ namespace, serviceAccount: name }, 'created the chaos injector ServiceAccount');
+  } catch (err) {
+    if (!(err instanceof AlreadyExistsError)) logger.warn({ namespace, serviceAccount: name, err }, 'could not create the chaos injector ServiceAccount');
+  }
+}
+
+export function chaosNamespaceRunnable(client: KubeClient, namespace: string, logger: Logger, injectorServiceAccount?: string): Runnable {
   return {
     name: `chaos-namespace-${namespace}`,
     async start() {
@@ -31,6 +42,7 @@ export function chaosNamespaceRunnable(client: KubeClient, namespace: string, lo
         if (!(err instanceof AlreadyExistsError)) return logger.warn({ namespace, err }, 'could not create the chaos namespace');
         await labelIfUnset(client, namespace, logger).catch((error: unknown) => logger.warn({ namespace, err: error }, 'could not label the chaos namespace'));
       }
+      if (injectorServiceAccount) await ensureServiceAccount(client, namespace, injectorServiceAccount, logger);
     },
     async stop() {},
   };

@@ -1,6 +1,7 @@
 // The chaos controller family (DataDog's chaos-controller): the Disruption API, its admission webhooks (and the
 // chaos handler's pod webhook for onInit disruptions), and the Disruption controller that runs chaos pods on the
 // targets' nodes; the node agent runs them with Bosun's injector (`bosun inject`).
+import { chaosDashboardView } from './tree/dashboard-view.ts';
 import type { Family, PolicyRule } from '../runtime/index.ts';
 import { CHAOS_GROUP } from './api/constants.ts';
 import { CHART_CHAOS_CONFIG, DEFAULT_CHAOS_CONFIG, type ChaosConfig } from './config.ts';
@@ -20,11 +21,14 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [CHAOS_GROUP], resources: ['disruptions/finalizers'], verbs: ['update'] },
   { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete', 'deletecollection', 'patch'] },
   { apiGroups: [''], resources: ['pods/finalizers'], verbs: ['update'] },
+  { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['services'], verbs: ['get'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
   // The chaos namespace, made at start when missing, labelled privileged (Pod Security) when it has no enforce label.
   { apiGroups: [''], resources: ['namespaces'], verbs: ['create', 'get', 'patch'] },
+  // The injector's ServiceAccount there, made at start: a pod's ServiceAccount must exist.
+  { apiGroups: [''], resources: ['serviceaccounts'], verbs: ['create'] },
 ];
 
 export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, controller: Omit<DisruptionControllerOptions, 'config'> = {}): Family {
@@ -33,8 +37,9 @@ export function chaosFamilyWith(config: ChaosConfig = DEFAULT_CHAOS_CONFIG, cont
     groups: [CHAOS_GROUP],
     crds: [`disruptions.${CHAOS_GROUP}`],
     rbac,
+    views: [chaosDashboardView(config.chaosNamespace)],
     register: (mgr, env) => {
-      mgr.add(chaosNamespaceRunnable(mgr.client, config.chaosNamespace, mgr.log));
+      mgr.add(chaosNamespaceRunnable(mgr.client, config.chaosNamespace, mgr.log, config.injector.serviceAccount));
       if (env.webhooks) registerChaosWebhooks(env.webhooks, mgr.client, config);
       registerDisruptionController(mgr, { ...controller, config });
     },

@@ -1,34 +1,9 @@
 // The `bosun` command. Only the subcommand that runs is loaded: the others pull in the API server, the
 // Kubernetes client and the families, which `bosun --help` or `bosun template render` need none of.
 import { Command } from 'commander';
-import { readFileSync } from 'node:fs';
 import { logDestination, logFormatOption, type LogFormat } from './log-format.ts';
-
-interface Subcommand {
-  /** The one line `bosun --help` lists it with (its own --help has the full description). */
-  summary: string;
-  load: () => Promise<Command>;
-  /** Runs until signalled, and logs (--log-format): its output going nowhere is no reason to stop. */
-  serves?: boolean;
-  /** Left out of `bosun --help`: what pods run (the chaos injector and handler), not a user. */
-  hidden?: boolean;
-}
-
-const subcommands: Record<string, Subcommand> = {
-  up: { summary: 'start the embedded API server, the controllers and a node agent', load: async () => (await import('./commands/up.ts')).upCommand(), serves: true },
-  controllers: { summary: 'run the controllers against a cluster', load: async () => (await import('./commands/controllers.ts')).controllersCommand(), serves: true },
-  node: { summary: 'run a node agent that runs the pods bound to its Node', load: async () => (await import('./commands/node.ts')).nodeCommand(), serves: true },
-  'webhook-server': { summary: "receive GitHub push and pull_request webhooks for terrakojo's Repository syncs", load: async () => (await import('./commands/webhook-server.ts')).webhookServerCommand(), serves: true },
-  manifests: { summary: "print the CustomResourceDefinitions of Bosun's families", load: async () => (await import('./commands/manifests.ts')).manifestsCommand() },
-  template: { summary: 'render a Go template as Landscaper does', load: async () => (await import('./commands/template.ts')).templateCommand() },
-  blueprint: { summary: 'render a Landscaper blueprint without a cluster', load: async () => (await import('./commands/blueprint.ts')).blueprintCommand() },
-  tree: { summary: 'show a live tree of Landscaper, terrakojo or chaos objects', load: async () => (await import('./commands/tree.ts')).treeCommand() },
-  inject: { summary: 'run a chaos injector (what chaos pods run)', load: async () => (await import('./commands/inject.ts')).injectCommand(), hidden: true },
-  chaos: { summary: 'validate chaos-controller Disruptions without a cluster', load: async () => (await import('./commands/chaos.ts')).chaosCommand() },
-  'chaos-handler': { summary: "what an onInit disruption's chaos handler init container runs", load: async () => (await import('./commands/chaos-handler.ts')).chaosHandlerCommand(), hidden: true },
-};
-
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+import { bosunVersion } from './bosun-version.ts';
+import { subcommands } from './subcommands.ts';
 
 /** The subcommand the arguments name (`bosun help X` names X), if any. */
 function requested(args: readonly string[]): string | undefined {
@@ -49,7 +24,7 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo (GitHub pushes run as Jobs, mirrored into check runs), chaos Disruptions, and pods, Jobs and Deployments on its embedded control plane').version(version);
+const program = new Command('bosun').description('A TypeScript control plane for Kubernetes: Landscaper, terrakojo (GitHub pushes run as Jobs, mirrored into check runs), chaos Disruptions, and pods, Jobs and Deployments on its embedded control plane').version(bosunVersion);
 for (const [name, { summary, load, serves, hidden }] of Object.entries(subcommands)) {
   if (name !== wanted) {
     program.addCommand(new Command(name).summary(summary), { hidden: hidden === true });

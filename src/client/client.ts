@@ -111,6 +111,21 @@ export interface PodLogOptions extends RequestOptions {
   limitBytes?: number;
 }
 
+/** What a token for a ServiceAccount is asked for (authentication.k8s.io/v1 TokenRequestSpec). */
+export interface TokenRequestOptions extends RequestOptions {
+  namespace?: string;
+  audiences?: string[];
+  expirationSeconds?: number;
+  /** The object the token lives no longer than (a Pod or Secret of the namespace). */
+  boundObjectRef?: { kind: 'Pod' | 'Secret'; apiVersion: 'v1'; name: string; uid: string };
+}
+
+/** The TokenRequest's status: the token and when it expires (RFC 3339). */
+export interface IssuedToken {
+  token: string;
+  expirationTimestamp: string;
+}
+
 /**
  * A live watch. Iterate it for events; it never yields ERROR events: an ERROR becomes a thrown
  * KubeApiError (410 → GoneError). A dropped connection throws NetworkError. The iteration ends
@@ -149,6 +164,10 @@ export interface KubeClient {
   deleteCollection<T extends KubeObject = KubeObject>(target: ResourceTarget, options?: DeleteCollectionOptions): Promise<KubeList<T> | Status>;
   /** A container's log as text (GET pods/{name}/log, not followed). */
   podLog(name: string, options?: PodLogOptions): Promise<string>;
+  /** A container's log as it is written (GET pods/{name}/log?follow=true): chunks until the container ends or `signal` aborts. */
+  followPodLog(name: string, options?: PodLogOptions): Promise<AsyncIterable<string>>;
+  /** A token for the ServiceAccount (POST serviceaccounts/{name}/token), as kubelet asks for projected tokens. */
+  createToken(serviceAccount: string, options?: TokenRequestOptions): Promise<IssuedToken>;
 
   /** Releases pooled connections; pending watches are closed. */
   close(): Promise<void>;

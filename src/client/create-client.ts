@@ -14,6 +14,8 @@ export interface KubeConfigSource {
   kubeconfig?: string;
   /** Use the pod's service account (KUBERNETES_SERVICE_HOST, /var/run/secrets/kubernetes.io/serviceaccount). */
   inCluster?: boolean;
+  /** Where the service account mount is rooted for inCluster (a directory standing in for `/`); `/` by default. */
+  inClusterRoot?: string;
   /** Context to switch to; the file's current-context otherwise. */
   context?: string;
 }
@@ -27,13 +29,24 @@ export function loadKubeConfig(source: KubeConfigSource = {}): KubeConfig {
   } else if (source.kubeconfigPath !== undefined) {
     kc.loadFromFile(source.kubeconfigPath);
     adoptTokenFiles(kc, readFileSync(source.kubeconfigPath, 'utf8'), dirname(source.kubeconfigPath));
-  } else if (source.inCluster) kc.loadFromCluster();
+  } else if (source.inCluster) loadFromCluster(kc, source.inClusterRoot ?? '');
   else kc.loadFromDefault();
   if (source.context !== undefined) {
     if (!kc.getContextObject(source.context)) throw new Error(`kubeconfig: no context named "${source.context}"`);
     kc.setCurrentContext(source.context);
   }
   return kc;
+}
+
+/**
+ * client-node's in-cluster loading (server from KUBERNETES_SERVICE_HOST/PORT, ca.crt, the token file re-read
+ * as the kubelet rotates it), with the pod's namespace trimmed: a namespace file written with a trailing
+ * newline would otherwise name no namespace the API server knows.
+ */
+function loadFromCluster(kc: KubeConfig, root: string): void {
+  kc.loadFromCluster(root);
+  const context = kc.contexts[0];
+  if (context?.namespace !== undefined) kc.contexts = [{ ...context, namespace: context.namespace.trim() }];
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   DeleteCollectionOptions,
   DeleteOptions,
   GetOptions,
+  IssuedToken,
   KubeClient,
   ListOptions,
   PatchBody,
@@ -15,6 +16,7 @@ import type {
   RequestOptions,
   ResourceRef,
   ResourceTarget,
+  TokenRequestOptions,
   WatchOptions,
   WatchStream,
   WriteOptions,
@@ -137,6 +139,14 @@ export class FaultInjectingClient implements KubeClient {
 
   podLog(name: string, options?: PodLogOptions): Promise<string> {
     return this.run('get', () => this.inner.podLog(name, options));
+  }
+
+  followPodLog(name: string, options?: PodLogOptions): Promise<AsyncIterable<string>> {
+    return this.run('get', () => this.inner.followPodLog(name, options));
+  }
+
+  createToken(serviceAccount: string, options?: TokenRequestOptions): Promise<IssuedToken> {
+    return this.run('create', () => this.inner.createToken(serviceAccount, options));
   }
 
   close(): Promise<void> {

@@ -1,5 +1,5 @@
 // KubeClient over any Transport: URL building, query parameters, content types, error mapping, discovery.
-import { podsResource } from '../apimachinery/builtin-resources.ts';
+import { podsResource, serviceAccountsResource } from '../apimachinery/builtin-resources.ts';
 import { apiVersionOf } from '../apimachinery/group-version.ts';
 import type { KubeList, KubeObject, Status } from '../apimachinery/object.ts';
 import {
@@ -7,6 +7,7 @@ import {
   type DeleteCollectionOptions,
   type DeleteOptions,
   type GetOptions,
+  type IssuedToken,
   type KubeClient,
   type ListOptions,
   type PatchBody,
@@ -16,6 +17,7 @@ import {
   type RequestOptions,
   type ResourceRef,
   type ResourceTarget,
+  type TokenRequestOptions,
   type WatchOptions,
   type WatchStream,
   type WriteOptions,
@@ -169,6 +171,36 @@ export class RestClient implements KubeClient {
     // The log is plain text; only an error answer is a JSON Status.
     if (res.status >= 200 && res.status < 300) return res.body;
     throw errorFromStatus(toStatus(res.status, parseJson(res.body) ?? res.body), res.headers['retry-after']);
+  }
+
+  async followPodLog(name: string, options: PodLogOptions = {}): Promise<AsyncIterable<string>> {
+    const ns = this.namespaceFor(podsResource, options.namespace);
+    const query: Query = { follow: 'true', container: options.container, tailLines: options.tailLines, limitBytes: options.limitBytes };
+    const raw = await this.transport.stream({ method: 'GET', path: `${this.path(podsResource, ns, name)}/log${queryString(query)}`, ...(options.signal ? { signal: options.signal } : {}) });
+    if (raw.status !== 200) {
+      const chunks: string[] = [];
+      try {
+        for await (const c of raw.body) chunks.push(typeof c === 'string' ? c : c.toString('utf8'));
+      } finally {
+        raw.abort();
+      }
+      throw errorFromStatus(toStatus(raw.status, parseJson(chunks.join('')) ?? chunks.join('')), raw.headers['retry-after']);
+    }
+    return (async function* () {
+      try {
+        for await (const chunk of raw.body) yield typeof chunk === 'string' ? chunk : chunk.toString('utf8');
+      } finally {
+        raw.abort();
+      }
+    })();
+  }
+
+  async createToken(serviceAccount: string, options: TokenRequestOptions = {}): Promise<IssuedToken> {
+    const ns = this.namespaceFor(serviceAccountsResource, options.namespace);
+    const { namespace: _namespace, signal: _signal, timeoutMs: _timeoutMs, ...spec } = options;
+    const body = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', metadata: {}, spec };
+    const answer = await this.call<{ status: IssuedToken }>({ method: 'POST', path: `${this.path(serviceAccountsResource, ns, serviceAccount)}/token`, body, options });
+    return answer.status;
   }
 
   close(): Promise<void> {

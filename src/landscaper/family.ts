@@ -5,12 +5,14 @@
 import type { AdmissionWebhooks, Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { LANDSCAPER_GROUP } from './api/constants.ts';
 import { registerContextDefaulter } from './context/index.ts';
+import { registerContainerDeployer, type ContainerDeployerOptions } from './deployers/container/index.ts';
 import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';
 import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock/index.ts';
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
 import { registerExecutionController, type ExecutionControllerOptions } from './execution/index.ts';
 import { registerInstallationController, type InstallationControllerOptions } from './installation/index.ts';
 import { registerLandscaperMetrics } from './metrics.ts';
+import { landscaperDashboardView } from './tree/dashboard-view.ts';
 import { registerProtection } from './protection/index.ts';
 import { registerLandscaperWebhook } from './webhook/index.ts';
 
@@ -22,6 +24,7 @@ export interface LandscaperOptions {
   deployItem?: DeployItemControllerOptions;
   mock?: MockDeployerOptions;
   manifest?: ManifestDeployerOptions;
+  container?: ContainerDeployerOptions;
   /**
    * The process's admission webhooks: the validating webhook for Installations, Executions, DeployItems and
    * Targets is served there and its configuration written when they start. Without it nothing is validated
@@ -36,7 +39,8 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   registerExecutionController(mgr, options.execution);
   const mock = registerMockDeployer(mgr, options.mock);
   const manifest = registerManifestDeployer(mgr, options.manifest);
-  registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type], ...options.deployItem });
+  const container = registerContainerDeployer(mgr, options.container);
+  registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type, container.type], ...options.deployItem });
   registerProtection(mgr);
   registerContextDefaulter(mgr);
   registerLandscaperMetrics(mgr);
@@ -62,6 +66,9 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: [LANDSCAPER_GROUP], resources: ['contexts'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
   { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['configmaps'], verbs: ['get'] },
+  // The container deployer: a pod per operation, read back through its log.
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
+  { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
   { apiGroups: [''], resources: ['namespaces'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch'] },
 ];
@@ -76,5 +83,6 @@ export const landscaperFamily: Family = {
     'targets', 'targetsyncs',
   ].map((plural) => `${plural}.${LANDSCAPER_GROUP}`),
   rbac,
+  views: [landscaperDashboardView],
   register: (mgr, env) => registerLandscaper(mgr, env.webhooks ? { webhooks: env.webhooks } : {}),
 };

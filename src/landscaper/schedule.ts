@@ -2,6 +2,7 @@
 // items): a Go duration interval (time.ParseDuration) or a robfig/cron standard spec (5 fields, @hourly-style
 // descriptors, "@every <duration>"), evaluated in UTC with croner.
 import { Cron } from 'croner';
+import { CRON_DESCRIPTORS } from '../apimachinery/cron-schedule.ts';
 import { DurationError, parseGoDuration } from '../apimachinery/duration.ts';
 import { messageOf } from '../apimachinery/error-message.ts';
 
@@ -19,21 +20,11 @@ export function intervalMs(text: string): number {
   }
 }
 
-const DESCRIPTORS: Record<string, string> = {
-  '@yearly': '0 0 1 1 *',
-  '@annually': '0 0 1 1 *',
-  '@monthly': '0 0 1 * *',
-  '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *',
-  '@midnight': '0 0 * * *',
-  '@hourly': '0 * * * *',
-};
-
 /** The first time after `from` the cron spec fires. */
 export function nextCronTime(spec: string, from: Date): Date {
   const s = spec.trim();
   if (s.startsWith('@every ')) return new Date(from.getTime() + intervalMs(s.slice('@every '.length)));
-  const pattern = DESCRIPTORS[s] ?? s;
+  const pattern = CRON_DESCRIPTORS[s] ?? s;
   if (pattern.split(/\s+/).length !== 5) throw new ScheduleError(`invalid cron spec ${JSON.stringify(spec)}: expected 5 fields (minute hour day-of-month month day-of-week)`);
   let next: Date | null;
   try {

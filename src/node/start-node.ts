@@ -12,9 +12,12 @@ import type { ContainerRuntimeMode } from './agent/oci/open-image-runtime.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './agent/pod-network.ts';
 import type { ContainerRef, RunningContainers } from './agent/running-containers.ts';
 import type { KubeletPki } from './kubelet-api/kubelet-pki.ts';
+import type { NodeVersions } from './agent/node-info.ts';
 import { startKubeletApi } from './kubelet-api/server.ts';
 import { BridgeNetwork } from './network/bridge-network.ts';
 import { PodNetworkUnavailableError } from './network/errors.ts';
+import { DEFAULT_CLUSTER_DOMAIN, startClusterDns, type ClusterDns } from './dns/cluster-dns.ts';
+import { startServiceProxy } from './proxy/service-proxy.ts';
 
 export interface NodeOptions {
   client: KubeClient;
@@ -41,6 +44,13 @@ export interface NodeOptions {
   containerRuntime?: ContainerRuntimeMode;
   /** k3s's registries.yaml for image pulls. */
   registryConfig?: string;
+  /**
+   * kubelet's --cluster-dns: the kube-dns Service's address(es) pods' resolv.conf names. On a bridge the node
+   * serves cluster DNS on its gateway; without a bridge (or without this option) pods keep the host's resolvers.
+   */
+  clusterDNS?: string[];
+  /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
+  versions?: NodeVersions;
   logger: Logger;
 }
 
@@ -51,8 +61,11 @@ export interface RunningNode {
   readonly podNetwork: string;
   /** The node runtime API's unix socket. */
   readonly runtimeSocketPath: string;
-  /** Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them). */
-  stop(options?: { killPods?: boolean }): Promise<void>;
+  /**
+   * Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them).
+   * Resolves with the number of pods the node drove.
+   */
+  stop(options?: { killPods?: boolean }): Promise<number>;
 }
 
 /** Each node's pods live in a cgroup of their own, so that agents on one machine never touch each other's. */
@@ -60,7 +73,18 @@ function cgroupName(dataDir: string): string {
   return `bosun-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`;
 }
 
-async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; description: string; release(): Promise<void> }> {
+/** Cluster DNS on the bridge gateway, where pods reach the node; none on the host network, or when it cannot listen. */
+async function openClusterDns(options: NodeOptions, gateway: string | undefined): Promise<ClusterDns | undefined> {
+  if (gateway === undefined || options.clusterDNS === undefined || options.clusterDNS.length === 0) return undefined;
+  try {
+    return await startClusterDns({ client: options.client, nodeName: options.nodeName, address: gateway, logger: options.logger });
+  } catch (error) {
+    options.logger.warn({ err: error }, `cluster DNS not served on ${gateway}:53: pods get the host's resolvers`);
+    return undefined;
+  }
+}
+
+async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetworkProvider; hostIP: string; gateway?: string; description: string; bridge?: BridgeNetwork; release(): Promise<void> }> {
   const host = { provider: hostNetworkProvider('127.0.0.1'), hostIP: '127.0.0.1', description: 'host', release: () => Promise.resolve() };
   if (options.network === 'host') return host;
   try {
@@ -70,7 +94,7 @@ async function openNetwork(options: NodeOptions): Promise<{ provider: PodNetwork
       ...(options.clusterCIDR !== undefined ? { clusterCIDR: options.clusterCIDR } : {}),
     });
     // Pods reach the node at the bridge's gateway: that is their status.hostIP.
-    return { provider: bridge, hostIP: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, release: () => bridge.teardown() };
+    return { provider: bridge, hostIP: bridge.gateway, gateway: bridge.gateway, description: `bridge ${bridge.nodeCIDR}`, bridge, release: () => bridge.teardown() };
   } catch (error) {
     if (!(error instanceof PodNetworkUnavailableError)) throw error;
     options.logger.warn({ err: error }, 'pods get the host network');
@@ -82,13 +106,17 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
   await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
   const dataDir = await realpath(options.dataDir);
   const network = await openNetwork({ ...options, dataDir });
+  const dns = await openClusterDns(options, network.gateway);
+  // Services need the bridge: with the host network there is no pod traffic to proxy.
+  const proxy = network.bridge && (await startServiceProxy({ client: options.client, bridge: network.bridge.bridgeName, podCIDR: network.bridge.nodeCIDR, logger: options.logger }));
   // The kubelet API listens first, so the Node can name its port; it serves the agent's pods once they run.
   let agent: NodeAgent | undefined;
   const containers: RunningContainers = {
     running: (ref: ContainerRef) => agent?.containers.running(ref),
     logPath: (ref: ContainerRef, previous: boolean) => agent?.containers.logPath(ref, previous),
+    forwardTarget: (ref: ContainerRef) => agent?.containers.forwardTarget(ref),
   };
-  const kubelet = await startKubeletApi({ containers, tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
+  const kubelet = await startKubeletApi({ containers, summary: () => (agent ? agent.stats.summary() : Promise.reject(new Error('the node agent is not running yet'))), tls: { cert: options.kubeletPki.kubelet.cert, key: options.kubeletPki.kubelet.key, clientCA: options.kubeletPki.ca }, onError: (err) => options.logger.warn({ err }, 'kubelet API request failed') });
   try {
     agent = await startNodeAgent({
       client: options.client,
@@ -108,9 +136,13 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
       ...(options.containerRuntime !== undefined ? { containerRuntime: options.containerRuntime } : {}),
       ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
+      ...(options.versions !== undefined ? { versions: options.versions } : {}),
+      ...(dns !== undefined && options.clusterDNS !== undefined ? { clusterDns: { nameservers: options.clusterDNS, domain: DEFAULT_CLUSTER_DOMAIN } } : {}),
     });
   } catch (error) {
     await kubelet.close();
+    await dns?.stop();
+    await proxy?.stop();
     throw error;
   }
   const running = agent;
@@ -120,11 +152,14 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     podNetwork: network.description,
     runtimeSocketPath: running.runtimeSocketPath,
     async stop(stopOptions = {}) {
-      await running.stop(stopOptions);
+      const pods = await running.stop(stopOptions);
       await kubelet.close();
+      await dns?.stop();
+      await proxy?.stop();
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
       if (stopOptions.killPods === true) await network.release();
+      return pods;
     },
   };
 }

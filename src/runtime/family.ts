@@ -4,6 +4,7 @@
 // lives with the CLI (src/cli/families.ts), which derives --controllers, `bosun manifests` and the CRDs
 // `bosun up` installs from it.
 import type { Manager } from './manager.ts';
+import type { DashboardView } from './view/dashboard-view.ts';
 import type { AdmissionWebhooks } from './webhook/index.ts';
 
 /** What a family gets besides the manager. */
@@ -44,6 +45,8 @@ export interface Family {
    * runs by default only on Bosun's embedded control plane, and against a real cluster only when selected by name.
    */
   readonly embeddedOnly?: boolean;
+  /** Its views in the web dashboard (`bosun up`, `bosun dashboard`), whether or not its controllers run here. */
+  readonly views?: readonly DashboardView[];
   /** Adds its controllers to the manager, and its admission webhooks to env.webhooks when given. */
   register(mgr: Manager, env: FamilyEnvironment): void;
 }

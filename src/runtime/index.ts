@@ -15,6 +15,7 @@ export * from './workqueue/rate-limiter.ts';
 export * from './phases/phase-error.ts';
 export * from './phases/phase-machine.ts';
 export * from './phases/phase-result.ts';
+export * from './view/dashboard-view.ts';
 export * from './view/snapshot.ts';
 export * from './view/text-tree.ts';
 export * from './webhook/index.ts';

@@ -2,6 +2,7 @@
 // one GitHub client cache (one client per credentials Secret version). The webhook receiver that pokes
 // Repositories is a separate server (webhook-server/), run by `bosun up` or `bosun webhook-server`, as upstream
 // runs it as a separate binary.
+import { terrakojoDashboardView } from './tree/dashboard-view.ts';
 import { secretsResource } from '../apimachinery/builtin-resources.ts';
 import { objectKey } from '../apimachinery/object.ts';
 import { NotFoundError } from '../client/errors.ts';
@@ -95,5 +96,6 @@ export const terrakojoFamily: Family = {
   groups: [TERRAKOJO_GROUP],
   crds: ['branches', 'repositories', 'workflows', 'workflowtemplates'].map((plural) => `${plural}.${TERRAKOJO_GROUP}`),
   rbac,
+  views: [terrakojoDashboardView],
   register: (mgr) => registerTerrakojo(mgr, terrakojoOptionsFromEnvironment()),
 };

@@ -47,7 +47,7 @@ test('a name that is not DNS-1123 is a 422 Invalid with a field cause', async ()
   const body = (await res.clone().json()) as { details: { causes: { field: string }[] } };
   await expectStatus(res, 422, 'Invalid', /ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/);
   assert.equal(body.details.causes[0]?.field, 'metadata.name');
-  assert.equal(server.store.count('/configmaps'), 0);
+  assert.equal(server.store.get('/configmaps', 'default', 'Bad_Name'), undefined);
 });
 
 test('a body over 3 MiB is a 413', async () => {

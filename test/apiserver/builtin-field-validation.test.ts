@@ -91,3 +91,45 @@ test('namespaces get kubernetes.io/metadata.name on create (generateName too), a
   const builtin = await server.json<{ metadata: { labels?: Record<string, string> } }>('/api/v1/namespaces/default');
   assert.equal(builtin.metadata.labels?.['kubernetes.io/metadata.name'], 'default');
 });
+
+async function deploymentStatus(name: string): Promise<number> {
+  const res = await server.api(`/apis/apps/v1/namespaces/default/deployments/${name}`);
+  await res.body?.cancel();
+  return res.status;
+}
+
+const typoDeployment = (name: string): string => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: default
+spec:
+  replica: 2
+  selector:
+    matchLabels: {app: ${name}}
+  template:
+    metadata:
+      labels: {app: ${name}}
+    spec:
+      containers:
+      - name: c
+        image: busybox
+        comand: [sleep, "3600"]
+`;
+
+test('kubectl apply of a Deployment with replica: and comand: is refused, created with warnings under warn, silently under false', async () => {
+  const kubectl = kubectlFor(server.kubeconfigFile);
+  const strict = await kubectl(['apply', '-f', '-'], typoDeployment('typo'));
+  assert.notEqual(strict.code, 0);
+  assert.match(strict.stderr, /strict decoding error: unknown field "spec\.replica", unknown field "spec\.template\.spec\.containers\[0\]\.comand"/);
+  assert.equal(await deploymentStatus('typo'), 404);
+  const warn = await kubectl(['apply', '--validate=warn', '-f', '-'], typoDeployment('typo-warn'));
+  assert.equal(warn.code, 0, warn.stderr);
+  assert.match(warn.stderr, /Warning: unknown field "spec\.replica"/);
+  assert.match(warn.stderr, /Warning: unknown field "spec\.template\.spec\.containers\[0\]\.comand"/);
+  assert.equal(await deploymentStatus('typo-warn'), 200);
+  const ignore = await kubectl(['apply', '--validate=false', '-f', '-'], typoDeployment('typo-ignore'));
+  assert.equal(ignore.code, 0, ignore.stderr);
+  assert.doesNotMatch(ignore.stderr, /unknown field/);
+  assert.equal(await deploymentStatus('typo-ignore'), 200);
+});

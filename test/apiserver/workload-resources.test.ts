@@ -42,7 +42,7 @@ describe('workload resources: Job defaulting, Deployment and ReplicaSet, the sca
     const apps = await server.json<{ resources: Record<string, unknown>[] }>('/apis/apps/v1');
     assert.deepEqual(
       apps.resources.map((r) => r['name']),
-      ['deployments', 'replicasets', 'deployments/status', 'deployments/scale', 'replicasets/status', 'replicasets/scale'],
+      ['controllerrevisions', 'daemonsets', 'deployments', 'replicasets', 'statefulsets', 'daemonsets/status', 'deployments/status', 'deployments/scale', 'replicasets/status', 'replicasets/scale', 'statefulsets/status', 'statefulsets/scale'],
     );
     assert.deepEqual(apps.resources.find((r) => r['name'] === 'deployments/scale'), {
       name: 'deployments/scale',

@@ -2,6 +2,7 @@
 // them: selection by name (an unknown or unbuilt family is one clear line and exit 1, before anything
 // starts), each family's CRDs against the manifests in crds/.
 import assert from 'node:assert/strict';
+import { parseAllDocuments } from 'yaml';
 import { test } from 'node:test';
 import { bosunFamilies, familyCrds, FamilyCrdError, selectFamilies, UnknownFamilyError } from '../../src/cli/families.ts';
 import { chaosFamily } from '../../src/chaos/family.ts';
@@ -80,9 +81,13 @@ test('the commands refuse an unknown family or a bad chaos config in one line wi
   assert.match(config.err, /^bosun up: --chaos-config \/nonexistent\/chaos.yaml: ENOENT/);
 });
 
-test('bosun manifests --family NAME prints that family\'s CRDs; bosun manifests all of them', async () => {
+test('bosun manifests --family NAME prints that family\'s CRDs (first, then the rest of the install); bosun manifests all of them', async () => {
   const [chaos, landscaper, terrakojo, all] = await Promise.all([bosun(['manifests', '--family', 'chaos']), bosun(['manifests', '--family', 'landscaper']), bosun(['manifests', '--family', 'terrakojo']), bosun(['manifests'])]);
-  const names = (out: string): string[] => [...out.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1]!);
+  const names = (out: string): string[] =>
+    parseAllDocuments(out)
+      .map((doc) => doc.toJS() as { kind?: string; metadata?: { name?: string } } | null)
+      .filter((o) => o?.kind === 'CustomResourceDefinition')
+      .map((o) => o!.metadata!.name!);
   for (const [one, family] of [[chaos, chaosFamily], [landscaper, landscaperFamily], [terrakojo, terrakojoFamily]] as const) {
     assert.equal(one.code, 0);
     assert.ok(one.out.startsWith('---\napiVersion: apiextensions.k8s.io/v1\n'));

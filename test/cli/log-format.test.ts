@@ -15,7 +15,7 @@ const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
 /** Runs bosun up until `until` has matched stdout (then `meanwhile`), stops it with SIGTERM; resolves with stdout. */
 async function upUntil(flags: string[], until: RegExp, meanwhile: (out: string, dataDir: string) => Promise<void> = async () => {}): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-log-format-'));
-  const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', '0', '--no-node', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'up', '--data-dir', dataDir, '--port', '0', '--metrics-port', '0', '--dashboard-port', '0', '--no-node', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -58,7 +58,7 @@ test('bosun up --log-format text: readable lines; the ready line names the metri
   let anonymous = { status: 0, body: '' };
   let healthz = { status: 0, body: '' };
   const out = await upUntil(['--controllers', 'landscaper', '--log-format', 'text'], /controller started controller=landscaper-installation/, async (sofar, dataDir) => {
-    const ready = /^bosun is ready: API server listening on https:\/\/127\.0\.0\.1:\d+; metrics on (https:\/\/127\.0\.0\.1:\d+\/metrics)$/m.exec(sofar);
+    const ready = /^bosun is ready: API server listening on https:\/\/127\.0\.0\.1:\d+; metrics on (https:\/\/127\.0\.0\.1:\d+\/metrics); bosun \d+\.\d+\.\d+$/m.exec(sofar);
     assert.ok(ready, sofar);
     const ca = readFileSync(join(dataDir, 'serving.crt'), 'utf8');
     const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();

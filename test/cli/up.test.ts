@@ -19,8 +19,9 @@ interface Run {
   exit: Promise<number | null>;
 }
 
-function up(args: string[]): Run {
-  const child = spawn(process.execPath, [bin, 'up', '--controllers', 'none', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `bosun up` with args; without controllers unless `base` says otherwise. */
+function up(args: string[], base = ['--controllers', 'none']): Run {
+  const child = spawn(process.execPath, [bin, 'up', ...base, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
@@ -161,6 +162,23 @@ test('--pod-security sets the level of namespaces without labels; an unknown lev
   assert.match(bad.err(), /option '--pod-security <level>' argument 'lax' is invalid\. not one of privileged, baseline, restricted/);
 });
 
+test('--service-cluster-ip-range and --cluster-dns place the system Services; a bad range is refused in one line', async () => {
+  const dataDir = dir();
+  const run = up(['--data-dir', dataDir, '--port', '0', '--no-node', '--service-cluster-ip-range', '10.50.0.0/16', '--cluster-dns', '10.50.0.53']);
+  try {
+    await ready(run);
+    const kubectl = kubectlFor(join(dataDir, 'kubeconfig'));
+    const services = await kubectl(['get', 'svc', '-A', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.clusterIP} {end}']);
+    assert.equal(services.stdout.trim(), 'kubernetes=10.50.0.1 kube-dns=10.50.0.53');
+  } finally {
+    run.child.kill('SIGTERM');
+    await run.exit;
+  }
+  const bad = up(['--data-dir', dir(), '--port', '0', '--no-node', '--service-cluster-ip-range', '10.50.0.0']);
+  assert.equal(await bad.exit, 1);
+  assert.equal(bad.err().trim(), 'bosun up: service CIDR "10.50.0.0" must be an IPv4 CIDR with a prefix between /8 and /30 (e.g. 10.96.0.0/12)');
+});
+
 test('on a full disk bosun up starts and serves reads, refuses writes with the cause, and shuts down without a stale lock', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, async (t) => {
   const dataDir = dir();
   execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', dataDir]);
@@ -193,4 +211,20 @@ test('on a full disk bosun up starts and serves reads, refuses writes with the c
     assert.equal(await run.exit, 0, run.err());
   }
   assert.equal(existsSync(join(dataDir, 'bosun.lock')), false, 'no stale lock after a shutdown on the full disk');
+});
+
+test('the controllers\' metrics are on the fixed default port 10257, named in the ready line with the version; a second bosun up is told the port is taken', async () => {
+  const version = (JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const start = () => up(['--in-memory', '--port', '0', '--no-node', '--no-webhook', '--no-webhook-server', '--log-level', 'silent'], []);
+  const first = start();
+  try {
+    await ready(first);
+    assert.match(first.out(), new RegExp(`metrics on https://127\\.0\\.0\\.1:10257/metrics; bosun ${version.replaceAll('.', '\\.')}\\n`));
+    const second = start();
+    assert.equal(await second.exit, 1);
+    assert.match(second.err(), /bosun up: controllers: metrics: port 10257 on 127\.0\.0\.1 is already in use \(choose another with --metrics-port, or 0 for any free port\)/);
+  } finally {
+    first.child.kill('SIGTERM');
+    await first.exit;
+  }
 });

@@ -14,7 +14,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(): Promise<TestServer> {
-  const server = await startApiServer({ inMemory: true, port: 0 });
+  const server = await startApiServer({ inMemory: true, port: 0, rootCAPublisher: false });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
   return {
     server,

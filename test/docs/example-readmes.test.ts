@@ -14,7 +14,11 @@ import type { Manager } from '../../src/runtime/manager.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { readmeLines, root, runLine, shellIn } from './shell-blocks.ts';
 
-const examples = readdirSync(join(root, 'examples', 'landscaper')).sort();
+// The container example runs pods, which this node-less server cannot: test/landscaper/container/e2e.test.ts runs
+// its README as written on bosun up with its node.
+const examples = readdirSync(join(root, 'examples', 'landscaper'))
+  .filter((example) => example !== 'container')
+  .sort();
 
 let live: TestServer;
 let mgr: Manager;

@@ -21,13 +21,21 @@ export function freePort(): Promise<number> {
  * prints its ready line (60 s at most).
  */
 export function startBosun(dataDir: string, port: number, flags: string[] = [], env: Record<string, string> = {}): Promise<ChildProcess> {
+  // Tests run side by side: each takes any free metrics and dashboard port rather than the fixed defaults.
+  const metrics = flags.includes('--metrics-port') ? [] : ['--metrics-port', '0'];
+  const dashboard = flags.includes('--dashboard-port') || flags.includes('--no-dashboard') ? [] : ['--dashboard-port', '0'];
   // The existing suite runs on the host sandbox; tests of images say --container-runtime themselves.
   const runtime = flags.some((flag) => flag.startsWith('--container-runtime')) ? [] : ['--container-runtime', 'host'];
-  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...runtime, ...flags], 'bosun is ready', env);
+  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...metrics, ...dashboard, ...runtime, ...flags], 'bosun is ready', env);
 }
 
 /** Starts a bosun command (with more environment variables if given) and resolves once its stdout shows readyText (60 s at most). */
-export function startReady(args: string[], readyText: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+export async function startReady(args: string[], readyText: string, env: Record<string, string> = {}): Promise<ChildProcess> {
+  return (await startReadyWithOutput(args, readyText, env)).child;
+}
+
+/** startReady, with what the command printed until it was ready. */
+export function startReadyWithOutput(args: string[], readyText: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
@@ -41,7 +49,7 @@ export function startReady(args: string[], readyText: string, env: Record<string
         clearTimeout(timer);
         child.stdout?.off('data', onData);
         child.stdout?.resume();
-        resolve(child);
+        resolve({ child, output: out });
       }
     };
     child.stdout?.on('data', onData);

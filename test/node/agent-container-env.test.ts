@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { resolveEnv, type ContainerEnvSpec } from '../../src/node/agent/container-env.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
-import { CONFIGMAPS, SECRETS, configMap, openPodFixture, secret, type PodFixture } from './agent-pod-fixture.ts';
+import { CONFIGMAPS, NAMESPACE, SECRETS, configMap, openPodFixture, secret, type PodFixture } from './agent-pod-fixture.ts';
 
 let fixture: PodFixture;
 before(async () => {
@@ -17,8 +17,17 @@ function webPod() {
   return fixture.context({ labels: { app: 'web' }, annotations: { owner: 'team-a' }, spec: { serviceAccountName: 'builder' } });
 }
 
+/**
+ * Without the variables of the API server's own Service, which every container gets (tested below): the tables
+ * list what the container declares.
+ */
+async function declaredEnv(container: ContainerEnvSpec, context: Parameters<typeof resolveEnv>[1]) {
+  const result = await resolveEnv(container, context);
+  return { ...result, env: result.env.filter((v) => !v.name.startsWith('KUBERNETES_')) };
+}
+
 async function env(container: Omit<ContainerEnvSpec, 'name'>, context = webPod()) {
-  return resolveEnv({ name: 'app', ...container }, context);
+  return declaredEnv({ name: 'app', ...container }, context);
 }
 
 function configError(pattern: RegExp) {
@@ -27,7 +36,7 @@ function configError(pattern: RegExp) {
 
 test('env resolves literals, fieldRefs, and references to earlier variables', async () => {
   const context = webPod();
-  const { env: resolved } = await resolveEnv(
+  const { env: resolved } = await declaredEnv(
     {
       name: 'app',
       env: [
@@ -85,7 +94,7 @@ test('resourceFieldRef divides by the divisor and rounds up; unset limits read t
   const context = fixture.context({ spec: { containers: [{ name: 'app', resources: { limits: { cpu: '1500m', memory: '256Mi' }, requests: { cpu: '250m' } } }] } });
   const container = context.pod.spec.containers[0]!;
   const ref = (resource: string, divisor?: string) => ({ valueFrom: { resourceFieldRef: { resource, ...(divisor ? { divisor } : {}) } } });
-  const { env: resolved } = await resolveEnv(
+  const { env: resolved } = await declaredEnv(
     {
       ...container,
       env: [
@@ -189,5 +198,25 @@ test('a pod start reads each object once, however many variables name it', async
     'GET /api/v1/namespaces/default/configmaps/settings 200',
     'GET /api/v1/namespaces/default/secrets/absent 404',
     'GET /api/v1/namespaces/default/secrets/creds 200',
+    'GET /api/v1/namespaces/default/services 200',
   ]);
+});
+
+test('Services of the namespace add their variables after the declared ones; references may name them; links can be off', async () => {
+  await fixture.create(`/api/v1/namespaces/${NAMESPACE}/services`, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'cache' },
+    spec: { clusterIP: '10.96.33.3', selector: { app: 'cache' }, ports: [{ port: 6379 }] },
+  });
+  const container = { env: [{ name: 'CACHE_URL', value: 'redis://$(CACHE_SERVICE_HOST):$(CACHE_SERVICE_PORT)' }, { name: 'CACHE_PORT', value: 'mine' }] };
+  const { env: resolved } = await env(container);
+  const names = resolved.map((v) => v.name);
+  assert.deepEqual(names.slice(0, 2), ['CACHE_URL', 'CACHE_PORT']);
+  assert.equal(resolved[0]?.value, 'redis://10.96.33.3:6379');
+  assert.equal(resolved[1]?.value, 'mine', 'a declared variable wins over the Service one');
+  assert.ok(names.includes('CACHE_PORT_6379_TCP_ADDR'));
+  const unlinked = await resolveEnv({ name: 'app', ...container }, fixture.context({ spec: { enableServiceLinks: false } }));
+  assert.ok(!unlinked.env.some((v) => v.name.startsWith('CACHE_SERVICE')));
+  assert.ok(unlinked.env.some((v) => v.name === 'KUBERNETES_SERVICE_HOST'), 'the API server\'s Service reaches every pod');
 });

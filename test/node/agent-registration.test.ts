@@ -4,6 +4,9 @@ import { after, before, test } from 'node:test';
 import { leasesResource, NODE_LEASE_NAMESPACE, nodesResource } from '../../src/apimachinery/builtin-resources.ts';
 import { NodeLease } from '../../src/node/agent/node-lease.ts';
 import { registerNode } from '../../src/node/agent/node-registration.ts';
+import { prettyName } from '../../src/node/agent/node-info.ts';
+import { pressureConditions } from '../../src/node/agent/node-pressure.ts';
+import { release } from 'node:os';
 import type { Lease, Node } from '../../src/apimachinery/api/index.ts';
 import { startHarness, type Harness } from '../runtime/harness.ts';
 
@@ -26,6 +29,12 @@ test('the Node is registered Ready with the host capacity and kubelet addresses'
   assert.match(String(node.status?.capacity?.memory), /^\d+Ki$/);
   assert.equal(node.status?.allocatable?.pods, '110');
   assert.deepEqual((node.status?.addresses ?? []).map((a) => a.type), ['InternalIP', 'Hostname']);
+  // kubelet's condition list: the three pressures from the host's readings, then Ready.
+  assert.deepEqual((node.status?.conditions ?? []).map((c) => c.type), ['MemoryPressure', 'DiskPressure', 'PIDPressure', 'Ready']);
+  assert.equal(node.status?.conditions?.find((c) => c.type === 'MemoryPressure')?.reason, 'KubeletHasSufficientMemory');
+  assert.equal(node.status?.nodeInfo?.['kernelVersion'], release());
+  assert.notEqual(node.status?.nodeInfo?.['osImage'], '');
+  assert.match(node.status?.nodeInfo?.['kubeletVersion'] ?? '', /^v1\.\d+\.\d+/);
   // Registering again takes over the existing Node rather than failing.
   await registerNode(h.client, { nodeName: 'agent-a', maxPods: 20 });
   assert.equal((await h.client.get<Node>(nodesResource, 'agent-a')).status?.allocatable?.pods, '20');
@@ -48,4 +57,21 @@ test('the Lease appears in kube-node-lease and is renewed on the timer', { timeo
   } finally {
     lease.stop();
   }
+});
+
+test('nodeInfo.osImage is os-release PRETTY_NAME, unquoted', () => {
+  assert.equal(prettyName('NAME="Debian GNU/Linux"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n'), 'Debian GNU/Linux 12 (bookworm)');
+  assert.equal(prettyName('ID=x\n'), 'Linux');
+});
+
+test('pressure conditions against kubelet\'s default thresholds; an unchanged status keeps its transition time', () => {
+  const MI = 1024 * 1024;
+  const healthy = { memoryAvailableBytes: 500 * MI, fsAvailableBytes: 50, fsCapacityBytes: 100, maxPids: 1000, runningPids: 100 };
+  const first = pressureConditions(healthy, [], 't1');
+  assert.deepEqual(first.map((c) => `${c.type}=${c.status}`), ['MemoryPressure=False', 'DiskPressure=False', 'PIDPressure=False']);
+  const pressed = pressureConditions({ memoryAvailableBytes: 99 * MI, fsAvailableBytes: 9, fsCapacityBytes: 100, maxPids: 1000, runningPids: 901 }, first, 't2');
+  assert.deepEqual(pressed.map((c) => `${c.type}=${c.status}/${c.reason}`), ['MemoryPressure=True/KubeletHasInsufficientMemory', 'DiskPressure=True/KubeletHasDiskPressure', 'PIDPressure=True/KubeletHasInsufficientPID']);
+  assert.ok(pressed.every((c) => c.lastTransitionTime === 't2'));
+  const again = pressureConditions(healthy, first, 't3');
+  assert.ok(again.every((c) => c.lastTransitionTime === 't1' && c.lastHeartbeatTime === 't3'));
 });

@@ -9,7 +9,7 @@ import type { Volume } from '../../src/apimachinery/api/index.ts';
 import { materialiseVolumes, removePodVolumes, volumeBindings, type VolumeContext } from '../../src/node/agent/pod-volumes.ts';
 import { mountsUnder } from '../../src/node/agent/volumes/tmpfs.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
-import { CLAIMS, CONFIGMAPS, SECRETS, configMap, openPodFixture, secret, type PodFixture } from './agent-pod-fixture.ts';
+import { CLAIMS, CONFIGMAPS, NAMESPACE, SECRETS, configMap, openPodFixture, secret, type PodFixture } from './agent-pod-fixture.ts';
 
 let fixture: PodFixture;
 before(async () => {
@@ -188,8 +188,10 @@ test('downwardAPI volumes hold pod fields and container resources', async () => 
   await assert.rejects(one(context, { name: 'd', downwardAPI: { items: [{ path: 'm', resourceFieldRef: { containerName: 'other', resource: 'limits.memory' } }] } }), configError(/container "other" not found/));
 });
 
-test('projected volumes merge configMap, secret, downwardAPI and an empty service account token', async () => {
+test('projected volumes merge configMap, secret, downwardAPI and a service account token bound to the pod', async () => {
   const context = fixture.context();
+  await fixture.create(`/api/v1/namespaces/${NAMESPACE}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: context.pod.metadata.name }, spec: { containers: [{ name: 'app', image: 'busybox' }] } });
+  context.pod.metadata.uid = fixture.server.store.get('/pods', NAMESPACE, context.pod.metadata.name)?.object.metadata.uid ?? '';
   const volume = await one(context, {
     name: 'all',
     projected: {
@@ -211,7 +213,9 @@ test('projected volumes merge configMap, secret, downwardAPI and an empty servic
   assert.equal(await mode(join(volume.hostPath, 'secret/password')), 0o400);
   assert.equal(await mode(join(volume.hostPath, 'config/app.yaml')), 0o440);
   assert.equal(await readFile(join(volume.hostPath, 'ns'), 'utf8'), 'default');
-  assert.equal(await readFile(join(volume.hostPath, 'token'), 'utf8'), '');
+  const claims = JSON.parse(Buffer.from((await readFile(join(volume.hostPath, 'token'), 'utf8')).split('.')[1] ?? '', 'base64url').toString()) as Record<string, any>;
+  assert.equal(claims['sub'], 'system:serviceaccount:default:default');
+  assert.deepEqual(claims['kubernetes.io'].pod, { name: context.pod.metadata.name, uid: context.pod.metadata.uid });
   await assert.rejects(one(context, { name: 'p', projected: { sources: [{ secret: { name: 'absent' } }] } }), configError(/secret "absent" not found/));
   await assert.rejects(one(context, { name: 'p', projected: { sources: [{}] } }), configError(/names none of/));
 });

@@ -43,6 +43,7 @@ const containers: RunningContainers = {
     return run?.live ? run.handle : undefined;
   },
   logPath: (ref, previous) => (previous ? runs.get(key(ref))?.previous : runs.get(key(ref))?.logPath),
+  forwardTarget: () => undefined,
 };
 
 async function startContainer(pod: string, name: string, script: string): Promise<Run> {

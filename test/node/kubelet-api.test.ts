@@ -29,6 +29,7 @@ const key = (ref: ContainerRef) => `${ref.namespace}/${ref.pod}/${ref.container}
 const containers: RunningContainers = {
   running: (ref) => (exited.has(key(ref)) ? undefined : runs.get(key(ref))?.handle),
   logPath: (ref, previous) => (previous ? runs.get(key(ref))?.previous : runs.get(key(ref))?.logPath),
+  forwardTarget: () => undefined,
 };
 
 async function run(pod: string, script: string): Promise<{ handle: ContainerHandle; logPath: string }> {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { effectiveSecurityContext } from '../../src/node/agent/pods/container-spec.ts';
-import { etcHosts, resolvConf } from '../../src/node/agent/pods/pod-etc-files.ts';
+import { etcHosts } from '../../src/node/agent/pods/pod-etc-files.ts';
 import { mergeConditions, podPhase, renderStatus, type ContainerProgress, type ContainerStateOneOf as ContainerState } from '../../src/node/agent/pods/pod-status.ts';
 import type { Pod } from '../../src/apimachinery/api/index.ts';
 import { formatGoDuration } from '../../src/apimachinery/duration.ts';
@@ -50,11 +50,6 @@ test('/etc/hosts is kubelet\'s managed file with the pod\'s address, FQDN and ho
   assert.ok(hosts.startsWith('# Kubernetes-managed hosts file.\n127.0.0.1\tlocalhost\n'));
   assert.match(hosts, /\n10\.0\.0\.2\tweb\.svc\.shop\.svc\.cluster\.local\tweb\n/);
   assert.match(hosts, /# Entries added by HostAliases\.\n10\.1\.1\.1\tdb\tdb\.local\n/);
-});
-
-test('resolv.conf merges dnsConfig; dnsPolicy None takes only dnsConfig', async () => {
-  const only = await resolvConf(pod({ dnsPolicy: 'None', dnsConfig: { nameservers: ['1.1.1.1'], searches: ['example.com'], options: [{ name: 'ndots', value: '2' }, { name: 'edns0' }] } }));
-  assert.equal(only, 'nameserver 1.1.1.1\nsearch example.com\noptions ndots:2 edns0\n');
 });
 
 test('the container security context overrides the pod\'s field by field', () => {

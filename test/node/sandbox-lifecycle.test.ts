@@ -159,7 +159,8 @@ test('runAsNonRoot refuses root with kubelet\'s messages', async () => {
     message: `container has runAsNonRoot and image will run as root (pod: "nonroot-image_default(${implicit.pod.uid})", container: main)`,
   });
   const rootRequest = h.request('root-default', sh('id -u'));
-  assert.equal((await (await rootByDefault.start(rootRequest)).exited).reason, 'Completed');
+  const rootExit = await (await rootByDefault.start(rootRequest)).exited;
+  assert.equal(rootExit.reason, 'Completed', rootExit.message);
   assert.deepEqual(await logContents(rootRequest.logPath), ['0']);
 });
 

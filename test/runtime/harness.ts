@@ -45,7 +45,7 @@ export interface Harness {
 }
 
 export async function startHarness(): Promise<Harness> {
-  const server = await startApiServer({ inMemory: true, port: 0, crds: [widgetCrd] });
+  const server = await startApiServer({ inMemory: true, port: 0, crds: [widgetCrd], rootCAPublisher: false });
   const clients: KubeClient[] = [];
   const newClient = (): KubeClient => {
     const c = createKubeClient({ kubeconfig: server.kubeconfig });

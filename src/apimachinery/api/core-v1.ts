@@ -1,6 +1,7 @@
 // core/v1 (k8s.io/api/core/v1): the Pod, Node, ConfigMap and Secret fields Bosun reads and writes. A field is
 // required here when the API server's validation requires it; everything else is optional, as `omitempty` in Go.
 import type { KubeObject, ObjectMeta } from '../object.ts';
+import type { LabelSelectorObject } from '../label-selector.ts';
 
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
@@ -280,6 +281,9 @@ export interface Container {
   readinessProbe?: Probe;
   livenessProbe?: Probe;
   startupProbe?: Probe;
+  stdin?: boolean;
+  stdinOnce?: boolean;
+  tty?: boolean;
 }
 
 // --- scheduling ----------------------------------------------------------------------------------------------
@@ -580,4 +584,26 @@ export interface Secret extends KubeObject {
   data?: Record<string, string>;
   /** Write-only: the API server merges it into data. */
   stringData?: Record<string, string>;
+}
+
+// --- storage -------------------------------------------------------------------------------------------------
+
+export interface PersistentVolumeClaimSpec {
+  accessModes?: string[];
+  resources?: { requests?: ResourceList; limits?: ResourceList };
+  storageClassName?: string;
+  volumeMode?: string;
+  volumeName?: string;
+  selector?: LabelSelectorObject;
+}
+
+export interface PersistentVolumeClaim extends KubeObject {
+  spec?: PersistentVolumeClaimSpec;
+  status?: { phase?: string; accessModes?: string[]; capacity?: ResourceList };
+}
+
+/** A namespace's limits on what its objects may consume in total (kube-apiserver's ResourceQuota admission). */
+export interface ResourceQuota extends KubeObject {
+  spec?: { hard?: ResourceList; scopes?: string[] };
+  status?: { hard?: ResourceList; used?: ResourceList };
 }

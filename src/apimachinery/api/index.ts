@@ -4,3 +4,6 @@ export type * from './batch-v1.ts';
 export type * from './apps-v1.ts';
 export type * from './coordination-v1.ts';
 export type * from './discovery-v1.ts';
+export type * from './autoscaling-v2.ts';
+export type * from './storage-v1.ts';
+export type * from './policy-v1.ts';

@@ -12,6 +12,8 @@ import { createSteps, deleteSteps, runAwaiting, updateSteps } from '../registry/
 import type { CreateOptions, DeleteOptions, DeleteResult, UpdateOptions, WriteOptions, WriteResult } from '../registry/write-types.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { PodSecurityAdmission } from './pod-security/pod-security-admission.ts';
+import { admitClaimLimits, admitPodLimits } from './limit-ranger.ts';
+import { admitPodServiceAccount } from './service-account-admission.ts';
 import type { AdmissionAttributes, MutationResult, WebhookDispatcher } from './webhook-dispatcher.ts';
 
 /** The namespace admission reports: a Namespace object's own name, else the request's (cluster-scoped: none). */
@@ -92,6 +94,11 @@ export class AdmittedWrites {
   private readonly dispatcher: WebhookDispatcher;
   private readonly hooks: AdmissionHooks;
   private readonly podSecurity: PodSecurityAdmission;
+  /**
+   * Brings a namespace's default ServiceAccount into being now, if the server's controller has not yet: a pod
+   * created right after its namespace must not race that controller.
+   */
+  ensureDefaultServiceAccount: (namespace: string) => void = () => undefined;
 
   constructor(objects: ObjectService, dispatcher: WebhookDispatcher, podSecurity: PodSecurityAdmission) {
     this.objects = objects;
@@ -111,6 +118,14 @@ export class AdmittedWrites {
   }
 
   create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
+    // Built-in mutating admission runs before the webhooks, as kube-apiserver orders its plugins.
+    // LimitRanger, then ServiceAccount: kube-apiserver's plugin order.
+    if (!type.custom && type.group === '' && type.plural === 'pods') {
+      admitPodLimits(this.objects.store, namespace, body);
+      this.ensureDefaultServiceAccount(namespace);
+      admitPodServiceAccount(this.objects.store, namespace, body);
+    }
+    if (!type.custom && type.group === '' && type.plural === 'persistentvolumeclaims') admitClaimLimits(this.objects.store, namespace, body);
     return runAwaiting(createSteps(this.objects, type, namespace, body, options, userAgent, this.hooksFor(type), this.builtinFor(type)));
   }
 

@@ -9,7 +9,8 @@ import { matchesLabels, type LabelSelector } from '../../apimachinery/label-sele
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { evaluateMatchConditions } from '../admissionregistration/match-conditions.ts';
-import { serverUser } from '../auth/server-user.ts';
+import { requestUser } from '../auth/request-user.ts';
+import { userInfoJson } from '../auth/user-info.ts';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from '../patch/json-patch.ts';
 import { compareVersions, type ResourceRegistry } from '../registry/registry.ts';
 import { groupResource, type ResourceType } from '../registry/resource-type.ts';
@@ -250,7 +251,7 @@ export class WebhookDispatcher {
       name: attrs.name,
       namespace: attrs.namespace,
       operation: attrs.operation,
-      userInfo: { username: serverUser.username, groups: [...serverUser.groups] },
+      userInfo: userInfoJson(requestUser()),
       object: converted ? asVersion(attrs.object, type) : attrs.object,
       oldObject: converted ? asVersion(attrs.oldObject, type) : attrs.oldObject,
       dryRun: attrs.dryRun,

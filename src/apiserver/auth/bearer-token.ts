@@ -22,7 +22,11 @@ export function generateToken(): string {
 /** Parsed as kube-apiserver's bearertoken authenticator: the scheme in any case (RFC 7235), then the token. */
 export function checkBearer(header: string | undefined, token: string): boolean {
   const [scheme, value] = (header ?? '').trim().split(' ', 2);
-  if (scheme?.toLowerCase() !== 'bearer' || !value) return false;
+  return scheme?.toLowerCase() === 'bearer' && value !== undefined && value !== '' && tokensEqual(value, token);
+}
+
+/** Compared in constant time, so the time taken says nothing about how much of a guess was right. */
+export function tokensEqual(value: string, token: string): boolean {
   const given = Buffer.from(value);
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);

@@ -11,7 +11,8 @@ export interface ServingCert {
 }
 
 async function create(bind: string): Promise<ServingCert> {
-  const names = new Set(['localhost', '127.0.0.1', '::1', bind]);
+  // Pods reach the server through the kubernetes Service by these names, verifying it with kube-root-ca.crt.
+  const names = new Set(['localhost', '127.0.0.1', '::1', bind, 'kubernetes', 'kubernetes.default', 'kubernetes.default.svc', 'kubernetes.default.svc.cluster.local']);
   const altNames = [...names]
     .filter((n) => n !== '0.0.0.0' && n !== '::')
     .map((n) => (isIP(n) ? { type: 7 as const, ip: n } : { type: 2 as const, value: n }));

@@ -1,6 +1,7 @@
 // What every handler needs from the server.
 import type { KubeObject, ListMeta } from '../../apimachinery/object.ts';
 import type { AdmittedWrites } from '../admission/admitted-writes.ts';
+import type { ServiceAccountTokens } from '../auth/service-account-tokens.ts';
 import type { Representation } from '../http/negotiation.ts';
 import type { ObjectService } from '../registry/object-service.ts';
 import type { ResourceRegistry } from '../registry/registry.ts';
@@ -27,6 +28,8 @@ export interface HandlerContext {
    * without them nothing is proxied to a kubelet.
    */
   readonly kubeletClient: KubeletClientTls | undefined;
+  /** Issues service account tokens (serviceaccounts/token). */
+  readonly serviceAccountTokens: ServiceAccountTokens;
 }
 
 export interface KubeletClientTls {

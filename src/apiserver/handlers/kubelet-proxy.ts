@@ -1,4 +1,4 @@
-// Where pods/log and pods/exec go: the container (defaulted as kube-apiserver defaults it), the node the pod
+// Where pods/log, exec, attach and portforward go: the container (defaulted as kube-apiserver defaults it), the node the pod
 // is bound to, and that node's kubelet (status.addresses InternalIP, status.daemonEndpoints.kubeletEndpoint
 // .Port). Bosun's node traffic stays on this machine, so only loopback kubelets are proxied to, over TLS with
 // the API server's kubelet client certificate.
@@ -11,8 +11,8 @@ export interface KubeletTarget {
   /** host:port of the node's kubelet API. */
   host: string;
   port: number;
-  /** `/<endpoint>/<namespace>/<pod>/<container>`, each segment escaped. */
-  path(endpoint: 'containerLogs' | 'exec'): string;
+  /** `/<endpoint>/<namespace>/<pod>/<container>` (without the container for a pod-wide endpoint), each segment escaped. */
+  path(endpoint: 'containerLogs' | 'exec' | 'attach' | 'portForward'): string;
   container: string;
   /** The pod has no node yet: kube-apiserver serves its log as empty. */
   unscheduled: boolean;
@@ -69,16 +69,22 @@ function isLoopback(address: string): boolean {
   return address === '::1' || address === '0:0:0:0:0:0:0:1';
 }
 
-export function kubeletTarget(ctx: HandlerContext, namespace: string, name: string, requestedContainer: string | null): KubeletTarget {
+/** scope 'pod' (port-forward) names no container: none is chosen or checked. */
+export function kubeletTarget(ctx: HandlerContext, namespace: string, name: string, requestedContainer: string | null, scope: 'container' | 'pod' = 'container'): KubeletTarget {
   const podType = ctx.registry.byStorageKey('/pods')!;
   const pod = ctx.objects.view(podType, ctx.objects.get(podType, namespace, name));
-  const container = chooseContainer(pod, name, requestedContainer);
+  const container = scope === 'pod' ? '' : chooseContainer(pod, name, requestedContainer);
   const nodeName = record(pod['spec'])['nodeName'];
-  const path = (endpoint: string) => `/${endpoint}/${[namespace, name, container].map(encodeURIComponent).join('/')}`;
+  const segments = scope === 'pod' ? [namespace, name] : [namespace, name, container];
+  const path = (endpoint: string) => `/${endpoint}/${segments.map(encodeURIComponent).join('/')}`;
   if (typeof nodeName !== 'string' || nodeName === '') return { host: '', port: 0, path, container, unscheduled: true };
-  checkStarted(pod, name, container);
-  const nodeType = ctx.registry.byStorageKey('/nodes')!;
-  const node = ctx.objects.get(nodeType, '', nodeName).object;
+  if (scope === 'container') checkStarted(pod, name, container);
+  return { ...kubeletAddress(ctx, ctx.objects.get(ctx.registry.byStorageKey('/nodes')!, '', nodeName).object), path, container, unscheduled: false };
+}
+
+/** Where a node's kubelet API is, and the TLS options to reach it with; a 503 or 403 when it cannot be reached. */
+export function kubeletAddress(ctx: HandlerContext, node: KubeObject): { host: string; port: number; tls: KubeletClientTls } {
+  const nodeName = node.metadata.name ?? '';
   const status = record(node['status']);
   const addresses = Array.isArray(status['addresses']) ? status['addresses'].map(record) : [];
   const host = addresses.find((a) => a['type'] === 'InternalIP')?.['address'];
@@ -88,7 +94,7 @@ export function kubeletTarget(ctx: HandlerContext, namespace: string, name: stri
   }
   if (!isLoopback(host)) throw errors.forbidden(`Bosun proxies to kubelets on loopback addresses only; node "${nodeName}" has InternalIP ${host}`);
   if (ctx.kubeletClient === undefined) throw new StatusError(503, 'ServiceUnavailable', 'this API server has no kubelet client certificate, so it cannot reach kubelets');
-  return { host, port, path, container, unscheduled: false, tls: ctx.kubeletClient };
+  return { host, port, tls: ctx.kubeletClient };
 }
 
 /** The StatusError kube-apiserver makes of a kubelet's non-2xx answer: the code's reason, the body as message. */

@@ -6,10 +6,11 @@ import type { StoredObject } from '../storage/sqlite-store.ts';
 
 export function renderJson(type: ResourceType, stored: StoredObject): string {
   const apiVersion = apiVersionOf(type);
-  if (stored.object.apiVersion === apiVersion) return stored.json;
-  return JSON.stringify({ ...stored.object, apiVersion });
+  if (stored.object.apiVersion === apiVersion && !type.present) return stored.json;
+  return JSON.stringify(renderObject(type, stored));
 }
 
 export function renderObject(type: ResourceType, stored: StoredObject): KubeObject {
-  return { ...stored.object, apiVersion: apiVersionOf(type) };
+  const object = { ...stored.object, apiVersion: apiVersionOf(type) };
+  return type.present ? type.present(object) : object;
 }

@@ -1,4 +1,4 @@
-// Subresources with their own semantics: pods/binding and pods/eviction (POST), pods/log and pods/exec (proxied to
+// Subresources with their own semantics: pods/binding, pods/eviction and serviceaccounts/token (POST), pods/log, exec, attach and portforward (proxied to
 // the node's kubelet), and */scale (GET, PUT, PATCH).
 import { errors } from '../../apimachinery/status-error.ts';
 import type { Verb } from '../http/request-info.ts';
@@ -9,6 +9,7 @@ import { handleExec } from './pod-exec.ts';
 import { handleLog } from './pod-log.ts';
 import type { ResourceCall } from './resource-call.ts';
 import { handleScale } from './scale.ts';
+import { handleTokenRequest } from './token-request.ts';
 
 export async function handleSubresource(call: ResourceCall, sub: SubresourceInfo, verb: Verb): Promise<void> {
   if (!sub.verbs.includes(verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
@@ -22,6 +23,10 @@ export async function handleSubresource(call: ResourceCall, sub: SubresourceInfo
     case 'log':
       return handleLog(call);
     case 'exec':
+    case 'attach':
+    case 'portforward':
       return handleExec();
+    case 'token':
+      return handleTokenRequest(call);
   }
 }

@@ -4,6 +4,8 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { StatusError } from '../../apimachinery/status-error.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
 import { sendJson } from '../http/respond.ts';
+import type { KubeObject } from '../../apimachinery/object.ts';
+import { decodeObject } from '../registry/object-decoding.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
 import { respondWhenDurable } from './durable-response.ts';
 import { collectionNamespace, readObjectBody, updateOptions, type ResourceCall } from './resource-call.ts';
@@ -14,7 +16,10 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
   const { ctx, req, type } = call;
   const body = await readObjectBody(req, type);
   if (type.review) {
-    sendJson(call.res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never));
+    // Decoded as any create is (kube-apiserver's strict decoding), though never stored.
+    const warnings: string[] = [];
+    decodeObject(type, body as KubeObject, writeOptions(call.query).fieldValidation, warnings);
+    sendJson(call.res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never), warnings);
     return;
   }
   const { json, warnings } = await ctx.writes.create(type, call.namespace, body, writeOptions(call.query), req.headers['user-agent']);

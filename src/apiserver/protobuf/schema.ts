@@ -78,6 +78,16 @@ const probedConditionFields = `  1 type !string
   6 message string`;
 
 const coreV1 = `
+message ResourceQuota
+  1 metadata ObjectMeta
+  2 spec ResourceQuotaSpec
+  3 status ResourceQuotaStatus
+message ResourceQuotaSpec
+  1 hard map<Quantity>
+  2 []scopes string
+message ResourceQuotaStatus
+  1 hard map<Quantity>
+  2 used map<Quantity>
 message ConfigMap
   1 metadata ObjectMeta
   4 immutable *bool
@@ -597,6 +607,26 @@ ${probedConditionFields}
 message UncountedTerminatedPods
   1 succeeded []string
   2 failed []string
+message CronJob
+  1 metadata ObjectMeta
+  2 spec CronJobSpec
+  3 status CronJobStatus
+message CronJobSpec
+  1 schedule !string
+  8 timeZone *string
+  2 startingDeadlineSeconds *int64
+  3 concurrencyPolicy string
+  4 suspend *bool
+  5 jobTemplate JobTemplateSpec
+  6 successfulJobsHistoryLimit *int32
+  7 failedJobsHistoryLimit *int32
+message JobTemplateSpec
+  1 metadata ObjectMeta
+  2 spec JobSpec
+message CronJobStatus
+  1 active []ObjectReference
+  4 lastScheduleTime *Time
+  5 lastSuccessfulTime *Time
 `;
 
 const appsV1 = `
@@ -659,6 +689,92 @@ message ReplicaSetCondition
   5 message string
 `;
 
+// core/v1 Service and Endpoints, discovery.k8s.io/v1 EndpointSlice (kubectl create service and expose send protobuf).
+const servicesV1 = `
+message Service
+  1 metadata ObjectMeta
+  2 spec ServiceSpec
+  3 status ServiceStatus
+message ServiceSpec
+  1 ports []ServicePort
+  2 selector map<string>
+  3 clusterIP string
+  18 clusterIPs []string
+  4 type string
+  5 externalIPs []string
+  7 sessionAffinity string
+  8 loadBalancerIP string
+  9 loadBalancerSourceRanges []string
+  10 externalName string
+  11 externalTrafficPolicy string
+  12 healthCheckNodePort int32
+  13 publishNotReadyAddresses bool
+  14 sessionAffinityConfig *SessionAffinityConfig
+  17 ipFamilyPolicy *string
+  19 ipFamilies []string
+  20 allocateLoadBalancerNodePorts *bool
+  21 loadBalancerClass *string
+  22 internalTrafficPolicy *string
+message ServicePort
+  1 name string
+  2 protocol string
+  6 appProtocol *string
+  3 port !int32
+  4 targetPort IntOrString
+  5 nodePort int32
+message SessionAffinityConfig
+  1 clientIP *ClientIPConfig
+message ClientIPConfig
+  1 timeoutSeconds *int32
+message ServiceStatus
+  1 loadBalancer LoadBalancerStatus
+message LoadBalancerStatus
+  1 ingress []LoadBalancerIngress
+message LoadBalancerIngress
+  1 ip string
+  2 hostname string
+
+message Endpoints
+  1 metadata ObjectMeta
+  2 subsets []EndpointSubset
+message EndpointSubset
+  1 addresses []EndpointAddress
+  2 notReadyAddresses []EndpointAddress
+  3 ports []EndpointPort
+message EndpointAddress
+  1 ip !string
+  3 hostname string
+  4 nodeName *string
+  2 targetRef *ObjectReference
+message EndpointPort
+  1 name string
+  2 port !int32
+  3 protocol string
+  4 appProtocol *string
+
+message EndpointSlice
+  1 metadata ObjectMeta
+  4 addressType !string
+  2 endpoints ![]SliceEndpoint
+  3 ports []SliceEndpointPort
+message SliceEndpoint
+  1 addresses ![]string
+  2 conditions EndpointConditions
+  3 hostname *string
+  4 targetRef *ObjectReference
+  6 nodeName *string
+  8 zone *string
+message EndpointConditions
+  1 ready *bool
+  2 serving *bool
+  3 terminating *bool
+message SliceEndpointPort
+  1 name *string
+  2 protocol *string
+  3 port *int32
+  4 appProtocol *string
+`;
+
 const coordinationV1 = `
 message Lease
   1 metadata ObjectMeta
@@ -673,10 +789,46 @@ message LeaseSpec
   7 preferredHolder *string
 `;
 
-// The review kinds kubectl auth whoami / can-i send; their status is the server's to fill, so it is not decoded.
+// autoscaling/v1 HorizontalPodAutoscaler: what `kubectl autoscale` sends.
+const autoscalingV1 = `
+message HorizontalPodAutoscaler
+  1 metadata ObjectMeta
+  2 spec HorizontalPodAutoscalerSpec
+  3 status HorizontalPodAutoscalerStatus
+message HorizontalPodAutoscalerSpec
+  1 scaleTargetRef !CrossVersionObjectReference
+  2 minReplicas *int32
+  3 maxReplicas !int32
+  4 targetCPUUtilizationPercentage *int32
+message CrossVersionObjectReference
+  1 kind !string
+  2 name !string
+  3 apiVersion string
+message HorizontalPodAutoscalerStatus
+  1 observedGeneration *int64
+  2 lastScaleTime *Time
+  3 currentReplicas !int32
+  4 desiredReplicas !int32
+  5 currentCPUUtilizationPercentage *int32
+`;
+
+// The review kinds kubectl auth whoami / can-i send, and the TokenRequest of kubectl create token; their status
+// is the server's to fill, so it is not decoded.
 const authenticationV1 = `
 message SelfSubjectReview
   1 metadata ObjectMeta
+message TokenRequest
+  1 metadata ObjectMeta
+  2 spec !TokenRequestSpec
+message TokenRequestSpec
+  1 audiences []string
+  3 boundObjectRef *BoundObjectReference
+  4 expirationSeconds *int64
+message BoundObjectReference
+  1 kind string
+  2 apiVersion string
+  3 name string
+  4 uid string
 `;
 
 const authorizationV1 = `
@@ -808,22 +960,29 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + batchV1 + appsV1 + coordinationV1 + authenticationV1 + authorizationV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + autoscalingV1 + coordinationV1 + authenticationV1 + authorizationV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['v1/Namespace', 'Namespace'],
   ['v1/ConfigMap', 'ConfigMap'],
+  ['v1/ResourceQuota', 'ResourceQuota'],
   ['v1/Secret', 'Secret'],
   ['v1/ServiceAccount', 'ServiceAccount'],
   ['v1/Pod', 'Pod'],
   ['v1/Node', 'Node'],
   ['v1/Event', 'Event'],
+  ['v1/Service', 'Service'],
+  ['v1/Endpoints', 'Endpoints'],
+  ['discovery.k8s.io/v1/EndpointSlice', 'EndpointSlice'],
   ['batch/v1/Job', 'Job'],
+  ['batch/v1/CronJob', 'CronJob'],
   ['apps/v1/Deployment', 'Deployment'],
   ['apps/v1/ReplicaSet', 'ReplicaSet'],
+  ['autoscaling/v1/HorizontalPodAutoscaler', 'HorizontalPodAutoscaler'],
   ['coordination.k8s.io/v1/Lease', 'Lease'],
   ['authentication.k8s.io/v1/SelfSubjectReview', 'SelfSubjectReview'],
+  ['authentication.k8s.io/v1/TokenRequest', 'TokenRequest'],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', 'SelfSubjectAccessReview'],
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', 'SelfSubjectRulesReview'],
 ]);

@@ -10,11 +10,24 @@ import {
 } from '../../apimachinery/webhook-configuration.ts';
 import { defaultWebhookConfiguration } from '../admissionregistration/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
-import { serverUser } from '../auth/server-user.ts';
+import { requestUser } from '../auth/request-user.ts';
+import { reviewToken } from '../auth/token-review.ts';
+import { userInfoJson } from '../auth/user-info.ts';
+import { defaultEndpoints, defaultEndpointSlice, validateEndpoints, validateEndpointSlice } from '../services/endpoint-validation.ts';
+import { serviceStrategy } from '../services/service-strategy.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
 import { podStrategy } from './pod-strategy.ts';
 import { secretStrategy } from './secret-strategy.ts';
+import { cronJobStrategy } from './cronjob-strategy.ts';
 import { deploymentStrategy, jobStrategy, replicaSetStrategy } from './workload-strategies.ts';
+import { controllerRevisionStrategy, statefulSetStrategy } from './statefulset-strategy.ts';
+import { horizontalPodAutoscalerStrategy } from './hpa-strategy.ts';
+import { horizontalPodAutoscalerV1Strategy } from './hpa-v1-conversion.ts';
+import { persistentVolumeStrategy, storageClassStrategy } from './storage-strategy.ts';
+import { daemonSetStrategy } from './daemonset-strategy.ts';
+import { limitRangeStrategy } from './limitrange-strategy.ts';
+import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
+import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -92,8 +105,10 @@ export const builtinResources: readonly ResourceType[] = [
     incomplete: false,
   })),
   review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, () => ({
-    userInfo: { username: serverUser.username, groups: [...serverUser.groups] },
+    userInfo: userInfoJson(requestUser()),
   })),
+  // Answered with the server's own token authenticators, which startApiServer puts in place of these none.
+  builtin({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', namespaced: false, verbs: ['create'], strategicMerge: false, review: reviewToken(() => undefined) }),
   builtin({
     group: '',
     version: 'v1',
@@ -116,6 +131,8 @@ export const builtinResources: readonly ResourceType[] = [
     prepareForUpdate: labelNamespaceName,
   }),
   builtin({ group: '', version: 'v1', kind: 'ConfigMap', plural: 'configmaps', shortNames: ['cm'] }),
+  builtin({ group: '', version: 'v1', kind: 'LimitRange', plural: 'limitranges', shortNames: ['limits'], ...limitRangeStrategy }),
+  builtin({ group: '', version: 'v1', kind: 'ResourceQuota', plural: 'resourcequotas', shortNames: ['quota'], statusSubresource: true, ...resourceQuotaStrategy }),
   builtin({
     group: '',
     version: 'v1',
@@ -155,13 +172,41 @@ export const builtinResources: readonly ResourceType[] = [
     shortNames: ['svc'],
     categories: ['all'],
     statusSubresource: true,
-    nameRule: 'dns1123-label',
+    nameRule: 'dns1035-label',
+    // The default service network; startApiServer replaces it with the configured one.
+    ...serviceStrategy(),
   }),
-  builtin({ group: '', version: 'v1', kind: 'Endpoints', plural: 'endpoints', shortNames: ['ep'] }),
-  builtin({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', plural: 'endpointslices', strategicMerge: false }),
-  builtin({ group: '', version: 'v1', kind: 'ServiceAccount', plural: 'serviceaccounts', shortNames: ['sa'] }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'Endpoints',
+    plural: 'endpoints',
+    shortNames: ['ep'],
+    prepareForCreate: defaultEndpoints,
+    prepareForUpdate: defaultEndpoints,
+    validate: validateEndpoints,
+  }),
+  builtin({
+    group: 'discovery.k8s.io',
+    version: 'v1',
+    kind: 'EndpointSlice',
+    plural: 'endpointslices',
+    strategicMerge: false,
+    prepareForCreate: defaultEndpointSlice,
+    prepareForUpdate: defaultEndpointSlice,
+    validate: validateEndpointSlice,
+  }),
+  builtin({
+    group: '',
+    version: 'v1',
+    kind: 'ServiceAccount',
+    plural: 'serviceaccounts',
+    shortNames: ['sa'],
+    subresources: [{ name: 'token', group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] }],
+  }),
   builtin({ group: '', version: 'v1', kind: 'PersistentVolumeClaim', plural: 'persistentvolumeclaims', shortNames: ['pvc'], statusSubresource: true }),
-  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true }),
+  builtin({ group: '', version: 'v1', kind: 'PersistentVolume', plural: 'persistentvolumes', namespaced: false, shortNames: ['pv'], statusSubresource: true, ...persistentVolumeStrategy }),
+  builtin({ group: 'storage.k8s.io', version: 'v1', kind: 'StorageClass', plural: 'storageclasses', namespaced: false, shortNames: ['sc'], strategicMerge: true, ...storageClassStrategy }),
   builtin({
     group: '',
     version: 'v1',
@@ -172,10 +217,12 @@ export const builtinResources: readonly ResourceType[] = [
     categories: ['all'],
     statusSubresource: true,
     subresources: [
+      { name: 'attach', group: '', version: 'v1', kind: 'PodAttachOptions', verbs: ['create', 'get'] },
       { name: 'binding', group: '', version: 'v1', kind: 'Binding', verbs: ['create'] },
       { name: 'eviction', group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] },
       { name: 'exec', group: '', version: 'v1', kind: 'PodExecOptions', verbs: ['create', 'get'] },
       { name: 'log', group: '', version: 'v1', kind: 'Pod', verbs: ['get'] },
+      { name: 'portforward', group: '', version: 'v1', kind: 'PodPortForwardOptions', verbs: ['create', 'get'] },
     ],
     fieldSelectors: fields(
       'spec.nodeName',
@@ -210,6 +257,17 @@ export const builtinResources: readonly ResourceType[] = [
     ...jobStrategy,
   }),
   builtin({
+    group: 'batch',
+    version: 'v1',
+    kind: 'CronJob',
+    plural: 'cronjobs',
+    shortNames: ['cj'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...cronJobStrategy,
+  }),
+  builtin({
     group: 'apps',
     version: 'v1',
     kind: 'Deployment',
@@ -232,6 +290,62 @@ export const builtinResources: readonly ResourceType[] = [
     subresources: [scale],
     tracksGeneration: true,
     ...replicaSetStrategy,
+  }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'StatefulSet',
+    plural: 'statefulsets',
+    shortNames: ['sts'],
+    categories: ['all'],
+    statusSubresource: true,
+    subresources: [scale],
+    tracksGeneration: true,
+    ...statefulSetStrategy,
+  }),
+  builtin({
+    group: 'apps',
+    version: 'v1',
+    kind: 'DaemonSet',
+    plural: 'daemonsets',
+    shortNames: ['ds'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...daemonSetStrategy,
+  }),
+  builtin({ group: 'apps', version: 'v1', kind: 'ControllerRevision', plural: 'controllerrevisions', strategicMerge: false, ...controllerRevisionStrategy }),
+  builtin({
+    group: 'autoscaling',
+    version: 'v2',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...horizontalPodAutoscalerStrategy,
+  }),
+  builtin({
+    group: 'autoscaling',
+    version: 'v1',
+    kind: 'HorizontalPodAutoscaler',
+    plural: 'horizontalpodautoscalers',
+    shortNames: ['hpa'],
+    categories: ['all'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...horizontalPodAutoscalerV1Strategy,
+  }),
+  builtin({
+    group: 'policy',
+    version: 'v1',
+    kind: 'PodDisruptionBudget',
+    plural: 'poddisruptionbudgets',
+    shortNames: ['pdb'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    ...podDisruptionBudgetStrategy,
   }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({

@@ -5,7 +5,8 @@ const maxGeneratedPrefixLength = 63 - 5;
 /** KEP-4420 (RetryGenerateName, on by default since 1.32): 8 attempts in all before AlreadyExists. */
 export const maxNameGenerationAttempts = 8;
 
-function randomSuffix(): string {
+/** names.SimpleNameGenerator's five characters (no vowels, so no words). */
+export function randomSuffix(): string {
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let out = '';
   for (let i = 0; i < 5; i++) out += alphabet[Math.floor(Math.random() * alphabet.length)];

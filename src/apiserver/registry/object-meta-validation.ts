@@ -5,12 +5,15 @@ import type { NameRule } from './resource-type.ts';
 const subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const label = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const qualifiedName = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const dns1035Label = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const labelValue = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 const subdomainMessage =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 const labelMessage =
   "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const dns1035Message =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
 
 export function invalidValue(field: string, value: unknown, detail: string): StatusCause {
   return { reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(value)}: ${detail}` };
@@ -24,6 +27,9 @@ export function validateName(name: string, rule: NameRule, field = 'metadata.nam
     case 'dns1123-label':
       if (name.length > 63) return [invalidValue(field, name, 'must be no more than 63 characters')];
       return label.test(name) ? [] : [invalidValue(field, name, labelMessage)];
+    case 'dns1035-label':
+      if (name.length > 63) return [invalidValue(field, name, 'must be no more than 63 characters')];
+      return dns1035Label.test(name) ? [] : [invalidValue(field, name, dns1035Message)];
     case 'path-segment':
       if (name === '.' || name === '..') return [invalidValue(field, name, `may not be '${name}'`)];
       return /[/%]/.test(name) ? [invalidValue(field, name, `may not contain '/' or '%'`)] : [];
@@ -49,21 +55,27 @@ function validateQualifiedKey(key: string, field: string): StatusCause[] {
   return [];
 }
 
-export function validateObjectMeta(object: KubeObject): StatusCause[] {
+/** ValidateLabels: keys are qualified names, values label values; errors point at `field` (a Service's spec.selector too). */
+export function validateLabels(labels: Record<string, unknown>, field: string): StatusCause[] {
   const causes: StatusCause[] = [];
-  const meta = object.metadata;
-  for (const [key, value] of Object.entries(meta.labels ?? {})) {
-    causes.push(...validateQualifiedKey(key, 'metadata.labels'));
+  for (const [key, value] of Object.entries(labels)) {
+    causes.push(...validateQualifiedKey(key, field));
     if (typeof value !== 'string' || value.length > 63 || !labelValue.test(value)) {
       causes.push(
         invalidValue(
-          'metadata.labels',
+          field,
           value,
           "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
         ),
       );
     }
   }
+  return causes;
+}
+
+export function validateObjectMeta(object: KubeObject): StatusCause[] {
+  const meta = object.metadata;
+  const causes = validateLabels(meta.labels ?? {}, 'metadata.labels');
   let annotationBytes = 0;
   for (const [key, value] of Object.entries(meta.annotations ?? {})) {
     causes.push(...validateQualifiedKey(key.toLowerCase(), 'metadata.annotations'));

@@ -11,6 +11,7 @@ import { updateCandidate } from './before-update.ts';
 import { typeFirst } from './object-shape.ts';
 import type { PreparedDelete, PreparedWrite } from './prepared-write.ts';
 import { groupResource, storageKey, type ResourceType } from './resource-type.ts';
+import { checkQuota, refreshQuotas } from '../quota/quota-admission.ts';
 import { StaleWriteError } from './stale-write-error.ts';
 import { createSteps, deleteSteps, runNow, updateSteps } from './write-sequence.ts';
 import type { CreateOptions, DeleteOptions, DeleteResult, ManagedFieldsRecorder, UpdateOptions, WriteOptions, WriteResult } from './write-types.ts';
@@ -38,11 +39,12 @@ export class ObjectService {
   view(type: ResourceType, stored: StoredObject): KubeObject {
     const object = structuredClone(stored.object);
     object.apiVersion = apiVersionOf(type);
-    return object;
+    return type.present ? type.present(object) : object;
   }
 
   private served(type: ResourceType, stored: StoredObject): string {
     const apiVersion = apiVersionOf(type);
+    if (type.present) return JSON.stringify(type.present({ ...stored.object, apiVersion }));
     return stored.object.apiVersion === apiVersion ? stored.json : JSON.stringify({ ...stored.object, apiVersion });
   }
 
@@ -107,21 +109,39 @@ export class ObjectService {
     const ns = type.namespaced ? (meta.namespace ?? '') : '';
     if (prepared.kind === 'create') {
       if (this.store.get(key, ns, name)) throw errors.alreadyExists(groupResource(type), name);
+      this.allocate(prepared, undefined);
+      checkQuota(this.store, key, type.plural, object);
       if (prepared.dryRun) return JSON.stringify(object);
       const event = this.store.write(key, ns, name, 'ADDED', (revision) => {
         meta.resourceVersion = String(revision);
         return typeFirst(object);
       });
+      refreshQuotas(this.store, ns);
       return this.served(type, event.current);
     }
     if (prepared.outcome === 'noop') return this.served(type, prepared.current);
+    this.allocate(prepared, prepared.current.object);
     if (prepared.dryRun) return JSON.stringify(object);
     this.assertCurrent(type, prepared.current);
     const event = this.store.write(key, ns, name, prepared.outcome === 'remove' ? 'DELETED' : 'MODIFIED', (revision) => {
       meta.resourceVersion = String(revision);
       return typeFirst(object);
     });
+    refreshQuotas(this.store, ns);
     return this.served(type, event.current);
+  }
+
+  /** See ResourceType.allocate: between here and the store's write nothing else runs. */
+  private allocate(prepared: PreparedWrite, old: KubeObject | undefined): void {
+    const { type, object } = prepared;
+    if (!type.allocate) return;
+    const ns = object.metadata.namespace ?? '';
+    const name = object.metadata.name ?? '';
+    const others = this.store
+      .list(storageKey(type))
+      .map((stored) => stored.object)
+      .filter((other) => other.metadata.name !== name || (other.metadata.namespace ?? '') !== ns);
+    type.allocate(object, old, others);
   }
 
   commitDelete(prepared: PreparedDelete): DeleteResult {
@@ -138,6 +158,7 @@ export class ObjectService {
         last.metadata.resourceVersion = String(revision);
         return last;
       });
+      refreshQuotas(this.store, ns);
       return { json: this.served(type, event.current), deleted: true };
     }
     const next = prepared.next!;

@@ -12,11 +12,12 @@ export interface CustomResourceSchema {
   validate(object: unknown, old?: unknown): StatusCause[];
 }
 
-export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'path-segment';
+/** How metadata.name is validated: Services take DNS-1035 labels (their names become DNS names and env variables). */
+export type NameRule = 'dns1123-subdomain' | 'dns1123-label' | 'dns1035-label' | 'path-segment';
 
-/** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale…), as discovery lists it. */
+/** A subresource besides status and finalize (pods/binding, pods/log, deployments/scale, serviceaccounts/token…), as discovery lists it. */
 export interface SubresourceInfo {
-  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec';
+  readonly name: 'binding' | 'eviction' | 'scale' | 'log' | 'exec' | 'attach' | 'portforward' | 'token';
   /** The group, version and kind of what the subresource takes and answers (Binding, policy/v1 Eviction, autoscaling/v1 Scale). */
   readonly group: string;
   readonly version: string;
@@ -63,6 +64,8 @@ export interface ResourceType {
    * to the internal version does (Secret: stringData merged into data). Runs before admission; may throw BadRequest.
    */
   decode?(object: KubeObject): void;
+  /** A version that is not the stored form: how it shows a stored object (autoscaling/v1 HorizontalPodAutoscaler). */
+  present?(stored: KubeObject): KubeObject;
   /** Type-specific checks on create/update; the generic metadata checks run first. */
   validate?(object: KubeObject, old: KubeObject | undefined): StatusCause[];
   /** Namespaces: `spec.finalizers` also hold deletion back. */
@@ -80,6 +83,12 @@ export interface ResourceType {
   prepareForUpdate?(object: KubeObject, old: KubeObject): void;
   /** Type-specific defaults on create. */
   prepareForCreate?(object: KubeObject): void;
+  /**
+   * Takes what the object needs from what is stored (a Service's ClusterIP and NodePorts) as the write is stored:
+   * run synchronously with the store's write, after admission, so no other write comes between the choice and
+   * the commit. `others` are the other stored objects of the type; throws Invalid for a taken value.
+   */
+  allocate?(object: KubeObject, old: KubeObject | undefined, others: readonly KubeObject[]): void;
 }
 
 /** The storage key: one per group+plural, shared by every served version. */

@@ -48,10 +48,16 @@ function mergeStringData(object: KubeObject): void {
   object['data'] = data;
 }
 
+/** ValidateSecret's rule for the type the tokens controller fills: it must name its ServiceAccount. */
+function validateServiceAccountToken(object: KubeObject): StatusCause[] {
+  if (object['type'] !== 'kubernetes.io/service-account-token' || object.metadata.annotations?.['kubernetes.io/service-account.name']) return [];
+  return [{ reason: 'FieldValueRequired', field: 'metadata.annotations[kubernetes.io/service-account.name]', message: 'Required value' }];
+}
+
 function validateData(object: KubeObject): StatusCause[] {
   const data = object['data'];
-  if (!isPlainObject(data)) return [];
-  const causes: StatusCause[] = [];
+  if (!isPlainObject(data)) return validateServiceAccountToken(object);
+  const causes: StatusCause[] = validateServiceAccountToken(object);
   let size = 0;
   for (const [key, value] of Object.entries(data)) {
     for (const message of configKeyErrors(key)) causes.push(invalidValue(`data[${key}]`, key, message));

@@ -15,7 +15,7 @@ export const LEGACY_JOB_NAME_LABEL = 'job-name';
 export const CONTROLLER_UID_LABEL = 'batch.kubernetes.io/controller-uid';
 export const LEGACY_CONTROLLER_UID_LABEL = 'controller-uid';
 
-function child(parent: Json, key: string): Json {
+export function child(parent: Json, key: string): Json {
   const value = parent[key];
   if (isPlainObject(value)) return value;
   const created: Json = {};
@@ -23,7 +23,7 @@ function child(parent: Json, key: string): Json {
   return created;
 }
 
-function record(value: unknown): Json {
+export function record(value: unknown): Json {
   return isPlainObject(value) ? value : {};
 }
 
@@ -41,7 +41,7 @@ function goLabelSelector(selector: Json): string {
   return `v1.LabelSelector{MatchLabels:${labels}, MatchExpressions:${expressions}}`;
 }
 
-function nonNegative(spec: Json, field: string, path: string, causes: StatusCause[]): void {
+export function nonNegative(spec: Json, field: string, path: string, causes: StatusCause[]): void {
   const value = spec[field];
   if (value === undefined) return;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
@@ -50,7 +50,7 @@ function nonNegative(spec: Json, field: string, path: string, causes: StatusCaus
 }
 
 /** A selector that is present, non-empty, parseable and matches the pod template's labels. */
-function selectorCauses(spec: Json, emptyMessage: string): StatusCause[] {
+export function selectorCauses(spec: Json, emptyMessage: string): StatusCause[] {
   const selector = spec['selector'];
   if (!isPlainObject(selector)) return [{ reason: 'FieldValueRequired', field: 'spec.selector', message: 'Required value' }];
   const labels = record(record(record(spec['template'])['metadata'])['labels']);
@@ -68,7 +68,7 @@ function selectorCauses(spec: Json, emptyMessage: string): StatusCause[] {
   return [];
 }
 
-function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause[] {
+export function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause[] {
   if (!old) return [];
   const before = record(old['spec'])['selector'];
   if (JSON.stringify(before) === JSON.stringify(spec['selector'])) return [];
@@ -76,20 +76,20 @@ function immutableSelector(spec: Json, old: KubeObject | undefined): StatusCause
 }
 
 /** The pod template's spec: defaulted and validated as a pod's would be. */
-function templateSpec(spec: Json): Json {
+export function templateSpec(spec: Json): Json {
   return child(child(spec, 'template'), 'spec');
 }
 
-function templateCauses(spec: Json): StatusCause[] {
+export function templateCauses(spec: Json): StatusCause[] {
   return validatePodSpec(record(record(spec['template'])['spec']), 'spec.template.spec');
 }
 
-/** The template's restart policy (defaulted to Always) is one the workload allows. */
-function restartPolicy(spec: Json, allowed: string[]): StatusCause[] {
+/** The template's restart policy (defaulted to Always) is one the workload allows; `path` is where `spec` is. */
+export function restartPolicy(spec: Json, allowed: string[], path = 'spec'): StatusCause[] {
   const policy = record(record(spec['template'])['spec'])['restartPolicy'];
   const supported = allowed.map((p) => JSON.stringify(p)).join(', ');
   if (typeof policy === 'string' && allowed.includes(policy)) return [];
-  return [{ reason: 'FieldValueNotSupported', field: 'spec.template.spec.restartPolicy', message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
+  return [{ reason: 'FieldValueNotSupported', field: `${path}.template.spec.restartPolicy`, message: `Unsupported value: ${JSON.stringify(policy)}: supported values: ${supported}` }];
 }
 
 // batch/v1 SetDefaults_Job.
@@ -156,9 +156,9 @@ function defaultDeployment(deployment: KubeObject): void {
 }
 
 /** An IntOrString of a rolling update: an integer ≥ 0 or a percentage up to 100%. Returns its value if zero-checkable. */
-function intOrPercent(rolling: Json, field: string, causes: StatusCause[]): number | undefined {
+export function intOrPercent(rolling: Json, field: string, causes: StatusCause[], prefix = 'spec.strategy.rollingUpdate'): number | undefined {
   const value = rolling[field];
-  const path = `spec.strategy.rollingUpdate.${field}`;
+  const path = `${prefix}.${field}`;
   if (typeof value === 'number') {
     if (Number.isInteger(value) && value >= 0) return value;
     causes.push({ reason: 'FieldValueInvalid', field: path, message: `Invalid value: ${value}: must be greater than or equal to 0` });

@@ -225,19 +225,29 @@ const node = top({
   }),
 });
 
+const jobSpec = struct({
+  ...scalars('parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes', 'manualSelector', 'ttlSecondsAfterFinished', 'completionMode', 'suspend', 'podReplacementPolicy', 'managedBy'),
+  selector: labelSelector,
+  template: podTemplateSpec,
+  podFailurePolicy: struct({ rules: atomic(UNKNOWN) }),
+  successPolicy: struct({ rules: atomic(UNKNOWN) }),
+});
 const job = top({
-  spec: struct({
-    ...scalars('parallelism', 'completions', 'activeDeadlineSeconds', 'backoffLimit', 'backoffLimitPerIndex', 'maxFailedIndexes', 'manualSelector', 'ttlSecondsAfterFinished', 'completionMode', 'suspend', 'podReplacementPolicy', 'managedBy'),
-    selector: labelSelector,
-    template: podTemplateSpec,
-    podFailurePolicy: struct({ rules: atomic(UNKNOWN) }),
-    successPolicy: struct({ rules: atomic(UNKNOWN) }),
-  }),
+  spec: jobSpec,
   status: struct({
     conditions: { kind: 'array', items: condition, patchStrategy: 'merge', patchMergeKey: 'type', listType: 'atomic' },
     ...scalars('startTime', 'completionTime', 'active', 'succeeded', 'failed', 'terminating', 'completedIndexes', 'failedIndexes', 'ready'),
     uncountedTerminatedPods: struct({ succeeded: { kind: 'array', items: SCALAR, listType: 'set' }, failed: { kind: 'array', items: SCALAR, listType: 'set' } }),
   }),
+});
+
+// batch/v1 CronJob: the job template is a Job spec; status.active is +listType=atomic.
+const cronJob = top({
+  spec: struct({
+    ...scalars('schedule', 'timeZone', 'startingDeadlineSeconds', 'concurrencyPolicy', 'suspend', 'successfulJobsHistoryLimit', 'failedJobsHistoryLimit'),
+    jobTemplate: struct({ metadata: OBJECT_META_SCHEMA, spec: jobSpec }),
+  }),
+  status: struct({ active: atomic(objectReference), ...scalars('lastScheduleTime', 'lastSuccessfulTime') }),
 });
 
 const intOrString = SCALAR;
@@ -261,6 +271,36 @@ const replicaSet = top({
     conditions: conditionsByType,
   }),
 });
+
+// apps/v1 StatefulSet: the claim templates are an atomic list; ControllerRevision data is a RawExtension.
+const statefulSet = top({
+  spec: struct({
+    ...scalars('replicas', 'serviceName', 'podManagementPolicy', 'revisionHistoryLimit', 'minReadySeconds'),
+    selector: labelSelector,
+    template: podTemplateSpec,
+    volumeClaimTemplates: atomic(UNKNOWN),
+    updateStrategy: struct({ type: SCALAR, rollingUpdate: struct({ partition: SCALAR, maxUnavailable: intOrString }) }),
+    persistentVolumeClaimRetentionPolicy: struct(scalars('whenDeleted', 'whenScaled')),
+    ordinals: struct(scalars('start')),
+  }),
+  status: struct({
+    ...scalars('observedGeneration', 'replicas', 'readyReplicas', 'currentReplicas', 'updatedReplicas', 'currentRevision', 'updateRevision', 'collisionCount', 'availableReplicas'),
+    conditions: conditionsByType,
+  }),
+});
+const daemonSet = top({
+  spec: struct({
+    ...scalars('minReadySeconds', 'revisionHistoryLimit'),
+    selector: labelSelector,
+    template: podTemplateSpec,
+    updateStrategy: struct({ type: SCALAR, rollingUpdate: struct({ maxUnavailable: intOrString, maxSurge: intOrString }) }),
+  }),
+  status: struct({
+    ...scalars('currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady', 'observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'collisionCount'),
+    conditions: conditionsByType,
+  }),
+});
+const controllerRevision = top({ data: UNKNOWN, revision: SCALAR });
 
 const lease = top({
   spec: struct(scalars('holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder')),
@@ -293,6 +333,34 @@ const webhook = struct({
 });
 const webhookConfiguration = top({ webhooks: mergeByKey('name', webhook) });
 
+// core/v1 Service: ports merge by port (SSA keys them by port and protocol); selector is an atomic map.
+const service = top({
+  spec: struct({
+    ports: {
+      kind: 'array',
+      items: struct({ ...scalars('name', 'appProtocol', 'port', 'targetPort', 'nodePort'), protocol: { kind: 'scalar', default: 'TCP' } }),
+      patchStrategy: 'merge',
+      patchMergeKey: 'port',
+      listType: 'map',
+      listMapKeys: ['port', 'protocol'],
+    },
+    selector: atomicStringMap,
+    clusterIPs: atomic(),
+    ipFamilies: atomic(),
+    externalIPs: atomic(),
+    loadBalancerSourceRanges: atomic(),
+    sessionAffinityConfig: struct({ clientIP: struct(scalars('timeoutSeconds')) }),
+    ...scalars(
+      'type', 'clusterIP', 'sessionAffinity', 'loadBalancerIP', 'externalName', 'externalTrafficPolicy', 'healthCheckNodePort', 'publishNotReadyAddresses',
+      'ipFamilyPolicy', 'allocateLoadBalancerNodePorts', 'loadBalancerClass', 'internalTrafficPolicy', 'trafficDistribution',
+    ),
+  }),
+  status: struct({ loadBalancer: struct({ ingress: atomic(struct(scalars('ip', 'hostname', 'ipMode'))) }), conditions: { kind: 'array', items: condition, listType: 'map', listMapKeys: ['type'] } }),
+});
+// Endpoints and EndpointSlices: their lists are atomic.
+const endpoints = top({ subsets: atomic(struct({ addresses: atomic(), notReadyAddresses: atomic(), ports: atomic() })) });
+const endpointSlice = top({ addressType: SCALAR, endpoints: atomic(UNKNOWN), ports: atomic(UNKNOWN) });
+
 /** Keyed by "group/version/Kind"; the core group is "" (so "/v1/Pod"). */
 export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Namespace', namespace],
@@ -300,11 +368,18 @@ export const BUILTIN_SCHEMAS: ReadonlyMap<string, ObjectFieldSchema> = new Map([
   ['/v1/Secret', secret],
   ['/v1/Event', event],
   ['/v1/ServiceAccount', serviceAccount],
+  ['/v1/Service', service],
+  ['/v1/Endpoints', endpoints],
+  ['discovery.k8s.io/v1/EndpointSlice', endpointSlice],
   ['/v1/Pod', pod],
   ['/v1/Node', node],
   ['batch/v1/Job', job],
+  ['batch/v1/CronJob', cronJob],
   ['apps/v1/Deployment', deployment],
   ['apps/v1/ReplicaSet', replicaSet],
+  ['apps/v1/StatefulSet', statefulSet],
+  ['apps/v1/DaemonSet', daemonSet],
+  ['apps/v1/ControllerRevision', controllerRevision],
   ['coordination.k8s.io/v1/Lease', lease],
   ['apiextensions.k8s.io/v1/CustomResourceDefinition', crd],
   ['admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration', webhookConfiguration],

@@ -288,6 +288,42 @@ const jobPrinter = workloadPrinter(
   },
 );
 
+/** printCronJob: the schedule, its time zone, suspend, the active Jobs and the last schedule; wide: the job template's. */
+const cronJobPrinter = printer(
+  [
+    NAME,
+    col('Schedule', 'The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron.'),
+    col('Timezone', 'The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.'),
+    col('Suspend', 'This flag tells the controller to suspend subsequent executions, it does not apply to already started executions.', 0, 'boolean'),
+    col('Active', 'A list of pointers to currently running jobs.', 0, 'integer'),
+    col('Last Schedule', 'Information when was the last time the job was successfully scheduled.', 0, 'date'),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    col('Selector', 'A label query over pods that should match the pod count.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const jobSpec = rec(rec(spec.jobTemplate).spec);
+    const containers = arr(rec(rec(jobSpec.template).spec).containers).map(rec);
+    const suspend = typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>';
+    const last = str(status.lastScheduleTime);
+    return [
+      o.metadata.name ?? '',
+      str(spec.schedule),
+      str(spec.timeZone) || '<none>',
+      suspend,
+      arr(status.active).length,
+      last ? age(last, now) : '<none>',
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(jobSpec.selector),
+    ];
+  },
+);
+
 const deploymentPrinter = workloadPrinter(
   [
     col('Ready', 'Number of the pod with ready state'),
@@ -302,6 +338,100 @@ const replicaSetPrinter = workloadPrinter(
   [col('Desired', 'Number of desired pods.'), col('Current', 'Number of actually running pods.'), col('Ready', 'Number of ready pods.')],
   'Label query over pods that should match the replica count. If selector is empty, it is defaulted to the labels present on the pod template.',
   (_o, spec, status) => [num(spec.replicas), num(status.replicas), num(status.readyReplicas)],
+);
+
+/** StatefulSet: Name, Ready, Age and the template's containers and images (no selector column, as upstream). */
+const statefulSetPrinter = printer([NAME, col('Ready', 'Number of the pod with ready state'), AGE, CONTAINERS, IMAGES], (o, now) => {
+  const spec = rec(o['spec']);
+  const containers = arr(rec(rec(spec.template).spec).containers).map(rec);
+  return [
+    o.metadata.name ?? '',
+    `${num(rec(o['status']).readyReplicas)}/${num(spec.replicas)}`,
+    age(o.metadata.creationTimestamp, now),
+    containers.map((c) => str(c.name)).join(','),
+    containers.map((c) => str(c.image)).join(','),
+  ];
+});
+
+/** DaemonSet: the counts kube-apiserver prints, then the node selector (wide: containers, images, selector). */
+const daemonSetPrinter = printer(
+  [
+    NAME,
+    col('Desired', 'The desired number of nodes that should be running the daemon pod.'),
+    col('Current', 'The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.'),
+    col('Ready', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.'),
+    col('Up-to-date', 'The total number of nodes that are running updated daemon pod'),
+    col('Available', 'The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least spec.minReadySeconds)'),
+    col('Node Selector', 'NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node\'s labels for the pod to be scheduled on that node. More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/'),
+    AGE,
+    CONTAINERS,
+    IMAGES,
+    col('Selector', 'A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template\'s labels. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const podSpec = rec(rec(spec.template).spec);
+    const containers = arr(podSpec.containers).map(rec);
+    const nodeSelector = Object.entries(rec(podSpec.nodeSelector)).map(([k, v]) => `${k}=${str(v)}`).join(',');
+    return [
+      o.metadata.name ?? '',
+      num(status.desiredNumberScheduled),
+      num(status.currentNumberScheduled),
+      num(status.numberReady),
+      num(status.updatedNumberScheduled),
+      num(status.numberAvailable),
+      nodeSelector || '<none>',
+      age(o.metadata.creationTimestamp, now),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatLabelSelector(spec.selector),
+    ];
+  },
+);
+
+/** ControllerRevision: its controller as `statefulset.apps/web` (or <none>), and its revision number. */
+const controllerRevisionPrinter = printer(
+  [NAME, col('Controller', 'Controller of the object'), col('Revision', 'Revision of the ControllerRevision'), AGE],
+  (o, now) => {
+    const ref = o.metadata.ownerReferences?.find((r) => r.controller === true);
+    const group = ref?.apiVersion.includes('/') ? ref.apiVersion.slice(0, ref.apiVersion.indexOf('/')) : '';
+    const controller = ref ? `${ref.kind.toLowerCase()}${group ? `.${group}` : ''}/${ref.name}` : '<none>';
+    return [o.metadata.name ?? '', controller, num(o['revision']), age(o.metadata.creationTimestamp, now)];
+  },
+);
+
+/** PodDisruptionBudget: the budget as written (N/A for the other bound) and what the controller allows now. */
+const podDisruptionBudgetPrinter = printer(
+  [
+    NAME,
+    col('Min Available', 'The minimum number of pods that must be available'),
+    col('Max Unavailable', 'The maximum number of pods that may be unavailable'),
+    col('Allowed Disruptions', 'Calculated number of pods that may be disrupted at this time', 0, 'integer'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const bound = (v: unknown): string => (v === undefined || v === null ? 'N/A' : String(v));
+    return [o.metadata.name ?? '', bound(spec.minAvailable), bound(spec.maxUnavailable), num(rec(o['status']).disruptionsAllowed), age(o.metadata.creationTimestamp, now)];
+  },
+);
+
+/** ResourceQuota: used/hard per resource, the limits.* ones under LIMIT and the rest under REQUEST, as kubectl. */
+const resourceQuotaPrinter = printer(
+  [NAME, AGE, col('Request', 'Request represents a minimum amount of cpu/memory that a container may consume.'), col('Limit', 'Limits control the maximum amount of cpu/memory that a container can use independent of contention on the node.')],
+  (o, now) => {
+    const status = rec(o['status']);
+    const hard = rec(status.hard);
+    const used = rec(status.used);
+    const list = (limits: boolean): string =>
+      Object.keys(hard)
+        .filter((r) => r.startsWith('limits.') === limits)
+        .sort()
+        .map((r) => `${r}: ${str(used[r]) || '0'}/${str(hard[r])}`)
+        .join(', ');
+    return [o.metadata.name ?? '', age(o.metadata.creationTimestamp, now), list(false), list(true)];
+  },
 );
 
 function formatEventSource(o: KubeObject): string {
@@ -401,11 +531,221 @@ const nodePrinter = printer(
   },
 );
 
+/** makePortString: `80/TCP`, `80:30080/TCP` with a node port. */
+function servicePorts(ports: unknown): string {
+  return arr(ports)
+    .map((p) => {
+      const port = rec(p);
+      const nodePort = num(port['nodePort']);
+      return nodePort > 0 ? `${num(port['port'])}:${nodePort}/${str(port['protocol'])}` : `${num(port['port'])}/${str(port['protocol'])}`;
+    })
+    .join(',');
+}
+
+/** getServiceExternalIP. */
+function serviceExternalIP(spec: Json, status: Json): string {
+  const externalIPs = arr(spec['externalIPs']).map(str);
+  switch (spec['type']) {
+    case 'ClusterIP':
+    case 'NodePort':
+      return externalIPs.length > 0 ? externalIPs.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const ingress = arr(rec(status['loadBalancer'])['ingress']).map((i) => str(rec(i)['ip']) || str(rec(i)['hostname'])).filter(Boolean);
+      const all = [...ingress, ...externalIPs];
+      return all.length > 0 ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return str(spec['externalName']);
+    default:
+      return '<unknown>';
+  }
+}
+
+/** labels.FormatLabels: sorted `k=v` pairs, `<none>` when empty. */
+function formatLabels(labels: unknown): string {
+  const pairs = Object.entries(rec(labels)).sort(([a], [b]) => a.localeCompare(b));
+  return pairs.length > 0 ? pairs.map(([k, v]) => `${k}=${str(v)}`).join(',') : '<none>';
+}
+
+const servicePrinter = printer(
+  [
+    NAME,
+    col('Type', 'type determines how the Service is exposed.'),
+    col('Cluster-IP', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
+    col('External-IP', 'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.'),
+    col('Port(s)', 'The list of ports that are exposed by this service.'),
+    AGE,
+    col('Selector', 'Route service traffic to pods with label keys and values matching this selector.', 1),
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const ports = servicePorts(spec['ports']);
+    return [
+      o.metadata.name ?? '',
+      str(spec['type']),
+      str(arr(spec['clusterIPs'])[0]) || '<none>',
+      serviceExternalIP(spec, rec(o['status'])),
+      ports || '<none>',
+      age(o.metadata.creationTimestamp, now),
+      formatLabels(spec['selector']),
+    ];
+  },
+);
+
+/** A list of at most three, then `+ N more...` (formatEndpoints, listWithMoreString). */
+function firstThree(list: string[], empty: string): string {
+  if (list.length > 3) return `${list.slice(0, 3).join(',')} + ${list.length - 3} more...`;
+  return list.length > 0 ? list.join(',') : empty;
+}
+
+function hostPort(ip: string, port: number): string {
+  return ip.includes(':') ? `[${ip}]:${port}` : `${ip}:${port}`;
+}
+
+const endpointsPrinter = printer([NAME, col('Endpoints', 'Endpoints of the service'), AGE], (o, now) => {
+  const subsets = arr(o['subsets']).map(rec);
+  const list: string[] = [];
+  for (const subset of subsets) {
+    const ips = arr(subset['addresses']).map((a) => str(rec(a)['ip']));
+    const ports = arr(subset['ports']).map(rec);
+    if (ports.length === 0) list.push(...ips);
+    else for (const port of ports) list.push(...ips.map((ip) => hostPort(ip, num(port['port']))));
+  }
+  return [o.metadata.name ?? '', subsets.length === 0 ? '<none>' : firstThree(list, ''), age(o.metadata.creationTimestamp, now)];
+});
+
+const endpointSlicePrinter = printer(
+  [
+    NAME,
+    col('AddressType', 'addressType specifies the type of address carried by this EndpointSlice.'),
+    col('Ports', 'ports specifies the list of network ports exposed by each endpoint in this slice.'),
+    col('Endpoints', 'endpoints is a list of unique endpoints in this slice.'),
+    AGE,
+  ],
+  (o, now) => {
+    const ports = arr(o['ports']).map((p) => {
+      const port = rec(p);
+      return typeof port['port'] === 'number' ? String(port['port']) : str(port['name']) || '*';
+    });
+    const addresses = arr(o['endpoints']).flatMap((e) => arr(rec(e)['addresses']).map(str));
+    return [o.metadata.name ?? '', str(o['addressType']), firstThree(ports, '<unset>'), firstThree(addresses, '<unset>'), age(o.metadata.creationTimestamp, now)];
+  },
+);
+
 const webhookConfigurationPrinter = printer([NAME, col('Webhooks', 'Webhooks indicates the number of webhooks registered in this configuration'), AGE], (o, now) => [
   o.metadata.name ?? '',
   arr(o['webhooks']).length,
   age(o.metadata.creationTimestamp, now),
 ]);
+
+/** formatHPAMetrics: `cpu: 42%/50%` per resource metric (current <unknown> until measured), ten at most. */
+function hpaTargets(specs: Json[], statuses: Json[]): string {
+  if (specs.length === 0) return '<none>';
+  const shown = specs.slice(0, 10).map((spec, i) => {
+    const source = rec(spec.resource ?? spec.containerResource);
+    if (spec.type !== 'Resource' && spec.type !== 'ContainerResource') return `<unknown>/<unknown>`;
+    const target = rec(source.target);
+    const current = rec(rec(rec(statuses[i]).resource ?? rec(statuses[i]).containerResource).current);
+    if (target.averageValue !== undefined) return `${str(source.name)}: ${current.averageValue === undefined ? '<unknown>' : String(current.averageValue)}/${String(target.averageValue)}`;
+    const now = typeof current.averageUtilization === 'number' ? `${current.averageUtilization}%` : '<unknown>';
+    const wanted = typeof target.averageUtilization === 'number' ? `${target.averageUtilization}%` : '<auto>';
+    return `${str(source.name)}: ${now}/${wanted}`;
+  });
+  return specs.length > 10 ? `${shown.join(', ')} + ${specs.length - 10} more...` : shown.join(', ');
+}
+
+const horizontalPodAutoscalerPrinter = printer(
+  [
+    NAME,
+    col('Reference', 'Reference to the object the autoscaler scales'),
+    col('Targets', 'Current and target values of the metrics the autoscaler follows'),
+    col('MinPods', 'Lower limit for the number of pods that can be set by the autoscaler, default 1.'),
+    col('MaxPods', 'Upper limit for the number of pods that can be set by the autoscaler; cannot be smaller than MinReplicas.', 0, 'integer'),
+    col('Replicas', 'Current number of replicas of pods managed by this autoscaler.', 0, 'integer'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const ref = rec(spec.scaleTargetRef);
+    // autoscaling/v1 says its one metric in targetCPUUtilizationPercentage / currentCPUUtilizationPercentage.
+    const v1Cpu = typeof spec.targetCPUUtilizationPercentage === 'number' && spec.metrics === undefined;
+    const metrics = v1Cpu ? [{ type: 'Resource', resource: { name: 'cpu', target: { averageUtilization: spec.targetCPUUtilizationPercentage } } }] : arr(spec.metrics).map(rec);
+    const current = v1Cpu && typeof status.currentCPUUtilizationPercentage === 'number' ? [{ resource: { current: { averageUtilization: status.currentCPUUtilizationPercentage } } }] : arr(status.currentMetrics).map(rec);
+    return [
+      o.metadata.name ?? '',
+      `${str(ref.kind)}/${str(ref.name)}`,
+      hpaTargets(metrics, current),
+      typeof spec.minReplicas === 'number' ? String(spec.minReplicas) : '<unset>',
+      num(spec.maxReplicas),
+      num(status.currentReplicas),
+      age(o.metadata.creationTimestamp, now),
+    ];
+  },
+);
+
+const ACCESS_MODES: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
+const accessModes = (modes: unknown): string => arr(modes).map((m) => ACCESS_MODES[str(m)] ?? str(m)).join(',');
+const VOLUME_ATTRIBUTES_CLASS = col('VolumeAttributesClass', 'VolumeAttributesClass of the volume');
+const VOLUME_MODE = col('VolumeMode', 'The volume mode of the volume', 1);
+const attributesClass = (spec: Json): string => str(spec.volumeAttributesClassName) || '<unset>';
+
+/** PersistentVolumeClaim: status, bound volume, capacity, access modes and class, as printPersistentVolumeClaim. */
+const persistentVolumeClaimPrinter = printer(
+  [NAME, col('Status', 'The phase of the claim'), col('Volume', 'The volume bound to the claim'), col('Capacity', 'The capacity of the bound volume'), col('Access Modes', 'The access modes of the bound volume'), col('StorageClass', 'StorageClass of the claim'), VOLUME_ATTRIBUTES_CLASS, AGE, VOLUME_MODE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const bound = str(spec.volumeName) !== '';
+    return [
+      o.metadata.name ?? '',
+      o.metadata.deletionTimestamp ? 'Terminating' : str(status.phase),
+      str(spec.volumeName),
+      bound ? str(rec(status.capacity).storage) : '',
+      bound ? accessModes(status.accessModes) : '',
+      str(spec.storageClassName),
+      attributesClass(spec),
+      age(o.metadata.creationTimestamp, now),
+      str(spec.volumeMode),
+    ];
+  },
+);
+
+/** PersistentVolume: capacity, access modes, reclaim policy, phase, claim and class, as printPersistentVolume. */
+const persistentVolumePrinter = printer(
+  [NAME, col('Capacity', 'The capacity of the volume'), col('Access Modes', 'The access modes of the volume'), col('Reclaim Policy', 'What happens to the volume when its claim goes'), col('Status', 'The phase of the volume'), col('Claim', 'The claim bound to the volume'), col('StorageClass', 'StorageClass of the volume'), VOLUME_ATTRIBUTES_CLASS, col('Reason', 'Why the volume is in its phase'), AGE, VOLUME_MODE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const status = rec(o['status']);
+    const claim = rec(spec.claimRef);
+    return [
+      o.metadata.name ?? '',
+      str(rec(spec.capacity).storage),
+      accessModes(spec.accessModes),
+      str(spec.persistentVolumeReclaimPolicy),
+      o.metadata.deletionTimestamp ? 'Terminating' : str(status.phase),
+      claim.name ? `${str(claim.namespace)}/${str(claim.name)}` : '',
+      str(spec.storageClassName),
+      attributesClass(spec),
+      str(status.reason),
+      age(o.metadata.creationTimestamp, now),
+      str(spec.volumeMode),
+    ];
+  },
+);
+
+/** StorageClass: `local-path (default)`, provisioner, reclaim policy, binding mode, expansion. */
+const storageClassPrinter = printer(
+  [NAME, col('Provisioner', 'The provisioner of the class'), col('ReclaimPolicy', 'The reclaim policy of its volumes'), col('VolumeBindingMode', 'When its claims are bound'), col('AllowVolumeExpansion', 'Whether its volumes may grow'), AGE],
+  (o, now) => [
+    `${o.metadata.name ?? ''}${o.metadata.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true' ? ' (default)' : ''}`,
+    str(o['provisioner']),
+    str(o['reclaimPolicy']) || 'Delete',
+    str(o['volumeBindingMode']) || 'Immediate',
+    o['allowVolumeExpansion'] === true ? 'true' : 'false',
+    age(o.metadata.creationTimestamp, now),
+  ],
+);
 
 /** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
 export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
@@ -416,9 +756,22 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Event': eventPrinter,
   '/Node': nodePrinter,
   '/ServiceAccount': serviceAccountPrinter,
+  '/Service': servicePrinter,
+  '/PersistentVolumeClaim': persistentVolumeClaimPrinter,
+  '/PersistentVolume': persistentVolumePrinter,
+  'storage.k8s.io/StorageClass': storageClassPrinter,
+  '/Endpoints': endpointsPrinter,
+  'discovery.k8s.io/EndpointSlice': endpointSlicePrinter,
   'batch/Job': jobPrinter,
+  'batch/CronJob': cronJobPrinter,
   'apps/Deployment': deploymentPrinter,
   'apps/ReplicaSet': replicaSetPrinter,
+  'apps/StatefulSet': statefulSetPrinter,
+  'apps/DaemonSet': daemonSetPrinter,
+  'apps/ControllerRevision': controllerRevisionPrinter,
+  'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerPrinter,
+  'policy/PodDisruptionBudget': podDisruptionBudgetPrinter,
+  '/ResourceQuota': resourceQuotaPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
   'admissionregistration.k8s.io/ValidatingWebhookConfiguration': webhookConfigurationPrinter,

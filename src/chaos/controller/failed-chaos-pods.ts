@@ -5,6 +5,8 @@
 // finalizer goes and, once it is gone, a new chaos pod is created for its target; when it may have left the
 // target disrupted it keeps its finalizer and the disruption is marked stuck, with a Warning Event saying so.
 // Replacements of one target × kind back off exponentially, so an injector that always fails is not a hot loop.
+// The Warning quotes the injector's last logged error (its log, read once), so that an injection the node
+// cannot run (a network delay on a kernel without netem) names the missing feature on the disruption itself.
 import { podsResource } from '../../apimachinery/builtin-resources.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { ExponentialRateLimiter } from '../../runtime/index.ts';
@@ -23,10 +25,10 @@ export class ChaosPodReplacements {
   private readonly limiter = new ExponentialRateLimiter(REPLACEMENT_BACKOFF_BASE_MS, REPLACEMENT_BACKOFF_MAX_MS);
   private readonly notBefore = new Map<string, number>();
 
-  /** Counts a failure of the target × kind's chaos pod; its replacement waits. */
-  failed(disruptionKey: string, target: string, kind: string, nowMs: number): void {
+  /** Counts a failure of the target × kind's chaos pod; its replacement waits (at least `minWaitMs`). */
+  failed(disruptionKey: string, target: string, kind: string, nowMs: number, minWaitMs = 0): void {
     const key = replacementKey(disruptionKey, target, kind);
-    this.notBefore.set(key, nowMs + this.limiter.when(key));
+    this.notBefore.set(key, nowMs + Math.max(this.limiter.when(key), minWaitMs));
   }
 
   /** How long the target × kind's replacement must still wait (0: create it now). */
@@ -57,14 +59,35 @@ function failureOf(pod: Pod): string {
   return parts.filter((p) => p !== undefined && p !== '').join(', ') || 'no reason given';
 }
 
+/** The last error the injector logged (JSON lines: `msg` and `error`), or undefined when there is none to read. */
+async function lastInjectorError(x: DisruptionControllerData, pod: Pod): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await x.client.podLog(pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '', container: INJECTOR_CONTAINER, tailLines: 50, limitBytes: 64 * 1024, timeoutMs: 5000 });
+  } catch {
+    return undefined; // no log to read (the node is gone): the exit code alone says it
+  }
+  for (const line of text.trim().split('\n').reverse()) {
+    try {
+      const entry = JSON.parse(line) as { level?: unknown; msg?: unknown; error?: unknown };
+      if (entry.level === 'error' && typeof entry.error === 'string') return `${String(entry.msg)}: ${entry.error}`;
+    } catch {
+      // not a JSON line of the injector's
+    }
+  }
+  return undefined;
+}
+
 /** Deletes the disruption's failed chaos pods (not being deleted yet), says so in a Warning Event, and backs their replacement off. */
 export async function deleteFailedChaosPods(x: DisruptionControllerData, d: Disruption, disruptionKey: string, chaosPods: readonly Pod[], now: Date): Promise<void> {
   for (const pod of chaosPods) {
     if (pod.status?.phase !== 'Failed' || pod.metadata.deletionTimestamp) continue;
     const target = pod.metadata.labels?.[TARGET_LABEL] ?? '';
     const kind = pod.metadata.labels?.[DISRUPTION_KIND_LABEL] ?? '';
-    x.replacements.failed(disruptionKey, target, kind, now.getTime());
-    void x.recorder.warning(d, EVENT_CHAOS_POD_FAILED, `chaos pod ${pod.metadata.name ?? ''} (${kind}) of target ${target} failed before the end (${failureOf(pod)}): deleting it; a new one replaces it once it is cleaned up`);
+    const error = await lastInjectorError(x, pod);
+    // A node that lacks a kernel feature will not grow it: its replacement waits the longest backoff at once.
+    x.replacements.failed(disruptionKey, target, kind, now.getTime(), error?.includes('cannot run on this node') ? REPLACEMENT_BACKOFF_MAX_MS : 0);
+    void x.recorder.warning(d, EVENT_CHAOS_POD_FAILED, `chaos pod ${pod.metadata.name ?? ''} (${kind}) of target ${target} failed before the end (${failureOf(pod)}${error ? `; ${error}` : ''}): deleting it; a new one replaces it once it is cleaned up`);
     try {
       await x.client.delete(podsResource, pod.metadata.name ?? '', { namespace: pod.metadata.namespace ?? '' });
     } catch (err) {

@@ -3,6 +3,8 @@
 // every one (failures logged, not fatal, so partial injections are still cleaned); write the readiness file only
 // when all succeeded; then hold — pulsing, re-injecting restarted containers — until SIGINT/SIGTERM or
 // --deadline; clean each with 3 retries; remove the chaos pod's finalizer; exit 0, or 1 when a clean failed.
+// When every failed injection failed for a feature the node lacks (FeatureUnavailableError), it does not hold:
+// it cleans, removes its finalizer and exits 1 at once.
 import type { HostReads } from './host/host-reads.ts';
 import type { HostWrites } from './host/host-writes.ts';
 import type { Injector, InjectorContext, InjectorLogger, KindDefinition } from './injector.ts';
@@ -19,6 +21,7 @@ import { watchRestarts, type ContainerRestart } from './reinjection.ts';
 import { withRetries } from './retry.ts';
 import { resolveContainer, resolveTargets, type ResolvedTarget } from './targets.ts';
 import { watchTermination } from './termination.ts';
+import { FeatureUnavailableError } from './kinds/feature-probes.ts';
 
 export const EXIT_OK = 0;
 /** Initialization failed, or a clean still failed after its retries. */
@@ -103,6 +106,8 @@ export async function runLifecycle(kind: KindDefinition, values: Readonly<Record
       queue = run.catch(() => undefined);
       return run;
     };
+    // Whether every failed injection failed because the node lacks a feature (it will not grow one).
+    let onlyUnsupported = true;
     const injectAll = async (): Promise<boolean> => {
       let ok = true;
       for (const entry of entries) {
@@ -110,6 +115,7 @@ export async function runLifecycle(kind: KindDefinition, values: Readonly<Record
           await entry.injector.inject();
         } catch (error) {
           ok = false;
+          if (!(error instanceof FeatureUnavailableError)) onlyUnsupported = false;
           log.error('injection failed', { kind: kind.name, target: entry.target.container?.id ?? entry.target.nodeName, error });
         }
       }
@@ -142,6 +148,11 @@ export async function runLifecycle(kind: KindDefinition, values: Readonly<Record
         } catch (error) {
           log.error('could not write the readiness file', { path: options.readinessFile, error });
         }
+      } else if (onlyUnsupported) {
+        // Holding would leave a chaos pod that never gets ready and says why only in its log: end now, clean,
+        // and exit 1, so that the pod fails and the controller's Warning carries the reason (from this log).
+        log.error('this node cannot run the disruption: cleaning and exiting', { kind: kind.name });
+        termination.end('unsupported');
       } else log.error('not every injection succeeded: the chaos pod does not become ready', { kind: kind.name });
     }
 
@@ -219,7 +230,7 @@ export async function runLifecycle(kind: KindDefinition, values: Readonly<Record
 
     // 6. The chaos pod's own finalizer. Not a change to the target: done in dry-run too, or the pod would hang.
     await removeOwnFinalizer(port, options.chaosNamespace, deps.podName, log, retryDelayMs);
-    return EXIT_OK;
+    return reason === 'unsupported' ? EXIT_FAILURE : EXIT_OK;
   } finally {
     termination.dispose();
   }

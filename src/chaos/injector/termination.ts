@@ -1,19 +1,23 @@
 // SIGINT/SIGTERM and --deadline end the injector: the first of them aborts `signal` (a long injection or a wait
 // stops early), and `ended` resolves with what it was. Upstream cancels its injector context the same way.
+// The lifecycle ends it too when the node cannot run the disruption at all ('unsupported').
 import { sleep } from './durations.ts';
+
+export type TerminationReason = 'signal' | 'deadline' | 'unsupported';
 
 export interface Termination {
   signal: AbortSignal;
-  /** Resolves once a signal arrived or the deadline passed. */
-  ended: Promise<'signal' | 'deadline'>;
+  /** Resolves once a signal arrived, the deadline passed or end() was called. */
+  ended: Promise<TerminationReason>;
+  end(reason: TerminationReason): void;
   dispose(): void;
 }
 
 export function watchTermination(deadline: Date | undefined): Termination {
   const controller = new AbortController();
-  let settle!: (reason: 'signal' | 'deadline') => void;
-  const ended = new Promise<'signal' | 'deadline'>((resolve) => (settle = resolve));
-  const end = (reason: 'signal' | 'deadline'): void => {
+  let settle!: (reason: TerminationReason) => void;
+  const ended = new Promise<TerminationReason>((resolve) => (settle = resolve));
+  const end = (reason: TerminationReason): void => {
     if (controller.signal.aborted) return;
     controller.abort(reason);
     settle(reason);
@@ -35,6 +39,7 @@ export function watchTermination(deadline: Date | undefined): Termination {
   return {
     signal: controller.signal,
     ended,
+    end,
     dispose: () => {
       timers.abort();
       clearInterval(keepAlive);

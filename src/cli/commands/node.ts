@@ -1,6 +1,7 @@
 // `bosun node`: one more node agent against any API server a kubeconfig reaches, so that several nodes can
 // be simulated on one machine. `bosun up` runs one itself (startNodeFromFlags); the flags are shared.
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { homedir, hostname } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -15,6 +16,8 @@ import { startNode, type RunningNode } from '../../node/start-node.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import { serverVersion } from '../../apiserver/discovery/version.ts';
+import { bosunVersion } from '../bosun-version.ts';
 
 /** The node flags `bosun up` and `bosun node` share. */
 export interface NodeFlags {
@@ -28,10 +31,19 @@ export interface NodeFlags {
   nodeFailureRebootAfter?: number;
   containerRuntime: 'auto' | 'oci' | 'host';
   registryConfig?: string;
+  /** Default: 10.96.0.10 for bosun node; bosun up uses its API server's kube-dns address. */
+  clusterDns?: string[];
 }
 
 function list(value: string): string[] {
   return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function addresses(value: string): string[] {
+  const ips = list(value);
+  const bad = ips.find((ip) => isIP(ip) === 0);
+  if (bad !== undefined) throw new InvalidArgumentError(`${bad} is not an IP address`);
+  return ips;
 }
 
 function duration(value: string): number {
@@ -50,6 +62,9 @@ function positiveInteger(value: string): number {
 }
 
 /** Adds the shared node flags to a command. */
+/** kube-dns's conventional address in the default service CIDR. */
+export const DEFAULT_CLUSTER_DNS = '10.96.0.10';
+
 export function withNodeFlags(command: Command): Command {
   return command
     .addOption(new Option('--node-network <kind>', 'pod network: a namespace and address per pod on a bridge, or the host\'s network').choices(['bridge', 'host']).default('bridge'))
@@ -60,6 +75,7 @@ export function withNodeFlags(command: Command): Command {
     .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
     .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger)
     .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration)
+    .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag; default 10.96.0.10, with bosun up the tenth address of the service CIDR); the node serves cluster DNS on its bridge gateway', addresses)
     .addOption(new Option('--container-runtime <kind>', 'oci: pull images and run them with runc under conmon; host: the host sandbox only; auto: oci when runc, conmon and overlayfs work').choices(['auto', 'oci', 'host']).default('auto'))
     .option('--registry-config <file>', 'k3s\'s registries.yaml: registry mirrors, rewrites, credentials and TLS for image pulls');
 }
@@ -91,8 +107,10 @@ export function readImageMap(file: string): Record<string, ImageDefaults> {
 export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient; nodeName: string; dataDir: string; hiddenDirs?: string[]; kubeletPki: KubeletPki; logger: Logger }): Promise<RunningNode> {
   return startNode({
     ...node,
+    versions: { kubelet: serverVersion.gitVersion, runtime: `bosun://${bosunVersion}` },
     network: flags.nodeNetwork,
     allowRootByDefault: flags.allowRoot,
+    clusterDNS: flags.clusterDns ?? [DEFAULT_CLUSTER_DNS],
     ...(flags.bridge !== undefined ? { bridgeName: flags.bridge } : {}),
     ...(flags.clusterCidr !== undefined ? { clusterCIDR: flags.clusterCidr } : {}),
     ...(flags.trustedNamespaces !== undefined ? { trustedNamespaces: flags.trustedNamespaces } : {}),
@@ -146,6 +164,9 @@ export function nodeCommand(): Command {
     }
     const node = running!;
     console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);
-    exitOnSignals('bosun node', 'stopping its pods', () => node.stop({ killPods: true }));
+    exitOnSignals('bosun node', 'stopping its pods', async () => {
+      const pods = await node.stop({ killPods: true });
+      console.log(`bosun node: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
+    });
   });
 }

@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { DurationError, parseGoDuration } from '../../apimachinery/duration.ts';
 import { isLevel, type Level } from '../../apiserver/admission/pod-security/policy-levels.ts';
 import { startApiServer } from '../../apiserver/index.ts';
+import { serviceNetwork } from '../../apiserver/services/service-network.ts';
 import { DataDirError, prepareDataDir } from '../../apiserver/storage/data-dir.ts';
 import { StorageCorruptError } from '../../apiserver/storage/sqlite-store.ts';
 import { createKubeClient } from '../../client/create-client.ts';
@@ -19,6 +20,14 @@ import { runControllers } from './controllers.ts';
 import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
 import { startUpWebhookServer } from './webhook-server.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import { bosunVersion } from '../bosun-version.ts';
+import { explainListen } from '../listen-errors.ts';
+import { startDashboard, type RunningDashboard } from '../../dashboard/server.ts';
+import { dashboardViews } from '../dashboard-views.ts';
+import { DEFAULT_DASHBOARD_PORT } from './dashboard.ts';
+
+/** kube-controller-manager's secure port: the same place every start, for a scraper's config. */
+export const DEFAULT_METRICS_PORT = 10257;
 
 function duration(value: string): number {
   try {
@@ -51,12 +60,15 @@ function explain(error: unknown, options: { port: number; bind: string; dataDir:
 }
 
 interface UpOptions extends NodeFlags {
+  dashboard: boolean;
+  dashboardPort: number;
   dataDir: string;
   port: number;
   bind: string;
   inMemory: boolean;
   tlsCert?: string;
   tlsKey?: string;
+  tokenAuthFile?: string;
   controllers?: string;
   /** false with --no-webhook. */
   webhook: boolean;
@@ -73,6 +85,7 @@ interface UpOptions extends NodeFlags {
   webhookSecretFile?: string;
   chaosConfig?: string;
   podSecurity: Level;
+  serviceClusterIpRange?: string;
 }
 
 export function upCommand(): Command {
@@ -84,8 +97,9 @@ export function upCommand(): Command {
     .option('--in-memory', 'keep state in memory only (tests)', false)
     .option('--tls-cert <file>', 'serve TLS with this certificate')
     .option('--tls-key <file>', 'the TLS private key')
+    .option('--token-auth-file <file>', 'further users\' bearer tokens, a CSV of token,user,uid,"group1,group2" (kube-apiserver\'s flag)')
     .option('--controllers <list>', `comma-separated controller families to run in-process (${bosunFamilies.map((f) => f.name).join(', ')}; default: all; "none" for just the API server)`)
-    .option('--metrics-port <port>', 'port of the controllers\' /metrics, /healthz and /readyz (0 picks one)', port, 0)
+    .option('--metrics-port <port>', `loopback port of the controllers' /metrics, /healthz and /readyz (0 picks one)`, port, DEFAULT_METRICS_PORT)
     .option('--webhook-port <port>', 'loopback port of the controllers\' admission webhooks (0 picks one)', port, 0)
     .option('--no-webhook', 'serve no admission webhooks (writes are not validated beyond the CRD schemas)')
     .option('--log-level <level>', 'controllers\' log level: trace, debug, info, warn, error or silent', 'info')
@@ -96,6 +110,9 @@ export function upCommand(): Command {
     .option('--webhook-secret-file <file>', 'file holding the GitHub webhook secret (default: $GITHUB_WEBHOOK_SECRET; without one the webhook server is off)')
     .option('--no-webhook-server', 'run no GitHub webhook server')
     .option('--pod-security <level>', 'Pod Security level (enforce, audit and warn) of namespaces without pod-security.kubernetes.io labels: privileged, baseline or restricted', podSecurityLevel, 'baseline')
+    .option('--service-cluster-ip-range <cidr>', 'the IPv4 CIDR Services get their ClusterIPs from (kube-apiserver\'s flag; default 10.96.0.0/12)')
+    .option('--dashboard-port <port>', 'loopback port of the web dashboard (0 picks one)', port, DEFAULT_DASHBOARD_PORT)
+    .option('--no-dashboard', 'serve no web dashboard')
     .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (options: UpOptions) => {
       if (Boolean(options.tlsCert) !== Boolean(options.tlsKey)) {
@@ -137,9 +154,12 @@ export function upCommand(): Command {
           // Every shipped family's kinds, whichever controllers run here: others may run them elsewhere.
           crds: familyCrds(bosunFamilies),
           podSecurity: options.podSecurity,
+          ...(options.serviceClusterIpRange !== undefined ? { serviceClusterIPRange: options.serviceClusterIpRange } : {}),
+          ...(options.clusterDns?.[0] !== undefined ? { clusterDNS: options.clusterDns[0] } : {}),
           // kube-apiserver writes these to its audit log; Bosun has none, so they are logged.
           onPodSecurityAudit: (event) => apiserverLog.warn(event, 'pod security audit violation'),
           ...(options.tlsCert && options.tlsKey ? { tlsCert: options.tlsCert, tlsKey: options.tlsKey } : {}),
+          ...(options.tokenAuthFile !== undefined ? { tokenAuthFile: options.tokenAuthFile } : {}),
         });
       } catch (error) {
         console.error(`bosun up: ${explain(error, { ...options, dataDir })}`);
@@ -170,7 +190,8 @@ export function upCommand(): Command {
           families,
         );
       } catch (error) {
-        const reason = messageOf(error);
+        const metricsPortTaken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE' && messageOf(error).endsWith(`:${options.metricsPort}`);
+        const reason = metricsPortTaken ? `metrics: ${explainListen(error, '127.0.0.1', options.metricsPort, '--metrics-port, or 0 for any free port')}` : messageOf(error);
         if (!running.store.diskFull) {
           console.error(`bosun up: controllers: ${reason}`);
           await running.close();
@@ -182,7 +203,9 @@ export function upCommand(): Command {
       let node: RunningNode | undefined;
       if (options.node) {
         try {
-          node = await startNodeFromFlags(options, {
+          // Pods' resolv.conf names the kube-dns address the API server gave kube-dns, unless --cluster-dns says otherwise.
+          const clusterDns = options.clusterDns ?? [serviceNetwork(options.serviceClusterIpRange, undefined).clusterDNS];
+          node = await startNodeFromFlags({ ...options, clusterDns }, {
             client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-node' }),
             nodeName: options.nodeName,
             dataDir: join(dataDir, 'nodes', options.nodeName),
@@ -205,20 +228,38 @@ export function upCommand(): Command {
         logger: createLogger({ level: options.logLevel, name: 'bosun-webhook-server' }),
         registry: manager?.metrics.registry,
       });
+      let dashboard: RunningDashboard | undefined;
+      if (options.dashboard) {
+        try {
+          dashboard = await startDashboard({
+            client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-dashboard' }),
+            views: dashboardViews(),
+            apiToken: running.token,
+            port: options.dashboardPort,
+          });
+        } catch (error) {
+          // A view is a convenience: the cluster runs without it (another bosun up may hold the port).
+          console.error(`bosun up: dashboard not started: ${explainListen(error, '127.0.0.1', options.dashboardPort, '--dashboard-port, or 0 for any free port')}`);
+        }
+      }
       if (running.kubeconfigPath) console.log(`kubeconfig: ${running.kubeconfigPath}`);
       else console.log(`kubeconfig (in memory):\n${running.kubeconfig}`);
       const nodeText = node ? `; node ${node.nodeName} runs pods (pod network ${node.podNetwork})` : '';
       const metrics = manager?.metricsAddress;
       const metricsText = metrics ? `; metrics on https://${metrics.family === 'IPv6' ? `[${metrics.address}]` : metrics.address}:${metrics.port}/metrics` : '';
       const githubText = github ? `; GitHub webhooks on ${github.server.url}` : '';
-      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}`);
+      // A one-time login link, as Jupyter prints one: the secret in it works once and then the session cookie does.
+      if (dashboard) console.log(`dashboard: ${dashboard.loginUrl()}`);
+      console.log(`bosun is ready: API server listening on ${running.url}${nodeText}${metricsText}${githubText}; bosun ${bosunVersion}`);
       // Deliveries stop first, then the node's pods (as a node's graceful shutdown does), then the controllers, then the server.
       // The server closes (and releases the data dir's lock) even when a part before it fails to stop.
       exitOnSignals('bosun', 'shutting down', async () => {
         try {
+          await dashboard?.close();
           await github?.server.close();
           await github?.client.close();
-          await node?.stop({ killPods: true });
+          const pods = await node?.stop({ killPods: true });
+          if (pods !== undefined) console.log(`bosun: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
           await manager?.stop();
         } finally {
           await running.close();

@@ -14,6 +14,7 @@ import { repositoriesResource } from '../../terrakojo/api/resources.ts';
 import { GitHubWebhookServer, WebhookSecretMissingError } from '../../terrakojo/webhook-server/webhook-server.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import { explainListen } from '../listen-errors.ts';
 
 export class WebhookSecretFileError extends Error {
   override readonly name = 'WebhookSecretFileError' as const;
@@ -37,14 +38,6 @@ export function webhookSecret(secretFile: string | undefined, env: NodeJS.Proces
 }
 
 /** Start-up failures as one line. */
-function explainListen(error: unknown, bind: string, port: number, portFlag: string): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return `port ${port} on ${bind} is already in use (choose another with ${portFlag})`;
-  if (code === 'EACCES') return `not allowed to listen on ${bind}:${port}`;
-  if (code === 'EADDRNOTAVAIL') return `cannot bind ${bind}: no such local address`;
-  return messageOf(error);
-}
-
 function port(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('not a port number');

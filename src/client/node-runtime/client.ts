@@ -2,7 +2,7 @@
 // socket the agent names in BOSUN_NODE_RUNTIME_SOCKET. Answers outside 2xx become typed errors.
 import { request, type IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
-import { NODE_RUNTIME_SOCKET_ENV, type NodeFailureRequest, type PodReplacementRequest, type RuntimeContainer, type RuntimeErrorBody, type RuntimeNode, type RuntimePodContainers } from './protocol.ts';
+import { NODE_RUNTIME_SOCKET_ENV, type NodeFailureRequest, type PodReplacementRequest, type RuntimeContainer, type RuntimeErrorBody, type RuntimeNode, type RuntimePodContainers, type RuntimeService } from './protocol.ts';
 
 export class NodeRuntimeError extends Error {
   override readonly name: 'NodeRuntimeError' | 'NodeRuntimeNotFoundError' | 'NodeRuntimeForbiddenError' = 'NodeRuntimeError';
@@ -74,9 +74,19 @@ export class NodeRuntimeClient {
   }
 
   /** The pod's containers now and after each start or stop; ends when the pod leaves the node or signal aborts. */
-  async *watchPod(namespace: string, name: string, signal?: AbortSignal): AsyncGenerator<RuntimePodContainers> {
+  watchPod(namespace: string, name: string, signal?: AbortSignal): AsyncGenerator<RuntimePodContainers> {
+    return this.watchLines<RuntimePodContainers>(`/v1/pods/${segment(namespace)}/${segment(name)}/containers?watch=true`, signal);
+  }
+
+  /** The Service and its ready endpoints now and after each change; ends when the agent closes the watch or signal aborts. */
+  watchService(namespace: string, name: string, signal?: AbortSignal): AsyncGenerator<RuntimeService> {
+    return this.watchLines<RuntimeService>(`/v1/services/${segment(namespace)}/${segment(name)}?watch=true`, signal);
+  }
+
+  /** A newline-delimited JSON watch: one value per line. */
+  private async *watchLines<T>(path: string, signal: AbortSignal | undefined): AsyncGenerator<T> {
     if (signal?.aborted) return;
-    const res = await this.open('GET', `/v1/pods/${segment(namespace)}/${segment(name)}/containers?watch=true`, undefined, signal);
+    const res = await this.open('GET', path, undefined, signal);
     const lines = createInterface({ input: res, crlfDelay: Infinity });
     // readline ends its iteration on close, not on a destroyed input.
     const onAbort = () => {
@@ -88,7 +98,7 @@ export class NodeRuntimeClient {
     try {
       for await (const line of lines) {
         if (line.trim() === '') continue;
-        yield JSON.parse(line) as RuntimePodContainers;
+        yield JSON.parse(line) as T;
       }
     } catch (error) {
       // An abort destroys the response mid-stream: that is the watch's end, not a failure.

@@ -29,6 +29,34 @@ export interface RuntimePodContainers {
   containers: { name: string; id?: string; running: boolean }[];
 }
 
+/** One port of a watched Service, with the ready endpoints behind it. */
+export interface RuntimeServicePort {
+  /** '' for an unnamed port. */
+  name: string;
+  /** TCP, UDP or SCTP. */
+  protocol: string;
+  port: number;
+  /** Ready IPv4 endpoints of this port, each with its target port as the EndpointSlices resolve it. */
+  endpoints: { ip: string; port: number }[];
+}
+
+/**
+ * One line of GET /v1/services/{namespace}/{name}?watch=true (newline-delimited JSON), sent once the agent has
+ * read the Service and its EndpointSlices, and again on every change of what it says: what a chaos injector's
+ * `services` filter disrupts, kept current while it runs.
+ */
+export interface RuntimeService {
+  namespace: string;
+  name: string;
+  /** false while there is no such Service (not created yet, or deleted). */
+  exists: boolean;
+  /** The IPv4 ClusterIP; absent for headless and ExternalName Services. */
+  clusterIP?: string;
+  ports: RuntimeServicePort[];
+  /** Every ready IPv4 endpoint address, whatever its ports (a headless Service's pods). */
+  endpointIPs: string[];
+}
+
 /** GET /v1/node: the node itself, for node-level disruptions. */
 export interface RuntimeNode {
   name: string;
@@ -65,4 +93,6 @@ export interface RuntimeErrorBody {
 //                                                            ending when the pod leaves this node; 404 as above
 //   POST /v1/pods/{namespace}/{name}/finalizers/remove     body { finalizer } → 204; 403 a pod of another node, 404 none
 //   POST /v1/pods/{namespace}/{name}/replace               body PodReplacementRequest → 204 (cordon, PVCs, delete, uncordon); 403, 404 as above
+//   GET  /v1/services/{namespace}/{name}[?watch=true]      → RuntimeService; with watch, lines (application/x-ndjson),
+//                                                            one now and one per change, until the client goes
 //   POST /v1/node/failure                                  body NodeFailureRequest → 202, then the agent goes dark

@@ -68,13 +68,21 @@ function ownedBy(obj: KubeObject, owner: KubeObject, kind: string): boolean {
 }
 
 /** Deploy items in dependsOn order (layer by layer, by name within a layer); a cycle's members come last. */
+/** A deploy item's name in its execution's spec. */
+function specNameOf(d: DeployItem): string {
+  return d.metadata.labels?.[EXECUTION_MANAGED_NAME_LABEL] ?? d.metadata.name ?? '';
+}
+
+/** The spec names a deploy item depends on (the execution writes them into an annotation). */
+function dependsOnOf(d: DeployItem): string[] {
+  const raw = d.metadata.annotations?.[EXECUTION_DEPENDS_ON_ANNOTATION] ?? '';
+  return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
 function orderDeployItems(items: DeployItem[]): DeployItem[] {
-  const specName = (d: DeployItem): string => d.metadata.labels?.[EXECUTION_MANAGED_NAME_LABEL] ?? d.metadata.name ?? '';
+  const specName = specNameOf;
   const names = new Set(items.map(specName));
-  const deps = new Map(items.map((d) => {
-    const raw = d.metadata.annotations?.[EXECUTION_DEPENDS_ON_ANNOTATION] ?? '';
-    return [d, raw.split(',').map((s) => s.trim()).filter((s) => s !== '' && names.has(s))] as const;
-  }));
+  const deps = new Map(items.map((d) => [d, dependsOnOf(d).filter((s) => names.has(s))] as const));
   const done = new Set<string>();
   const out: DeployItem[] = [];
   let rest = [...items].sort(byName);
@@ -111,7 +119,16 @@ function linker(namespace: string, objects: TreeObjects) {
     const node = nodeOf('Execution', exec, exec.status);
     const execName = exec.metadata.name ?? '';
     const items = deployItems.filter((d) => d.metadata.labels?.[EXECUTION_MANAGED_BY_LABEL] === execName || ownedBy(d, exec, KIND_EXECUTION));
-    node.children.push(...orderDeployItems(items).map(deployItemNode));
+    // dependsOn names items as the execution's spec does; the tree names the objects.
+    const objectName = new Map(items.map((d) => [specNameOf(d), d.metadata.name ?? '']));
+    node.children.push(
+      ...orderDeployItems(items).map((item) => {
+        const child = deployItemNode(item);
+        const deps = dependsOnOf(item).flatMap((dep) => objectName.get(dep) ?? []);
+        if (deps.length > 0) child.dependsOn = deps;
+        return child;
+      }),
+    );
     return node;
   };
 

@@ -30,6 +30,8 @@ export interface TreeNode {
   waitingFor?: string;
   /** The reason of a wait recorded in lastError (PredecessorsNotFinished, WaitingForSuccessors…). */
   waitingReason?: string;
+  /** Deploy items: the names of the deploy items of the same execution it depends on (spec dependsOn). */
+  dependsOn?: string[];
   children: TreeNode[];
 }
 

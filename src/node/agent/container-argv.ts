@@ -34,6 +34,9 @@ const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   // `bosun inject`. Its handler image (chaos-handler, an onInit target's init container) runs `bosun chaos-handler`.
   'chaos-injector': { entrypoint: [process.execPath, BOSUN_BIN, 'inject'], cmd: [], user: 0, hostDirs: BOSUN_DIRS },
   'chaos-handler': { entrypoint: [process.execPath, BOSUN_BIN, 'chaos-handler'], cmd: [], hostDirs: BOSUN_DIRS },
+  // Landscaper's container deployer: the init and wait programs around the user's image.
+  'container-deployer-init': { entrypoint: [process.execPath, BOSUN_BIN, 'container-init'], cmd: [], hostDirs: BOSUN_DIRS },
+  'container-deployer-wait': { entrypoint: [process.execPath, BOSUN_BIN, 'container-wait'], cmd: [], hostDirs: BOSUN_DIRS },
 };
 
 /** "docker.io/library/busybox:1.36@sha256:…" → "busybox". */

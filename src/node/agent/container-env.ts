@@ -9,6 +9,7 @@ import { expandReferences } from './container-argv.ts';
 import { resolveFieldRef, resolveResourceFieldRef } from './downward-api.ts';
 import { notFoundError, secretEntries } from './pod-api-objects.ts';
 import type { ContainerView, PodContext } from './pod-context.ts';
+import { serviceEnvironment } from './service-env.ts';
 
 export interface ContainerEnvSpec extends ContainerView {
   env?: ApiEnvVar[];
@@ -77,11 +78,14 @@ async function valueFrom(variable: ApiEnvVar, container: ContainerView, context:
 }
 
 /**
- * Resolves container.envFrom then container.env against the pod. Missing objects or keys that are not optional are
+ * Resolves container.envFrom then container.env against the pod, then adds the Service variables the container
+ * does not set itself (they are visible to $(VAR) references throughout, as in kubelet). Missing objects or keys that are not optional are
  * a CreateContainerConfigError in kubelet's words; keys of envFrom that are not valid variable names are skipped
  * and reported in `warnings`.
  */
 export async function resolveEnv(container: ContainerEnvSpec, context: PodContext): Promise<ResolvedEnv> {
+  const { pod } = context;
+  const services = serviceEnvironment(pod.metadata.namespace, pod.spec.enableServiceLinks !== false, await context.objects.services());
   const resolved = new Map<string, string>();
   const warnings: string[] = [];
   for (const source of container.envFrom ?? []) {
@@ -101,11 +105,12 @@ export async function resolveEnv(container: ContainerEnvSpec, context: PodContex
   }
   for (const variable of container.env ?? []) {
     if (variable.valueFrom === undefined) {
-      resolved.set(variable.name, expandReferences(variable.value ?? '', resolved));
+      resolved.set(variable.name, expandReferences(variable.value ?? '', new Map([...services, ...resolved])));
       continue;
     }
     const value = await valueFrom(variable, container, context);
     if (value !== undefined) resolved.set(variable.name, value);
   }
+  for (const [name, value] of services) if (!resolved.has(name)) resolved.set(name, value);
   return { env: [...resolved].map(([name, value]) => ({ name, value })), warnings };
 }

@@ -6,7 +6,7 @@ import type { StartRequest } from '../sandbox/types.ts';
 import { imageDefaults, type ImageDefaults } from './container-argv.ts';
 
 /** A started container as the agent uses it. */
-export type RunningContainer = Pick<ContainerHandle, 'pid' | 'exited' | 'isRunning' | 'stop' | 'exec' | 'commandPid' | 'cgroup'>;
+export type RunningContainer = Pick<ContainerHandle, 'pid' | 'exited' | 'isRunning' | 'stop' | 'exec' | 'attach' | 'commandPid' | 'cgroup'>;
 
 export interface ContainerRuntime {
   start(request: StartRequest): Promise<RunningContainer>;

@@ -12,16 +12,21 @@ import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';
 import { openImageRuntime, type ContainerRuntimeMode } from './oci/open-image-runtime.ts';
 import { NodeLease } from './node-lease.ts';
-import { desiredNodeStatus, registerNode } from './node-registration.ts';
+import { desiredNodeStatus, refreshPressureConditions, registerNode, type NodeRegistrationOptions } from './node-registration.ts';
+import type { NodeVersions } from './node-info.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './pod-network.ts';
 import type { NodeFailureRequest } from '../../client/node-runtime/protocol.ts';
 import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
 import { defaultRuntimeSocketPath } from '../runtime-api/socket-path.ts';
 import { ContainerRegistry } from './pods/container-registry.ts';
 import { PodController } from './pods/pod-controller.ts';
+import type { ClusterDnsSettings } from './pods/pod-dns-config.ts';
 import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
 import type { RunningContainers } from './running-containers.ts';
+import { StatsSummary } from '../stats/stats-summary.ts';
+import { podCgroupRoots } from '../stats/pod-cgroup-roots.ts';
+import { LocalPathReclaimer } from './volumes/local-path-provisioner.ts';
 
 export const DEFAULT_TRUSTED_NAMESPACES = ['kube-system', 'chaos-engineering'];
 export const DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS = 30_000;
@@ -62,12 +67,16 @@ export interface NodeAgentOptions {
   containerRuntime?: ContainerRuntimeMode;
   /** k3s's registries.yaml: mirrors and credentials for image pulls. */
   registryConfig?: string;
+  /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
+  versions?: NodeVersions;
+  /** kubelet's --cluster-dns and --cluster-domain; without it pods on ClusterFirst get the host's resolvers. */
+  clusterDns?: ClusterDnsSettings;
   logger?: Logger;
 }
 
 export interface NodeAgent {
-  /** Stops the agent; the pods' processes keep running unless killPods (the next agent kills them). */
-  stop(options?: { killPods?: boolean }): Promise<void>;
+  /** Stops the agent; the pods' processes keep running unless killPods (the next agent kills them). Resolves with the number of pods it drove. */
+  stop(options?: { killPods?: boolean }): Promise<number>;
   containers: RunningContainers;
   sandbox: Sandbox;
   /** The node runtime API's socket. */
@@ -80,6 +89,8 @@ export interface NodeAgent {
   fail(request: NodeFailureRequest): Promise<void>;
   /** Resolves once a node failure's reboot is done (at once when the agent is up). */
   readonly up: Promise<void>;
+  /** The node's and its pods' readings, kubelet's /stats/summary. */
+  stats: StatsSummary;
 }
 
 /** What runs while the node is up: its heartbeat and its pods. A node failure ends it; a reboot starts another. */
@@ -122,11 +133,19 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     nodeAllocatable: desiredNodeStatus({ nodeName: options.nodeName }).allocatable ?? {},
     registry,
     localStorageIntervalMs: options.localStorageIntervalMs ?? 10_000,
+    ...(options.clusterDns !== undefined ? { clusterDns: options.clusterDns } : {}),
   };
 
   async function bootUp(): Promise<Life> {
-    await registerNode(options.client, { nodeName: options.nodeName, ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}) });
+    const registration: NodeRegistrationOptions = {
+      nodeName: options.nodeName,
+      fsPath: options.dataDir,
+      ...(options.kubeletPort !== undefined ? { kubeletPort: options.kubeletPort } : {}),
+      ...(options.versions !== undefined ? { versions: options.versions } : {}),
+    };
+    await registerNode(options.client, registration);
     const lease = new NodeLease(options.client, {
+      afterRenew: () => refreshPressureConditions(options.client, registration),
       nodeName: options.nodeName,
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.leaseRenewIntervalMs !== undefined ? { renewIntervalMs: options.leaseRenewIntervalMs } : {}),
@@ -152,6 +171,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const containers: RunningContainers = {
     running: (ref) => life?.pods.running(ref),
     logPath: (ref, previous) => life?.pods.logPath(ref, previous),
+    forwardTarget: (ref) => life?.pods.forwardTarget(ref),
   };
 
   async function reboot(): Promise<void> {
@@ -214,9 +234,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     throw error;
   }
 
+  const reclaimer = new LocalPathReclaimer({ client: options.client, nodeName: options.nodeName, dataDir: options.dataDir, logger });
+  reclaimer.start();
+
+  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: podCgroupRoots(sandbox.cgroupLayout), podByUid: (uid) => registry.podByUid(uid) });
+
   return {
     containers,
     sandbox,
+    stats,
     runtimeSocketPath,
     fail,
     get up() {
@@ -228,13 +254,16 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       cancelReboot();
       await up;
       await runtimeApi.close();
+      await reclaimer.stop();
       const current = life;
       life = undefined;
+      let pods = 0;
       if (current) {
         current.lease.stop();
-        await current.pods.stop(stopOptions);
+        pods = await current.pods.stop(stopOptions);
       }
       if (stopOptions.killPods === true) await sandbox.close();
+      return pods;
     },
   };
 }

@@ -12,6 +12,8 @@ export interface NodeLeaseOptions {
   /** Kubelet renews every quarter of the duration: 10 s. */
   renewIntervalMs?: number;
   onError?: (error: unknown) => void;
+  /** Runs after each renewal on the timer: the agent's node status check shares the heartbeat's cadence. */
+  afterRenew?: () => Promise<void>;
 }
 
 /** MicroTime, as the Lease API serialises renewTime. */
@@ -34,7 +36,9 @@ export class NodeLease {
   async start(): Promise<Lease> {
     const lease = await this.renew();
     this.timer = setInterval(() => {
-      this.renew().catch((error: unknown) => this.options.onError?.(error));
+      this.renew()
+        .then(() => this.options.afterRenew?.())
+        .catch((error: unknown) => this.options.onError?.(error));
     }, this.options.renewIntervalMs ?? (this.durationSeconds * 1000) / 4);
     return lease;
   }

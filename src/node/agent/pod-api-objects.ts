@@ -1,13 +1,14 @@
 // The ConfigMaps, Secrets and PersistentVolumeClaims a pod's volumes and environment name, read from the API
 // server once per pod start (volumes and env often name the same object) and reported missing in kubelet's
 // words. Other API failures propagate unchanged: they are transient, not the pod's fault.
-import { configMapsResource, persistentVolumeClaimsResource, secretsResource } from '../../apimachinery/builtin-resources.ts';
-import type { ConfigMap, Secret } from '../../apimachinery/api/index.ts';
+import { configMapsResource, persistentVolumeClaimsResource, secretsResource, servicesResource } from '../../apimachinery/builtin-resources.ts';
+import type { ConfigMap, Secret, Service } from '../../apimachinery/api/index.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../apimachinery/resource-ref.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { NotFoundError } from '../../client/errors.ts';
 import { SandboxSpecError } from '../sandbox/errors.ts';
+import { ProjectedTokens } from './volumes/projected-tokens.ts';
 
 export type PersistentVolumeClaim = KubeObject;
 
@@ -30,10 +31,13 @@ export function notFoundError(kind: ObjectKind, name: string): SandboxSpecError 
 
 export class PodApiObjects {
   private readonly cache = new Map<string, Promise<KubeObject | undefined>>();
+  private serviceList: Promise<Service[]> | undefined;
 
   constructor(
-    private readonly client: KubeClient,
+    readonly client: KubeClient,
     readonly namespace: string,
+    /** The pod's projected service account tokens, kept across the volumes' rewrites. */
+    readonly tokens: ProjectedTokens = new ProjectedTokens(client),
   ) {}
 
   /** undefined when the ConfigMap does not exist. */
@@ -48,6 +52,20 @@ export class PodApiObjects {
 
   persistentVolumeClaim(name: string): Promise<PersistentVolumeClaim | undefined> {
     return this.fetch('persistentvolumeclaim', name);
+  }
+
+  /** The Services of the pod's namespace and of `default`: what the Service environment variables come from. */
+  services(): Promise<Service[]> {
+    this.serviceList ??= Promise.all(
+      [...new Set([this.namespace, 'default'])].map(async (namespace) => (await this.client.list<Service>(servicesResource, { namespace })).items),
+    ).then(
+      (lists) => lists.flat(),
+      (error: unknown) => {
+        this.serviceList = undefined;
+        throw error;
+      },
+    );
+    return this.serviceList;
   }
 
   private fetch<T extends KubeObject>(kind: ObjectKind, name: string): Promise<T | undefined> {

@@ -17,6 +17,7 @@ export interface PodView {
     containers: ContainerView[];
     initContainers?: ContainerView[];
     serviceAccountName?: string;
+    enableServiceLinks?: boolean;
     securityContext?: { fsGroup?: number };
   };
 }

@@ -53,6 +53,15 @@ export async function materialiseVolumes(context: VolumeContext, volumes: readon
 }
 
 /**
+ * Unmounts the pod's tmpfs volumes (Secrets, projected, memory emptyDirs) and keeps the directories: an agent that
+ * stops and kills its pods leaves nothing mounted, so the data dir can be removed. The next agent mounts them again
+ * when it restarts the pods, as after a node reboot.
+ */
+export async function unmountPodVolumes(podDir: string): Promise<void> {
+  for (const mountPoint of await mountsUnder(podVolumesDir(podDir))) await unmount(mountPoint);
+}
+
+/**
  * Removes <podDir>/volumes: unmounts its tmpfs volumes, then deletes the directories. hostPath and claim data are
  * not in it (they are bound from where they are), and removal does not follow symbolic links; a mount that
  * cannot be unmounted stops the removal rather than deleting through it.

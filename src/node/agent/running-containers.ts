@@ -1,11 +1,19 @@
-// What the agent's kubelet API (logs, exec) needs of the pods the agent runs, and nothing more: the live
-// container of a pod, and where the logs of its current and previous run are.
+// What the agent's kubelet API (logs, exec, port-forward) needs of the pods the agent runs, and nothing more:
+// the live container of a pod, where the logs of its current and previous run are, and where its ports are.
 import type { RunningContainer } from './container-runtime.ts';
 
 export interface ContainerRef {
   namespace: string;
   pod: string;
   container: string;
+}
+
+export interface ForwardTarget {
+  /** Where the host reaches the pod's ports. */
+  address: string;
+  /** For kubelet's error messages. */
+  pod: string;
+  uid: string;
 }
 
 export interface RunningContainers {
@@ -16,4 +24,9 @@ export interface RunningContainers {
    * when there is none (kubelet: "previous terminated container … not found").
    */
   logPath(ref: ContainerRef, previous: boolean): string | undefined;
+  /**
+   * Where the host reaches the pod's ports (its IP on the bridge, 127.0.0.1 on the host network); undefined
+   * when the pod has no network now (not on this node, not set up yet, finished). The container is ignored.
+   */
+  forwardTarget(ref: ContainerRef): ForwardTarget | undefined;
 }

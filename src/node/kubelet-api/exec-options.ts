@@ -1,12 +1,16 @@
-// The query of /exec (core/v1 PodExecOptions): the command and which streams the client attaches.
+// The query of /exec and /attach (core/v1 PodExecOptions, PodAttachOptions): which streams the client
+// attaches, and exec's command.
 import { KubeletRequestError } from './errors.ts';
 
-export interface ExecOptions {
-  command: string[];
+export interface StreamOptions {
   stdin: boolean;
   stdout: boolean;
   stderr: boolean;
   tty: boolean;
+}
+
+export interface ExecOptions extends StreamOptions {
+  command: string[];
 }
 
 function flag(query: URLSearchParams, name: string): boolean {
@@ -14,9 +18,14 @@ function flag(query: URLSearchParams, name: string): boolean {
   return value === '1' || value === 'true';
 }
 
-export function parseExecOptions(query: URLSearchParams): ExecOptions {
-  const options = { command: query.getAll('command'), stdin: flag(query, 'stdin'), stdout: flag(query, 'stdout'), stderr: flag(query, 'stderr'), tty: flag(query, 'tty') };
-  if (options.command.length === 0) throw new KubeletRequestError(400, 'command: Required value: you must specify a command');
+export function parseStreamOptions(query: URLSearchParams): StreamOptions {
+  const options = { stdin: flag(query, 'stdin'), stdout: flag(query, 'stdout'), stderr: flag(query, 'stderr'), tty: flag(query, 'tty') };
   if (!options.stdin && !options.stdout && !options.stderr) throw new KubeletRequestError(400, 'you must specify at least 1 of stdin, stdout, stderr');
   return options;
+}
+
+export function parseExecOptions(query: URLSearchParams): ExecOptions {
+  const command = query.getAll('command');
+  if (command.length === 0) throw new KubeletRequestError(400, 'command: Required value: you must specify a command');
+  return { command, ...parseStreamOptions(query) };
 }

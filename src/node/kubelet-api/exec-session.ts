@@ -1,12 +1,13 @@
-// One `kubectl exec` over a WebSocket with the Kubernetes channel protocol (v4/v5.channel.k8s.io): every
-// binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 error, 4 resize: `{"Width":W,"Height":H}` for a terminal); the error
-// channel carries a metav1.Status when the process ends, and v5 adds the close signal (255, channel) with
+// One `kubectl exec` or `kubectl attach` over a WebSocket with the Kubernetes channel protocol
+// (v4/v5.channel.k8s.io): every binary message starts with its channel (0 stdin, 1 stdout, 2 stderr, 3 error,
+// 4 resize: `{"Width":W,"Height":H}` for a terminal); the error channel carries a metav1.Status when the
+// process ends (or, for attach, when the container ends), and v5 adds the close signal (255, channel) with
 // which the client half-closes stdin.
 import type { Readable } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { ExecProcess } from '../sandbox/container-handle.ts';
+import type { ExecProcess, ExecResult } from '../sandbox/container-handle.ts';
 import type { RunningContainer } from '../agent/container-runtime.ts';
-import type { ExecOptions } from './exec-options.ts';
+import type { ExecOptions, StreamOptions } from './exec-options.ts';
 
 export const CHANNEL_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
@@ -59,13 +60,15 @@ function forward(stream: Readable, socket: WebSocket, channel: number | undefine
   });
 }
 
-function resize(exec: ExecProcess, message: Buffer): void {
+async function resize(exec: ExecProcess, message: Buffer): Promise<void> {
+  let size: { Width?: unknown; Height?: unknown };
   try {
-    const size = JSON.parse(message.toString('utf8')) as { Width?: unknown; Height?: unknown };
-    if (typeof size.Width === 'number' && typeof size.Height === 'number') exec.resize?.(size.Width, size.Height);
+    size = JSON.parse(message.toString('utf8')) as typeof size;
   } catch {
     // A malformed size changes nothing, as in kubelet.
+    return;
   }
+  if (typeof size.Width === 'number' && typeof size.Height === 'number') await exec.resize?.(size.Width, size.Height);
 }
 
 function killGroup(pid: number | undefined): void {
@@ -77,7 +80,31 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-export async function runExecSession(socket: WebSocket, handle: RunningContainer, options: ExecOptions): Promise<void> {
+/** What a session runs: exec's new process, or attach's view of the container's own. */
+interface SessionProcess {
+  process: ExecProcess;
+  /** The client went away before the process ended. */
+  abandon(): void;
+  /** The error channel's last word. */
+  endStatus(result: ExecResult): Buffer;
+}
+
+export function runExecSession(socket: WebSocket, handle: RunningContainer, options: ExecOptions): Promise<void> {
+  return runChannelSession(socket, options, async () => {
+    const exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty });
+    return { process: exec, abandon: () => killGroup(exec.pid), endStatus: (result) => exitStatus(result.exitCode) };
+  });
+}
+
+/** kubelet's attach: Success when it ends, whether the container exited or the client let go. */
+export function runAttachSession(socket: WebSocket, handle: RunningContainer, options: StreamOptions): Promise<void> {
+  return runChannelSession(socket, options, () => {
+    const attached = handle.attach({ stdin: options.stdin, tty: options.tty });
+    return Promise.resolve({ process: attached, abandon: () => attached.detach(), endStatus: () => status({ status: 'Success' }) });
+  });
+}
+
+async function runChannelSession(socket: WebSocket, options: StreamOptions, start: () => Promise<SessionProcess>): Promise<void> {
   const closeSignal = socket.protocol === 'v5.channel.k8s.io';
   // The client waits for a first message on the lowest channel it reads before it starts its streams.
   send(socket, options.stdout ? STDOUT : options.stderr ? STDERR : ERROR, Buffer.alloc(0));
@@ -87,21 +114,31 @@ export async function runExecSession(socket: WebSocket, handle: RunningContainer
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (isBinary && data.length > 0) deliver(data);
   });
-  let exec: ExecProcess;
+  let started: SessionProcess;
   try {
-    exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty });
+    started = await start();
   } catch (error) {
     send(socket, ERROR, failureStatus((error as Error).message));
     socket.close(1000);
     return;
   }
+  const exec = started.process;
   const stdin = exec.stdin;
   stdin?.on('error', () => undefined);
+  // Input after a resize waits until the terminal has its new size, as after a terminal's own (synchronous)
+  // resize: a command typed after the window changed sees the new size.
+  let pending: Promise<void> = Promise.resolve();
+  const inOrder = (step: () => unknown) => {
+    pending = pending.then(step).then(
+      () => undefined,
+      () => undefined,
+    );
+  };
   deliver = (data) => {
     const channel = data[0];
-    if (channel === STDIN) stdin?.write(data.subarray(1));
-    else if (channel === RESIZE) resize(exec, data.subarray(1));
-    else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) stdin?.end();
+    if (channel === STDIN) inOrder(() => stdin?.write(data.subarray(1)));
+    else if (channel === RESIZE) inOrder(() => resize(exec, data.subarray(1)));
+    else if (channel === CLOSE_SIGNAL && closeSignal && data[1] === STDIN) inOrder(() => stdin?.end());
   };
   for (const data of early.splice(0)) deliver(data);
   let finished = false;
@@ -111,13 +148,13 @@ export async function runExecSession(socket: WebSocket, handle: RunningContainer
     // A paused output would never end.
     exec.stdout.destroy();
     exec.stderr.destroy();
-    if (!finished) killGroup(exec.pid);
+    if (!finished) started.abandon();
   };
   if (socket.readyState !== socket.OPEN) abandon();
   else socket.once('close', abandon);
   const [result] = await Promise.all([exec.exited, forward(exec.stdout, socket, options.stdout ? STDOUT : undefined), forward(exec.stderr, socket, options.stderr ? STDERR : undefined)]);
   // Its process group is gone: a later kill could hit a reused id.
   finished = true;
-  send(socket, ERROR, exitStatus(result.exitCode));
+  send(socket, ERROR, started.endStatus(result));
   socket.close(1000);
 }

@@ -59,9 +59,11 @@ function bridgeMac(name: string): string {
 
 /** Creates the bridge unless it exists (another agent may be creating it at the same moment), and brings it up. */
 export async function ensureBridge(name: string, mtu: number): Promise<BridgeState> {
+  let created = false;
   try {
     await runHostCommand(['ip', 'link', 'add', name, 'address', bridgeMac(name), 'mtu', String(mtu), 'type', 'bridge']);
     await runHostCommand(['ip', 'link', 'set', name, 'alias', BRIDGE_ALIAS]);
+    created = true;
   } catch (error) {
     if (!isAlreadyThere(error)) throw error;
   }
@@ -69,7 +71,9 @@ export async function ensureBridge(name: string, mtu: number): Promise<BridgeSta
   // The pods' default route leads to the host; with the host's ip_forward on, the host would route their
   // traffic out of the machine (unmasqueraded, no iptables here to stop it). Forwarding off on this interface
   // keeps pod traffic on the machine whatever the host's setting (only writing all/forwarding resets it).
-  await writeFile(`/proc/sys/net/ipv4/conf/${name}/forwarding`, '0');
+  // An existing bridge keeps its setting: the service proxies of the agents already on it turn forwarding on,
+  // behind their nft forward chains that keep traffic on the bridge (src/node/proxy/).
+  if (created) await writeFile(`/proc/sys/net/ipv4/conf/${name}/forwarding`, '0');
   const state = await inspectBridge(name);
   if (state === undefined) throw new HostCommandError(['ip', 'link', 'show', name], `the bridge ${name} vanished while it was set up`);
   return state;

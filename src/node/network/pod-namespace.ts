@@ -134,7 +134,12 @@ export class PodPlumber {
       ['route', 'add', 'default', 'via', plumbing.gateway, 'dev', 'eth0'],
     ]);
     await this.namespaces.run({ path: plumbing.path, commands });
-    await this.hostIp.run(['link', 'set', plumbing.veth, 'master', plumbing.bridge, 'up']);
+    // Hairpin: with br_netfilter loaded, a pod's connection that the service proxy DNATs back to the pod itself
+    // is bridged out of the port it came in on, which the bridge allows only in hairpin mode (as CNI's bridge).
+    await Promise.all([
+      this.hostIp.run(['link', 'set', plumbing.veth, 'master', plumbing.bridge, 'up']),
+      this.hostIp.run(['link', 'set', plumbing.veth, 'type', 'bridge_slave', 'hairpin', 'on']),
+    ]);
   }
 
   /** Removes what exists of a pod's plumbing; each step tolerates that its part is gone already. */

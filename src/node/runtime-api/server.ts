@@ -1,7 +1,7 @@
 // The node runtime API (src/client/node-runtime/protocol.ts): plain HTTP on a unix socket under the host's
 // /run, for the privileged pods of trusted namespaces (chaos injectors) that mount it. Whoever reaches the
 // socket is root on the node already, so there is no authentication; what it may write through the agent is
-// limited to the agent's own node and pods.
+// limited to the agent's own node and pods, and what it reads for them to a Service and its ready endpoints.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { unlink } from 'node:fs/promises';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import { badRequest, notFound, RuntimeApiError } from './errors.ts';
 import { removeOwnPodFinalizer } from './finalizer-removal.ts';
 import { replacePod } from './pod-replacement.ts';
 import { describeContainer } from './runtime-container.ts';
+import { serveService } from './service-watch.ts';
 import { prepareSocketPath } from './socket-path.ts';
 
 export interface RuntimeApiOptions {
@@ -80,6 +81,7 @@ function sendEmpty(res: ServerResponse, status: number): void {
 }
 
 const CONTAINER_ROUTE = /^\/v1\/containers\/([^/]+)$/;
+const SERVICE_ROUTE = /^\/v1\/services\/([^/]+)\/([^/]+)$/;
 const POD_ROUTE = /^\/v1\/pods\/([^/]+)\/([^/]+)\/(containers|finalizers\/remove|replace)$/;
 
 export async function startRuntimeApi(options: RuntimeApiOptions): Promise<RuntimeApi> {
@@ -94,6 +96,11 @@ export async function startRuntimeApi(options: RuntimeApiOptions): Promise<Runti
       const found = registry.container(decodeURIComponent(container[1] ?? ''));
       if (found === undefined) throw notFound(`container ${container[1] ?? ''} is not known on this node`);
       return sendJson(res, 200, await describeContainer(found, options.cgroupLayout));
+    }
+    const service = SERVICE_ROUTE.exec(url.pathname);
+    if (service && method === 'GET') {
+      const target = { client, namespace: decodeURIComponent(service[1] ?? ''), name: decodeURIComponent(service[2] ?? ''), logger: options.logger };
+      return serveService(target, url.searchParams.get('watch') === 'true', res);
     }
     const pod = POD_ROUTE.exec(url.pathname);
     if (pod) {

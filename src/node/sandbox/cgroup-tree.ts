@@ -35,7 +35,7 @@ function isGone(error: unknown): boolean {
   return isErrno(error, 'ENOENT') || isErrno(error, 'ENODEV');
 }
 
-async function subdirectories(dir: string): Promise<string[]> {
+export async function subdirectories(dir: string): Promise<string[]> {
   try {
     return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch (error) {

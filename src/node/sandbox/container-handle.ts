@@ -1,11 +1,12 @@
-// A running (or finished) container: its pid, its exit, stop with a grace period, and exec of further
-// processes inside its namespaces and cgroup. The handle owns the run's output: it copies the FIFOs into
-// the CRI log and, at exit, reads the OOM counter, kills leftovers and removes the run's cgroups and files.
+// A running (or finished) container: its pid, its exit, stop with a grace period, exec of further processes
+// inside its namespaces and cgroup, and attach to its own output (and stdin, for a container that keeps one).
+// The handle owns the run's output: it copies the FIFOs into the CRI log and, at exit, reads the OOM counter,
+// kills leftovers and removes the run's cgroups and files.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { readFile, readlink } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
-import type { Readable, Writable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ContainerCgroup } from './cgroup-tree.ts';
 import type { ContainerView } from './container-view.ts';
 import { CriLogWriter, type LogStream } from './cri-log.ts';
@@ -44,14 +45,29 @@ export interface ExecProcess {
   stdout: Readable;
   stderr: Readable;
   exited: Promise<ExecResult>;
-  /** With a terminal: sets its size (kubectl's resize messages); applied once the terminal exists. */
-  resize?(columns: number, rows: number): void;
+  /**
+   * With a terminal: sets its size (kubectl's resize messages); resolves once set, or at once while the
+   * terminal does not exist yet (it gets the size when the command first writes).
+   */
+  resize?(columns: number, rows: number): Promise<void>;
 }
 
 export interface ExecOptions {
   stdin?: boolean;
   /** Runs the command on a pseudo-terminal (kubectl exec -t): its output, stderr included, comes on stdout. */
   tty?: boolean;
+}
+
+export interface AttachOptions {
+  /** Writes reach the container's stdin, if it keeps one (kube's stdin: true); otherwise there is none. */
+  stdin?: boolean;
+  /** Resize messages reach the container's terminal, if it has one (kube's tty: true). */
+  tty?: boolean;
+}
+
+export interface AttachedProcess extends ExecProcess {
+  /** Ends this attach, leaving the container running; with stdinOnce the container's stdin closes. */
+  detach(): void;
 }
 
 /** What exec needs to enter the container as its own process did. */
@@ -74,6 +90,10 @@ export interface LaunchRequest extends ExecContext {
   logPath: string;
   /** How long the setup may take to start the command before it is killed and launch rejects. */
   startTimeoutMs: number;
+  /** Keep the setup's stdin pipe as the container's stdin; once: the first attach that lets go closes it. */
+  stdin?: { once: boolean };
+  /** The command runs on a terminal (argv wrapped by onTerminal): attach may resize it. */
+  tty?: boolean;
 }
 
 function exitCodeOf(code: number | null, signal: NodeJS.Signals | null): number {
@@ -101,6 +121,11 @@ function shellWords(argv: string[]): string {
   return argv.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(' ');
 }
 
+/** argv on a pseudo-terminal: script(1) on the container's own devpts; -e passes the exit status on. */
+export function onTerminal(tools: HostTools, argv: string[]): string[] {
+  return [tools.script, '-q', '-e', '-c', shellWords(argv), '/dev/null'];
+}
+
 /** The first process under root whose stdin is a pseudo-terminal: the command script(1) started. */
 async function terminalHolder(root: number): Promise<number | undefined> {
   const queue = [root];
@@ -116,23 +141,32 @@ async function terminalHolder(root: number): Promise<number | undefined> {
 /**
  * Sets the terminal's size with stty on the holder's stdin, opened through /proc from the host, which makes the
  * kernel send SIGWINCH to the terminal's foreground group. A size given before the terminal exists is applied
- * when the command first writes (by then script has made it).
+ * when the command first writes (by then script has made it). One stty at a time, each taking the newest size,
+ * so the last size sent is the one that stays (kubectl attach sends size+1, then the size, to force a redraw).
  */
-function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => void {
+function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => Promise<void> {
   let wanted: { columns: number; rows: number } | undefined;
-  const apply = async () => {
+  let applying: Promise<void> = Promise.resolve();
+  const applyNow = async () => {
     const size = wanted;
     const holder = await terminalHolder(root);
     if (size === undefined || holder === undefined) return;
     const stty = spawn(tools.stty, ['-F', `/proc/${holder}/fd/0`, 'rows', String(size.rows), 'cols', String(size.columns)], { stdio: 'ignore', env: HELPER_ENV });
     // Best effort: the command may be gone already.
-    stty.on('error', () => undefined);
+    await new Promise<void>((resolve) => {
+      stty.once('error', () => resolve());
+      stty.once('close', () => resolve());
+    });
+  };
+  const apply = (): Promise<void> => {
+    applying = applying.then(applyNow).catch(() => undefined);
+    return applying;
   };
   output.once('data', () => void apply());
   return (columns, rows) => {
-    if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns <= 0 || rows <= 0 || columns > 0xffff || rows > 0xffff) return;
+    if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns <= 0 || rows <= 0 || columns > 0xffff || rows > 0xffff) return Promise.resolve();
     wanted = { columns, rows };
-    void apply();
+    return apply();
   };
 }
 
@@ -149,6 +183,12 @@ export class ContainerHandle {
   pid: number | undefined;
   private running = true;
   private exit!: Promise<ContainerExit>;
+  /** The live output as it goes to the log ('stdout', 'stderr'), and 'done' once all of it has. */
+  private readonly output = new EventEmitter();
+  /** The container's stdin (kube's stdin: true): the setup's pipe, kept open after the go-ahead. */
+  private stdin: Writable | undefined;
+  private stdinOnce = false;
+  private tty = false;
 
   private constructor(private readonly context: ExecContext | undefined) {}
 
@@ -209,6 +249,7 @@ export class ContainerHandle {
   }
 
   private run(request: LaunchRequest): Promise<void> {
+    this.tty = request.tty === true;
     const log = new CriLogWriter(request.logPath);
     const outputs: OutputCopy[] = [];
     let startedAt: Date | undefined;
@@ -229,8 +270,15 @@ export class ContainerHandle {
       pid: (pid) => {
         this.pid = pid;
         try {
-          for (const stream of OUTPUT_STREAMS) outputs.push(new OutputCopy(stream, stream === 'stdout' ? request.run.stdoutFifo : request.run.stderrFifo, log));
-          child.stdin.end('\n');
+          for (const stream of OUTPUT_STREAMS) {
+            outputs.push(new OutputCopy(stream, stream === 'stdout' ? request.run.stdoutFifo : request.run.stderrFifo, log, (chunk) => this.output.emit(stream, chunk)));
+          }
+          if (request.stdin) {
+            // The pipe stays open: after the go-ahead it is the container's stdin.
+            child.stdin.write('\n');
+            this.stdin = child.stdin;
+            this.stdinOnce = request.stdin.once;
+          } else child.stdin.end('\n');
         } catch (error) {
           // Without its output the container must not run: end-of-file instead of the go-ahead stops the setup.
           outputError = `cannot read the container's output: ${(error as Error).message}`;
@@ -278,6 +326,7 @@ export class ContainerHandle {
       // Every copy exists by now (the pid line came before the channel closed), and nothing in the container
       // writes any more: what is in the FIFOs is all there is.
       await Promise.all(outputs.map((output) => output.finish()));
+      this.output.emit('done');
       await log.close().catch((error: Error) => (cleanupError ??= error));
       await removeRunDir(request.run).catch((error: Error) => (cleanupError ??= error));
       const cleanup = cleanupError ? { cleanupError } : {};
@@ -331,8 +380,7 @@ export class ContainerHandle {
     if (command.includes('=')) throw new ExecStartError(`exec: "${command}": a command name containing "=" cannot be run`);
     await context.view.lookPath(command, context.env.PATH ?? DEFAULT_PATH, context.workingDir);
     const { tools } = context;
-    // script(1) gives the command a terminal on the container's own devpts; -e passes its exit status on.
-    const run = options.tty ? [tools.script, '-q', '-e', '-c', shellWords(argv), '/dev/null'] : argv;
+    const run = options.tty ? onTerminal(tools, argv) : argv;
     const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.identity, context.env, run)];
     const child = spawn(tools.bash, [...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -348,5 +396,60 @@ export class ContainerHandle {
     const started: ExecProcess = { pid: child.pid, stdin: options.stdin ? child.stdin : null, stdout: child.stdout, stderr: child.stderr, exited };
     if (options.tty && child.pid !== undefined) started.resize = terminalResizer(tools, child.pid, child.stdout);
     return started;
+  }
+  /**
+   * Follows the container's live output (not the log: what it writes from now on) until it exits or detach() is
+   * called, with its stdin when it keeps one and the caller asks. As kubelet's attach, the end is always a
+   * success: exited resolves with exit code 0 whether the container ended or the client let go.
+   */
+  attach(options: AttachOptions = {}): AttachedProcess {
+    const context = this.context;
+    if (!this.running || this.pid === undefined || context === undefined) throw new ContainerNotRunningError('the container is not running');
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const toStdout = (chunk: Buffer) => stdout.write(chunk);
+    const toStderr = (chunk: Buffer) => stderr.write(chunk);
+    let ended!: () => void;
+    const exited = new Promise<ExecResult>((resolve) => (ended = () => resolve({ exitCode: 0, signal: null })));
+    const pipe = options.stdin ? this.stdin : undefined;
+    const releaseStdin = () => {
+      // stdinOnce: the first attach that had stdin closes it when it lets go.
+      if (pipe && this.stdinOnce) pipe.end();
+    };
+    let attached = true;
+    const finish = () => {
+      if (!attached) return;
+      attached = false;
+      this.output.off('stdout', toStdout).off('stderr', toStderr).off('done', finish);
+      stdout.end();
+      stderr.end();
+      ended();
+    };
+    this.output.on('stdout', toStdout).on('stderr', toStderr).once('done', finish);
+    const stdin = pipe
+      ? new Writable({
+          write: (chunk: Buffer, _encoding, callback) => {
+            if (!attached || !pipe.writable) return callback();
+            pipe.write(chunk, () => callback());
+          },
+          final: (callback) => {
+            releaseStdin();
+            callback();
+          },
+        })
+      : null;
+    const process: AttachedProcess = {
+      pid: this.pid,
+      stdin,
+      stdout,
+      stderr,
+      exited,
+      detach: () => {
+        if (attached) releaseStdin();
+        finish();
+      },
+    };
+    if (options.tty && this.tty) process.resize = terminalResizer(context.tools, this.pid, stdout);
+    return process;
   }
 }

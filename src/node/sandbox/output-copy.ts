@@ -18,15 +18,22 @@ export class OutputCopy {
   /** Resolves once the copy has closed, after its last record went to the log. */
   readonly done: Promise<void>;
 
-  /** Opens the FIFO without blocking (a writer need not exist yet); throws if it cannot be opened. */
+  /**
+   * Opens the FIFO without blocking (a writer need not exist yet); throws if it cannot be opened. onChunk sees
+   * every chunk as it goes to the log (attach follows the live output).
+   */
   constructor(
     private readonly stream: LogStream,
     fifo: string,
     private readonly log: CriLogWriter,
+    private readonly onChunk: (chunk: Buffer) => void = () => undefined,
   ) {
     this.fd = openSync(fifo, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
     this.socket = new Socket({ fd: this.fd, readable: true, writable: false });
-    this.socket.on('data', (chunk: Buffer) => log.write(stream, chunk));
+    this.socket.on('data', (chunk: Buffer) => {
+      log.write(stream, chunk);
+      onChunk(chunk);
+    });
     this.socket.once('error', () => this.socket.destroy());
     this.done = new Promise((resolve) => {
       this.socket.once('close', () => {
@@ -54,7 +61,9 @@ export class OutputCopy {
         break;
       }
       if (length === 0) break;
-      this.log.write(this.stream, Buffer.from(buffer.subarray(0, length)));
+      const chunk = Buffer.from(buffer.subarray(0, length));
+      this.log.write(this.stream, chunk);
+      this.onChunk(chunk);
     }
     this.socket.destroy();
     return this.done;

@@ -5,7 +5,7 @@ import { chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { detectCgroupLayout, type CgroupLayout, type CgroupPlacement } from './cgroup-layout.ts';
 import { CgroupTree, type ContainerCgroup, type PodProcesses } from './cgroup-tree.ts';
-import { ContainerHandle, finalCommand } from './container-handle.ts';
+import { ContainerHandle, finalCommand, onTerminal } from './container-handle.ts';
 import { identityCommand, resolveCredentials, type IdentityPolicy } from './credentials.ts';
 import { containerEnvironment, DEFAULT_PATH } from './environment.ts';
 import { ExecStartError, SandboxSpecError } from './errors.ts';
@@ -157,6 +157,8 @@ export class Sandbox {
         run,
         logPath,
         startTimeoutMs: this.startTimeoutMs,
+        ...(container.stdin ? { stdin: container.stdin } : {}),
+        ...(container.tty ? { tty: true } : {}),
         cgroup: created,
         view: plan.view,
         namespaces: ['-m', '-u', '-i', '-C', ...(pidNamespace ? ['-p'] : []), ...(pod.network.kind === 'namespace' ? ['-n'] : [])],
@@ -177,8 +179,9 @@ export class Sandbox {
     const joinNetwork = network.kind === 'namespace' ? [t.nsenter, `--net=${network.path}`, '--'] : [];
     const unshare = [t.unshare, '--mount', '--uts', '--ipc', '--cgroup', ...(pidNamespace ? ['--pid'] : []), '--propagation', 'private', '--'];
     const skeletonList = (paths: Set<string>) => [...paths].sort().map((p) => join(run.skeleton, p)).join('\n');
-    const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', request.pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir];
-    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, identity, env, request.container.argv)];
+    const setup = [t.sh, '-c', CONTAINER_SETUP, 'bosun-sandbox', request.pod.hostname, run.skeleton, skeletonList(plan.view.skeletonDirs), skeletonList(plan.view.skeletonFiles), run.fstab, run.stagingRoot, plan.workingDir, t.mount, t.umount, t.pivot_root, t.mkdir, request.container.stdin ? '1' : ''];
+    const argv = request.container.tty ? onTerminal(t, request.container.argv) : request.container.argv;
+    return [t.mkfifo, run.stdoutFifo, run.stderrFifo, ...cgroup.procsFiles, '--', ...joinNetwork, ...unshare, t.timeout, '--foreground', '0', ...setup, ...finalCommand(t, identity, env, argv)];
   }
 
   /** The pods whose cgroups exist, with their live processes: what an agent adopts or kills after a restart. */

@@ -64,13 +64,15 @@ export const EXEC_MARKER = 'bosun-sandbox:exec';
  * Runs as pid 1 of the new namespaces: reports its host pid, sets the hostname, fills the skeleton tmpfs,
  * performs the fstab, pivots into the new root, waits for the agent's go-ahead on stdin (end-of-file instead
  * means the agent cannot read the output, so the container must not run), then becomes the container's
- * process with stdin on /dev/null and fd 1 and 2 on the FIFOs. Arguments: hostname skeleton skeleton-dirs skeleton-files fstab staging-root working-dir mount umount
- * pivot_root mkdir, then the setpriv command line. Lists are newline-separated.
+ * process with stdin on /dev/null (or, with keep-stdin set, on the agent's pipe that carried the go-ahead, for
+ * attach) and fd 1 and 2 on the FIFOs. Arguments: hostname skeleton skeleton-dirs skeleton-files fstab
+ * staging-root working-dir mount umount pivot_root mkdir keep-stdin, then the setpriv command line. Lists are
+ * newline-separated. sh's read takes one byte at a time from a pipe, so nothing after the go-ahead is lost.
  */
 export const CONTAINER_SETUP = `
 hostname=$1 skeleton=$2 skeleton_dirs=$3 skeleton_files=$4 fstab=$5 root=$6 workdir=$7 mount=$8 umount=$9
-pivot_root=\${10} mkdir=\${11}
-shift 11
+pivot_root=\${10} mkdir=\${11} keep_stdin=\${12}
+shift 12
 cd -P /proc/self || exit 1
 printf '${PID_MARKER}%s\\n' "\${PWD##*/}" >&2
 printf '%s' "$hostname" > /proc/sys/kernel/hostname || exit 1
@@ -86,7 +88,7 @@ set +f
 cd "$root" && "$pivot_root" . . && "$umount" -l . || exit 1
 cd "$workdir" || exit 1
 read -r go_ahead || exit 1
-exec 0</dev/null
+[ -n "$keep_stdin" ] || exec 0</dev/null
 printf '${EXEC_MARKER}\\n' >&2
 exec 1>&3 2>&4 3>&- 4>&-
 exec "$@"

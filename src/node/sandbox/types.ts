@@ -40,6 +40,13 @@ export interface ContainerSpec {
    * root is the sandbox's default user on the host; its capabilities then hold only inside that namespace.
    */
   hostUsers?: boolean;
+  /**
+   * kube's stdin/stdinOnce: the container's stdin is a pipe the agent holds (for attach) rather than /dev/null;
+   * with once, the first attach that detaches closes it.
+   */
+  stdin?: { once: boolean };
+  /** kube's tty: the command runs on a pseudo-terminal (util-linux script), its output one stream on stdout. */
+  tty?: boolean;
 }
 
 export type PodNetwork = { kind: 'host' } | { kind: 'namespace'; path: string };

@@ -33,6 +33,12 @@ export function podAvailableAt(pod: Pod, minReadySeconds: number): number | unde
   return Number.isNaN(since) ? 0 : since + minReadySeconds * 1000;
 }
 
+/** The next moment after `now` at which one of the pods becomes available; undefined when none will by itself. */
+export function nextPodAvailability(pods: readonly Pod[], minReadySeconds: number, now: number): number | undefined {
+  const pending = pods.map((p) => podAvailableAt(p, minReadySeconds)).filter((at): at is number => at !== undefined && at > now);
+  return pending.length > 0 ? Math.min(...pending) : undefined;
+}
+
 export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
   const at = podAvailableAt(pod, minReadySeconds);
   return at !== undefined && at <= now;

@@ -21,7 +21,7 @@ import { podsToDelete } from '../pods/deletion-order.ts';
 import type { Expectations } from '../pods/expectations.ts';
 import { controllerRefTo } from '../pods/owner.ts';
 import { podFromTemplate, type PodControl } from '../pods/pod-control.ts';
-import { isPodActive, isPodReady, podAvailableAt } from '../pods/pod-state.ts';
+import { isPodActive, isPodReady, nextPodAvailability, podAvailableAt } from '../pods/pod-state.ts';
 import { slowStartBatch } from '../pods/slow-start.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
@@ -72,9 +72,8 @@ export async function syncReplicaSet(rs: ReplicaSet, ctx: ReconcileContext<Repli
   }
   if (manageError !== undefined) throw manageError;
   // Wake up when the next ready pod has been ready for minReadySeconds: it then counts as available.
-  const minReady = rs.spec.minReadySeconds ?? 0;
-  const pending = pods.map((p) => podAvailableAt(p, minReady)).filter((at): at is number => at !== undefined && at > now);
-  return pending.length > 0 ? action.requeueAfter(Math.min(...pending) - now) : action.awaitChange();
+  const next = nextPodAvailability(pods, rs.spec.minReadySeconds ?? 0, now);
+  return next !== undefined ? action.requeueAfter(next - now) : action.awaitChange();
 }
 
 async function manageReplicas(d: ReplicaSetControllerData, rs: ReplicaSet, key: string, pods: Pod[]): Promise<unknown> {

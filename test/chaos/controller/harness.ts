@@ -4,7 +4,7 @@
 // whenever the test's own informers see a Disruption, Pod or Event change.
 import { ChangeWaiter } from '../../helpers/change-waiter.ts';
 import { pino } from 'pino';
-import { eventsResource, namespacesResource, nodesResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
+import { eventsResource, namespacesResource, nodesResource, podsResource, serviceAccountsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import { TRUSTED_NAMESPACE_LABELS } from '../../../src/apimachinery/pod-security-labels.ts';
 import { DISRUPTION_NAME_LABEL, DISRUPTION_NAMESPACE_LABEL } from '../../../src/chaos/api/constants.ts';
@@ -60,6 +60,8 @@ export async function startHarness(options: Omit<DisruptionControllerOptions, 'c
   // Chaos pods are privileged with host paths: their namespace is trusted (labelled privileged), as the family makes it.
   await client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: CHAOS_NS, labels: TRUSTED_NAMESPACE_LABELS } });
   const config = chaosConfig({ finalizerDeletionDelayMs: 300, ...options.config });
+  // The injector's ServiceAccount, which the family makes with the namespace: a pod naming a missing one is refused.
+  await client.create(serviceAccountsResource, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: config.injector.serviceAccount, namespace: CHAOS_NS } });
   const mgr = new Manager({ client: newClient(CONTROLLER_USER_AGENT), logger: pino({ level: process.env['TEST_LOG'] ? 'debug' : 'silent' }), gracefulShutdownTimeoutMs: 2000 });
   const { config: _ignored, ...controllerOptions } = options;
   const controllers = registerDisruptionController(mgr, { ...controllerOptions, config });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { readmeLines, root, runLine, shellIn, type Shell } from '../../docs/shell-blocks.ts';
+import { expectInDashboard } from '../../dashboard/dashboard-check.ts';
 import { startBosunUp } from '../../node/e2e/bosun-up.ts';
 
 const README = 'examples/chaos/README.md';
@@ -67,6 +68,10 @@ test('examples/chaos/README.md: every command runs as written and shows the effe
     // Only `kubectl get …` lines are read again until they print their comment: any other form would not wait.
     for (const l of lines) if (/-o jsonpath=.*#/.test(l)) assert.match(l, /^kubectl get\b/, `a checked line must be a kubectl get: ${l}`);
     for (const line of lines) {
+      // Before its clean-up: the web dashboard shows the disk-pressure Disruption injected into its target.
+      if (line.startsWith('kubectl delete -f examples/chaos/disk-pressure.yaml')) {
+        await expectInDashboard(join(dir, '.bosun', 'kubeconfig'), 'chaos', 'chaos-demo', ['li[data-id="Disruption/chaos-demo/disk-pressure"][data-state="succeeded"]', 'li[data-id^="Target/chaos-demo/disk-pressure/"]', 'li[data-id^="Injection/chaos-demo/disk-pressure/"][data-state="succeeded"]'], 'dashboard-chaos');
+      }
       if (line.startsWith('examples/chaos/measure.sh')) await measured(sh, line);
       else await runLine(sh, line);
     }

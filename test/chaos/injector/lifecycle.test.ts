@@ -13,10 +13,13 @@ import { createInjectorLogger } from '../../../src/chaos/injector/logger.ts';
 import { parseCommonOptions, type RawCommonOptions } from '../../../src/chaos/injector/options.ts';
 import { stripRuntimeScheme } from '../../../src/chaos/injector/targets.ts';
 import { parseGoDuration } from '../../../src/chaos/injector/durations.ts';
+import { FeatureUnavailableError } from '../../../src/chaos/injector/kinds/feature-probes.ts';
 import { MemoryPort } from './memory-port.ts';
 
 interface Behaviour {
   injectFails?: boolean;
+  /** inject fails because the node lacks a feature. */
+  injectUnsupported?: boolean;
   /** How many clean attempts fail before one succeeds (Infinity: all). */
   cleanFailures?: number;
   /** inject waits for the abort signal. */
@@ -37,6 +40,7 @@ function recordingKind(name: DisruptionKindName, behaviour: Behaviour = {}): { k
           events.push(`inject ${target}`);
           if (behaviour.injectHangs) await new Promise((resolve) => ctx.signal.addEventListener('abort', resolve));
           if (behaviour.injectFails) throw new Error('injection refused (test)');
+          if (behaviour.injectUnsupported) throw new FeatureUnavailableError('network disruptions with delay', [{ missing: 'the kernel has no sch_netem qdisc', evidence: 'test' }]);
         },
         clean: () => {
           events.push(`clean ${target}`);
@@ -102,6 +106,17 @@ test('an injection failure: no readiness file, still cleaned, exit 0', async () 
   assert.equal(result.code, 0);
   assert.equal(result.ready, false);
   assert.deepEqual(events, ['inject node', 'clean node']);
+});
+
+test('an injection the node cannot run: cleaned, finalizer removed, exit 1 at once (not at the deadline)', async () => {
+  const { kind, events } = recordingKind('network-disruption', { injectUnsupported: true });
+  const port = new MemoryPort();
+  const result = await run(kind, { level: 'node', deadline: soon(600_000) }, port);
+  assert.equal(result.code, 1);
+  assert.equal(result.ready, false);
+  assert.deepEqual(events, ['inject node', 'clean node']);
+  assert.equal(port.finalizerRemovals.length, 1);
+  assert.ok(result.logs.some((l) => l['level'] === 'error' && String(l['error']).includes('the kernel has no sch_netem qdisc (test): network disruptions with delay cannot run on this node')));
 });
 
 test('clean is retried 3 times: a clean that fails twice succeeds, one that always fails exits 1 after 4 attempts', async () => {

@@ -85,6 +85,8 @@ export function memoryClient(): MemoryClient {
     patchStatus: notImplemented,
     deleteCollection: notImplemented,
     podLog: notImplemented,
+    followPodLog: notImplemented,
+    createToken: notImplemented,
     close: async () => {},
   };
   return client;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { exited, freePort, startBosun, startInBackground } from '../../helpers/bosun-process.ts';
 import { readmeLines, root, runLine, shellBlocks, shellIn, startsBosun } from '../../docs/shell-blocks.ts';
+import { expectInDashboard } from '../../dashboard/dashboard-check.ts';
 
 const README = 'examples/terrakojo/README.md';
 const START_GITHUB = /^npm run github-test-server\b/;
@@ -36,7 +37,13 @@ test('examples/terrakojo/README.md: every command runs as written', { timeout: 3
     await sh.run('kubectl wait --for=condition=Ready node --all --timeout=60s');
     const lines = readmeLines(README).map(ports).filter((l) => !START_GITHUB.test(l));
     assert.ok(lines.length > 5, 'the README has commands');
-    for (const line of lines) await runLine(sh, line);
+    for (const line of lines) {
+      // Before the clean-up: the web dashboard shows the walk-through's Repository with its branches and workflows.
+      if (line.startsWith('kubectl delete -f examples/terrakojo')) {
+        await expectInDashboard(kubeconfig, 'terrakojo', 'default', ['li[data-id="Repository/default/infra"]', 'li[data-id^="Branch/default/"]', 'li[data-id^="Workflow/default/"][data-state="succeeded"]', 'li[data-id^="Workflow/default/"][data-state="failed"]'], 'dashboard-terrakojo');
+      }
+      await runLine(sh, line);
+    }
   } finally {
     if (bosun) {
       bosun.kill('SIGTERM');

@@ -109,7 +109,7 @@ test('bosun up: the webhook server on loopback with a secret, off with one line 
   const common = ['up', '--in-memory', '--port', '0', '--controllers', 'none', '--no-node', '--metrics-port', '0'];
   const withSecret = bosun([...common, '--data-dir', tmp(), '--webhook-server-port', '0'], { GITHUB_WEBHOOK_SECRET: SECRET });
   try {
-    const [, url] = await waitFor(withSecret, /bosun is ready: .*; GitHub webhooks on (http:\/\/127\.0\.0\.1:\d+\/webhook)\n/);
+    const [, url] = await waitFor(withSecret, /bosun is ready: .*; GitHub webhooks on (http:\/\/127\.0\.0\.1:\d+\/webhook); bosun \d+\.\d+\.\d+\n/);
     const ping = await send(url!, await delivery('ping', pingPayload('acme', 'up'), { secret: SECRET }));
     assert.deepEqual([ping.status, ping.message], [200, 'pong']);
     assert.equal((await send(url!, await delivery('ping', pingPayload('acme', 'up'), { secret: 'wrong' }))).status, 401);

@@ -1,17 +1,18 @@
 // dns-disruption: answers the target's DNS queries for the given records from a responder in the chaos pod,
 // forwarding the rest to the target's own nameservers; upstream's injector/dns_disruption.go. In the target's
-// netns, nat rules DNAT the DNS port to the responder (dns/dns-plan.ts). Before any write the node is probed
-// for iptables and a nat table with DNAT (feature-probes.ts): without them inject fails saying what is
-// missing, and dry-run (which upstream returns from at once) only warns. The responder (dns/dns-responder.ts)
+// netns, an nftables table DNATs the DNS port, whatever the destination, to the responder (dns/dns-plan.ts;
+// upstream writes iptables nat rules). Before any write the node is probed for nft with DNAT
+// (feature-probes.ts): without it inject fails saying what is missing, and dry-run (which upstream returns
+// from at once) only warns. The responder (dns/dns-responder.ts)
 // listens on all addresses of the chaos pod; tests may give another (StartDnsResponder), or null for none.
 import type { Injector, InjectorContext, KindDefinition } from '../injector.ts';
 import { parseDnsRecords, upstreamNameservers, type DnsRecord } from './dns/dns-records.ts';
 import { planDnsDisruption, type DnsPlan, type DnsProtocol } from './dns/dns-plan.ts';
 import { startDnsResponder } from './dns/dns-responder.ts';
-import { FEATURES, FeatureUnavailableError, missingFeatures } from './feature-probes.ts';
+import { FEATURES, FeatureUnavailableError, hasTool, missingFeatures } from './feature-probes.ts';
 import { procPath } from './mounts.ts';
-import { deleteChaosDnsChain, deleteRules, insertRule } from './network/iptables-in-netns.ts';
-import { CHAOS_DNS_CHAIN, type IptablesRule } from './network/iptables-rules.ts';
+import { deleteTableScript, DNS_TABLE } from './network/nft-ruleset.ts';
+import { inNetns } from './network/target-netns.ts';
 import { InjectorOptionError, intValue, stringValue } from './option-values.ts';
 
 export class DnsDisruptionError extends Error {
@@ -54,7 +55,6 @@ interface SharedResponder {
 
 class DnsDisruptionInjector implements Injector {
   readonly kind = 'dns-disruption' as const;
-  private injectedRules: IptablesRule[] = [];
 
   constructor(
     private readonly ctx: InjectorContext,
@@ -71,7 +71,7 @@ class DnsDisruptionInjector implements Injector {
     if (!chaosPodIP) throw new DnsDisruptionError('CHAOS_POD_IP environment variable must be set with the chaos pod IP');
     const plan = planDnsDisruption(this.spec.protocol, this.spec.port, chaosPodIP);
 
-    const missing = await missingFeatures(this.ctx.reads, [FEATURES.iptablesNat, FEATURES.dnat]);
+    const missing = await missingFeatures(this.ctx.reads, [FEATURES.nftDnat]);
     if (missing.length > 0) {
       const error = new FeatureUnavailableError('DNS disruptions', missing);
       if (!this.ctx.dryRun) throw error;
@@ -80,16 +80,16 @@ class DnsDisruptionInjector implements Injector {
     if (this.ctx.dryRun) {
       // As upstream: no responder and no rules, only what would be done.
       for (const record of this.spec.records) log.info('dry-run: would answer DNS record', { ...record });
-      for (const rule of plan.rules) log.info('dry-run: would insert iptables rule', { table: rule.table, chain: rule.chain, rulespec: rule.rulespec });
+      log.info('dry-run: would write the nftables redirect', { ruleset: plan.ruleset });
       return;
     }
 
     await this.startResponder(plan, pid);
-    try {
-      for (const rule of plan.rules) if (await insertRule(this.ctx, pid, rule, rule.chain === CHAOS_DNS_CHAIN)) this.injectedRules.push(rule);
-    } catch (err) {
+    // Written again by every targeted container's injector: the same table, replaced whole.
+    const result = await this.ctx.writes.run(inNetns(pid, ['nft', plan.ruleset]));
+    if (result.code !== 0) {
       await this.stopResponder();
-      throw err;
+      throw new DnsDisruptionError(`nft could not write the table ${DNS_TABLE} (exit ${result.code}): ${result.stderr.trim()}`);
     }
     log.info('DNS disruption injected', { port: this.spec.port, protocol: this.spec.protocol, records: this.spec.records.length });
   }
@@ -104,15 +104,8 @@ class DnsDisruptionInjector implements Injector {
     }
     const pid = this.ctx.target.container?.pid;
     if (pid !== undefined && (await this.ctx.reads.exists(procPath(pid, 'ns/net')))) {
-      try {
-        await deleteRules(this.ctx, pid, this.injectedRules);
-        this.injectedRules = [];
-        await deleteChaosDnsChain(this.ctx, pid);
-      } catch (err) {
-        errors.push(`failed to clear IPTables rules: ${(err as Error).message}`);
-      }
-    } else {
-      this.injectedRules = [];
+      const result = await this.ctx.writes.run(inNetns(pid, ['nft', deleteTableScript(DNS_TABLE)]));
+      if (result.code !== 0 && (await hasTool(this.ctx.reads, 'nft'))) errors.push(`failed to delete the nftables table ${DNS_TABLE}: ${result.stderr.trim()}`);
     }
     if (errors.length > 0) throw new DnsDisruptionError(`errors during DNS disruption cleanup: ${errors.join('; ')}`);
   }

@@ -10,6 +10,8 @@ export interface Feature {
   missing: string;
   /** Shell run in the throwaway netns; success means present. */
   probe: string;
+  /** The tool the probe needs (checked first, so that a missing tool is said so); default tc, or iptables. */
+  tool?: string;
 }
 
 export interface MissingFeature {
@@ -40,9 +42,15 @@ export const FEATURES = {
   },
   iptablesNat: { missing: 'iptables cannot use the nat table', probe: 'iptables --wait -t nat -S' },
   iptablesMangle: { missing: 'iptables cannot use the mangle table', probe: 'iptables --wait -t mangle -S' },
-  dnat: {
-    missing: 'the kernel has no DNAT target (xt_nat)',
-    probe: `iptables --wait -t nat -N CHAOS-DNS && iptables --wait -t nat -A CHAOS-DNS -p udp --dport 53 -j DNAT --to-destination 127.0.0.1:5353`,
+  nftables: {
+    missing: 'nftables cannot drop by share or police a rate',
+    tool: 'nft',
+    probe: `nft 'add table inet probe; add chain inet probe c { type filter hook output priority 0; }; add limit inet probe l { rate over 1024 bytes/second burst 1024 bytes }; add rule inet probe c meta l4proto tcp th dport 80 ct state new numgen random mod 100 < 50 drop; add rule inet probe c limit name "l" drop'`,
+  },
+  nftDnat: {
+    missing: 'nftables cannot DNAT (nft_nat)',
+    tool: 'nft',
+    probe: `nft 'add table inet probe; add chain inet probe c { type nat hook output priority -100; }; add rule inet probe c meta nfproto ipv4 udp dport 53 dnat ip to 127.0.0.1:5353'`,
   },
   cgroupMatch: { missing: 'the kernel has no xt_cgroup match', probe: 'iptables --wait -t mangle -A POSTROUTING -m cgroup --cgroup 0x00020002 -j MARK --set-mark 0x00020002' },
 } as const satisfies Record<string, Feature>;
@@ -61,7 +69,7 @@ export async function missingFeatures(reads: HostReads, features: readonly Featu
   const missing: MissingFeature[] = [];
   const tools = new Map<string, boolean>();
   for (const feature of features) {
-    const tool = feature.probe.startsWith('iptables') ? 'iptables' : 'tc';
+    const tool = feature.tool ?? (feature.probe.startsWith('iptables') ? 'iptables' : 'tc');
     if (!tools.has(tool)) tools.set(tool, await hasTool(reads, tool));
     if (!tools.get(tool)) {
       if (!missing.some((m) => m.missing === `${tool} is not installed`)) missing.push({ missing: `${tool} is not installed`, evidence: `command -v ${tool}: not found` });

@@ -1,6 +1,7 @@
 // Every kind `bosun inject` knows, by name: each becomes a subcommand with its own flags (src/cli/commands/inject.ts).
 // The kinds that act through the node agent (pod replacement, node failure) get its actions when the CLI has
-// connected to it; without them node failure falls back to upstream's sysrq and pod replacement refuses.
+// connected to it; without them node failure falls back to upstream's sysrq, pod replacement refuses, and so does
+// a network disruption's services filter (it learns Services and endpoints through the agent).
 import type { DisruptionKindName } from '../../api/constants.ts';
 import type { KindDefinition } from '../injector.ts';
 import { containerFailureKind } from './container-failure.ts';
@@ -15,7 +16,7 @@ import { podReplacementKind } from './pod-replacement.ts';
 
 export function kindDefinitions(actions: NodeActions = {}): KindDefinition[] {
   return [
-    networkDisruptionKind(),
+    networkDisruptionKind(actions.watchService ? { watchService: actions.watchService.bind(actions) } : {}),
     nodeFailureKind({ actions }),
     containerFailureKind,
     cpuPressureKind,

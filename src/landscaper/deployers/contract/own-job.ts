@@ -9,6 +9,7 @@ import { lsTime } from '../../status-helpers.ts';
 
 export async function startOwnJob(client: KubeClient, item: DeployItem, now: Date): Promise<void> {
   await updateStatus(client, deployItemsResource, item, (draft) => {
-    draft.status = { ...draft.status, jobID: randomUUID(), jobIDGenerationTime: lsTime(now) };
+    // The schema requires observedGeneration: an item that never had a status (a fresh test-reconcile) gets 0.
+    draft.status = { observedGeneration: 0, ...draft.status, jobID: randomUUID(), jobIDGenerationTime: lsTime(now) };
   });
 }

@@ -1,7 +1,7 @@
 // toYaml / fromYaml as Landscaper registers them (sigs.k8s.io/yaml over go-yaml v2).
 import { GoFuncError, goFunc, newMap, type FuncMap, type GoValue } from '../../../template/index.ts';
 import { parseGoYamlDocument } from '../../yaml.ts';
-import { marshalYAML } from './yaml-emit.ts';
+import { marshalYAML } from '../../../template/yaml-emit.ts';
 
 /** toYaml: errors are swallowed into ""; one trailing newline is trimmed. */
 export function toYaml(v: GoValue): string {

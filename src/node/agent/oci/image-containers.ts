@@ -9,11 +9,12 @@ import { containerId, type OciContainer, type OciExit, type OciRuntime } from '.
 import { buildRuntimeSpec, type BindMount } from '../../oci-runtime/runtime-spec.ts';
 import { boundingSet } from '../../sandbox/capabilities.ts';
 import type { ContainerExit, ExecOptions } from '../../sandbox/container-handle.ts';
-import { SandboxSpecError } from '../../sandbox/errors.ts';
+import { ContainerNotRunningError, SandboxSpecError } from '../../sandbox/errors.ts';
 import { limitsFor } from '../../sandbox/resource-limits.ts';
 import type { StartRequest } from '../../sandbox/types.ts';
 import type { ContainerRuntime, RunningContainer } from '../container-runtime.ts';
 import { resolveImageUser } from './image-user.ts';
+import { attachToLog } from './log-attach.ts';
 
 const DEFAULT_PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** CAP_CHECKPOINT_RESTORE: the highest capability runc 1.1 knows. */
@@ -138,6 +139,10 @@ export class ImageContainers {
         return exited;
       },
       exec: (argv: string[], options?: ExecOptions) => Promise.resolve(container.exec(argv, options)),
+      attach: () => {
+        if (!container.isRunning) throw new ContainerNotRunningError('the container is not running');
+        return attachToLog(container.record.logPath, container.pid, container.exited);
+      },
       commandPid: () => Promise.resolve(container.isRunning ? container.pid : undefined),
       cgroup: undefined,
     };

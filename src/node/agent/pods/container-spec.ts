@@ -12,6 +12,7 @@ import type { PodView } from '../pod-context.ts';
 import { materialiseVolumes, removePodVolumes, volumeBindings, type MaterialisedVolume, type VolumeContext } from '../pod-volumes.ts';
 import { checkCapabilities } from './capability-policy.ts';
 import { describeTrusted, isTrustedNamespace } from './namespace-trust.ts';
+import type { ClusterDnsSettings, PodDnsWarning } from './pod-dns-config.ts';
 import { etcHosts, podHostname, resolvConf } from './pod-etc-files.ts';
 import type { Container, Pod } from '../../../apimachinery/api/index.ts';
 
@@ -24,6 +25,8 @@ export interface PodPlacement {
   network: PodNetwork;
   /** The node's allocatable cpu and memory: what an unset limit reads as in the downward API. */
   nodeAllocatable: Readonly<Record<string, string>>;
+  /** The node's cluster DNS; undefined: pods on ClusterFirst get the host's resolvers. */
+  clusterDns?: ClusterDnsSettings;
 }
 
 /** The pod as the sandbox sees it, plus its volumes by name and what env and volumes read of it. */
@@ -32,6 +35,8 @@ export interface PreparedPod {
   volumes: ReadonlyMap<string, MaterialisedVolume>;
   placement: PodPlacement;
   context: VolumeContext;
+  /** Warning Events kubelet records while forming the pod's DNS configuration (DNSConfigForming). */
+  warnings: PodDnsWarning[];
 }
 
 export interface NodePolicy {
@@ -85,7 +90,7 @@ function volumeContext(pod: Pod, placement: PodPlacement, client: KubeClient): V
 /** Sets up the pod's volumes (idempotent) and what the sandbox needs of the pod; the sandbox writes the /etc files. */
 export async function preparePod(pod: Pod, placement: PodPlacement, client: KubeClient): Promise<PreparedPod> {
   const context = volumeContext(pod, placement, client);
-  const [hosts, resolv, volumes] = await Promise.all([etcHosts(pod, placement.podIP), resolvConf(pod), materialiseVolumes(context, pod.spec.volumes ?? [])]);
+  const [hosts, resolv, volumes] = await Promise.all([etcHosts(pod, placement.podIP), resolvConf(pod, placement.clusterDns), materialiseVolumes(context, pod.spec.volumes ?? [])]);
   const groups = supplementalGroups(pod);
   const facts: PodFacts = {
     name: pod.metadata.name ?? '',
@@ -93,13 +98,13 @@ export async function preparePod(pod: Pod, placement: PodPlacement, client: Kube
     uid: pod.metadata.uid ?? '',
     hostname: podHostname(pod),
     etcHosts: hosts,
-    resolvConf: resolv,
+    resolvConf: resolv.content,
     podDir: placement.podDir,
     network: placement.network,
     ...(pod.spec.hostPID === true ? { hostPID: true } : {}),
     ...(groups.length > 0 ? { supplementalGroups: groups } : {}),
   };
-  return { facts, volumes, placement, context };
+  return { facts, volumes, placement, context, warnings: resolv.warnings };
 }
 
 /** Unmounts and removes the pod's volumes (hostPath and claim data stay where they are). */
@@ -183,5 +188,7 @@ export async function containerConfig(pod: Pod, container: Container, prepared: 
   };
   if (container.workingDir !== undefined) spec.workingDir = container.workingDir;
   if (container.resources !== undefined) spec.resources = container.resources;
+  if (container.stdin === true) spec.stdin = { once: container.stdinOnce === true };
+  if (container.tty === true) spec.tty = true;
   return { spec, warnings };
 }

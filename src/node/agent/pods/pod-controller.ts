@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import { Informer } from '../../../runtime/index.ts';
 import type { RunningContainer } from '../container-runtime.ts';
-import type { ContainerRef, RunningContainers } from '../running-containers.ts';
+import type { ContainerRef, ForwardTarget, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
+import { ObjectWatches } from '../volumes/object-watches.ts';
 import type { Pod } from '../../../apimachinery/api/index.ts';
 
 async function entries(dir: string): Promise<string[]> {
@@ -19,9 +20,12 @@ async function entries(dir: string): Promise<string[]> {
 export class PodController implements RunningContainers {
   private readonly workers = new Map<string, PodWorker>();
   private readonly informer: Informer<Pod>;
+  /** The ConfigMaps and Secrets the pods' volumes read, watched one by one while a pod needs them. */
+  private readonly objectWatches: ObjectWatches;
   private stopped = false;
 
   constructor(private readonly ctx: PodWorkerContext) {
+    this.objectWatches = new ObjectWatches(ctx.client, ctx.logger);
     this.informer = new Informer<Pod>({
       client: ctx.client,
       resource: podsResource,
@@ -44,12 +48,18 @@ export class PodController implements RunningContainers {
     await this.removeOrphans();
   }
 
-  /** Stops watching; with killPods the pods' processes are killed, otherwise left for the next agent. */
-  async stop(options: { killPods?: boolean } = {}): Promise<void> {
+  /**
+   * Stops watching; with killPods the pods' processes are killed, otherwise left for the next agent. Resolves with
+   * the number of pods it drove.
+   */
+  async stop(options: { killPods?: boolean } = {}): Promise<number> {
     this.stopped = true;
     await this.informer.stop();
-    await Promise.all([...this.workers.values()].map((w) => w.detach(options.killPods === true)));
+    const workers = [...this.workers.values()];
+    await Promise.all(workers.map((w) => w.detach(options.killPods === true)));
     this.workers.clear();
+    await this.objectWatches.stop();
+    return workers.length;
   }
 
   running(ref: ContainerRef): RunningContainer | undefined {
@@ -58,6 +68,12 @@ export class PodController implements RunningContainers {
 
   logPath(ref: ContainerRef, previous: boolean): string | undefined {
     return this.worker(ref)?.logPath(ref.container, previous);
+  }
+
+  forwardTarget(ref: ContainerRef): ForwardTarget | undefined {
+    const worker = this.worker(ref);
+    const address = worker?.podAddress();
+    return worker && address !== undefined ? { address, pod: worker.name, uid: worker.uid } : undefined;
   }
 
   /** The newest pod of that name: a pod deleted and created again may still have its old worker cleaning up. */
@@ -70,7 +86,7 @@ export class PodController implements RunningContainers {
     if (this.stopped || uid === undefined) return;
     const existing = this.workers.get(uid);
     if (existing) return existing.update(pod);
-    const worker = new PodWorker(this.ctx, pod);
+    const worker = new PodWorker(this.ctx, pod, this.objectWatches);
     this.workers.set(uid, worker);
     worker.start();
   }

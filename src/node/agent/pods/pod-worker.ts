@@ -22,11 +22,15 @@ import { ensureImage, ImagePullFailedError } from '../oci/image-pulls.ts';
 import type { ImageRuntime } from '../oci/open-image-runtime.ts';
 import { PodApiObjects } from '../pod-api-objects.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
+import { LiveVolumes } from '../live-volumes.ts';
+import { unmountPodVolumes } from '../pod-volumes.ts';
+import type { ObjectWatches } from '../volumes/object-watches.ts';
 import type { PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
 import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
 import type { ContainerRecord, PodContainers } from './container-record.ts';
+import type { ClusterDnsSettings } from './pod-dns-config.ts';
 import { EVICTED_REASON, LocalStorageMonitor, localStorageLimits } from './local-storage.ts';
 import type { ContainerRegistry } from './container-registry.ts';
 import { podPhase, renderStatus, type PodFactsForStatus } from './pod-status.ts';
@@ -58,6 +62,8 @@ export interface PodWorkerContext {
   registry: ContainerRegistry;
   /** How often local storage is measured against emptyDir sizeLimit and ephemeral-storage limits (kubelet: 10 s). */
   localStorageIntervalMs: number;
+  /** kubelet's --cluster-dns and --cluster-domain; undefined where the node serves no cluster DNS. */
+  clusterDns?: ClusterDnsSettings;
 }
 
 const DEFAULT_GRACE_SECONDS = 30;
@@ -108,10 +114,13 @@ export class PodWorker {
   private prepared: PreparedPod | undefined;
   private readonly stopping: Stopping = { halting: undefined, halted: new AbortController(), detached: false, deadlineTimer: undefined, localStorage: undefined, finished: undefined, deletion: undefined };
   private readonly status: PodStatusManager;
+  /** Keeps the configMap, secret, downwardAPI and projected volumes current while the pod runs. */
+  private liveVolumes: LiveVolumes | undefined;
 
   constructor(
     private readonly ctx: PodWorkerContext,
     pod: Pod,
+    private readonly objectWatches?: ObjectWatches,
   ) {
     this.pod = pod;
     this.state = adoptPodStatus(pod);
@@ -154,6 +163,7 @@ export class PodWorker {
   /** A newer version of the pod from the watch. */
   update(pod: Pod): void {
     this.pod = pod;
+    this.liveVolumes?.podChanged(pod.metadata.labels, pod.metadata.annotations);
     if (!pod.metadata.deletionTimestamp || this.stopping.deletion) return;
     this.beginDeletion(true).catch((err: unknown) => this.ctx.logger.warn({ err, pod: formatPod(this.pod) }, 'deleting the pod failed'));
   }
@@ -181,10 +191,13 @@ export class PodWorker {
     this.stopTimers();
     // Wakes the restart and setup back-offs, which then see the worker detached and end.
     this.stopping.halted.abort();
+    await this.stopVolumeUpdates();
     if (killPods) {
       this.halt(0);
       await this.stopping.finished;
       await this.releaseResources();
+      // Nothing of a killed pod stays mounted: the data dir can be removed once the agent is gone.
+      await unmountPodVolumes(this.podDir).catch((err: unknown) => this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'unmounting the pod\'s volumes failed'));
     }
     await this.status.settled();
   }
@@ -193,6 +206,13 @@ export class PodWorker {
   runningHandle(container: string): RunningContainer | undefined {
     const rec = this.record(container);
     return rec && 'running' in rec.status.state ? rec.handle : undefined;
+  }
+
+  /** Where the host reaches the pod's ports while its network is set up (port-forward, probes). */
+  podAddress(): string | undefined {
+    const placement = this.prepared?.placement;
+    if (placement === undefined) return undefined;
+    return placement.network.kind === 'host' ? '127.0.0.1' : placement.podIP;
   }
 
   /** The CRI log of the current (or last) run, or of the run before it. */
@@ -244,9 +264,11 @@ export class PodWorker {
       if (this.stopping.halting || this.stopping.detached) return false;
       try {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
-        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable };
+        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable, ...(this.ctx.clusterDns !== undefined ? { clusterDns: this.ctx.clusterDns } : {}) };
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
+        this.watchVolumeSources(this.prepared);
         this.status.request();
         return true;
       } catch (error) {
@@ -392,7 +414,7 @@ export class PodWorker {
   }
 
   private startProbes(rec: ContainerRecord, handle: RunningContainer, prepared: PreparedPod): void {
-    const target = { handle, host: prepared.placement.network.kind === 'host' ? '127.0.0.1' : prepared.placement.podIP, ports: rec.spec.ports ?? [] };
+    const target = { handle, host: this.podAddress() ?? prepared.placement.podIP, ports: rec.spec.ports ?? [] };
     const unhealthy = (kind: string) => (outcome: { output: string }) => void this.ctx.recorder.warning(this.pod, 'Unhealthy', `${kind} probe failed: ${outcome.output}`);
     const readiness = rec.spec.readinessProbe;
     const liveness = rec.spec.livenessProbe;
@@ -501,6 +523,20 @@ export class PodWorker {
     }, Math.max(0, remainingMs));
   }
 
+  private watchVolumeSources(prepared: PreparedPod): void {
+    if (this.objectWatches === undefined) return;
+    const options = { client: this.ctx.client, watches: this.objectWatches, recorder: this.ctx.recorder, logger: this.ctx.logger, pod: () => this.pod };
+    this.liveVolumes = new LiveVolumes(options, prepared.context, this.pod.spec.volumes ?? []);
+    this.liveVolumes.start();
+  }
+
+  /** Stops updating the volumes and waits for an update in progress: the volumes may go next. */
+  private async stopVolumeUpdates(): Promise<void> {
+    const live = this.liveVolumes;
+    this.liveVolumes = undefined;
+    await live?.stop();
+  }
+
   /** kubelet's local storage eviction (local-storage.ts): killed at once, as kubelet evicts for it. */
   private watchLocalStorage(prepared: PreparedPod): void {
     this.stopping.localStorage?.stop();
@@ -563,6 +599,7 @@ export class PodWorker {
    * rejects: a failure is logged, and the next agent start kills what is left.
    */
   private async releaseResources(): Promise<void> {
+    await this.stopVolumeUpdates();
     try {
       await this.ctx.sandbox.destroyPod(this.uid);
       if (this.pod.spec.hostNetwork !== true) await this.ctx.network.detach(this.uid);

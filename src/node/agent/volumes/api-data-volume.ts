@@ -16,8 +16,8 @@ export interface ApiDataVolume {
 
 export async function writeApiDataVolume(context: VolumeContext, volume: ApiDataVolume): Promise<MaterialisedVolume> {
   const dir = await makeVolumeDir(context.podDir, volume.plugin, volume.name, volume.memoryBacked ? { sizeBytes: undefined } : undefined);
-  await writeAtomically(dir, volume.payload);
+  const written = await writeAtomically(dir, volume.payload);
   const fsGroup = context.pod.spec.securityContext?.fsGroup;
-  if (fsGroup !== undefined) await applyFsGroup(dir, fsGroup, true);
+  if (written && fsGroup !== undefined) await applyFsGroup(dir, fsGroup, true);
   return { hostPath: dir, readOnly: true };
 }

@@ -1,8 +1,8 @@
 // kubelet's AtomicWriter: a volume's files are written into a fresh timestamped directory, `..data` is switched
 // to it by renaming a symlink (atomic), and each top-level name is a symlink through `..data`. A container
-// therefore sees either the old or the new set of files, never a mix, and a rewrite (an agent restart)
-// replaces the content in one step.
-import { chmod, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+// therefore sees either the old or the new set of files, never a mix, and a rewrite (a changed ConfigMap,
+// Secret or pod label) replaces the content in one step; an unchanged payload is not written again.
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 
@@ -40,9 +40,34 @@ async function makeDirs(dir: string, sub: string): Promise<void> {
   }
 }
 
-/** Writes payload into targetDir (which must exist) as kubelet's AtomicWriter lays it out. */
-export async function writeAtomically(targetDir: string, payload: Payload): Promise<void> {
+/** Every file and directory under dir, relative to it. */
+async function pathsUnder(dir: string): Promise<Set<string>> {
+  const entries = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return new Set(entries);
+}
+
+/** kubelet's shouldWritePayload and pathsToRemove: true when a file's content differs or a previous path goes. */
+async function payloadDiffers(targetDir: string, payload: Payload): Promise<boolean> {
+  const current = await readlink(join(targetDir, DATA_LINK)).catch(() => undefined);
+  if (current === undefined) return true;
+  const oldDir = join(targetDir, current);
+  const wanted = new Set<string>();
+  for (const path of payload.keys()) for (let sub = path; sub !== '.' && sub !== ''; sub = dirname(sub)) wanted.add(sub);
+  for (const path of await pathsUnder(oldDir)) if (!wanted.has(path)) return true;
+  for (const [path, file] of payload) {
+    const onDisk = await readFile(join(oldDir, path)).catch(() => undefined);
+    if (onDisk === undefined || !onDisk.equals(file.content)) return true;
+  }
+  return false;
+}
+
+/**
+ * Writes payload into targetDir (which must exist) as kubelet's AtomicWriter lays it out; false, writing nothing,
+ * when the volume already holds exactly that content (kubelet compares contents, not modes).
+ */
+export async function writeAtomically(targetDir: string, payload: Payload): Promise<boolean> {
   for (const path of payload.keys()) validatePayloadPath(path);
+  if (!(await payloadDiffers(targetDir, payload))) return false;
   const dataDir = await mkdtemp(join(targetDir, timestampPrefix(new Date())));
   await chmod(dataDir, 0o755);
   for (const [path, file] of payload) {
@@ -70,4 +95,5 @@ export async function writeAtomically(targetDir: string, payload: Payload): Prom
     const target = await readlink(join(targetDir, name)).catch(() => undefined);
     if (target?.startsWith(`${DATA_LINK}/`)) await rm(join(targetDir, name));
   }
+  return true;
 }

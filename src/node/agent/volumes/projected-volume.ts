@@ -1,7 +1,6 @@
-// projected volumes: configMap, secret and downwardAPI sources merged into one directory, memory-backed as
-// kubelet keeps them. A serviceAccountToken source is written as an EMPTY file at its path: the agent does not
-// mint tokens (there is no TokenRequest here), and an empty token fails authentication plainly instead of
-// pretending to be a credential.
+// projected volumes: configMap, secret, downwardAPI and serviceAccountToken sources merged into one directory,
+// memory-backed as kubelet keeps them. A token is the API server's, asked for bound to the pod and renewed before
+// it expires (projected-tokens.ts).
 import { writeApiDataVolume } from './api-data-volume.ts';
 import type { Payload } from './atomic-writer.ts';
 import { configMapPayload } from './config-map-volume.ts';
@@ -11,11 +10,18 @@ import type { ProjectedVolumeSource, VolumeProjection } from '../../../apimachin
 import { DEFAULT_FILE_MODE, type MaterialisedVolume, type VolumeContext } from './types.ts';
 import { volumeSetUpError } from './volume-errors.ts';
 
+/** The API's default for a projected token's expirationSeconds. */
+const DEFAULT_TOKEN_EXPIRATION_SECONDS = 3600;
+
 async function projectionPayload(context: VolumeContext, volumeName: string, projection: VolumeProjection, defaultMode: number): Promise<Payload> {
   if (projection.configMap !== undefined) return configMapPayload(context, volumeName, projection.configMap, defaultMode);
   if (projection.secret !== undefined) return secretPayload(context, volumeName, projection.secret, defaultMode);
   if (projection.downwardAPI !== undefined) return downwardApiPayload(context, volumeName, projection.downwardAPI.items ?? [], defaultMode);
-  if (projection.serviceAccountToken !== undefined) return new Map([[projection.serviceAccountToken.path, { content: Buffer.alloc(0), mode: defaultMode }]]);
+  const token = projection.serviceAccountToken;
+  if (token !== undefined) {
+    const wanted = { volumeName, pod: context.pod, audience: token.audience, expirationSeconds: token.expirationSeconds ?? DEFAULT_TOKEN_EXPIRATION_SECONDS };
+    return new Map([[token.path, { content: Buffer.from(await context.objects.tokens.token(wanted)), mode: defaultMode }]]);
+  }
   throw volumeSetUpError(volumeName, 'a projected source names none of configMap, secret, downwardAPI or serviceAccountToken');
 }
 

@@ -1,5 +1,5 @@
-// dns-disruption: the nat rules and responder configuration against a golden file on a capable node, and the
-// real detection on this machine (no iptables): inject fails naming it, dry-run succeeds.
+// dns-disruption: the nftables redirect and responder configuration against a golden file on a capable node,
+// and the real detection on this machine: without nft inject fails naming it; dry-run succeeds.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,15 +18,11 @@ const target = (pid: number, container = 'app'): InjectorTarget => ({
 });
 const env = { CHAOS_POD_IP: '10.0.0.99' };
 
-/** A node with iptables; the CHAOS-DNS chain exists once `writes` has created it. */
-const capableHost = (writes?: RecordingWrites): HostReads => ({
+/** A node with nft. */
+const capableHost = (): HostReads => ({
   readFile: (path) => (path === '/proc/4242/root/etc/resolv.conf' ? Promise.resolve('search shop.svc\nnameserver 10.96.0.10\nnameserver fd00::10\n') : Promise.reject(new Error('ENOENT'))),
   exists: () => Promise.resolve(true),
-  run: (argv) => {
-    const chainCreated = writes?.commands().some((c) => c.endsWith('-N CHAOS-DNS')) ?? false;
-    const absent = argv.includes('-C') || (argv.includes('-S') && argv.includes('CHAOS-DNS') && !chainCreated);
-    return Promise.resolve(absent ? { code: 1, stdout: '', stderr: 'No chain/target/match by that name.' } : { code: 0, stdout: '', stderr: '' });
-  },
+  run: () => Promise.resolve({ code: 0, stdout: '', stderr: '' }),
 });
 
 test('records and resolv.conf as upstream parses them', () => {
@@ -40,12 +36,12 @@ test('records and resolv.conf as upstream parses them', () => {
   assert.deepEqual(upstreamNameservers(undefined), ['8.8.8.8:53']);
 });
 
-test('the nat rules and the responder on a capable node (golden), cleaned after', async () => {
+test('the nftables redirect and the responder on a capable node (golden), cleaned after', async () => {
   const started: DnsResponderConfig[] = [];
   let stopped = 0;
   const kind = dnsDisruptionKind({ env, startResponder: (config) => Promise.resolve(void started.push(config)).then(() => ({ stop: () => Promise.resolve(void stopped++) })) });
   const writes = new RecordingWrites();
-  const injector = kind.create(context(target(4242), writes, capableHost(writes)), { records: 'api.shop:A:10.1.1.1:60', protocol: 'both' });
+  const injector = kind.create(context(target(4242), writes, capableHost()), { records: 'api.shop:A:10.1.1.1:60', protocol: 'both' });
   await injector.inject();
   await kind.create(context(target(4242, 'sidecar'), new RecordingWrites(), capableHost()), { records: 'api.shop:A:10.1.1.1:60' }).inject();
   assert.equal(started.length, 1, 'one responder per chaos pod');
@@ -71,15 +67,15 @@ describe('dns-disruption on this machine', () => {
   after(() => {
     netns.kill('SIGKILL');
   });
-  const hasIptables = ['/usr/sbin/iptables', '/sbin/iptables', '/usr/bin/iptables'].some((p) => existsSync(p));
+  const hasNft = ['/usr/sbin/nft', '/sbin/nft', '/usr/bin/nft'].some((p) => existsSync(p));
 
-  test('inject fails naming what is missing, before any write or responder', { skip: hasIptables && 'iptables is installed here' }, async () => {
+  test('inject fails naming what is missing, before any write or responder', { skip: hasNft && 'nft is installed here' }, async () => {
     const writes = new RecordingWrites();
     let started = 0;
     const kind = dnsDisruptionKind({ env, startResponder: () => Promise.resolve(void started++).then(() => ({ stop: () => Promise.resolve() })) });
     await assert.rejects(kind.create(context(target(netns.pid ?? 0), writes, realReads), { records: 'a:A:1.2.3.4:1' }).inject(), {
       name: 'FeatureUnavailableError',
-      message: 'iptables is not installed (command -v iptables: not found): DNS disruptions cannot run on this node',
+      message: 'nft is not installed (command -v nft: not found): DNS disruptions cannot run on this node',
     });
     assert.deepEqual(writes.recorded, []);
     assert.equal(started, 0);
@@ -90,7 +86,7 @@ describe('dns-disruption on this machine', () => {
     const injector = dnsDisruptionKind({ env }).create(ctx, { records: 'a:A:1.2.3.4:1', protocol: 'udp' });
     await injector.inject();
     await injector.clean();
-    if (!hasIptables) assert.ok(ctx.log.lines.some((l) => l.level === 'warn' && l.message.includes('DNS disruptions cannot run on this node')));
-    assert.ok(ctx.log.lines.some((l) => l.message === 'dry-run: would insert iptables rule' && JSON.stringify(l.fields).includes('10.0.0.99:5353')));
+    if (!hasNft) assert.ok(ctx.log.lines.some((l) => l.level === 'warn' && l.message.includes('DNS disruptions cannot run on this node')));
+    assert.ok(ctx.log.lines.some((l) => l.message === 'dry-run: would write the nftables redirect' && JSON.stringify(l.fields).includes('10.0.0.99:5353')));
   });
 });

@@ -6,34 +6,18 @@ import { createSocket } from 'node:dgram';
 import { after, before, test } from 'node:test';
 import { parseDnsRecords } from '../../../../src/chaos/injector/kinds/dns/dns-records.ts';
 import { queryTcp, startDnsResponder } from '../../../../src/chaos/injector/kinds/dns/dns-responder.ts';
-import { TYPE } from '../../../../src/chaos/injector/kinds/dns/dns-wire.ts';
+import * as dnsPacket from 'dns-packet';
 
 let id = 0;
-function query(name: string, type: number): Buffer {
-  const labels = name.split('.').map((l) => Buffer.concat([Buffer.from([l.length]), Buffer.from(l)]));
-  const header = Buffer.alloc(12);
-  header.writeUInt16BE(++id, 0);
-  header.writeUInt16BE(0x0100, 2);
-  header.writeUInt16BE(1, 4);
-  const tail = Buffer.alloc(4);
-  tail.writeUInt16BE(type, 0);
-  tail.writeUInt16BE(1, 2);
-  return Buffer.concat([header, ...labels, Buffer.from([0]), tail]);
+function query(name: string, type: 'A' | 'AAAA' | 'TXT'): Buffer {
+  return dnsPacket.encode({ type: 'query', id: ++id, flags: dnsPacket.RECURSION_DESIRED, questions: [{ type, name }] });
 }
 
-/** rcode and the rdata of each answer (A as dotted quad, others raw hex). */
-function decode(answer: Buffer, q: Buffer): { id: number; rcode: number; answers: string[] } {
-  const count = answer.readUInt16BE(6);
-  let offset = q.length; // header + the echoed question
-  const answers: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const type = answer.readUInt16BE(offset + 2);
-    const length = answer.readUInt16BE(offset + 10);
-    const data = answer.subarray(offset + 12, offset + 12 + length);
-    answers.push(type === TYPE.A ? [...data].join('.') : type === TYPE.TXT ? data.subarray(1).toString() : data.toString('hex'));
-    offset += 12 + length;
-  }
-  return { id: answer.readUInt16BE(0), rcode: answer.readUInt16BE(2) & 0xf, answers };
+/** rcode and the data of each answer (TXT as text). */
+function decode(answer: Buffer): { id: number; rcode: string; answers: string[] } {
+  const packet = dnsPacket.decode(answer) as dnsPacket.DecodedPacket & { rcode: string };
+  const answers = (packet.answers ?? []).map((a) => (a.type === 'TXT' ? (a.data as Buffer[]).map(String).join('') : a.type === 'OPT' ? '' : String(a.data)));
+  return { id: packet.id ?? 0, rcode: packet.rcode, answers };
 }
 
 function udpQuery(port: number, q: Buffer, timeoutMs = 2000): Promise<Buffer | undefined> {
@@ -75,29 +59,29 @@ after(async () => {
 });
 
 test('answers the configured records over UDP', async () => {
-  const ask = async (name: string, type: number) => {
+  const ask = async (name: string, type: 'A' | 'AAAA' | 'TXT') => {
     const q = query(name, type);
     const answer = await udpQuery(responder.udpPort, q);
     assert.ok(answer, `no answer for ${name}`);
-    const decoded = decode(answer, q);
-    assert.equal(decoded.id, q.readUInt16BE(0));
+    const decoded = decode(answer);
+    assert.equal(decoded.id, id);
     return decoded;
   };
-  assert.deepEqual((await ask('api.shop', TYPE.A)).answers, ['10.1.1.1']);
-  assert.deepEqual((await ask('API.shop', TYPE.A)).answers, ['10.1.1.2'], 'round-robin, case-insensitive');
-  assert.deepEqual((await ask('v6.shop', TYPE.AAAA)).answers, ['fd000000000000000000000000000001']);
-  assert.deepEqual((await ask('alias.shop', TYPE.A)).answers, ['036170690473686f7000'], 'a CNAME answers an A query');
-  assert.deepEqual((await ask('txt.shop', TYPE.TXT)).answers, ['hello']);
-  assert.deepEqual((await ask('deep.sub.shop', TYPE.A)).answers, ['10.5.5.5'], 'parent domain');
-  assert.equal((await ask('gone.shop', TYPE.A)).rcode, 3);
-  assert.equal((await ask('broken.shop', TYPE.A)).rcode, 2);
-  assert.equal(await udpQuery(responder.udpPort, query('slow.shop', TYPE.A), 300), undefined, 'DROP: no answer');
-  assert.deepEqual((await ask('other.example', TYPE.A)).answers, ['10.8.8.8'], 'forwarded upstream');
+  assert.deepEqual((await ask('api.shop', 'A')).answers, ['10.1.1.1']);
+  assert.deepEqual((await ask('API.shop', 'A')).answers, ['10.1.1.2'], 'round-robin, case-insensitive');
+  assert.deepEqual((await ask('v6.shop', 'AAAA')).answers, ['fd00::1']);
+  assert.deepEqual((await ask('alias.shop', 'A')).answers, ['api.shop'], 'a CNAME answers an A query');
+  assert.deepEqual((await ask('txt.shop', 'TXT')).answers, ['hello']);
+  assert.deepEqual((await ask('deep.sub.shop', 'A')).answers, ['10.5.5.5'], 'parent domain');
+  assert.equal((await ask('gone.shop', 'A')).rcode, 'NXDOMAIN');
+  assert.equal((await ask('broken.shop', 'A')).rcode, 'SERVFAIL');
+  assert.equal(await udpQuery(responder.udpPort, query('slow.shop', 'A'), 300), undefined, 'DROP: no answer');
+  assert.deepEqual((await ask('other.example', 'A')).answers, ['10.8.8.8'], 'forwarded upstream');
 });
 
 test('answers over TCP too', async () => {
-  const q = query('api.shop', TYPE.A);
-  const decoded = decode(await queryTcp('127.0.0.1', responder.tcpPort, q), q);
-  assert.equal(decoded.rcode, 0);
+  const q = query('api.shop', 'A');
+  const decoded = decode(await queryTcp('127.0.0.1', responder.tcpPort, q));
+  assert.equal(decoded.rcode, 'NOERROR');
   assert.equal(decoded.answers.length, 1);
 });

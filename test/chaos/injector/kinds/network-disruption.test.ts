@@ -1,7 +1,8 @@
 // network-disruption: the exact command sequence (tc, ip, iptables under nsenter, net_cls writes) recorded per
 // scenario against golden files (upstream tests the same sequences with mocks), with a host that has every
 // feature; then the real feature detection of this machine, whose kernel has no prio/netem qdisc and no flower
-// classifier and which has no iptables: inject fails naming them, dry-run succeeds.
+// classifier but runs nftables: a delay fails naming the missing qdiscs, a drop is written as the nftables
+// table for real (and replaced, and removed), dry-run succeeds.
 // Regenerate the golden files with UPDATE_GOLDEN=1.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -11,10 +12,13 @@ import { after, before, describe, test } from 'node:test';
 import type { CommandResult } from '../../../../src/chaos/injector/host/host-writes.ts';
 import type { HostReads } from '../../../../src/chaos/injector/host/host-reads.ts';
 import type { InjectorTarget } from '../../../../src/chaos/injector/injector.ts';
+import { FeatureUnavailableError } from '../../../../src/chaos/injector/kinds/feature-probes.ts';
 import { networkDisruptionKind } from '../../../../src/chaos/injector/kinds/network-disruption.ts';
-import { jitterMs } from '../../../../src/chaos/injector/kinds/network/plan.ts';
-import { parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
+import { chooseBackend } from '../../../../src/chaos/injector/kinds/network/backend.ts';
+import { jitterMs, type NetworkPlan } from '../../../../src/chaos/injector/kinds/network/plan.ts';
+import { emptySpec, parseHostSpec, parseServiceSpec } from '../../../../src/chaos/injector/kinds/network/network-spec.ts';
 import { selectByPercentage } from '../../../../src/chaos/injector/kinds/network/resolve-hosts.ts';
+import type { RuntimeService } from '../../../../src/client/node-runtime/protocol.ts';
 import { context, realReads, realWrites, RecordingWrites } from './host-doubles.ts';
 
 const GOLDEN = join(import.meta.dirname, 'golden');
@@ -108,10 +112,10 @@ describe('network-disruption command sequences', () => {
     await injector.clean();
   });
 
-  test('HTTP and service filters are refused clearly', async () => {
+  test('HTTP filters are refused clearly, and service filters without the node agent', async () => {
     const kind = networkDisruptionKind({ resolve, env });
     await assert.rejects(kind.create(context(podTarget(2), new RecordingWrites(), capableHost()), { method: ['GET'] }).inject(), /HTTP filters .* eBPF/);
-    await assert.rejects(networkDisruptionKind({ resolve, env }).create(context(podTarget(2), new RecordingWrites(), capableHost()), { services: ['api;shop;80-http'] }).inject(), /--services/);
+    await assert.rejects(networkDisruptionKind({ resolve, env }).create(context(podTarget(2), new RecordingWrites(), capableHost()), { services: ['api;shop;80-http'] }).inject(), /service filters \(--services\) .* runtime API, which this injector cannot reach \(BOSUN_NODE_RUNTIME_SOCKET is not set\)/);
   });
 
   test("upstream's jitter, host and service formats, percentage selection", () => {
@@ -126,6 +130,190 @@ describe('network-disruption command sequences', () => {
     assert.equal(picked.length, 2);
     assert.deepEqual(selectByPercentage([...ips].reverse(), 50, 'db.internal-uid-1').sort(), [...picked].sort());
   });
+});
+
+test('nftables: host names are resolved again every --host-resolve-interval, the table replaced when they change; clean stops it first', async () => {
+  const answers = [['10.2.0.7'], ['10.2.0.7'], ['10.2.0.8']];
+  let calls = 0;
+  const resolveChanging = (name: string) => Promise.resolve(name === 'db.internal' ? (answers[Math.min(++calls, answers.length) - 1] ?? []) : []);
+  let rewritten!: () => void;
+  const replaced = new Promise<void>((resolve) => (rewritten = resolve));
+  const noQdiscs: HostReads = { ...capableHost(), run: (argv) => Promise.resolve(argv.join(' ').includes('qdisc add') ? { code: 2, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : capableHost().run(argv)) };
+  const writes = new RecordingWrites((argv) => {
+    if (argv.some((a) => a.includes('10.2.0.8'))) rewritten();
+    return ok();
+  });
+  const injector = networkDisruptionKind({ resolve: resolveChanging, env }).create(context(podTarget(1), writes, noQdiscs), { drop: '100', duplicate: '0', corrupt: '0', hosts: ['db.internal;5432;tcp'], hostResolveInterval: '20ms' });
+  await injector.inject();
+  await replaced;
+  await injector.clean();
+  const tables = writes.commands().filter((c) => c.includes(' nft table inet bosun-chaos {}\ndelete table inet bosun-chaos\ntable'));
+  assert.equal(tables.length, 2, 'written at injection, then once more when the address changed');
+  assert.match(tables[0] ?? '', /ip daddr 10\.2\.0\.7 meta l4proto tcp th dport 5432 goto disrupt/);
+  assert.match(tables[1] ?? '', /ip daddr 10\.2\.0\.8 meta l4proto tcp th dport 5432 goto disrupt/);
+  assert.match(writes.commands().at(-3) ?? '', / nft table inet bosun-chaos \{\}\ndelete table inet bosun-chaos\n$/, 'clean deletes the table after the loop stopped');
+  const after = writes.commands().length;
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  assert.equal(writes.commands().length, after, 'nothing written after clean');
+});
+
+/** The node agent's Service watch, fed by the test: each push goes to whoever watches that Service. */
+class ServiceFeed {
+  private readonly views = new Map<string, RuntimeService>();
+  private readonly wakers = new Set<() => void>();
+  watching = 0;
+
+  push(view: RuntimeService): void {
+    this.views.set(`${view.namespace}/${view.name}`, view);
+    for (const wake of this.wakers) wake();
+  }
+
+  readonly watch = async function* (this: ServiceFeed, namespace: string, name: string, signal: AbortSignal): AsyncGenerator<RuntimeService> {
+    this.watching++;
+    let sent: RuntimeService | undefined;
+    let wake = () => undefined as void;
+    const waker = () => wake();
+    this.wakers.add(waker);
+    signal.addEventListener('abort', waker);
+    try {
+      while (!signal.aborted) {
+        const view = this.views.get(`${namespace}/${name}`) ?? { namespace, name, exists: false, ports: [], endpointIPs: [] };
+        if (view !== sent) yield (sent = view);
+        else await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      this.wakers.delete(waker);
+      signal.removeEventListener('abort', waker);
+      this.watching--;
+    }
+  };
+}
+
+const apiService = (endpoints: string[]): RuntimeService => ({
+  namespace: 'shop',
+  name: 'api',
+  exists: true,
+  clusterIP: '10.96.0.12',
+  ports: [{ name: 'http', protocol: 'TCP', port: 80, endpoints: endpoints.map((ip) => ({ ip, port: 8080 })) }],
+  endpointIPs: endpoints,
+});
+
+describe('services filters follow their Service through the node agent', () => {
+  const noQdiscs: HostReads = { ...capableHost(), run: (argv) => Promise.resolve(argv.join(' ').includes('qdisc add') ? { code: 2, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : capableHost().run(argv)) };
+  /** Writes that resolve `waitFor(match)` once a command containing match (or passing it) has run. */
+  const watchedWrites = () => {
+    const waiters: { match: (cmd: string) => boolean; resolve: () => void }[] = [];
+    const writes = new RecordingWrites((argv) => {
+      const cmd = argv.join(' ');
+      for (const w of waiters) if (w.match(cmd)) w.resolve();
+      return ok();
+    });
+    const waitFor = (match: string | ((cmd: string) => boolean)) => new Promise<void>((resolve) => waiters.push({ match: typeof match === 'string' ? (cmd) => cmd.includes(match) : match, resolve }));
+    return { writes, waitFor };
+  };
+
+  test('nftables: the ClusterIP and the ready endpoints, the table replaced when an endpoint joins or leaves; clean stops the watch first', async () => {
+    const feed = new ServiceFeed();
+    feed.push(apiService(['10.244.0.5']));
+    const { writes, waitFor } = watchedWrites();
+    const injector = networkDisruptionKind({ resolve, env, watchService: feed.watch.bind(feed) }).create(context(podTarget(1), writes, noQdiscs), { drop: '100', duplicate: '0', corrupt: '0', services: ['api;shop;100'] });
+    await injector.inject();
+    const tables = () => writes.commands().filter((c) => c.includes(' nft table inet bosun-chaos {}\ndelete table inet bosun-chaos\ntable'));
+    assert.equal(tables().length, 1);
+    assert.match(tables()[0] ?? '', /ip daddr 10\.96\.0\.12 meta l4proto tcp th dport 80 goto disrupt\n\t\tip daddr 10\.244\.0\.5 meta l4proto tcp th dport 8080 goto disrupt\n/);
+    assert.doesNotMatch(tables()[0] ?? '', /meta nfproto ipv4 meta l4proto \{ tcp, udp \} goto disrupt/, 'only the Service is disrupted');
+
+    const scaled = waitFor('10.244.0.6');
+    feed.push(apiService(['10.244.0.5', '10.244.0.6']));
+    await scaled;
+    assert.equal(tables().length, 2, 'one transaction for the change');
+    assert.match(tables()[1] ?? '', /ip daddr 10\.244\.0\.6 meta l4proto tcp th dport 8080 goto disrupt/);
+
+    const gone = waitFor((cmd) => cmd.includes('table inet bosun-chaos {\n') && !cmd.includes('goto disrupt'));
+    feed.push({ namespace: 'shop', name: 'api', exists: false, ports: [], endpointIPs: [] });
+    await gone;
+    assert.doesNotMatch(tables()[2] ?? '', /goto disrupt/, 'the Service deleted: nothing of it is disrupted');
+
+    await injector.clean();
+    assert.equal(feed.watching, 0, 'the watch ended with clean');
+    assert.match(writes.commands().at(-3) ?? '', / nft table inet bosun-chaos \{\}\ndelete table inet bosun-chaos\n$/);
+    const after = writes.commands().length;
+    feed.push(apiService(['10.244.0.7']));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(writes.commands().length, after, 'nothing written after clean');
+  });
+
+  test('a Service that does not exist fails the injection as upstream does', async () => {
+    const feed = new ServiceFeed();
+    const injector = networkDisruptionKind({ resolve, env, watchService: feed.watch.bind(feed) }).create(context(podTarget(1), new RecordingWrites(), noQdiscs), { drop: '100', duplicate: '0', corrupt: '0', services: ['api;shop;100'] });
+    await assert.rejects(injector.inject(), { name: 'ServiceFilterError', message: 'error getting the given kubernetes service (shop/api): services "api" not found' });
+    assert.equal(feed.watching, 0);
+    await injector.clean();
+  });
+
+  test('tc: the services\' flower filters after the plan\'s; on a change the new ones are added before the old ones are deleted', async () => {
+    const feed = new ServiceFeed();
+    feed.push(apiService(['10.244.0.5']));
+    const { writes, waitFor } = watchedWrites();
+    const injector = networkDisruptionKind({ resolve, env, watchService: feed.watch.bind(feed) }).create(context(podTarget(2), writes, capableHost()), { drop: '100', duplicate: '0', corrupt: '0', services: ['api;shop;0-http;100'] });
+    await injector.inject();
+    const filters = () => writes.commands().filter((c) => / tc filter (add|delete) .*priority 10\d\d/.test(c) && !c.includes('dst_ip 10.0.0.1/32') && !c.includes('dst_ip 192.168.1.10/32'));
+    const netns = 'nsenter --net=/proc/4242/ns/net tc filter';
+    assert.deepEqual(filters(), [
+      `${netns} add dev lo protocol ip priority 1003 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1003 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev lo protocol ip priority 1004 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.5/32 dst_port 8080 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1004 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.5/32 dst_port 8080 flowid 1:4`,
+    ]);
+    const before = filters().length;
+    const replaced = waitFor('delete dev eth0 priority 1004');
+    feed.push(apiService(['10.244.0.6']));
+    await replaced;
+    assert.deepEqual(filters().slice(before), [
+      `${netns} add dev lo protocol ip priority 1005 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1005 parent 1:0 flower ip_proto tcp dst_ip 10.96.0.12/32 dst_port 80 flowid 1:4`,
+      `${netns} add dev lo protocol ip priority 1006 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.6/32 dst_port 8080 flowid 1:4`,
+      `${netns} add dev eth0 protocol ip priority 1006 parent 1:0 flower ip_proto tcp dst_ip 10.244.0.6/32 dst_port 8080 flowid 1:4`,
+      `${netns} delete dev lo priority 1003`,
+      `${netns} delete dev eth0 priority 1003`,
+      `${netns} delete dev lo priority 1004`,
+      `${netns} delete dev eth0 priority 1004`,
+    ]);
+    await injector.clean();
+    assert.equal(feed.watching, 0);
+  });
+});
+
+describe('the backend choice, in one place', () => {
+  /** A node whose probes fail for the named tools or probe words (the qdiscs: 'qdisc add', the classifier: 'flower'). */
+  const node = (lacking: string[]): HostReads => ({
+    readFile: () => Promise.reject(new Error('unexpected read')),
+    exists: () => Promise.resolve(true),
+    run: (argv) => {
+      const cmd = argv.join(' ');
+      const tool = /command -v (\S+)/.exec(cmd)?.[1];
+      const fails = tool !== undefined ? lacking.includes(tool) : lacking.some((word) => cmd.includes(word));
+      return Promise.resolve(fails ? { code: 1, stdout: '', stderr: 'Error: Specified qdisc kind is unknown.' } : ok());
+    },
+  });
+  const plan: NetworkPlan = { txqlenFixes: [], tc: [['qdisc', 'add']], iptables: [], netClsClassId: false, nextFilterPriority: 1001 };
+  const noQdiscs = ['qdisc add', 'flower'];
+  const cases: { name: string; lacking: string[]; spec: Record<string, number>; backend: string; missing: RegExp | undefined }[] = [
+    { name: 'a node with qdiscs keeps the tc plan, for a delay too', lacking: [], spec: { delay: 100 }, backend: 'tc', missing: undefined },
+    { name: 'no qdiscs: a drop runs on nftables', lacking: noQdiscs, spec: { drop: 30 }, backend: 'nft', missing: undefined },
+    { name: 'no qdiscs: a bandwidth limit runs on nftables', lacking: noQdiscs, spec: { bandwidthLimit: 4096 }, backend: 'nft', missing: undefined },
+    { name: 'no qdiscs: a delay is refused naming netem', lacking: noQdiscs, spec: { delay: 100, drop: 10 }, backend: 'tc', missing: /the kernel has no sch_netem qdisc.*: network disruptions with delay cannot run on this node$/ },
+    { name: 'no qdiscs: corrupt and duplicate are refused', lacking: noQdiscs, spec: { corrupt: 1, duplicate: 1 }, backend: 'tc', missing: /network disruptions with corrupt, duplicate cannot run on this node$/ },
+    { name: 'no qdiscs and no nft: a drop is refused naming both', lacking: [...noQdiscs, 'nft'], spec: { drop: 100 }, backend: 'nft', missing: /the kernel has no sch_prio qdisc.*nft is not installed.*: network disruptions cannot run on this node$/ },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const choice = await chooseBackend(node(c.lacking), { ...emptySpec(), ...c.spec }, plan);
+      assert.equal(choice.backend, c.backend);
+      if (c.missing === undefined) assert.deepEqual(choice.missing, []);
+      else assert.match(new FeatureUnavailableError(choice.what, choice.missing).message, c.missing);
+    });
+  }
 });
 
 describe('network-disruption on this machine', () => {
@@ -153,7 +341,7 @@ describe('network-disruption on this machine', () => {
   // This machine's kernel has no sch_prio: the test says what a node without it gets.
   const hasPrio = spawnSync('unshare', ['--net', '--', 'tc', 'qdisc', 'add', 'dev', 'lo', 'root', 'prio']).status === 0;
 
-  test('inject fails naming the missing kernel features; nothing was written', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
+  test('a delay fails naming the missing kernel features; nothing was written', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
     const writes = new RecordingWrites();
     const injector = networkDisruptionKind({ env }).create(context(target, writes, realReads), { delay: '100', drop: '0', duplicate: '0', corrupt: '0' });
     await assert.rejects(injector.inject(), (err: Error) => {
@@ -161,27 +349,37 @@ describe('network-disruption on this machine', () => {
       assert.match(err.message, /the kernel has no sch_prio qdisc \(tc qdisc add dev lo root handle 1: prio .*: Error: Specified qdisc kind is unknown\.\)/);
       assert.match(err.message, /the kernel has no sch_netem qdisc/);
       assert.match(err.message, /the kernel has no cls_flower classifier/);
-      assert.match(err.message, /iptables is not installed/);
-      assert.match(err.message, /: network disruptions cannot run on this node$/);
+      assert.match(err.message, /: network disruptions with delay cannot run on this node$/);
       return true;
     });
     assert.deepEqual(writes.recorded, []);
     await injector.clean();
   });
 
-  test('a clean after the failed injection succeeds for real (tc says no qdisc, iptables is absent)', async () => {
-    const injector = networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100' });
-    await assert.rejects(injector.inject(), { name: 'FeatureUnavailableError' });
+  const nftTables = () => spawnSync('nsenter', [`--net=/proc/${netns.pid}/ns/net`, 'nft', 'list', 'ruleset'], { encoding: 'utf8' }).stdout;
+
+  test('a drop runs on nftables for real: the table written, written again as it was (re-injection), removed by clean', { skip: hasPrio && 'this kernel has sch_prio' }, async () => {
+    const injector = networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100', duplicate: '0', corrupt: '0', hosts: ['10.9.0.0/16;8080;tcp'] });
+    await injector.inject();
+    const first = nftTables();
+    assert.match(first, /table inet bosun-chaos \{/);
+    assert.match(first, /oifname "lo" jump classify/);
+    assert.match(first, /ip daddr 10\.9\.0\.0\/16 tcp dport 8080 goto disrupt/);
+    await networkDisruptionKind({ env }).create(context(target, realWrites, realReads), { drop: '100', duplicate: '0', corrupt: '0', hosts: ['10.9.0.0/16;8080;tcp'] }).inject();
+    assert.equal(nftTables(), first, 'injected again: the same table, not a second copy');
+    await injector.clean();
+    assert.equal(nftTables().trim(), '');
     await injector.clean();
   });
 
-  test('dry-run succeeds, warning what a real run would lack', async () => {
+  test('dry-run logs the ruleset and writes nothing', async () => {
     const writes = new RecordingWrites(undefined, true);
     const ctx = context(target, writes, realReads, true);
-    const injector = networkDisruptionKind({ env }).create(ctx, { drop: '100' });
+    const injector = networkDisruptionKind({ env }).create(ctx, { drop: '100', duplicate: '0', corrupt: '0' });
     await injector.inject();
-    assert.ok(ctx.log.lines.some((l) => l.level === 'warn' && l.message.includes('network disruptions cannot run on this node')));
-    assert.ok(writes.commands().includes(`nsenter --net=/proc/${netns.pid}/ns/net tc qdisc add dev lo root handle 1: prio bands 4 priomap 1 2 2 2 1 2 0 0 1 1 1 1 1 1 1 1`));
+    const nft = hasPrio ? ' tc qdisc add dev lo root handle 1: prio' : ' nft table inet bosun-chaos {}';
+    assert.ok(writes.commands().some((c) => c.startsWith(`nsenter --net=/proc/${netns.pid}/ns/net${nft}`)), writes.commands().join('\n'));
     await injector.clean();
+    assert.equal(nftTables().trim(), '');
   });
 });

@@ -1,8 +1,9 @@
-// The iptables rules of a DNS disruption (upstream's dnsDisruptionInjector.setupIPTablesForProtocol): per
-// protocol, a DNAT of the DNS port to the chaos pod's responder in the nat chain CHAOS-DNS, and jumps to it
-// from nat OUTPUT and PREROUTING (no cgroup match: the whole netns is affected). The responder listens on UDP
-// 5353 and, when both protocols are disrupted, TCP 5354.
-import { CHAOS_DNS_CHAIN, type IptablesRule } from '../network/iptables-rules.ts';
+// The redirect of a DNS disruption (upstream's dnsDisruptionInjector.setupIPTablesForProtocol, on nftables):
+// per protocol, every packet of the netns to the DNS port, whatever its destination, is DNATed to the chaos
+// pod's responder, from the nat output hook (the target's own queries) and prerouting (what enters the netns),
+// in the table `inet bosun-chaos-dns` (nft-ruleset.ts). No cgroup match: the whole netns is affected, as
+// upstream. The responder listens on UDP 5353 and, when both protocols are disrupted, TCP 5354.
+import { renderDnsRuleset } from '../network/nft-ruleset.ts';
 
 export type DnsProtocol = 'udp' | 'tcp' | 'both';
 
@@ -11,21 +12,13 @@ export const RESPONDER_BASE_PORT = 5353;
 export interface DnsPlan {
   udpPort: number;
   tcpPort: number;
-  /** In insertion order; each is inserted at position 1 of its chain. */
-  rules: IptablesRule[];
+  /** The nft script that writes the table (replacing it when present). */
+  ruleset: string;
 }
 
 export function planDnsDisruption(protocol: DnsProtocol, dnsPort: number, chaosPodIP: string): DnsPlan {
   const udpPort = RESPONDER_BASE_PORT;
   const tcpPort = protocol === 'both' ? RESPONDER_BASE_PORT + 1 : RESPONDER_BASE_PORT;
-  const rules: IptablesRule[] = [];
-  const forProtocol = (proto: 'udp' | 'tcp', responderPort: number) => {
-    const match = ['-p', proto, '--dport', String(dnsPort)];
-    rules.push({ table: 'nat', chain: CHAOS_DNS_CHAIN, rulespec: [...match, '-j', 'DNAT', '--to-destination', `${chaosPodIP}:${responderPort}`] });
-    rules.push({ table: 'nat', chain: 'OUTPUT', rulespec: [...match, '-j', CHAOS_DNS_CHAIN] });
-    rules.push({ table: 'nat', chain: 'PREROUTING', rulespec: [...match, '-j', CHAOS_DNS_CHAIN] });
-  };
-  if (protocol === 'udp' || protocol === 'both') forProtocol('udp', udpPort);
-  if (protocol === 'tcp' || protocol === 'both') forProtocol('tcp', tcpPort);
-  return { udpPort, tcpPort, rules };
+  const protocols = protocol === 'both' ? (['udp', 'tcp'] as const) : ([protocol] as const);
+  return { udpPort, tcpPort, ruleset: renderDnsRuleset({ protocols, port: dnsPort, responderIP: chaosPodIP, udpPort, tcpPort }) };
 }

@@ -2,14 +2,15 @@
 // on UDP (and TCP) and forwards every other query to the target's nameservers. A record's value may be
 // NXDOMAIN, SERVFAIL, DROP (no answer: the client times out) or RANDOM (a documentation address); A and AAAA
 // values may list several addresses separated by commas, answered in turn. MX and SRV records are not
-// answered (SERVFAIL).
+// answered (SERVFAIL). Messages are read and written with dns-packet, the project's one DNS wire library.
 import { createSocket, type Socket } from 'node:dgram';
-import { createServer, connect, type Server } from 'node:net';
+import { connect, createServer, isIPv4, isIPv6, type Server } from 'node:net';
+import * as dnsPacket from 'dns-packet';
+import type { Answer, DecodedPacket } from 'dns-packet';
 import type { DnsRecord } from './dns-records.ts';
 import type { DnsResponder, DnsResponderConfig } from '../dns-disruption.ts';
-import { buildResponse, parseQuestion, RCODE, TYPE, type Question } from './dns-wire.ts';
 
-const TYPE_NAMES: Record<number, string> = { [TYPE.A]: 'A', [TYPE.AAAA]: 'AAAA', [TYPE.CNAME]: 'CNAME', [TYPE.MX]: 'MX', [TYPE.TXT]: 'TXT', [TYPE.SRV]: 'SRV' };
+export const RCODE = { NOERROR: 0, SERVFAIL: 2, NXDOMAIN: 3 } as const;
 const FORWARD_TIMEOUT_MS = 5_000;
 
 /** upstream's findRecord: exact name and type; a CNAME answers A/AAAA; else the longest matching parent domain. */
@@ -23,36 +24,58 @@ export function findRecord(records: readonly DnsRecord[], name: string, type: st
   return best;
 }
 
-/** The answer to a query, or undefined to forward it, or null to drop it. */
-export function answerFor(records: readonly DnsRecord[], query: Buffer, question: Question, next: (r: DnsRecord, ips: string[]) => string): Buffer | null | undefined {
-  const typeName = TYPE_NAMES[question.type] ?? String(question.type);
-  const record = findRecord(records, question.name, typeName);
+/** A response to the query: its ID, RD flag and question; AA and RA set. */
+function response(query: DecodedPacket, rcode: number, answers: Answer[] = []): Buffer {
+  const flags = dnsPacket.AUTHORITATIVE_ANSWER | dnsPacket.RECURSION_AVAILABLE | ((query.flags ?? 0) & dnsPacket.RECURSION_DESIRED) | rcode;
+  return dnsPacket.encode({ type: 'response', id: query.id ?? 0, flags, questions: query.questions ?? [], answers });
+}
+
+/** One answer record; a value that is not what the type holds throws (the query gets SERVFAIL). */
+function answerRecord(name: string, type: string, ttl: number, value: string): Answer {
+  switch (type) {
+    case 'A':
+      if (!isIPv4(value)) throw new Error(`not an IPv4 address: ${value}`);
+      return { type: 'A', name, ttl, data: value };
+    case 'AAAA':
+      if (!isIPv6(value)) throw new Error(`not an IPv6 address: ${value}`);
+      return { type: 'AAAA', name, ttl, data: value };
+    case 'CNAME':
+      return { type: 'CNAME', name, ttl, data: value };
+    case 'TXT': {
+      const text = Buffer.from(value, 'utf8');
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < text.length || i === 0; i += 255) chunks.push(text.subarray(i, i + 255));
+      return { type: 'TXT', name, ttl, data: chunks };
+    }
+    default:
+      throw new Error(`unsupported record type ${type}`);
+  }
+}
+
+/** The answer to a decoded query, or undefined to forward it, or null to drop it. */
+export function answerFor(records: readonly DnsRecord[], query: DecodedPacket, next: (r: DnsRecord, ips: string[]) => string): Buffer | null | undefined {
+  const question = query.questions?.[0];
+  if (!question) return null;
+  const name = question.name.toLowerCase().replace(/\.$/, '');
+  const record = findRecord(records, name, question.type);
   if (!record) return undefined;
   const special = record.value.trim().toUpperCase();
   if (special === 'DROP') return null;
-  if (special === 'NXDOMAIN') return buildResponse(query, question, RCODE.NXDOMAIN);
-  if (special === 'SERVFAIL') return buildResponse(query, question, RCODE.SERVFAIL);
+  if (special === 'NXDOMAIN') return response(query, RCODE.NXDOMAIN);
+  if (special === 'SERVFAIL') return response(query, RCODE.SERVFAIL);
   try {
     if (special === 'RANDOM') {
       const r = () => Math.floor(Math.random() * 65536);
       const value = record.type === 'AAAA' ? `2001:db8:${r().toString(16)}:${r().toString(16)}::1` : `192.0.2.${Math.floor(Math.random() * 256)}`;
-      return buildResponse(query, question, RCODE.NOERROR, [{ type: record.type === 'AAAA' ? TYPE.AAAA : TYPE.A, ttl: record.ttl, value }]);
+      return response(query, RCODE.NOERROR, [answerRecord(question.name, record.type === 'AAAA' ? 'AAAA' : 'A', record.ttl, value)]);
     }
-    switch (record.type) {
-      case 'A':
-      case 'AAAA': {
-        const ips = record.value.split(',').map((v) => v.trim()).filter((v) => v !== '');
-        return buildResponse(query, question, RCODE.NOERROR, [{ type: TYPE[record.type], ttl: record.ttl, value: next(record, ips) }]);
-      }
-      case 'CNAME':
-        return buildResponse(query, question, RCODE.NOERROR, [{ type: TYPE.CNAME, ttl: record.ttl, value: record.value }]);
-      case 'TXT':
-        return buildResponse(query, question, RCODE.NOERROR, [{ type: TYPE.TXT, ttl: record.ttl, value: record.value }]);
-      default:
-        return buildResponse(query, question, RCODE.SERVFAIL);
+    if (record.type === 'A' || record.type === 'AAAA') {
+      const ips = record.value.split(',').map((v) => v.trim()).filter((v) => v !== '');
+      return response(query, RCODE.NOERROR, [answerRecord(question.name, record.type, record.ttl, next(record, ips))]);
     }
+    return response(query, RCODE.NOERROR, [answerRecord(question.name, record.type, record.ttl, record.value)]);
   } catch {
-    return buildResponse(query, question, RCODE.SERVFAIL);
+    return response(query, RCODE.SERVFAIL);
   }
 }
 
@@ -90,15 +113,15 @@ export async function startDnsResponder(config: DnsResponderConfig, bindAddress 
     return ips[i % Math.max(ips.length, 1)] ?? '';
   };
   const respond = async (query: Buffer): Promise<Buffer | null> => {
-    let question: Question;
+    let decoded: DecodedPacket;
     try {
-      question = parseQuestion(query);
+      decoded = dnsPacket.decode(query);
     } catch {
-      return null;
+      return null; // not DNS: no answer, as a server that cannot parse it
     }
-    const answer = answerFor(config.records, query, question, next);
+    const answer = answerFor(config.records, decoded, next);
     if (answer !== undefined) return answer;
-    return (await forwardUdp(query, config.upstreamDns)) ?? buildResponse(query, question, RCODE.SERVFAIL);
+    return (await forwardUdp(query, config.upstreamDns)) ?? response(decoded, RCODE.SERVFAIL);
   };
 
   let udp: Socket | undefined;

@@ -1,8 +1,8 @@
-// Inserting and deleting iptables rules in a target's netns as go-iptables does for upstream: check (-C, a
-// read), insert at position 1 when absent (a write), remember what was inserted; on clean, delete each and
-// tolerate one that is already gone.
+// Inserting and deleting the tc plan's iptables rules in a target's netns as go-iptables does for upstream:
+// check (-C, a read), insert at position 1 when absent (a write), remember what was inserted; on clean, delete
+// each and tolerate one that is already gone.
 import type { InjectorContext } from '../../injector.ts';
-import { CHAOS_DNS_CHAIN, chainExistsArgv, checkArgv, deleteArgv, deleteChainArgv, insertArgv, newChainArgv, type IptablesRule } from './iptables-rules.ts';
+import { checkArgv, deleteArgv, insertArgv, type IptablesRule } from './iptables-rules.ts';
 import { inNetns } from './target-netns.ts';
 
 export class IptablesError extends Error {
@@ -23,11 +23,8 @@ async function write(ctx: InjectorContext, argv: string[]): Promise<void> {
   if (result.code !== 0) throw new IptablesError(`${argv.slice(2).join(' ')} failed (exit ${result.code}): ${result.stderr.trim()}`);
 }
 
-/** Inserts the rule unless present (creating a custom chain first); returns whether it was inserted. */
-export async function insertRule(ctx: InjectorContext, pid: number, rule: IptablesRule, customChain = false): Promise<boolean> {
-  if (customChain && (await readExitCode(ctx, inNetns(pid, chainExistsArgv(rule.table, rule.chain)))) !== 0) {
-    await write(ctx, inNetns(pid, newChainArgv(rule.table, rule.chain)));
-  }
+/** Inserts the rule unless present; returns whether it was inserted. */
+export async function insertRule(ctx: InjectorContext, pid: number, rule: IptablesRule): Promise<boolean> {
   if ((await readExitCode(ctx, inNetns(pid, checkArgv(rule)))) === 0) {
     ctx.log.info('iptables rule already exists, skipping', { table: rule.table, chain: rule.chain, rulespec: rule.rulespec });
     return false;
@@ -42,14 +39,5 @@ export async function deleteRules(ctx: InjectorContext, pid: number, rules: read
     if (deleted.code !== 0 && (await readExitCode(ctx, inNetns(pid, checkArgv(rule)))) === 0) {
       throw new IptablesError(`unable to delete iptables rule ${rule.table} ${rule.chain} ${rule.rulespec.join(' ')}: ${deleted.stderr.trim()}`);
     }
-  }
-}
-
-/** upstream's `DeleteChain("nat", "CHAOS-DNS")` on clean: whatever it says (no chain, still referenced, no iptables) is ignored. */
-export async function deleteChaosDnsChain(ctx: InjectorContext, pid: number): Promise<void> {
-  try {
-    await ctx.writes.run(inNetns(pid, deleteChainArgv('nat', CHAOS_DNS_CHAIN)));
-  } catch (err) {
-    ctx.log.info(`could not delete the ${CHAOS_DNS_CHAIN} chain, ignored`, { error: (err as Error).message });
   }
 }

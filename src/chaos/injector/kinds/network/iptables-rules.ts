@@ -8,8 +8,6 @@ export interface IptablesRule {
   rulespec: string[];
 }
 
-export const CHAOS_DNS_CHAIN = 'CHAOS-DNS';
-
 /** A no-op rule that switches conntrack on in the netns (flower's ct_state needs it). */
 export const conntrackRule = (): IptablesRule => ({ table: 'nat', chain: 'OUTPUT', rulespec: ['-m', 'state', '--state', 'new,established', '-j', 'LOG'] });
 
@@ -28,6 +26,3 @@ export const markClassIdRule = (classId: string, mark: string): IptablesRule => 
 export const checkArgv = (r: IptablesRule): string[] => ['iptables', '--wait', '-t', r.table, '-C', r.chain, ...r.rulespec];
 export const insertArgv = (r: IptablesRule): string[] => ['iptables', '--wait', '-t', r.table, '-I', r.chain, '1', ...r.rulespec];
 export const deleteArgv = (r: IptablesRule): string[] => ['iptables', '--wait', '-t', r.table, '-D', r.chain, ...r.rulespec];
-export const chainExistsArgv = (table: string, chain: string): string[] => ['iptables', '--wait', '-t', table, '-S', chain, '1'];
-export const newChainArgv = (table: string, chain: string): string[] => ['iptables', '--wait', '-t', table, '-N', chain];
-export const deleteChainArgv = (table: string, chain: string): string[] => ['iptables', '--wait', '-t', table, '-X', chain];

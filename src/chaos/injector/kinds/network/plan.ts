@@ -58,6 +58,8 @@ export interface NetworkPlan {
   iptables: IptablesRule[];
   /** v1 at pod level: write INJECTOR_CGROUP_CLASSID to the container's net_cls.classid. */
   netClsClassId: boolean;
+  /** The priority after the plan's last filter: services filters, added later, take it and the next ones. */
+  nextFilterPriority: number;
 }
 
 export function jitterMs(delay: number, delayJitter: number): number {
@@ -127,7 +129,24 @@ export function planNetworkDisruption(input: PlanInput): NetworkPlan {
       iptables.push(markClassIdRule(INJECTOR_CGROUP_CLASSID, INJECTOR_CGROUP_CLASSID));
     }
   }
-  return { txqlenFixes, tc, iptables, netClsClassId };
+  return { txqlenFixes, tc, iptables, netClsClassId, nextFilterPriority: priority + 1 };
+}
+
+/**
+ * The filters of services filters' destinations to the disrupted band, each at the next priority (upstream's
+ * addServiceFilters); they come after the plan's, and are replaced as the Services change.
+ */
+export function serviceFilterCommands(ifaces: readonly string[], destinations: readonly ResolvedHost[], nextPriority: () => number): { tc: string[][]; priorities: number[] } {
+  const tc: string[][] = [];
+  const priorities: number[] = [];
+  for (const destination of destinations) {
+    hostFilters(destination, '1:4', (on, match) => {
+      const priority = nextPriority();
+      priorities.push(priority);
+      for (const iface of on) tc.push(flowerFilter(iface, '1:0', priority, match));
+    }, ifaces);
+  }
+  return { tc, priorities };
 }
 
 /** addFiltersForHosts: per address and protocol, the source (ingress) or destination (egress) match. */

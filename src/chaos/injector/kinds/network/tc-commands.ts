@@ -85,6 +85,9 @@ export function flowerFilter(iface: string, parent: string, priority: number, m:
   return buildCmd('filter', iface, parent, filterProtocol, priority, '', 'flower', params);
 }
 
+/** DeleteFilter: every filter of the link at this priority (upstream removes a service's filters this way). */
+export const deleteFilter = (iface: string, priority: number): string[] => ['filter', 'delete', 'dev', iface, 'priority', String(priority)];
+
 export const clearRootQdisc = (iface: string): string[] => ['qdisc', 'del', 'dev', iface, 'root'];
 
 /** tc exits 2 when there is no qdisc to delete: already clean. */

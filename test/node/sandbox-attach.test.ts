@@ -1,0 +1,77 @@
+// ContainerHandle.attach on real sandboxed containers: the container's stdin is the agent's pipe when its spec
+// keeps one (kube's stdin), stdinOnce closes it when the first attach with stdin lets go, a later attach sees
+// only what is written from then on, and a tty container's output comes from a terminal.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Readable } from 'node:stream';
+import { openSandboxHarness, readLog, waitForLog, type SandboxHarness } from './harness.ts';
+
+let h: SandboxHarness;
+before(async () => {
+  h = await openSandboxHarness();
+});
+after(async () => {
+  await h.close();
+});
+
+/** Reads a stream until its text matches. */
+function until(stream: Readable, pattern: RegExp): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      if (pattern.test(text)) {
+        stream.off('data', onData);
+        resolve(text);
+      }
+    };
+    stream.on('data', onData);
+  });
+}
+
+test('stdinOnce: what the attach writes reaches the container, and letting go closes its stdin', async () => {
+  const request = h.request('echoer', { name: 'main', argv: ['sh', '-c', 'while read line; do echo "got $line"; done; echo "stdin closed"'], stdin: { once: true } });
+  const handle = await h.sandbox.start(request);
+  const attached = handle.attach({ stdin: true });
+  assert.ok(attached.stdin);
+  const reply = until(attached.stdout, /got one\n/);
+  attached.stdin.write('one\n');
+  assert.equal(await reply, 'got one\n');
+  attached.detach();
+  assert.deepEqual(await attached.exited, { exitCode: 0, signal: null });
+  const exit = await handle.exited;
+  assert.equal(exit.reason, 'Completed');
+  assert.equal(await readLog(request.logPath).then((log) => log.includes('stdin closed')), true);
+});
+
+test('stdin without once stays open across attaches; a later attach sees only new output', async () => {
+  const request = h.request('keeper', { name: 'main', argv: ['sh', '-c', 'echo ready; while read line; do echo "got $line"; done'], stdin: { once: false } });
+  const handle = await h.sandbox.start(request);
+  await waitForLog(request.logPath, 'ready');
+  const first = handle.attach({ stdin: true });
+  const firstReply = until(first.stdout, /got a\n/);
+  first.stdin!.write('a\n');
+  assert.equal(await firstReply, 'got a\n');
+  first.stdin!.end();
+  first.detach();
+  const second = handle.attach({ stdin: true });
+  const secondReply = until(second.stdout, /got b\n/);
+  second.stdin!.write('b\n');
+  // Neither "ready" nor "got a": attach follows the live output, not the log.
+  assert.equal(await secondReply, 'got b\n');
+  assert.equal(handle.isRunning, true);
+  // Without stdin in the spec there is none to attach to.
+  assert.equal(handle.attach({ stdin: false }).stdin, null);
+  const end = second.exited;
+  await handle.stop(0);
+  assert.deepEqual(await end, { exitCode: 0, signal: null });
+});
+
+test('tty: the command runs on a terminal; a container without stdin reads end-of-file', async () => {
+  const request = h.request('terminal', { name: 'main', argv: ['sh', '-c', 'tty; read x || echo "no input"'], tty: true });
+  const handle = await h.sandbox.start(request);
+  await handle.exited;
+  const log = await readLog(request.logPath);
+  assert.match(log, /\/dev\/pts\/\d+/);
+  assert.match(log, /no input/);
+});

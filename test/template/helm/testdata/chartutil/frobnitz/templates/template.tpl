@@ -1,0 +1,1 @@
+Hello {{.Name | default "world"}}
