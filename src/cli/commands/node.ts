@@ -80,6 +80,13 @@ export function withNodeFlags(command: Command): Command {
     .option('--registry-config <file>', 'k3s\'s registries.yaml: registry mirrors, rewrites, credentials and TLS for image pulls');
 }
 
+/** What stopping a node did to its pods, for the last line bosun up and bosun node print. */
+export function stoppedPodsMessage({ pods, kept }: { pods: number; kept: number }): string {
+  const plural = (n: number) => `${n} pod${n === 1 ? '' : 's'}`;
+  const stopped = `stopped ${plural(pods - kept)} and unmounted their volumes`;
+  return kept === 0 ? stopped : `${stopped}; ${plural(kept)} with image containers keep running for the next start on this data dir`;
+}
+
 export class ImageMapError extends Error {
   override readonly name = 'ImageMapError' as const;
 }
@@ -165,8 +172,8 @@ export function nodeCommand(): Command {
     const node = running!;
     console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);
     exitOnSignals('bosun node', 'stopping its pods', async () => {
-      const pods = await node.stop({ killPods: true });
-      console.log(`bosun node: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
+      // Image containers run on under conmon: the next bosun node on this data dir adopts them.
+      console.log(`bosun node: ${stoppedPodsMessage(await node.stop({ killPods: true, keepImageContainers: true }))}`);
     });
   });
 }

@@ -19,7 +19,7 @@ import type { NodeFailureRequest } from '../../client/node-runtime/protocol.ts';
 import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
 import { defaultRuntimeSocketPath } from '../runtime-api/socket-path.ts';
 import { ContainerRegistry } from './pods/container-registry.ts';
-import { PodController } from './pods/pod-controller.ts';
+import { PodController, type AgentStopOptions, type AgentStopResult } from './pods/pod-controller.ts';
 import type { ClusterDnsSettings } from './pods/pod-dns-config.ts';
 import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
@@ -75,8 +75,11 @@ export interface NodeAgentOptions {
 }
 
 export interface NodeAgent {
-  /** Stops the agent; the pods' processes keep running unless killPods (the next agent kills them). Resolves with the number of pods it drove. */
-  stop(options?: { killPods?: boolean }): Promise<number>;
+  /**
+   * Stops the agent; the pods' processes keep running unless killPods (the next agent kills them), and with
+   * keepImageContainers the pods whose image containers run stay for the next agent to adopt.
+   */
+  stop(options?: AgentStopOptions): Promise<AgentStopResult>;
   containers: RunningContainers;
   sandbox: Sandbox;
   /** The node runtime API's socket. */
@@ -109,7 +112,8 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     ...(options.privateDirs !== undefined ? { privateDirs: options.privateDirs } : {}),
   });
   const cgroupName = options.cgroup?.name ?? `bosun-${options.nodeName}`;
-  const images = await openImageRuntime({ mode: options.containerRuntime ?? 'host', dataDir: options.dataDir, cgroupParent: `/${cgroupName}-oci`, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
+  const ociCgroupParent = `/${cgroupName}-oci`;
+  const images = await openImageRuntime({ mode: options.containerRuntime ?? 'host', dataDir: options.dataDir, cgroupParent: ociCgroupParent, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
     publish: async (images) => {
       await options.client.patchStatus(nodesResource, options.nodeName, { status: { images: await images.list() } }, { type: 'merge' });
     },
@@ -237,7 +241,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const reclaimer = new LocalPathReclaimer({ client: options.client, nodeName: options.nodeName, dataDir: options.dataDir, logger });
   reclaimer.start();
 
-  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: podCgroupRoots(sandbox.cgroupLayout), podByUid: (uid) => registry.podByUid(uid) });
+  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: [podCgroupRoots(sandbox.cgroupLayout), ...(images ? [podCgroupRoots(sandbox.cgroupLayout, ociCgroupParent)] : [])], podByUid: (uid) => registry.podByUid(uid) });
 
   return {
     containers,
@@ -257,13 +261,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       await reclaimer.stop();
       const current = life;
       life = undefined;
-      let pods = 0;
+      let result: AgentStopResult = { pods: 0, kept: 0 };
       if (current) {
         current.lease.stop();
-        pods = await current.pods.stop(stopOptions);
+        result = await current.pods.stop(stopOptions);
       }
+      // The image containers left running report their exits to the next agent, not this one.
+      images?.close();
       if (stopOptions.killPods === true) await sandbox.close();
-      return pods;
+      return result;
     },
   };
 }

@@ -23,6 +23,8 @@ export interface ContainerRecord {
   logPath: string;
   /** The image's StopSignal (default SIGTERM). */
   stopSignal?: string;
+  /** What the container's user (the agent) needs to clean up after it: the image it holds, its mounted root file system and scratch directory. */
+  image?: { imageID: string; rootfs: string; scratchDir: string };
   createdAt: string;
   startedAt?: string;
 }

@@ -13,6 +13,8 @@ export interface ContainerRecord extends ContainerProgress {
   probes: ProbeWorker[];
   /** The next run's restartCount: the number of runs before it, including a previous agent's. */
   nextRun: number;
+  /** The containerID of a run an earlier agent started that still runs (or ran to its end meanwhile), to adopt. */
+  adopt?: string;
 }
 
 export interface PodContainers {

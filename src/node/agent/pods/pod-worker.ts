@@ -19,7 +19,8 @@ import type { Sandbox } from '../../sandbox/sandbox.ts';
 import { imageBaseName } from '../container-argv.ts';
 import { runtimeFor, type ContainerRuntime, type RunningContainer } from '../container-runtime.ts';
 import { ensureImage, ImagePullFailedError } from '../oci/image-pulls.ts';
-import type { ImageRuntime } from '../oci/open-image-runtime.ts';
+import { OCI_CONTAINER_ID_SCHEME, type ImageRuntime } from '../oci/open-image-runtime.ts';
+import { containerId } from '../../oci-runtime/oci-runtime.ts';
 import { PodApiObjects } from '../pod-api-objects.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
 import { LiveVolumes } from '../live-volumes.ts';
@@ -70,6 +71,10 @@ const DEFAULT_GRACE_SECONDS = 30;
 /** kubelet's minimumGracePeriodInSeconds: even a forced deletion gets this long between SIGTERM and SIGKILL. */
 const MINIMUM_GRACE_MS = 2000;
 const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
+
+function isImageContainer(rec: ContainerRecord): boolean {
+  return rec.status.containerID?.startsWith(OCI_CONTAINER_ID_SCHEME) === true;
+}
 
 function isTerminalPhase(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -123,7 +128,7 @@ export class PodWorker {
     private readonly objectWatches?: ObjectWatches,
   ) {
     this.pod = pod;
-    this.state = adoptPodStatus(pod);
+    this.state = adoptPodStatus(pod, (containerID) => ctx.images?.adoptable(containerID) ?? false);
     this.status = new PodStatusManager({
       client: ctx.client,
       logger: ctx.logger,
@@ -183,16 +188,22 @@ export class PodWorker {
 
   /**
    * The agent stops. With killPods the containers are killed and the pod's processes removed; without,
-   * they are left running for the next agent to find. Either way this worker writes nothing more.
+   * they are left running for the next agent to find. keepImageContainers spares a pod whose image containers
+   * run (their runtime keeps them for the next agent to adopt): only its host sandbox containers are killed, and
+   * its network and volumes stay. Either way this worker writes nothing more. Resolves true when the pod was kept.
    */
-  async detach(killPods: boolean): Promise<void> {
+  async detach(killPods: boolean, keepImageContainers = false): Promise<boolean> {
     this.stopping.detached = true;
     this.ctx.registry.removePod(this.uid);
     this.stopTimers();
     // Wakes the restart and setup back-offs, which then see the worker detached and end.
     this.stopping.halted.abort();
     await this.stopVolumeUpdates();
-    if (killPods) {
+    const records = [...this.state.init, ...this.state.containers];
+    const kept = killPods && keepImageContainers && records.some((rec) => rec.handle?.isRunning === true && isImageContainer(rec));
+    if (kept) {
+      await Promise.all(records.flatMap((rec) => (rec.handle === undefined || isImageContainer(rec) ? [] : [rec.handle.stop(0)])));
+    } else if (killPods) {
       this.halt(0);
       await this.stopping.finished;
       await this.releaseResources();
@@ -200,6 +211,7 @@ export class PodWorker {
       await unmountPodVolumes(this.podDir).catch((err: unknown) => this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'unmounting the pod\'s volumes failed'));
     }
     await this.status.settled();
+    return kept;
   }
 
   /** The container's live handle, for exec and logs. */
@@ -312,37 +324,40 @@ export class PodWorker {
       if (this.stopping.halting || this.stopping.detached) return false;
       const prepared = this.prepared;
       if (prepared === undefined) return false;
-      const restartCount = rec.nextRun;
+      // An adopted run keeps its count; a new one counts the runs before it.
+      const restartCount = rec.adopt !== undefined ? rec.status.restartCount : rec.nextRun;
       let exit: ContainerExit;
       let containerID: string | undefined;
       try {
-        const run = await this.chooseRuntime(rec, restartCount);
-        const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
-        for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
-        const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
-        const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
-        containerID = `${run.scheme}://${randomBytes(32).toString('hex')}`;
-        if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
-        rec.status.restartCount = restartCount;
-        rec.nextRun = restartCount + 1;
-        rec.status.containerID = containerID;
-        rec.status.imageID = run.imageID;
-        rec.handle = handle;
-        configFailures = 0;
-        void this.ctx.recorder.normal(this.pod, 'Created', `Created container: ${rec.spec.name}`);
-        if (handle.pid !== undefined) {
-          rec.status.state = { running: { startedAt: nowTime() } };
-          rec.status.started = rec.spec.startupProbe === undefined;
-          rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
-          void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
-          this.status.request();
-          this.ctx.registry.started(this.uid, rec.spec.name, containerID, handle);
-          // A halt that came while the container started: stop it now.
-          const halting = this.currentHalt();
-          if (halting) void this.stopContainer(rec, halting.graceMs, false);
-          else this.startProbes(rec, handle, prepared);
+        const adopted = this.adoptRun(rec, prepared);
+        if (adopted) {
+          containerID = adopted.containerID;
+          exit = await adopted.handle.exited;
+        } else {
+          const run = await this.chooseRuntime(rec, restartCount);
+          const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
+          for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
+          const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
+          const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
+          containerID = run.containerID;
+          if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
+          rec.status.restartCount = restartCount;
+          rec.nextRun = restartCount + 1;
+          rec.status.containerID = containerID;
+          rec.status.imageID = run.imageID;
+          rec.handle = handle;
+          configFailures = 0;
+          void this.ctx.recorder.normal(this.pod, 'Created', `Created container: ${rec.spec.name}`);
+          if (handle.pid !== undefined) {
+            rec.status.state = { running: { startedAt: nowTime() } };
+            rec.status.started = rec.spec.startupProbe === undefined;
+            rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
+            void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
+            this.status.request();
+            this.running(rec, containerID, handle, prepared);
+          }
+          exit = await handle.exited;
         }
-        exit = await handle.exited;
       } catch (error) {
         if (this.stopping.detached) return false;
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
@@ -385,21 +400,48 @@ export class PodWorker {
     }
   }
 
+  /** The container runs: the node runtime API learns of it, probes start (or, halting, it stops at once). */
+  private running(rec: ContainerRecord, containerID: string, handle: RunningContainer, prepared: PreparedPod): void {
+    this.ctx.registry.started(this.uid, rec.spec.name, containerID, handle);
+    // A halt that came while the container started: stop it now.
+    const halting = this.currentHalt();
+    if (halting) void this.stopContainer(rec, halting.graceMs, false);
+    else this.startProbes(rec, handle, prepared);
+  }
+
+  /**
+   * The run an earlier agent started, which its runtime kept (adoptPodStatus found it): driven from here as if
+   * this agent had started it, no Created or Started again. Undefined when there is none to adopt, or it is gone.
+   */
+  private adoptRun(rec: ContainerRecord, prepared: PreparedPod): { containerID: string; handle: RunningContainer } | undefined {
+    const containerID = rec.adopt;
+    if (containerID === undefined) return undefined;
+    delete rec.adopt;
+    const handle = this.ctx.images?.adopt(containerID);
+    if (handle === undefined) return undefined;
+    rec.handle = handle;
+    this.status.request();
+    this.running(rec, containerID, handle, prepared);
+    return { containerID, handle };
+  }
+
   /**
    * The host sandbox with today's image table, or (bosun-host, Bosun's own images and host-only nodes aside) the
    * image pulled per its policy, its Entrypoint and Cmd standing in for the table's entry.
    */
-  private async chooseRuntime(rec: ContainerRecord, attempt: number): Promise<{ runtime: ContainerRuntime; policy: NodePolicy; imageID: string; scheme: string }> {
+  private async chooseRuntime(rec: ContainerRecord, attempt: number): Promise<{ runtime: ContainerRuntime; policy: NodePolicy; imageID: string; containerID: string }> {
     const images = this.ctx.images;
     if (images === undefined || runtimeFor(this.pod, rec.spec.image, { oci: true, imageMap: this.ctx.policy.imageMap }) === 'host') {
       void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
-      return { runtime: this.ctx.runtime, policy: this.ctx.policy, imageID: `bosun://host/${rec.spec.image ?? ''}`, scheme: 'bosun' };
+      return { runtime: this.ctx.runtime, policy: this.ctx.policy, imageID: `bosun://host/${rec.spec.image ?? ''}`, containerID: `bosun://${randomBytes(32).toString('hex')}` };
     }
     const image = await ensureImage(this.pod, rec.spec, images.images, new PodApiObjects(this.ctx.client, this.namespace), this.ctx.recorder);
     images.changed();
     const defaults = { entrypoint: image.config.entrypoint ?? [], cmd: image.config.cmd ?? [] };
     const policy = { ...this.ctx.policy, imageMap: { ...this.ctx.policy.imageMap, [imageBaseName(rec.spec.image ?? '')]: defaults } };
-    return { runtime: images.containers.runtimeFor(image, attempt), policy, imageID: image.imageID, scheme: 'bosun-oci' };
+    // The runtime's own id: what the next agent finds the container by.
+    const containerID = `${OCI_CONTAINER_ID_SCHEME}${containerId(this.uid, rec.spec.name, attempt)}`;
+    return { runtime: images.containers.runtimeFor(image, attempt), policy, imageID: image.imageID, containerID };
   }
 
   /** kubelet's sequence after a failed pull: ErrImagePull written, then ImagePullBackOff while the back-off runs. */
