@@ -70,7 +70,8 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list', 'watch'] },
   { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   { apiGroups: ['batch'], resources: ['jobs/status'], verbs: ['update'] },
-  { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['list', 'watch'] },
+  // get: the status writer reads the CronJob again after a write conflict.
+  { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['batch'], resources: ['cronjobs/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
   { apiGroups: ['apps'], resources: ['replicasets/status'], verbs: ['update'] },

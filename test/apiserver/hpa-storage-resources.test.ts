@@ -3,16 +3,11 @@
 // the v2 fields; the default StorageClass, its immutable fields, and the DefaultStorageClass admission of claims.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { send, startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 
 const v2 = '/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers';
 const v1 = '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers';
-
-async function send(server: TestServer, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, any> }> {
-  const res = await server.api(path, { method, headers: { 'content-type': contentType }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
-}
 
 describe('HorizontalPodAutoscaler and storage resources', () => {
   let server: TestServer;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
-import { startTestServer, type TestServer } from '../helpers/api-server.ts';
+import { send, startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 
 const statefulSets = '/apis/apps/v1/namespaces/default/statefulsets';
@@ -23,11 +23,6 @@ function statefulSet(name: string, spec: Record<string, unknown> = {}): KubeObje
       ...spec,
     },
   };
-}
-
-async function send(server: TestServer, method: string, path: string, body: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, any> }> {
-  const res = await server.api(path, { method, headers: { 'content-type': contentType }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 describe('StatefulSet and ControllerRevision resources', () => {

@@ -94,3 +94,9 @@ export async function eventually<T>(check: () => T | undefined | false | Promise
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/** A request with a JSON body (when given) whose answer is read as JSON: the status and the body. */
+export async function send(server: TestServer, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: Record<string, any> }> {
+  const res = await server.api(path, { method, headers: { 'content-type': contentType }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
