@@ -22,8 +22,6 @@ export interface BindMount {
   source: string;
   destination: string;
   readOnly?: boolean;
-  /** Flags of the source's mount to keep (nosuid, nodev, noexec): in a user namespace a remount may not drop them. */
-  keep?: string[];
 }
 
 export interface OciLimits {
@@ -87,25 +85,20 @@ const DEFAULT_DEVICE_RULES = [
   { allow: true, type: 'c', major: 136, access: 'rwm' }, // pts
 ];
 
-function baseMounts(privileged: boolean, userNamespace: boolean): Record<string, unknown>[] {
-  // sysfs may be mounted only by the owner of the network namespace: in a user namespace joining the pod's, the
-  // host's /sys is bound read-only instead, as rootless runtimes do.
-  const sys = userNamespace
-    ? { destination: '/sys', type: 'bind', source: '/sys', options: ['rbind', 'nosuid', 'noexec', 'nodev', 'ro'] }
-    : { destination: '/sys', type: 'sysfs', source: 'sysfs', options: ['nosuid', 'noexec', 'nodev', privileged ? 'rw' : 'ro'] };
+function baseMounts(privileged: boolean): Record<string, unknown>[] {
   return [
     { destination: '/proc', type: 'proc', source: 'proc', options: ['nosuid', 'noexec', 'nodev'] },
     { destination: '/dev', type: 'tmpfs', source: 'tmpfs', options: ['nosuid', 'strictatime', 'mode=755', 'size=65536k'] },
     { destination: '/dev/pts', type: 'devpts', source: 'devpts', options: ['nosuid', 'noexec', 'newinstance', 'ptmxmode=0666', 'mode=0620', 'gid=5'] },
     { destination: '/dev/shm', type: 'tmpfs', source: 'shm', options: ['nosuid', 'noexec', 'nodev', 'mode=1777', 'size=65536k'] },
     { destination: '/dev/mqueue', type: 'mqueue', source: 'mqueue', options: ['nosuid', 'noexec', 'nodev'] },
-    sys,
+    { destination: '/sys', type: 'sysfs', source: 'sysfs', options: ['nosuid', 'noexec', 'nodev', privileged ? 'rw' : 'ro'] },
     { destination: '/sys/fs/cgroup', type: 'cgroup', source: 'cgroup', options: ['nosuid', 'noexec', 'nodev', 'relatime', privileged ? 'rw' : 'ro'] },
   ];
 }
 
-function bind({ source, destination, readOnly, keep }: BindMount): Record<string, unknown> {
-  return { destination, type: 'bind', source, options: ['rbind', 'rprivate', readOnly === true ? 'ro' : 'rw', ...(keep ?? [])] };
+function bind({ source, destination, readOnly }: BindMount): Record<string, unknown> {
+  return { destination, type: 'bind', source, options: ['rbind', 'rprivate', readOnly === true ? 'ro' : 'rw'] };
 }
 
 function namespaces(input: OciSpecInput): Record<string, unknown>[] {
@@ -163,7 +156,7 @@ export function buildRuntimeSpec(input: OciSpecInput): OciSpec {
     },
     root: { path: input.rootfs, readonly: input.readonlyRootfs === true },
     ...(input.utsPath === undefined ? { hostname: input.hostname } : {}),
-    mounts: [...baseMounts(privileged, input.userNamespace !== undefined), ...input.mounts.map(bind)],
+    mounts: [...baseMounts(privileged), ...input.mounts.map(bind)],
     linux,
   };
 }

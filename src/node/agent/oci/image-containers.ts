@@ -1,7 +1,7 @@
 // Containers from images: an overlay root file system over the image's layers (upper and work directories per
 // container under the pod's directory), an OCI spec from the resolved container and the image's config, run by
 // runc under conmon. What it returns is a RunningContainer, as the host sandbox's handle is.
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { mountOverlay, unmountOverlay } from '../../images/layers/overlay.ts';
 import type { LocalImage, ImageService } from '../../images/types.ts';
@@ -15,17 +15,11 @@ import { limitsFor } from '../../sandbox/resource-limits.ts';
 import type { StartRequest } from '../../sandbox/types.ts';
 import type { ContainerRuntime, RunningContainer } from '../container-runtime.ts';
 import { resolveImageUser } from './image-user.ts';
-import { lockedFlags, makeMountPoints } from './mount-points.ts';
 import { attachToLog } from './log-attach.ts';
 
 const DEFAULT_PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** CAP_CHECKPOINT_RESTORE: the highest capability runc 1.1 knows. */
 const LAST_CAP = 40;
-/**
- * The host ids an untrusted namespace's root container runs as: its 0..65535 map to 2^30.., ids no host user
- * or file has. Every such container on the node shares the range (kubelet gives each pod its own).
- */
-export const UNTRUSTED_ROOT_IDS = { hostId: 2 ** 30, size: 65_536 };
 
 /** The image's Env with the container's variables over it (by name), PATH defaulted as containerd does. */
 export function mergeEnv(imageEnv: string[], containerEnv: { name: string; value: string }[]): string[] {
@@ -120,20 +114,12 @@ export class ImageContainers {
     }
     const etc = join(dir, 'etc');
     await Promise.all([writeFile(join(etc, 'hosts'), pod.etcHosts), writeFile(join(etc, 'hostname'), `${pod.hostname}\n`), writeFile(join(etc, 'resolv.conf'), pod.resolvConf)]);
-    let mounts: BindMount[] = [
+    const mounts: BindMount[] = [
       ...['hosts', 'hostname', 'resolv.conf'].map((file) => ({ source: join(etc, file), destination: `/etc/${file}`, readOnly: sc.readOnlyRootFilesystem === true })),
       ...(container.volumeMounts ?? []).map((v) => ({ source: v.hostPath, destination: v.mountPath, readOnly: v.readOnly === true })),
     ];
     const limits = limitsFor(container);
     const cwd = container.workingDir ?? (image.config.workingDir || '/');
-    // As the host sandbox: root outside trusted namespaces is root in a user namespace, never on the host.
-    const userNamespace = uid === 0 && sc.privileged !== true && container.hostUsers === false ? UNTRUSTED_ROOT_IDS : undefined;
-    // runc makes missing mount points as the container's root, which in a user namespace owns nothing of the image.
-    if (userNamespace) {
-      await makeMountPoints(rootfs, [...['/proc', '/dev', '/sys', cwd].map((path) => ({ path, file: false })), ...(await Promise.all(mounts.map(async (m) => ({ path: m.destination, file: !(await stat(m.source)).isDirectory() }))))]);
-      const flags = await lockedFlags(mounts.map((m) => m.source));
-      mounts = mounts.map((m, i) => ({ ...m, keep: flags[i] ?? [] }));
-    }
     return buildRuntimeSpec({
       process: {
         argv: container.argv,
@@ -159,7 +145,6 @@ export class ImageContainers {
         ...(limits.cpuShares !== undefined ? { cpuShares: limits.cpuShares } : {}),
       },
       privileged: sc.privileged === true,
-      ...(userNamespace ? { userNamespace } : {}),
     });
   }
 
