@@ -8,7 +8,7 @@ import { ImagePuller } from '../../images/pull/puller.ts';
 import { formatReference, parseImageReference } from '../../images/pull/reference.ts';
 import { loadRegistriesConfig } from '../../images/pull/registry-config.ts';
 import { OciRuntimeUnavailableError } from '../../oci-runtime/errors.ts';
-import { OciRuntime } from '../../oci-runtime/oci-runtime.ts';
+import { OciRuntime, type OciContainer } from '../../oci-runtime/oci-runtime.ts';
 import { OCI_PACKAGES, type RunningContainer } from '../container-runtime.ts';
 import { ImageContainers } from './image-containers.ts';
 import type { ImageService } from '../../images/types.ts';
@@ -23,9 +23,12 @@ export interface ImageRuntime {
   changed(): void;
   /** After a pod is removed: kubelet's image GC (85%/80%), then Node.status.images. */
   collect(): void;
-  /** Whether an earlier agent left the container of this containerID (bosun-oci://<id>), for a pod worker to adopt. */
-  adoptable(containerID: string): boolean;
-  /** Takes over the container of this containerID an earlier agent left, once; undefined if there is none. */
+  /**
+   * Whether an earlier agent left the container of this containerID (bosun-oci://<id>); if so it is the caller's
+   * (a pod worker's, as it starts) to adopt, and removeUnclaimed spares it.
+   */
+  claim(containerID: string): boolean;
+  /** Takes over the claimed container of this containerID, once; undefined if there is none. */
   adopt(containerID: string): RunningContainer | undefined;
   /** Kills and removes the containers no pod adopted; containers start only after it. */
   removeUnclaimed(): Promise<void>;
@@ -62,6 +65,8 @@ export async function openImageRuntime(options: { mode: ContainerRuntimeMode; da
   }
   // What an earlier agent on this data dir left running (or exited since): pod workers adopt what their pods' status names.
   const leftovers = new Map((await runtime.list()).map((container) => [`${OCI_CONTAINER_ID_SCHEME}${container.id}`, container]));
+  // Claimed by a pod worker when it starts (before removeUnclaimed), adopted once its pod is set up again.
+  const claimed = new Map<string, OciContainer>();
   let handled!: () => void;
   const leftoversHandled = new Promise<void>((resolve) => (handled = resolve));
   const registries = options.registryConfig !== undefined ? loadRegistriesConfig(options.registryConfig) : undefined;
@@ -79,11 +84,17 @@ export async function openImageRuntime(options: { mode: ContainerRuntimeMode; da
     containers,
     changed: () => after(() => Promise.resolve()),
     collect: () => after(() => images.collectGarbage()),
-    adoptable: (containerID) => leftovers.has(containerID),
-    adopt: (containerID) => {
+    claim: (containerID) => {
       const container = leftovers.get(containerID);
-      if (container === undefined) return undefined;
+      if (container === undefined) return false;
       leftovers.delete(containerID);
+      claimed.set(containerID, container);
+      return true;
+    },
+    adopt: (containerID) => {
+      const container = claimed.get(containerID);
+      if (container === undefined) return undefined;
+      claimed.delete(containerID);
       return containers.adopt(container);
     },
     removeUnclaimed: async () => {

@@ -128,7 +128,7 @@ export class PodWorker {
     private readonly objectWatches?: ObjectWatches,
   ) {
     this.pod = pod;
-    this.state = adoptPodStatus(pod, (containerID) => ctx.images?.adoptable(containerID) ?? false);
+    this.state = adoptPodStatus(pod, (containerID) => ctx.images?.claim(containerID) ?? false);
     this.status = new PodStatusManager({
       client: ctx.client,
       logger: ctx.logger,
