@@ -15,9 +15,6 @@ export interface ContainerRuntime {
 /** The RuntimeClass whose pods always run on the host sandbox. */
 export const HOST_RUNTIME_CLASS = 'bosun-host';
 
-/** The Debian packages a node needs to run images, as the error for an image the host sandbox cannot run names them. */
-export const OCI_PACKAGES = ['runc', 'conmon'] as const;
-
 export type RuntimeKind = 'host' | 'oci';
 
 /**

@@ -9,7 +9,7 @@ import { formatReference, parseImageReference } from '../../images/pull/referenc
 import { loadRegistriesConfig } from '../../images/pull/registry-config.ts';
 import { OciRuntimeUnavailableError } from '../../oci-runtime/errors.ts';
 import { OciRuntime, type OciContainer } from '../../oci-runtime/oci-runtime.ts';
-import { OCI_PACKAGES, type RunningContainer } from '../container-runtime.ts';
+import type { RunningContainer } from '../container-runtime.ts';
 import { ImageContainers } from './image-containers.ts';
 import type { ImageService } from '../../images/types.ts';
 
@@ -55,7 +55,8 @@ export async function openImageRuntime(options: { mode: ContainerRuntimeMode; da
     runtime = await OciRuntime.open({ stateDir: join(options.dataDir, 'oci') });
   } catch (error) {
     if (options.mode === 'auto' && error instanceof OciRuntimeUnavailableError) return undefined;
-    if (error instanceof OciRuntimeUnavailableError) throw new OciRuntimeUnavailableError(`--container-runtime oci: ${error.message} (Debian: apt-get install ${OCI_PACKAGES.join(' ')})`);
+    // Its message names what is missing and, for a program, the Debian package.
+    if (error instanceof OciRuntimeUnavailableError) throw new OciRuntimeUnavailableError(`--container-runtime oci: ${error.message}`);
     throw error;
   }
   const rootfsDir = join(ROOTFS_BASE, createHash('sha256').update(options.dataDir).digest('hex').slice(0, 12));
