@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import type { KubeClient } from '../client/client.ts';
 import type { ImageDefaults } from './agent/container-argv.ts';
 import { startNodeAgent, type NodeAgent } from './agent/node-agent.ts';
+import type { AgentStopOptions, AgentStopResult } from './agent/pods/pod-controller.ts';
+import type { ContainerRuntimeMode } from './agent/oci/open-image-runtime.ts';
 import { hostNetworkProvider, type PodNetworkProvider } from './agent/pod-network.ts';
 import type { ContainerRef, RunningContainers } from './agent/running-containers.ts';
 import type { KubeletPki } from './kubelet-api/kubelet-pki.ts';
@@ -40,6 +42,9 @@ export interface NodeOptions {
   nodeFailureRebootAfterMs?: number;
   /** The node runtime API's socket (default /run/bosun/runtime-<hash of dataDir>.sock). */
   runtimeSocketPath?: string;
+  containerRuntime?: ContainerRuntimeMode;
+  /** k3s's registries.yaml for image pulls. */
+  registryConfig?: string;
   /**
    * kubelet's --cluster-dns: the kube-dns Service's address(es) pods' resolv.conf names. On a bridge the node
    * serves cluster DNS on its gateway; without a bridge (or without this option) pods keep the host's resolvers.
@@ -61,7 +66,7 @@ export interface RunningNode {
    * Stops the node; with killPods its pods' processes too (else the next agent on dataDir adopts or kills them).
    * Resolves with the number of pods the node drove.
    */
-  stop(options?: { killPods?: boolean }): Promise<number>;
+  stop(options?: AgentStopOptions): Promise<AgentStopResult>;
 }
 
 /** Each node's pods live in a cgroup of their own, so that agents on one machine never touch each other's. */
@@ -130,6 +135,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.leaseDurationSeconds !== undefined ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
       ...(options.nodeFailureRebootAfterMs !== undefined ? { nodeFailureRebootAfterMs: options.nodeFailureRebootAfterMs } : {}),
       ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
+      ...(options.containerRuntime !== undefined ? { containerRuntime: options.containerRuntime } : {}),
+      ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
       ...(options.versions !== undefined ? { versions: options.versions } : {}),
       ...(dns !== undefined && options.clusterDNS !== undefined ? { clusterDns: { nameservers: options.clusterDNS, domain: DEFAULT_CLUSTER_DOMAIN } } : {}),
     });
@@ -146,14 +153,14 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     podNetwork: network.description,
     runtimeSocketPath: running.runtimeSocketPath,
     async stop(stopOptions = {}) {
-      const pods = await running.stop(stopOptions);
+      const result = await running.stop(stopOptions);
       await kubelet.close();
       await dns?.stop();
       await proxy?.stop();
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
-      if (stopOptions.killPods === true) await network.release();
-      return pods;
+      if (stopOptions.killPods === true && result.kept === 0) await network.release();
+      return result;
     },
   };
 }

@@ -24,7 +24,9 @@ export function startBosun(dataDir: string, port: number, flags: string[] = [], 
   // Tests run side by side: each takes any free metrics and dashboard port rather than the fixed defaults.
   const metrics = flags.includes('--metrics-port') ? [] : ['--metrics-port', '0'];
   const dashboard = flags.includes('--dashboard-port') || flags.includes('--no-dashboard') ? [] : ['--dashboard-port', '0'];
-  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...metrics, ...dashboard, ...flags], 'bosun is ready', env);
+  // The existing suite runs on the host sandbox; tests of images say --container-runtime themselves.
+  const runtime = flags.some((flag) => flag.startsWith('--container-runtime')) ? [] : ['--container-runtime', 'host'];
+  return startReady([bin, 'up', '--data-dir', dataDir, '--port', String(port), ...metrics, ...dashboard, ...runtime, ...flags], 'bosun is ready', env);
 }
 
 /** Starts a bosun command (with more environment variables if given) and resolves once its stdout shows readyText (60 s at most). */

@@ -149,7 +149,7 @@ test('an image the node cannot map waits with CreateContainerError while another
   }, 'unknown image waiting, neighbour Succeeded');
   const main = h.container('unknown-image', 'main');
   assert.ok(main?.state?.waiting);
-  assert.match(main.state.waiting.message ?? '', /has no known entrypoint on this node; set command/);
+  assert.match(main.state.waiting.message ?? '', /has no known entrypoint on this node, which runs no images; set command .* install the Debian packages runc and conmon/);
   assert.equal(phase('unknown-image'), 'Pending');
 });
 

@@ -35,7 +35,7 @@ test('stats summary (cgroup v1): one core busy over the window is 1e9 nanocores;
     const summary = new StatsSummary({
       nodeName: 'n1',
       fsPath: root,
-      roots: { version: 1, cpu: join(root, 'cpuacct'), memory: join(root, 'memory') },
+      roots: [{ version: 1, cpu: join(root, 'cpuacct'), memory: join(root, 'memory') }],
       podByUid: (uid) => pods.get(uid),
       now: () => new Date(clock),
     });
@@ -72,7 +72,7 @@ test('stats summary (cgroup v2): cpu.stat usage_usec, memory.current less inacti
   const root = await mkdtemp(join(tmpdir(), 'bosun-stats-'));
   try {
     let clock = Date.parse('2026-11-28T10:00:00Z');
-    const summary = new StatsSummary({ nodeName: 'n1', fsPath: root, roots: { version: 2, cpu: root, memory: root }, podByUid: () => ({ namespace: 'ns', name: 'p' }), now: () => new Date(clock) });
+    const summary = new StatsSummary({ nodeName: 'n1', fsPath: root, roots: [{ version: 2, cpu: root, memory: root }], podByUid: () => ({ namespace: 'ns', name: 'p' }), now: () => new Date(clock) });
     const files = (usec: number) => ({ 'cpu.stat': `usage_usec ${usec}\nuser_usec 1\nsystem_usec 1\n`, 'memory.current': `${80 * MI}\n`, 'memory.stat': `anon ${70 * MI}\nfile ${10 * MI}\ninactive_file ${16 * MI}\n` });
     await writeFiles(join(root, 'podu1'), files(0));
     await writeFiles(join(root, 'podu1', 'c'), files(0));

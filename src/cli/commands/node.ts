@@ -29,6 +29,8 @@ export interface NodeFlags {
   imageMap?: string;
   nodeLeaseDurationSeconds?: number;
   nodeFailureRebootAfter?: number;
+  containerRuntime: 'auto' | 'oci' | 'host';
+  registryConfig?: string;
   /** Default: 10.96.0.10 for bosun node; bosun up uses its API server's kube-dns address. */
   clusterDns?: string[];
 }
@@ -73,7 +75,16 @@ export function withNodeFlags(command: Command): Command {
     .option('--image-map <file>', 'YAML or JSON: image name → { entrypoint: [..], cmd: [..] }, for images without a command')
     .option('--node-lease-duration-seconds <n>', 'how long the node\'s Lease lasts without renewal (kubelet\'s flag; default 40)', positiveInteger)
     .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration)
-    .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag; default 10.96.0.10, with bosun up the tenth address of the service CIDR); the node serves cluster DNS on its bridge gateway', addresses);
+    .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag; default 10.96.0.10, with bosun up the tenth address of the service CIDR); the node serves cluster DNS on its bridge gateway', addresses)
+    .addOption(new Option('--container-runtime <kind>', 'oci: pull images and run them with runc under conmon; host: the host sandbox only; auto: oci when runc, conmon and overlayfs work').choices(['auto', 'oci', 'host']).default('auto'))
+    .option('--registry-config <file>', 'k3s\'s registries.yaml: registry mirrors, rewrites, credentials and TLS for image pulls');
+}
+
+/** What stopping a node did to its pods, for the last line bosun up and bosun node print. */
+export function stoppedPodsMessage({ pods, kept }: { pods: number; kept: number }): string {
+  const plural = (n: number) => `${n} pod${n === 1 ? '' : 's'}`;
+  const stopped = `stopped ${plural(pods - kept)} and unmounted their volumes`;
+  return kept === 0 ? stopped : `${stopped}; ${plural(kept)} with image containers keep running for the next start on this data dir`;
 }
 
 export class ImageMapError extends Error {
@@ -113,6 +124,8 @@ export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient;
     ...(flags.imageMap !== undefined ? { imageMap: readImageMap(flags.imageMap) } : {}),
     ...(flags.nodeLeaseDurationSeconds !== undefined ? { leaseDurationSeconds: flags.nodeLeaseDurationSeconds } : {}),
     ...(flags.nodeFailureRebootAfter !== undefined ? { nodeFailureRebootAfterMs: flags.nodeFailureRebootAfter } : {}),
+    containerRuntime: flags.containerRuntime,
+    ...(flags.registryConfig !== undefined ? { registryConfig: resolve(flags.registryConfig) } : {}),
   });
 }
 
@@ -159,8 +172,8 @@ export function nodeCommand(): Command {
     const node = running!;
     console.log(`bosun node is ready: node ${node.nodeName}, pod network ${node.podNetwork}, kubelet API ${node.kubeletUrl}`);
     exitOnSignals('bosun node', 'stopping its pods', async () => {
-      const pods = await node.stop({ killPods: true });
-      console.log(`bosun node: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
+      // Image containers run on under conmon: the next bosun node on this data dir adopts them.
+      console.log(`bosun node: ${stoppedPodsMessage(await node.stop({ killPods: true, keepImageContainers: true }))}`);
     });
   });
 }

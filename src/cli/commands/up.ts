@@ -17,7 +17,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import { bosunFamilies, configuredFamilies, familyCrds, selectFamilies } from '../families.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { runControllers } from './controllers.ts';
-import { startNodeFromFlags, withNodeFlags, type NodeFlags } from './node.ts';
+import { startNodeFromFlags, stoppedPodsMessage, withNodeFlags, type NodeFlags } from './node.ts';
 import { startUpWebhookServer } from './webhook-server.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 import { bosunVersion } from '../bosun-version.ts';
@@ -258,8 +258,9 @@ export function upCommand(): Command {
           await dashboard?.close();
           await github?.server.close();
           await github?.client.close();
-          const pods = await node?.stop({ killPods: true });
-          if (pods !== undefined) console.log(`bosun: stopped ${pods} pod${pods === 1 ? '' : 's'} and unmounted their volumes`);
+          // Image containers run on under conmon: the next bosun up on this data dir adopts them.
+          const stopped = await node?.stop({ killPods: true, keepImageContainers: true });
+          if (stopped !== undefined) console.log(`bosun: ${stoppedPodsMessage(stopped)}`);
           await manager?.stop();
         } finally {
           await running.close();

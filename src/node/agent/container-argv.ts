@@ -70,7 +70,7 @@ export function resolveArgv(container: ContainerCommand, env: ReadonlyMap<string
   if (container.command === undefined && defaults === undefined) {
     throw new SandboxSpecError(
       'CreateContainerError',
-      `container ${container.name}: image ${JSON.stringify(container.image ?? '')} has no known entrypoint on this node; set command (and args) in the container spec`,
+      `container ${container.name}: image ${JSON.stringify(container.image ?? '')} has no known entrypoint on this node, which runs no images; set command (and args) in the container spec, or install the Debian packages runc and conmon and start the node with --container-runtime auto`,
     );
   }
   const argv = container.command !== undefined ? [...container.command, ...(container.args ?? [])] : [...(defaults?.entrypoint ?? []), ...(container.args ?? defaults?.cmd ?? [])];

@@ -4,11 +4,13 @@
 // runs an agent on its own against any API server.
 import { mkdir } from 'node:fs/promises';
 import type { Logger } from 'pino';
+import { nodesResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
 import { createLogger, EventRecorder } from '../../runtime/index.ts';
 import type { CgroupPlacement } from '../sandbox/cgroup-layout.ts';
 import { Sandbox } from '../sandbox/sandbox.ts';
 import type { ImageDefaults } from './container-argv.ts';
+import { openImageRuntime, type ContainerRuntimeMode } from './oci/open-image-runtime.ts';
 import { NodeLease } from './node-lease.ts';
 import { desiredNodeStatus, refreshPressureConditions, registerNode, type NodeRegistrationOptions } from './node-registration.ts';
 import type { NodeVersions } from './node-info.ts';
@@ -17,7 +19,7 @@ import type { NodeFailureRequest } from '../../client/node-runtime/protocol.ts';
 import { startRuntimeApi, type RuntimeApi } from '../runtime-api/server.ts';
 import { defaultRuntimeSocketPath } from '../runtime-api/socket-path.ts';
 import { ContainerRegistry } from './pods/container-registry.ts';
-import { PodController } from './pods/pod-controller.ts';
+import { PodController, type AgentStopOptions, type AgentStopResult } from './pods/pod-controller.ts';
 import type { ClusterDnsSettings } from './pods/pod-dns-config.ts';
 import type { PodWorkerContext } from './pods/pod-worker.ts';
 import type { RestartBackoffOptions } from './restart-backoff.ts';
@@ -61,6 +63,10 @@ export interface NodeAgentOptions {
   nodeFailureRebootAfterMs?: number;
   /** How often pods' local storage is measured for eviction (kubelet's housekeeping: 10 s). */
   localStorageIntervalMs?: number;
+  /** auto: images run under runc when runc, conmon and overlayfs work; oci: they must; host (default): never. */
+  containerRuntime?: ContainerRuntimeMode;
+  /** k3s's registries.yaml: mirrors and credentials for image pulls. */
+  registryConfig?: string;
   /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
   versions?: NodeVersions;
   /** kubelet's --cluster-dns and --cluster-domain; without it pods on ClusterFirst get the host's resolvers. */
@@ -69,8 +75,11 @@ export interface NodeAgentOptions {
 }
 
 export interface NodeAgent {
-  /** Stops the agent; the pods' processes keep running unless killPods (the next agent kills them). Resolves with the number of pods it drove. */
-  stop(options?: { killPods?: boolean }): Promise<number>;
+  /**
+   * Stops the agent; the pods' processes keep running unless killPods (the next agent kills them), and with
+   * keepImageContainers the pods whose image containers run stay for the next agent to adopt.
+   */
+  stop(options?: AgentStopOptions): Promise<AgentStopResult>;
   containers: RunningContainers;
   sandbox: Sandbox;
   /** The node runtime API's socket. */
@@ -102,11 +111,21 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     ...(options.allowRootByDefault !== undefined ? { allowRootByDefault: options.allowRootByDefault } : {}),
     ...(options.privateDirs !== undefined ? { privateDirs: options.privateDirs } : {}),
   });
+  const cgroupName = options.cgroup?.name ?? `bosun-${options.nodeName}`;
+  const ociCgroupParent = `/${cgroupName}-oci`;
+  const images = await openImageRuntime({ mode: options.containerRuntime ?? 'host', dataDir: options.dataDir, cgroupParent: ociCgroupParent, ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
+    publish: async (images) => {
+      await options.client.patchStatus(nodesResource, options.nodeName, { status: { images: await images.list() } }, { type: 'merge' });
+    },
+    onError: (err) => logger.warn({ err }, 'the image runtime: writing Node.status.images or removing a leftover container failed'),
+  });
   const registry = new ContainerRegistry();
   const runtimeSocketPath = options.runtimeSocketPath ?? defaultRuntimeSocketPath(options.dataDir);
   const context: PodWorkerContext = {
     client: options.client,
     sandbox,
+    runtime: sandbox,
+    ...(images ? { images } : {}),
     network: options.network ?? hostNetworkProvider(hostIP),
     recorder: new EventRecorder({ client: options.client, component: 'kubelet', instance: options.nodeName, logger }),
     logger,
@@ -222,7 +241,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
   const reclaimer = new LocalPathReclaimer({ client: options.client, nodeName: options.nodeName, dataDir: options.dataDir, logger });
   reclaimer.start();
 
-  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: podCgroupRoots(sandbox.cgroupLayout), podByUid: (uid) => registry.podByUid(uid) });
+  const stats = new StatsSummary({ nodeName: options.nodeName, fsPath: options.dataDir, roots: [podCgroupRoots(sandbox.cgroupLayout), ...(images ? [podCgroupRoots(sandbox.cgroupLayout, ociCgroupParent)] : [])], podByUid: (uid) => registry.podByUid(uid) });
 
   return {
     containers,
@@ -242,13 +261,15 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
       await reclaimer.stop();
       const current = life;
       life = undefined;
-      let pods = 0;
+      let result: AgentStopResult = { pods: 0, kept: 0 };
       if (current) {
         current.lease.stop();
-        pods = await current.pods.stop(stopOptions);
+        result = await current.pods.stop(stopOptions);
       }
+      // The image containers left running report their exits to the next agent, not this one.
+      images?.close();
       if (stopOptions.killPods === true) await sandbox.close();
-      return pods;
+      return result;
     },
   };
 }

@@ -1,6 +1,6 @@
 // What the agent's kubelet API (logs, exec, port-forward) needs of the pods the agent runs, and nothing more:
 // the live container of a pod, where the logs of its current and previous run are, and where its ports are.
-import type { ContainerHandle } from '../sandbox/container-handle.ts';
+import type { RunningContainer } from './container-runtime.ts';
 
 export interface ContainerRef {
   namespace: string;
@@ -18,7 +18,7 @@ export interface ForwardTarget {
 
 export interface RunningContainers {
   /** The container's live handle, or undefined when it does not run now (not started, exited, other node). */
-  running(ref: ContainerRef): ContainerHandle | undefined;
+  running(ref: ContainerRef): RunningContainer | undefined;
   /**
    * The CRI log file of the container's current (or last) run, or with previous of the run before it; undefined
    * when there is none (kubelet: "previous terminated container … not found").

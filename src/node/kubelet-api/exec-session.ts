@@ -5,7 +5,8 @@
 // which the client half-closes stdin.
 import type { Readable } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { ContainerHandle, ExecProcess, ExecResult } from '../sandbox/container-handle.ts';
+import type { ExecProcess, ExecResult } from '../sandbox/container-handle.ts';
+import type { RunningContainer } from '../agent/container-runtime.ts';
 import type { ExecOptions, StreamOptions } from './exec-options.ts';
 
 export const CHANNEL_PROTOCOLS = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
@@ -88,7 +89,7 @@ interface SessionProcess {
   endStatus(result: ExecResult): Buffer;
 }
 
-export function runExecSession(socket: WebSocket, handle: ContainerHandle, options: ExecOptions): Promise<void> {
+export function runExecSession(socket: WebSocket, handle: RunningContainer, options: ExecOptions): Promise<void> {
   return runChannelSession(socket, options, async () => {
     const exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty });
     return { process: exec, abandon: () => killGroup(exec.pid), endStatus: (result) => exitStatus(result.exitCode) };
@@ -96,7 +97,7 @@ export function runExecSession(socket: WebSocket, handle: ContainerHandle, optio
 }
 
 /** kubelet's attach: Success when it ends, whether the container exited or the client let go. */
-export function runAttachSession(socket: WebSocket, handle: ContainerHandle, options: StreamOptions): Promise<void> {
+export function runAttachSession(socket: WebSocket, handle: RunningContainer, options: StreamOptions): Promise<void> {
   return runChannelSession(socket, options, () => {
     const attached = handle.attach({ stdin: options.stdin, tty: options.tty });
     return Promise.resolve({ process: attached, abandon: () => attached.detach(), endStatus: () => status({ status: 'Success' }) });

@@ -144,7 +144,7 @@ async function terminalHolder(root: number): Promise<number | undefined> {
  * when the command first writes (by then script has made it). One stty at a time, each taking the newest size,
  * so the last size sent is the one that stays (kubectl attach sends size+1, then the size, to force a redraw).
  */
-function terminalResizer(tools: HostTools, root: number, output: Readable): (columns: number, rows: number) => Promise<void> {
+export function terminalResizer(tools: Pick<HostTools, 'stty'>, root: number, output: Readable): (columns: number, rows: number) => Promise<void> {
   let wanted: { columns: number; rows: number } | undefined;
   let applying: Promise<void> = Promise.resolve();
   const applyNow = async () => {

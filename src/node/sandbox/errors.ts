@@ -5,8 +5,8 @@
 export class SandboxSpecError extends Error {
   override readonly name = 'SandboxSpecError' as const;
   constructor(
-    /** kubelet's waiting reason: config problems are CreateContainerConfigError, the rest CreateContainerError. */
-    readonly reason: 'CreateContainerConfigError' | 'CreateContainerError',
+    /** kubelet's waiting reason: config problems are CreateContainerConfigError, the rest CreateContainerError; images' ErrImagePull … */
+    readonly reason: 'CreateContainerConfigError' | 'CreateContainerError' | 'ErrImagePull' | 'ErrImageNeverPull' | 'InvalidImageName',
     message: string,
   ) {
     super(message);

@@ -64,7 +64,8 @@ export interface SummarySource {
   nodeName: string;
   /** The node's filesystem: the one holding this path (the node's data directory). */
   fsPath: string;
-  roots: PodCgroupRoots;
+  /** The trees pods' cgroups are in (the host sandbox's, the image containers'): a pod's usage is its sum over them. */
+  roots: PodCgroupRoots[];
   /** The pod a cgroup's uid belongs to; cgroups of pods the agent does not know (yet, or any more) are left out. */
   podByUid(uid: string): { namespace: string; name: string } | undefined;
   now?: () => Date;
@@ -84,6 +85,15 @@ interface Reading {
   pods: Map<string, string[]>;
 }
 
+function addUsage(a: CgroupUsage, b: CgroupUsage): CgroupUsage {
+  return {
+    cpuNanoSeconds: a.cpuNanoSeconds + b.cpuNanoSeconds,
+    memoryUsageBytes: a.memoryUsageBytes + b.memoryUsageBytes,
+    memoryWorkingSetBytes: a.memoryWorkingSetBytes + b.memoryWorkingSetBytes,
+    memoryRssBytes: a.memoryRssBytes + b.memoryRssBytes,
+  };
+}
+
 function rfc3339(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
 }
@@ -100,29 +110,28 @@ export class StatsSummary {
     return (this.source.now ?? (() => new Date()))().getTime();
   }
 
-  private dirs(...path: string[]): UsageDirs {
-    const { version, cpu, memory } = this.source.roots;
-    return { version, cpu: join(cpu, ...path), memory: join(memory, ...path) };
-  }
-
   private async read(): Promise<Reading> {
     const atMs = this.nowMs();
     const node = await readNodeUsage(this.source.fsPath);
     const cgroups = new Map<string, CgroupUsage>();
     const pods = new Map<string, string[]>();
-    for (const podDir of (await subdirectories(this.source.roots.memory)).filter((name) => name.startsWith(POD_PREFIX))) {
-      const uid = podDir.slice(POD_PREFIX.length);
-      const pod = await readCgroupUsage(this.dirs(podDir));
-      if (pod === undefined) continue;
-      cgroups.set(uid, pod);
-      const names: string[] = [];
-      for (const container of await subdirectories(join(this.source.roots.memory, podDir))) {
-        const usage = await readCgroupUsage(this.dirs(podDir, container));
-        if (usage === undefined) continue;
-        cgroups.set(`${uid}/${container}`, usage);
-        names.push(container);
+    for (const { version, cpu, memory } of this.source.roots) {
+      const dirs = (...path: string[]): UsageDirs => ({ version, cpu: join(cpu, ...path), memory: join(memory, ...path) });
+      for (const podDir of (await subdirectories(memory)).filter((name) => name.startsWith(POD_PREFIX))) {
+        const uid = podDir.slice(POD_PREFIX.length);
+        const pod = await readCgroupUsage(dirs(podDir));
+        if (pod === undefined) continue;
+        const before = cgroups.get(uid);
+        cgroups.set(uid, before === undefined ? pod : addUsage(before, pod));
+        const names = pods.get(uid) ?? [];
+        for (const container of await subdirectories(join(memory, podDir))) {
+          const usage = await readCgroupUsage(dirs(podDir, container));
+          if (usage === undefined) continue;
+          cgroups.set(`${uid}/${container}`, usage);
+          names.push(container);
+        }
+        pods.set(uid, names.sort());
       }
-      pods.set(uid, names.sort());
     }
     return { atMs, node, cgroups, pods };
   }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exited, freePort, startBosun } from '../../helpers/bosun-process.ts';
+import { removeKeptContainers } from '../../helpers/kept-containers.ts';
 import { kubectlFor, type Kubectl } from '../../helpers/kubectl.ts';
 
 export interface BosunUp {
@@ -43,6 +44,7 @@ export async function startBosunUp(flags: string[] = [], env: Record<string, str
     async close() {
       bosun.kill('SIGTERM');
       await exited(bosun);
+      removeKeptContainers(dataDir);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

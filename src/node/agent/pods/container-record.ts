@@ -1,6 +1,6 @@
 // What the pod worker knows of its pod's containers: each container's API status and run bookkeeping, and the
 // pod-level facts its status is computed from (pod-status.ts).
-import type { ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { RunningContainer } from '../container-runtime.ts';
 import type { ProbeWorker } from '../probes/probe-worker.ts';
 import type { ContainerProgress } from './pod-status.ts';
 import type { Container } from '../../../apimachinery/api/index.ts';
@@ -9,10 +9,12 @@ import type { ContainerStateOneOf as ContainerState } from './pod-status.ts';
 export interface ContainerRecord extends ContainerProgress {
   spec: Container;
   init: boolean;
-  handle?: ContainerHandle | undefined;
+  handle?: RunningContainer | undefined;
   probes: ProbeWorker[];
   /** The next run's restartCount: the number of runs before it, including a previous agent's. */
   nextRun: number;
+  /** The containerID of a run an earlier agent started that still runs (or ran to its end meanwhile), to adopt. */
+  adopt?: string;
 }
 
 export interface PodContainers {

@@ -2,7 +2,7 @@
 // container's main PID and cgroups for an injector, as containerd answers upstream's). The pod workers
 // report each run's start and exit here; listeners of a pod hear every change, so a watch needs no polling.
 import { EventEmitter } from 'node:events';
-import type { ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { RunningContainer } from '../container-runtime.ts';
 
 export const CONTAINER_ID_SCHEME = 'bosun://';
 
@@ -11,7 +11,7 @@ export interface RegisteredContainer {
   /** The current or last run's ID, without the scheme. */
   id?: string;
   /** Set while the run's process lives. */
-  handle?: ContainerHandle;
+  handle?: RunningContainer;
 }
 
 export interface RegisteredPod {
@@ -46,7 +46,7 @@ export class ContainerRegistry {
     this.emit(pod.uid);
   }
 
-  started(podUid: string, container: string, containerID: string, handle: ContainerHandle): void {
+  started(podUid: string, container: string, containerID: string, handle: RunningContainer): void {
     const entry = this.entry(podUid, container);
     if (entry === undefined) return;
     entry.id = bareContainerID(containerID);

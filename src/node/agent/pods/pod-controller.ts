@@ -6,7 +6,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { podsResource } from '../../../apimachinery/builtin-resources.ts';
 import { Informer } from '../../../runtime/index.ts';
-import type { ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { RunningContainer } from '../container-runtime.ts';
 import type { ContainerRef, ForwardTarget, RunningContainers } from '../running-containers.ts';
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
@@ -15,6 +15,20 @@ import type { Pod } from '../../../apimachinery/api/index.ts';
 
 async function entries(dir: string): Promise<string[]> {
   return readdir(dir).catch(() => []);
+}
+
+export interface AgentStopOptions {
+  /** Kill the pods' processes (else they are left for the next agent, which kills or adopts them). */
+  killPods?: boolean;
+  /** With killPods: leave the pods whose image containers run to them, for the next agent to adopt. */
+  keepImageContainers?: boolean;
+}
+
+export interface AgentStopResult {
+  /** The pods the agent drove. */
+  pods: number;
+  /** Of those, the ones left running for the next agent. */
+  kept: number;
 }
 
 export class PodController implements RunningContainers {
@@ -45,24 +59,27 @@ export class PodController implements RunningContainers {
     });
     this.informer.start();
     await this.informer.waitForSync();
+    // Every worker of a pod this node runs exists now and has claimed the image containers its status names.
+    await this.ctx.images?.removeUnclaimed();
     await this.removeOrphans();
   }
 
   /**
-   * Stops watching; with killPods the pods' processes are killed, otherwise left for the next agent. Resolves with
-   * the number of pods it drove.
+   * Stops watching; with killPods the pods' processes are killed, otherwise left for the next agent; with
+   * keepImageContainers too, pods whose image containers run are left to them (PodWorker.detach). Resolves with
+   * the number of pods it drove and of those left running.
    */
-  async stop(options: { killPods?: boolean } = {}): Promise<number> {
+  async stop(options: AgentStopOptions = {}): Promise<AgentStopResult> {
     this.stopped = true;
     await this.informer.stop();
     const workers = [...this.workers.values()];
-    await Promise.all(workers.map((w) => w.detach(options.killPods === true)));
+    const kept = await Promise.all(workers.map((w) => w.detach(options.killPods === true, options.keepImageContainers === true)));
     this.workers.clear();
     await this.objectWatches.stop();
-    return workers.length;
+    return { pods: workers.length, kept: kept.filter(Boolean).length };
   }
 
-  running(ref: ContainerRef): ContainerHandle | undefined {
+  running(ref: ContainerRef): RunningContainer | undefined {
     return this.worker(ref)?.runningHandle(ref.container);
   }
 

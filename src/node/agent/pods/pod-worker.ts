@@ -13,9 +13,15 @@ import { nowTime } from '../../../apimachinery/time.ts';
 import type { KubeClient } from '../../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../../client/errors.ts';
 import type { EventRecorder } from '../../../runtime/index.ts';
-import type { ContainerExit, ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { ContainerExit } from '../../sandbox/container-handle.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { Sandbox } from '../../sandbox/sandbox.ts';
+import { imageBaseName } from '../container-argv.ts';
+import { runtimeFor, type ContainerRuntime, type RunningContainer } from '../container-runtime.ts';
+import { ensureImage, ImagePullFailedError } from '../oci/image-pulls.ts';
+import { OCI_CONTAINER_ID_SCHEME, type ImageRuntime } from '../oci/open-image-runtime.ts';
+import { containerId } from '../../oci-runtime/oci-runtime.ts';
+import { PodApiObjects } from '../pod-api-objects.ts';
 import { containerLogPath, podLogDir } from '../log-paths.ts';
 import { LiveVolumes } from '../live-volumes.ts';
 import { unmountPodVolumes } from '../pod-volumes.ts';
@@ -37,7 +43,12 @@ import { PodStatusManager } from './status-manager.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
+  /** The host sandbox: the pods' cgroups and leftovers. */
   sandbox: Sandbox;
+  /** Runs the containers (the host sandbox's start where no other runtime is chosen). */
+  runtime: ContainerRuntime;
+  /** Pulls images and runs containers from them (--container-runtime oci, or auto with runc): absent on a host-only node. */
+  images?: ImageRuntime;
   network: PodNetworkProvider;
   recorder: EventRecorder;
   logger: Logger;
@@ -60,6 +71,10 @@ const DEFAULT_GRACE_SECONDS = 30;
 /** kubelet's minimumGracePeriodInSeconds: even a forced deletion gets this long between SIGTERM and SIGKILL. */
 const MINIMUM_GRACE_MS = 2000;
 const DEADLINE_MESSAGE = 'Pod was active on the node longer than the specified deadline';
+
+function isImageContainer(rec: ContainerRecord): boolean {
+  return rec.status.containerID?.startsWith(OCI_CONTAINER_ID_SCHEME) === true;
+}
 
 function isTerminalPhase(pod: Pod): boolean {
   return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
@@ -113,7 +128,7 @@ export class PodWorker {
     private readonly objectWatches?: ObjectWatches,
   ) {
     this.pod = pod;
-    this.state = adoptPodStatus(pod);
+    this.state = adoptPodStatus(pod, (containerID) => ctx.images?.claim(containerID) ?? false);
     this.status = new PodStatusManager({
       client: ctx.client,
       logger: ctx.logger,
@@ -173,16 +188,22 @@ export class PodWorker {
 
   /**
    * The agent stops. With killPods the containers are killed and the pod's processes removed; without,
-   * they are left running for the next agent to find. Either way this worker writes nothing more.
+   * they are left running for the next agent to find. keepImageContainers spares a pod whose image containers
+   * run (their runtime keeps them for the next agent to adopt): only its host sandbox containers are killed, and
+   * its network and volumes stay. Either way this worker writes nothing more. Resolves true when the pod was kept.
    */
-  async detach(killPods: boolean): Promise<void> {
+  async detach(killPods: boolean, keepImageContainers = false): Promise<boolean> {
     this.stopping.detached = true;
     this.ctx.registry.removePod(this.uid);
     this.stopTimers();
     // Wakes the restart and setup back-offs, which then see the worker detached and end.
     this.stopping.halted.abort();
     await this.stopVolumeUpdates();
-    if (killPods) {
+    const records = [...this.state.init, ...this.state.containers];
+    const kept = killPods && keepImageContainers && records.some((rec) => rec.handle?.isRunning === true && isImageContainer(rec));
+    if (kept) {
+      await Promise.all(records.flatMap((rec) => (rec.handle === undefined || isImageContainer(rec) ? [] : [rec.handle.stop(0)])));
+    } else if (killPods) {
       this.halt(0);
       await this.stopping.finished;
       await this.releaseResources();
@@ -190,10 +211,11 @@ export class PodWorker {
       await unmountPodVolumes(this.podDir).catch((err: unknown) => this.ctx.logger.error({ err, pod: formatPod(this.pod) }, 'unmounting the pod\'s volumes failed'));
     }
     await this.status.settled();
+    return kept;
   }
 
   /** The container's live handle, for exec and logs. */
-  runningHandle(container: string): ContainerHandle | undefined {
+  runningHandle(container: string): RunningContainer | undefined {
     const rec = this.record(container);
     return rec && 'running' in rec.status.state ? rec.handle : undefined;
   }
@@ -302,44 +324,50 @@ export class PodWorker {
       if (this.stopping.halting || this.stopping.detached) return false;
       const prepared = this.prepared;
       if (prepared === undefined) return false;
-      const restartCount = rec.nextRun;
+      // An adopted run keeps its count; a new one counts the runs before it.
+      const restartCount = rec.adopt !== undefined ? rec.status.restartCount : rec.nextRun;
       let exit: ContainerExit;
       let containerID: string | undefined;
       try {
-        const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, this.ctx.policy, this.ctx.client);
-        for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
-        const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
-        void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
-        const handle = await this.ctx.sandbox.start({ pod: prepared.facts, container: spec, logPath });
-        containerID = `bosun://${randomBytes(32).toString('hex')}`;
-        if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
-        rec.status.restartCount = restartCount;
-        rec.nextRun = restartCount + 1;
-        rec.status.containerID = containerID;
-        rec.status.imageID = `bosun://host/${rec.spec.image ?? ''}`;
-        rec.handle = handle;
-        configFailures = 0;
-        void this.ctx.recorder.normal(this.pod, 'Created', `Created container: ${rec.spec.name}`);
-        if (handle.pid !== undefined) {
-          rec.status.state = { running: { startedAt: nowTime() } };
-          rec.status.started = rec.spec.startupProbe === undefined;
-          rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
-          void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
-          this.status.request();
-          this.ctx.registry.started(this.uid, rec.spec.name, containerID, handle);
-          // A halt that came while the container started: stop it now.
-          const halting = this.currentHalt();
-          if (halting) void this.stopContainer(rec, halting.graceMs, false);
-          else this.startProbes(rec, handle, prepared);
+        const adopted = this.adoptRun(rec, prepared);
+        if (adopted) {
+          containerID = adopted.containerID;
+          exit = await adopted.handle.exited;
+        } else {
+          const run = await this.chooseRuntime(rec, restartCount);
+          const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
+          for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
+          const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
+          const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
+          containerID = run.containerID;
+          if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
+          rec.status.restartCount = restartCount;
+          rec.nextRun = restartCount + 1;
+          rec.status.containerID = containerID;
+          rec.status.imageID = run.imageID;
+          rec.handle = handle;
+          configFailures = 0;
+          void this.ctx.recorder.normal(this.pod, 'Created', `Created container: ${rec.spec.name}`);
+          if (handle.pid !== undefined) {
+            rec.status.state = { running: { startedAt: nowTime() } };
+            rec.status.started = rec.spec.startupProbe === undefined;
+            rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
+            void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
+            this.status.request();
+            this.running(rec, containerID, handle, prepared);
+          }
+          exit = await handle.exited;
         }
-        exit = await handle.exited;
       } catch (error) {
         if (this.stopping.detached) return false;
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         rec.status.state = { waiting: { reason, message } };
-        void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
-        this.status.request();
+        if (error instanceof ImagePullFailedError) await this.imagePullBackOff(rec, error.image);
+        else {
+          void this.ctx.recorder.warning(this.pod, 'Failed', `Error: ${message}`);
+          this.status.request();
+        }
         await this.pause(restartDelayMs(configFailures++, this.ctx.restartBackoff));
         continue;
       }
@@ -372,7 +400,62 @@ export class PodWorker {
     }
   }
 
-  private startProbes(rec: ContainerRecord, handle: ContainerHandle, prepared: PreparedPod): void {
+  /** The container runs: the node runtime API learns of it, probes start (or, halting, it stops at once). */
+  private running(rec: ContainerRecord, containerID: string, handle: RunningContainer, prepared: PreparedPod): void {
+    this.ctx.registry.started(this.uid, rec.spec.name, containerID, handle);
+    // A halt that came while the container started: stop it now.
+    const halting = this.currentHalt();
+    if (halting) void this.stopContainer(rec, halting.graceMs, false);
+    else this.startProbes(rec, handle, prepared);
+  }
+
+  /**
+   * The run an earlier agent started, which its runtime kept (adoptPodStatus found it): driven from here as if
+   * this agent had started it, no Created or Started again. Undefined when there is none to adopt, or it is gone.
+   */
+  private adoptRun(rec: ContainerRecord, prepared: PreparedPod): { containerID: string; handle: RunningContainer } | undefined {
+    const containerID = rec.adopt;
+    if (containerID === undefined) return undefined;
+    delete rec.adopt;
+    const handle = this.ctx.images?.adopt(containerID);
+    if (handle === undefined) return undefined;
+    rec.handle = handle;
+    this.status.request();
+    this.running(rec, containerID, handle, prepared);
+    return { containerID, handle };
+  }
+
+  /**
+   * The host sandbox with today's image table, or (bosun-host, Bosun's own images and host-only nodes aside) the
+   * image pulled per its policy, its Entrypoint and Cmd standing in for the table's entry.
+   */
+  private async chooseRuntime(rec: ContainerRecord, attempt: number): Promise<{ runtime: ContainerRuntime; policy: NodePolicy; imageID: string; containerID: string }> {
+    const images = this.ctx.images;
+    if (images === undefined || runtimeFor(this.pod, rec.spec.image, { oci: true, imageMap: this.ctx.policy.imageMap }) === 'host') {
+      void this.ctx.recorder.normal(this.pod, 'Pulled', `Container image "${rec.spec.image ?? ''}" already present on machine`);
+      return { runtime: this.ctx.runtime, policy: this.ctx.policy, imageID: `bosun://host/${rec.spec.image ?? ''}`, containerID: `bosun://${randomBytes(32).toString('hex')}` };
+    }
+    const image = await ensureImage(this.pod, rec.spec, images.images, new PodApiObjects(this.ctx.client, this.namespace), this.ctx.recorder);
+    images.changed();
+    const defaults = { entrypoint: image.config.entrypoint ?? [], cmd: image.config.cmd ?? [] };
+    const policy = { ...this.ctx.policy, imageMap: { ...this.ctx.policy.imageMap, [imageBaseName(rec.spec.image ?? '')]: defaults } };
+    // The runtime's own id: what the next agent finds the container by.
+    const containerID = `${OCI_CONTAINER_ID_SCHEME}${containerId(this.uid, rec.spec.name, attempt)}`;
+    return { runtime: images.containers.runtimeFor(image, attempt), policy, imageID: image.imageID, containerID };
+  }
+
+  /** kubelet's sequence after a failed pull: ErrImagePull written, then ImagePullBackOff while the back-off runs. */
+  private async imagePullBackOff(rec: ContainerRecord, image: string): Promise<void> {
+    this.status.request();
+    await this.status.settled();
+    if (this.stopping.halting || this.stopping.detached) return;
+    const message = `Back-off pulling image "${image}"`;
+    rec.status.state = { waiting: { reason: 'ImagePullBackOff', message } };
+    void this.ctx.recorder.normal(this.pod, 'BackOff', message);
+    this.status.request();
+  }
+
+  private startProbes(rec: ContainerRecord, handle: RunningContainer, prepared: PreparedPod): void {
     const target = { handle, host: this.podAddress() ?? prepared.placement.podIP, ports: rec.spec.ports ?? [] };
     const unhealthy = (kind: string) => (outcome: { output: string }) => void this.ctx.recorder.warning(this.pod, 'Unhealthy', `${kind} probe failed: ${outcome.output}`);
     const readiness = rec.spec.readinessProbe;
@@ -569,6 +652,7 @@ export class PodWorker {
       this.prepared = undefined;
       this.status.request();
     }
+    this.ctx.images?.collect();
   }
 
   private view(): PodFactsForStatus {

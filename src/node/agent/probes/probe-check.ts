@@ -4,7 +4,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
-import type { ContainerHandle } from '../../sandbox/container-handle.ts';
+import type { RunningContainer } from '../container-runtime.ts';
 import type { ContainerPort, HTTPGetAction, Probe, TCPSocketAction } from '../../../apimachinery/api/index.ts';
 
 export interface ProbeOutcome {
@@ -14,7 +14,7 @@ export interface ProbeOutcome {
 }
 
 export interface ProbeTarget {
-  handle: ContainerHandle;
+  handle: RunningContainer;
   /** podIP, or 127.0.0.1 for a pod on the host's network. */
   host: string;
   ports: readonly ContainerPort[];

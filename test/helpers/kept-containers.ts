@@ -1,0 +1,38 @@
+// What `bosun up --container-runtime oci` leaves running on purpose when it stops (image containers under
+// conmon, for the next start to adopt), and their mounts: a test that is done with its data dir removes them.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The data dirs of dataDir's nodes (bosun up's is nodes/<name>), where each keeps its runtime's state. */
+function nodeDirs(dataDir: string): string[] {
+  const nodes = join(dataDir, 'nodes');
+  return existsSync(nodes) ? readdirSync(nodes).map((name) => join(nodes, name)) : [];
+}
+
+/** Kills and deletes every container of dataDir's nodes' runc roots, then unmounts what is mounted from under dataDir. */
+export function removeKeptContainers(dataDir: string): void {
+  for (const runcRoot of nodeDirs(dataDir).map((dir) => join(dir, 'oci', 'runc')).filter(existsSync)) {
+    for (const id of readdirSync(runcRoot)) {
+      try {
+        execFileSync('runc', ['--root', runcRoot, 'delete', '--force', id], { stdio: 'ignore' });
+      } catch {
+        // Already gone.
+      }
+    }
+  }
+  // Mount points under dataDir (network namespaces, volumes), and the overlays over its layers, mounted elsewhere.
+  const mountPoints = readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(`${dataDir}/`))
+    .map((line) => line.split(' ')[4] ?? '');
+  for (const point of mountPoints.reverse()) {
+    try {
+      execFileSync('umount', ['-l', point], { stdio: 'ignore' });
+      // A container's root file system's mount point is outside dataDir (/run/bosun-rootfs/...).
+      if (!point.startsWith(`${dataDir}/`)) rmdirSync(point);
+    } catch {
+      // Unmounted with its parent.
+    }
+  }
+}
