@@ -5,7 +5,7 @@
 // which the client half-closes stdin.
 import type { Readable } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { ExecProcess, ExecResult } from '../sandbox/container-handle.ts';
+import type { ExecProcess, ExecResult, TerminalSize } from '../sandbox/container-handle.ts';
 import type { RunningContainer } from '../agent/container-runtime.ts';
 import type { ExecOptions, StreamOptions } from './exec-options.ts';
 
@@ -60,16 +60,24 @@ function forward(stream: Readable, socket: WebSocket, channel: number | undefine
   });
 }
 
-async function resize(exec: ExecProcess, message: Buffer): Promise<void> {
+/** A resize message's size; undefined for a malformed one, which changes nothing, as in kubelet. */
+function terminalSize(message: Buffer): TerminalSize | undefined {
   let size: { Width?: unknown; Height?: unknown };
   try {
     size = JSON.parse(message.toString('utf8')) as typeof size;
   } catch {
-    // A malformed size changes nothing, as in kubelet.
-    return;
+    return undefined;
   }
-  if (typeof size.Width === 'number' && typeof size.Height === 'number') await exec.resize?.(size.Width, size.Height);
+  return typeof size.Width === 'number' && typeof size.Height === 'number' ? { columns: size.Width, rows: size.Height } : undefined;
 }
+
+async function resize(exec: ExecProcess, message: Buffer): Promise<void> {
+  const size = terminalSize(message);
+  if (size !== undefined) await exec.resize?.(size.columns, size.rows);
+}
+
+/** How long a terminal session waits for kubectl's first size (it sends it as soon as its streams are up). */
+const FIRST_SIZE_WAIT_MS = 2_000;
 
 function killGroup(pid: number | undefined): void {
   if (pid === undefined) return;
@@ -90,10 +98,10 @@ interface SessionProcess {
 }
 
 export function runExecSession(socket: WebSocket, handle: RunningContainer, options: ExecOptions): Promise<void> {
-  return runChannelSession(socket, options, async () => {
-    const exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty });
+  return runChannelSession(socket, options, async (size) => {
+    const exec = await handle.exec(options.command, { stdin: options.stdin, tty: options.tty, ...(size ? { size } : {}) });
     return { process: exec, abandon: () => killGroup(exec.pid), endStatus: (result) => exitStatus(result.exitCode) };
-  });
+  }, true);
 }
 
 /** kubelet's attach: Success when it ends, whether the container exited or the client let go. */
@@ -104,19 +112,31 @@ export function runAttachSession(socket: WebSocket, handle: RunningContainer, op
   });
 }
 
-async function runChannelSession(socket: WebSocket, options: StreamOptions, start: () => Promise<SessionProcess>): Promise<void> {
+/** start's size: with a terminal and waitForSize, kubectl's first (an attached container's terminal exists already). */
+async function runChannelSession(socket: WebSocket, options: StreamOptions, start: (size: TerminalSize | undefined) => Promise<SessionProcess>, waitForSize = false): Promise<void> {
   const closeSignal = socket.protocol === 'v5.channel.k8s.io';
   // The client waits for a first message on the lowest channel it reads before it starts its streams.
   send(socket, options.stdout ? STDOUT : options.stderr ? STDERR : ERROR, Buffer.alloc(0));
   // Input may arrive while the process starts: it is held until there is a stdin to give it to.
   const early: Buffer[] = [];
-  let deliver = (data: Buffer) => void early.push(data);
+  // A terminal gets kubectl's size before its command starts: a command that asks at once sees it.
+  let sized: (size: TerminalSize | undefined) => void = () => undefined;
+  const waiting = options.tty === true && waitForSize;
+  const firstSize = waiting ? new Promise<TerminalSize | undefined>((resolve) => (sized = resolve)) : Promise.resolve(undefined);
+  const timer = waiting ? setTimeout(() => sized(undefined), FIRST_SIZE_WAIT_MS) : undefined;
+  let deliver = (data: Buffer) => {
+    early.push(data);
+    if (data[0] === RESIZE) sized(terminalSize(data.subarray(1)));
+  };
   socket.on('message', (data: Buffer, isBinary: boolean) => {
     if (isBinary && data.length > 0) deliver(data);
   });
+  socket.once('close', () => sized(undefined));
   let started: SessionProcess;
   try {
-    started = await start();
+    const size = await firstSize;
+    clearTimeout(timer);
+    started = await start(size);
   } catch (error) {
     send(socket, ERROR, failureStatus((error as Error).message));
     socket.close(1000);

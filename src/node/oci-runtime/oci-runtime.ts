@@ -234,10 +234,13 @@ export class OciContainer {
   exec(argv: string[], options: ExecOptions = {}): ExecProcess {
     if (!this.running) throw new OciRuntimeError(`container ${this.record.containerName} is not running`);
     const args = this.runtime.execArgs(this.id, argv, options);
-    // runc wants a terminal on its own stdin for --tty: script(1) gives it one and copies it to our pipes.
+    // runc wants a terminal on its own stdin for --tty: script(1) gives it one and copies it to our pipes. runc
+    // gives the container's terminal the size of its own, so that one is sized first.
+    const runc = [this.runtime.runcPath, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+    const sized = options.size ? `stty rows ${Math.trunc(options.size.rows)} cols ${Math.trunc(options.size.columns)}; exec ${runc}` : runc;
     const child =
       options.tty === true
-        ? spawn('script', ['-qfec', [this.runtime.runcPath, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] })
+        ? spawn('script', ['-qfec', sized, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] })
         : spawn(this.runtime.runcPath, args, { stdio: [options.stdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const exited = new Promise<{ exitCode: number; signal: NodeJS.Signals | null }>((resolve) =>
       child.once('close', (code, signal) => resolve({ exitCode: code ?? 128, signal })),

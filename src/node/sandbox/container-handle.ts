@@ -56,6 +56,13 @@ export interface ExecOptions {
   stdin?: boolean;
   /** Runs the command on a pseudo-terminal (kubectl exec -t): its output, stderr included, comes on stdout. */
   tty?: boolean;
+  /** With tty: the terminal's size from the start (kubectl's first resize), before the command can ask for it. */
+  size?: TerminalSize;
+}
+
+export interface TerminalSize {
+  columns: number;
+  rows: number;
 }
 
 export interface AttachOptions {
