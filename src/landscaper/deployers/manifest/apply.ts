@@ -20,6 +20,8 @@ export interface ApplyOptions {
   config: ManifestConfig;
   previous: ManagedResource[];
   checkpoint(name: string): Promise<void>;
+  /** The label naming the deploy item on what is applied (default: the manifest deployer's). */
+  managedLabel?: string;
 }
 
 export interface PatchAfterDeployment {
@@ -34,9 +36,11 @@ type Entry = ManifestConfig['manifests'][number];
 // Fields the server owns: never sent back in an update or a patch.
 const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
 
-function withLabel(obj: JSONObject, name: string): JSONObject {
+const label = (o: ApplyOptions): string => o.managedLabel ?? MANAGED_DEPLOY_ITEM_LABEL;
+
+function withLabel(obj: JSONObject, label: string, name: string): JSONObject {
   const meta = (obj['metadata'] ?? {}) as JSONObject;
-  const labels = { ...((meta['labels'] ?? {}) as JSONObject), [MANAGED_DEPLOY_ITEM_LABEL]: name };
+  const labels = { ...((meta['labels'] ?? {}) as JSONObject), [label]: name };
   return { ...obj, metadata: { ...meta, labels } };
 }
 
@@ -136,7 +140,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
   }
 
   if (!current) {
-    let obj = withLabel(desired, o.deployItemName);
+    let obj = withLabel(desired, label(o), o.deployItemName);
     if (entry.annotateBeforeCreate) {
       const m = obj['metadata'] as JSONObject;
       obj = { ...obj, metadata: { ...m, annotations: { ...((m['annotations'] ?? {}) as JSONObject), ...entry.annotateBeforeCreate } } };
@@ -151,7 +155,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
     return { managed: status(created), ...(patch ? { patch } : {}) };
   }
 
-  if (entry.policy === 'fallback' && current.metadata.labels?.[MANAGED_DEPLOY_ITEM_LABEL] !== o.deployItemName) {
+  if (entry.policy === 'fallback' && current.metadata.labels?.[label(o)] !== o.deployItemName) {
     // Someone else manages it: neither updated nor tracked.
     return {};
   }
@@ -161,7 +165,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
   try {
     switch (o.config.updateStrategy) {
       case 'update': {
-        const obj = withLabel(desired, o.deployItemName);
+        const obj = withLabel(desired, label(o), o.deployItemName);
         (obj['metadata'] as JSONObject)['resourceVersion'] = current.metadata.resourceVersion ?? '';
         stored = await o.client.update(ref, obj as unknown as KubeObject, nsOpt(ref, namespace));
         break;
@@ -169,13 +173,13 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
       case 'patch': {
         // client.MergeFrom(current): the merge patch from the live object to the desired one.
         const base = stripServerFields(current as unknown as JSONObject);
-        const patch = createMergePatch(base, withLabel(desired, o.deployItemName));
+        const patch = createMergePatch(base, withLabel(desired, label(o), o.deployItemName));
         stored = Object.keys(patch).length === 0 ? current : await o.client.patch(ref, name, patch, { type: 'merge', ...nsOpt(ref, namespace) });
         break;
       }
       case 'merge':
       case 'mergeOverwrite': {
-        const merged = withLabel(mergeInto(current as unknown as JSONObject, desired, o.config.updateStrategy === 'mergeOverwrite'), o.deployItemName);
+        const merged = withLabel(mergeInto(current as unknown as JSONObject, desired, o.config.updateStrategy === 'mergeOverwrite'), label(o), o.deployItemName);
         (merged['metadata'] as JSONObject)['resourceVersion'] = current.metadata.resourceVersion ?? '';
         stored = await o.client.update(ref, merged as unknown as KubeObject, nsOpt(ref, namespace));
         break;
@@ -193,7 +197,7 @@ async function prepareOrphans(o: ApplyOptions, managed: ManagedResource[]): Prom
   const orphans: ManagedResource[] = [];
   for (const mr of o.previous) {
     if (managed.some((m) => sameResource(m.resource, mr.resource))) continue;
-    if (await prepareForDelete(o.client, mr, o.deployItemName)) orphans.push(mr);
+    if (await prepareForDelete(o.client, mr, o.deployItemName, label(o))) orphans.push(mr);
   }
   return orphans;
 }
