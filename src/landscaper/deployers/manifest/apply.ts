@@ -100,13 +100,34 @@ export async function applyManifests(o: ApplyOptions): Promise<Applied> {
   };
 
   await run(crds, await resolveAll(crds));
-  // Only now can kinds of the CRDs just applied be resolved.
+  // Only now can kinds of the CRDs just applied be resolved, once the API server serves them.
+  await Promise.all(managed.filter((m) => m.resource.kind === 'CustomResourceDefinition').map((m) => waitEstablished(o.client, m.resource.name)));
   const resolved = await resolveAll(rest);
   await run(rest.filter((m) => !resolved.get(m)!.namespaced), resolved);
   await run(rest.filter((m) => resolved.get(m)!.namespaced), resolved);
   if (errors.length > 0) throw new LandscaperError('ApplyObjects', 'ApplyNewObject', errors.join('; '));
 
   return { managed, patches, orphans: await prepareOrphans(o, managed) };
+}
+
+const crdsResource = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
+/** How long a CRD may take to be served (kube-apiserver establishes one in well under a second). */
+const ESTABLISH_TIMEOUT_SECONDS = 30;
+
+const established = (crd: KubeObject): boolean =>
+  ((crd['status'] as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
+
+/** Resolves once the CRD is Established, watching it (a CRD that never is fails the apply, naming it). */
+async function waitEstablished(client: KubeClient, name: string): Promise<void> {
+  const list = await client.list(crdsResource, { fieldSelector: `metadata.name=${name}` });
+  if (list.items.some(established)) return;
+  const watch = await client.watch(crdsResource, { fieldSelector: `metadata.name=${name}`, resourceVersion: list.metadata.resourceVersion, timeoutSeconds: ESTABLISH_TIMEOUT_SECONDS });
+  try {
+    for await (const event of watch) if (event.type !== 'DELETED' && established(event.object)) return;
+  } finally {
+    watch.close();
+  }
+  throw new LandscaperError('ApplyObjects', 'CRDNotEstablished', `CustomResourceDefinition ${name} was not established within ${ESTABLISH_TIMEOUT_SECONDS} s`);
 }
 
 async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promise<{ managed?: ManagedResource; patch?: PatchAfterDeployment }> {
