@@ -151,6 +151,22 @@ describe('helm-free mode', () => {
     assert.ok(await remote.client.get(crds, 'testobjects.landscaper.gardener.cloud'), 'the CRDs stay, as Helm keeps crds/');
   });
 
+  test('the ingress-nginx chart of upstream\'s tutorial, with the tutorial\'s values, renders and applies', async () => {
+    const raw = pack(join(import.meta.dirname, '..', '..', 'fixtures', 'helm', 'ingress-nginx')).toString('base64');
+    const values = { controller: { livenessProbe: { failureThreshold: 4, initialDelaySeconds: 30, periodSeconds: 10, successThreshold: 1, timeoutSeconds: 5 } } };
+    // The target has no nodes: the controller's pods never run, so readiness is not waited for.
+    const di = await run('ingress', config({ name: 'ingress', namespace: 'ingress', createNamespace: true, chart: { archive: { raw } }, values, readinessChecks: { disableDefault: true } }));
+    assert.equal(di.status?.phase, 'Succeeded', di.status?.lastError?.message);
+    const managed = (di.status?.providerStatus as { managedResources: { resource: { kind: string; name: string } }[] }).managedResources.map((m) => `${m.resource.kind}/${m.resource.name}`);
+    for (const expected of ['Deployment/ingress-ingress-nginx-controller', 'Service/ingress-ingress-nginx-controller', 'ConfigMap/ingress-ingress-nginx-controller', 'ServiceAccount/ingress-ingress-nginx', 'IngressClass/nginx', 'ValidatingWebhookConfiguration/ingress-ingress-nginx-admission']) {
+      assert.ok(managed.includes(expected), `${expected} applied (managed: ${managed.join(', ')})`);
+    }
+    const deployments = await remote.client.resolve({ apiVersion: 'apps/v1', kind: 'Deployment' });
+    const deployment = await remote.client.get(deployments, 'ingress-ingress-nginx-controller', { namespace: 'ingress' });
+    assert.equal((deployment['spec'] as { template: { spec: { containers: { livenessProbe: { failureThreshold: number } }[] } } }).template.spec.containers[0]?.livenessProbe.failureThreshold, 4);
+    await remove('ingress');
+  });
+
   test('testchart5: a subchart deploys with its parent and not when its condition disables it', async () => {
     const raw = pack(upstream('pkg/deployer/helm/testdata/testchart5')).toString('base64');
     const on = await run('sub', config({ name: 'sub', namespace: 'default', chart: { archive: { raw } } }));
