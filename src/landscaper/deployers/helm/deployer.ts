@@ -19,19 +19,20 @@ import type { DeletionGroup, ManifestConfig } from '../manifest/config.ts';
 import { ManifestDeployer, type DeploymentPlan, type ManifestDeployerSettings } from '../manifest/deployer.ts';
 import { refOf, type ManagedResource } from '../manifest/resources.ts';
 import type { TargetClient } from '../manifest/target-client.ts';
-import type { CreateHelmActions } from './release/actions.ts';
+import type { CreateHelmActions, InstallOrUpgradeRequest, ReleaseSummary } from './release/actions.ts';
+import { HelmActionError } from './release/helm-actions.ts';
 import { resolveChart } from './chart-source.ts';
 import { decodeHelmConfig, type HelmConfig } from './config.ts';
 import { helmFreeManifests } from './helm-free.ts';
 import { valueExports } from './value-exports.ts';
-import { ConfigurationError } from '../../ls-error.ts';
+import { ConfigurationError, LandscaperError } from '../../ls-error.ts';
 
 /** Releases kept per name in real-Helm mode, as upstream's MaxHistory. */
 const HISTORY_MAX = 10;
 
 export interface HelmDeployerSettings extends ManifestDeployerSettings {
-  /** Helm's release actions for real-Helm mode; without them only helm-free items can be deployed. */
-  createHelmActions: CreateHelmActions | undefined;
+  /** Helm's release actions for real-Helm mode. */
+  createHelmActions: CreateHelmActions;
 }
 
 interface HelmPlan extends DeploymentPlan {
@@ -56,7 +57,7 @@ export class HelmDeployer extends ManifestDeployer {
   override readonly type: string = DEPLOY_ITEM_TYPE_HELM;
   protected override readonly providerStatusApiVersion: string = HELM_PROVIDER_API_VERSION;
   protected override readonly managedLabel: string = HELM_MANAGED_DEPLOY_ITEM_LABEL;
-  private readonly createHelmActions: CreateHelmActions | undefined;
+  private readonly createHelmActions: CreateHelmActions;
 
   constructor(settings: HelmDeployerSettings) {
     super(settings);
@@ -94,7 +95,7 @@ export class HelmDeployer extends ManifestDeployer {
     const { config, chart } = plan.helm;
     const upgrade = previous.length > 0;
     const options = (upgrade ? config.helmDeploymentConfig?.upgrade : config.helmDeploymentConfig?.install) ?? {};
-    const release = await this.actions(tc).installOrUpgrade({
+    const release = await this.installOrUpgrade(tc, {
       name: config.name,
       namespace: config.namespace,
       chart,
@@ -134,8 +135,17 @@ export class HelmDeployer extends ManifestDeployer {
     });
   }
 
+  /** Helm's failures as the item's errors (retried: a later try upgrades from the failed revision). */
+  private async installOrUpgrade(tc: TargetClient, request: InstallOrUpgradeRequest): Promise<ReleaseSummary> {
+    try {
+      return await this.actions(tc).installOrUpgrade(request);
+    } catch (err) {
+      if (err instanceof HelmActionError) throw new LandscaperError('InstallRelease', 'HelmActionFailed', err.message, [], { cause: err });
+      throw err;
+    }
+  }
+
   private actions(tc: TargetClient) {
-    if (!this.createHelmActions) throw new ConfigurationError('Reconcile', 'HelmReleasesUnavailable', 'helmDeployment: true needs Helm release actions, which this deployer was started without; set helmDeployment: false');
     return this.createHelmActions(tc.client);
   }
 }
