@@ -13,6 +13,7 @@ import type { KubeObject } from '../../../src/apimachinery/object.ts';
 import type { DeployItem } from '../../../src/landscaper/api/deploy-item.ts';
 import { deployItemsResource, targetsResource } from '../../../src/landscaper/api/resources.ts';
 import { registerHelmDeployer, type HelmDeployerHandle } from '../../../src/landscaper/deployers/helm/index.ts';
+import { createHelmActions } from '../../../src/landscaper/deployers/helm/release/helm-actions.ts';
 import type { Manager } from '../../../src/runtime/manager.ts';
 import { createNamespace, deployItem, getItem, secretData, startManager, startServer, trigger, waitFinished, waitGone, type Server } from '../deployer-harness.ts';
 
@@ -177,6 +178,25 @@ describe('helm-free mode', () => {
     assert.equal(await remoteGet(configMaps, 'test-subchart-configmap', 'default'), undefined, 'the disabled subchart\'s ConfigMap is removed as an orphan, and readiness does not wait for it');
     assert.ok(await remoteGet(configMaps, 'test-chart-configmap', 'default'));
     await remove('sub');
+  });
+});
+
+describe('real-Helm mode', () => {
+  test('hello-world installs as a Helm release, upgrades with new values and uninstalls on delete', async () => {
+    const raw = readFileSync(upstream('docs/guided-tour/hello-world/chart/hello-world-1.0.0.tgz')).toString('base64');
+    const real = (values: Record<string, unknown>) => config({ helmDeployment: true, name: 'real', namespace: 'real', createNamespace: true, chart: { archive: { raw } }, values });
+    const first = await run('real', real({}));
+    assert.equal(first.status?.phase, 'Succeeded', first.status?.lastError?.message);
+    const releases = createHelmActions(remote.client);
+    assert.deepEqual((await releases.list('real')).map((r) => `${r.name}:${r.revision}:${r.status}`), ['real:1:deployed']);
+    assert.deepEqual((first.status?.providerStatus as { managedResources: { resource: { kind: string; name: string } }[] }).managedResources.map((m) => `${m.resource.kind}/${m.resource.name}`), ['ConfigMap/real']);
+    const second = await run('real', real({ testData: 'upgraded' }));
+    assert.equal(second.status?.phase, 'Succeeded', second.status?.lastError?.message);
+    assert.deepEqual((await releases.history('real', 'real')).map((r) => `${r.revision}:${r.status}`), ['1:superseded', '2:deployed']);
+    assert.deepEqual((await remoteGet(configMaps, 'real', 'real'))?.['data'], { testData: 'upgraded' });
+    await remove('real');
+    assert.deepEqual(await releases.list('real'), []);
+    assert.equal(await remoteGet(configMaps, 'real', 'real'), undefined);
   });
 });
 
