@@ -1,11 +1,12 @@
 // The Landscaper controller family: installations, executions, the landscaper-side deploy item controller
-// (pickup timeout), the mock and manifest deployers, the in-use protection of Targets and Contexts and the
+// (pickup timeout), the mock, manifest, helm and container deployers, the in-use protection of Targets and Contexts and the
 // context defaulter (a "default" Context in every namespace), each a separate controller as upstream runs them,
 // Landscaper's metrics, and, when the process serves admission webhooks, the validating webhook.
 import type { AdmissionWebhooks, Family, Manager, PolicyRule } from '../runtime/index.ts';
 import { LANDSCAPER_GROUP } from './api/constants.ts';
 import { registerContextDefaulter } from './context/index.ts';
 import { registerContainerDeployer, type ContainerDeployerOptions } from './deployers/container/index.ts';
+import { registerHelmDeployer, type HelmDeployerOptions } from './deployers/helm/index.ts';
 import { registerManifestDeployer, type ManifestDeployerOptions } from './deployers/manifest/index.ts';
 import { registerMockDeployer, type MockDeployerOptions } from './deployers/mock/index.ts';
 import { registerDeployItemController, type DeployItemControllerOptions } from './deployitem/index.ts';
@@ -24,6 +25,7 @@ export interface LandscaperOptions {
   deployItem?: DeployItemControllerOptions;
   mock?: MockDeployerOptions;
   manifest?: ManifestDeployerOptions;
+  helm?: HelmDeployerOptions;
   container?: ContainerDeployerOptions;
   /**
    * The process's admission webhooks: the validating webhook for Installations, Executions, DeployItems and
@@ -39,13 +41,14 @@ export function registerLandscaper(mgr: Manager, options: LandscaperOptions = {}
   registerExecutionController(mgr, options.execution);
   const mock = registerMockDeployer(mgr, options.mock);
   const manifest = registerManifestDeployer(mgr, options.manifest);
+  const helm = registerHelmDeployer(mgr, options.helm);
   const container = registerContainerDeployer(mgr, options.container);
-  registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type, container.type], ...options.deployItem });
+  registerDeployItemController(mgr, { knownTypes: [mock.type, manifest.type, helm.type, container.type], ...options.deployItem });
   registerProtection(mgr);
   registerContextDefaulter(mgr);
   registerLandscaperMetrics(mgr);
   // Target-cluster clients live as long as the manager.
-  void mgr.done.finally(() => manifest.close()).catch(() => {});
+  void mgr.done.finally(() => Promise.all([manifest.close(), helm.close()])).catch(() => {});
 }
 
 /**

@@ -1,4 +1,5 @@
-// `bosun helm template [RELEASE] CHART`: renders a chart and prints exactly what `helm template` prints.
+// `bosun helm template [RELEASE] CHART`: renders a chart and prints exactly what `helm template` prints; the
+// release commands (install, upgrade, uninstall, list, history) are in helm-releases.ts.
 import { Command } from 'commander';
 import { render, templateFunctions } from '../../template/index.ts';
 import { loadChart } from '../../template/helm/chart.ts';
@@ -7,6 +8,7 @@ import { HelmRenderFailure, helmTemplate, mergeMaps } from '../../template/helm/
 import { parseSet } from '../../template/helm/strvals.ts';
 import type { Values } from '../../template/helm/values.ts';
 import { readInputFile } from '../input-files.ts';
+import { addReleaseCommands } from './helm-releases.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
 const collect = (v: string, prev: string[]): string[] => [...prev, v];
@@ -45,7 +47,7 @@ export function runHelmTemplate(args: string[], flags: HelmTemplateFlags): strin
 }
 
 export function helmCommand(): Command {
-  const helm = new Command('helm').description("Helm's chart rendering (helm v3.19)");
+  const helm = new Command('helm').description("Helm's chart rendering (helm v3.19) and release commands on Helm's own release storage");
   helm
     .command('template')
     .description('render a chart locally and print the manifests as `helm template` does')
@@ -76,5 +78,6 @@ export function helmCommand(): Command {
         process.stderr.write(flags.debug ? `Error: ${e.message}\n` : `Error: ${e.message}\n\nUse --debug flag to render out invalid YAML\n`);
       }
     });
+  addReleaseCommands(helm);
   return helm;
 }

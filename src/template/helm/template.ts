@@ -1,14 +1,12 @@
-// `helm template` end to end: load, process dependencies, coalesce, render, sort, print as Helm prints.
+// `helm template` end to end: the release rendered as an install renders it, printed as Helm prints it.
 import picomatch from 'picomatch';
 import type { Chart } from './chart.ts';
-import { processDependencies } from './dependencies.ts';
-import { HelmRenderError, renderChart, type RenderOptions } from './render.ts';
-import { ManifestParseError, sortManifests, splitManifests } from './sort.ts';
-import { coalesceChartValues, isTable, type Values } from './values.ts';
-import { DEFAULT_API_VERSIONS } from './capabilities.ts';
-import { validateValuesSchema } from './schema.ts';
+import type { RenderOptions } from './render.ts';
+import { HelmTemplateError, renderRelease } from './release-render.ts';
+import { splitManifests } from './sort.ts';
+import { isTable, type Values } from './values.ts';
 
-export class HelmTemplateError extends Error {}
+export { HelmRenderFailure, HelmTemplateError } from './release-render.ts';
 
 export interface HelmTemplateOptions {
   releaseName: string;
@@ -34,51 +32,10 @@ export function mergeMaps(a: Values, b: Values): Values {
   return out;
 }
 
-/**
- * A failure after the values were accepted (a template or manifest error). `helm template` then says "Use
- * --debug flag to render out invalid YAML", and under --debug first prints `manifest`: what was rendered.
- */
-export class HelmRenderFailure extends HelmTemplateError {
-  constructor(
-    message: string,
-    readonly manifest: string,
-  ) {
-    super(message);
-  }
-}
-
 export function helmTemplate(chart: Chart, opts: HelmTemplateOptions): string {
-  if (chart.metadata.type === 'library') throw new HelmTemplateError('library charts are not installable');
-  if (chart.metadata.type && chart.metadata.type !== 'application') throw new HelmTemplateError(`validation: chart.metadata.type must be application or library`);
-  processDependencies(chart, structuredClone(opts.values));
-  const values = coalesceChartValues(chart, opts.values);
-  if (!opts.skipSchemaValidation) validateValuesSchema(chart, values);
-  const kubeVersion = opts.kubeVersion ?? 'v1.20.0';
-  let files: Map<string, string>;
-  try {
-    files = renderChart(chart, values, {
-      release: { name: opts.releaseName, namespace: opts.namespace, revision: 1, isInstall: true, isUpgrade: false },
-      capabilities: { kubeVersion: kubeVersion.startsWith('v') ? kubeVersion : `v${kubeVersion}`, apiVersions: [...DEFAULT_API_VERSIONS, ...(opts.apiVersions ?? [])] },
-      lookup: opts.lookup,
-    });
-  } catch (e) {
-    if (e instanceof HelmRenderError) throw new HelmRenderFailure(e.message, '');
-    throw e;
-  }
-  for (const name of [...files.keys()]) if (name.endsWith('NOTES.txt')) files.delete(name);
-  let sorted: ReturnType<typeof sortManifests>;
-  try {
-    sorted = sortManifests(files);
-  } catch (e) {
-    // Helm hands back every rendered file (Go map order; by name here) so --debug can show the invalid YAML.
-    let blob = '';
-    for (const [name, content] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) if (content.trim() !== '') blob += `---\n# Source: ${name}\n${content}\n`;
-    if (e instanceof ManifestParseError) throw new HelmRenderFailure(e.message, blob.trim() + '\n');
-    throw e;
-  }
-  const { hooks, manifests } = sorted;
+  const { hooks, manifests, crds } = renderRelease(chart, opts);
   let b = '';
-  if (opts.includeCrds) for (const crd of allCrds(chart)) b += `---\n# Source: ${crd.name}\n${crd.data}\n`;
+  if (opts.includeCrds) for (const crd of crds) b += `---\n# Source: ${crd.name}\n${crd.data}\n`;
   for (const m of manifests) b += `---\n# Source: ${m.name}\n${m.content}\n`;
   let out = b.trim() + '\n';
   for (const h of hooks) {
@@ -100,12 +57,4 @@ export function helmTemplate(chart: Chart, opts: HelmTemplateOptions): string {
     if (missing) throw new HelmTemplateError(`could not find template ${f} in chart`);
   }
   return shown;
-}
-
-function allCrds(c: Chart): { name: string; data: string }[] {
-  const out: { name: string; data: string }[] = [];
-  const path = (ch: Chart): string => (ch.parent ? `${path(ch.parent)}/charts/${ch.metadata.name}` : ch.metadata.name);
-  for (const f of c.crds) out.push({ name: `${path(c)}/${f.name}`, data: f.data.toString() });
-  for (const d of c.dependencies) out.push(...allCrds(d));
-  return out;
 }

@@ -20,6 +20,8 @@ export interface ApplyOptions {
   config: ManifestConfig;
   previous: ManagedResource[];
   checkpoint(name: string): Promise<void>;
+  /** The label naming the deploy item on what is applied (default: the manifest deployer's). */
+  managedLabel?: string;
 }
 
 export interface PatchAfterDeployment {
@@ -34,9 +36,11 @@ type Entry = ManifestConfig['manifests'][number];
 // Fields the server owns: never sent back in an update or a patch.
 const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink'];
 
-function withLabel(obj: JSONObject, name: string): JSONObject {
+const label = (o: ApplyOptions): string => o.managedLabel ?? MANAGED_DEPLOY_ITEM_LABEL;
+
+function withLabel(obj: JSONObject, label: string, name: string): JSONObject {
   const meta = (obj['metadata'] ?? {}) as JSONObject;
-  const labels = { ...((meta['labels'] ?? {}) as JSONObject), [MANAGED_DEPLOY_ITEM_LABEL]: name };
+  const labels = { ...((meta['labels'] ?? {}) as JSONObject), [label]: name };
   return { ...obj, metadata: { ...meta, labels } };
 }
 
@@ -96,13 +100,34 @@ export async function applyManifests(o: ApplyOptions): Promise<Applied> {
   };
 
   await run(crds, await resolveAll(crds));
-  // Only now can kinds of the CRDs just applied be resolved.
+  // Only now can kinds of the CRDs just applied be resolved, once the API server serves them.
+  await Promise.all(managed.filter((m) => m.resource.kind === 'CustomResourceDefinition').map((m) => waitEstablished(o.client, m.resource.name)));
   const resolved = await resolveAll(rest);
   await run(rest.filter((m) => !resolved.get(m)!.namespaced), resolved);
   await run(rest.filter((m) => resolved.get(m)!.namespaced), resolved);
   if (errors.length > 0) throw new LandscaperError('ApplyObjects', 'ApplyNewObject', errors.join('; '));
 
   return { managed, patches, orphans: await prepareOrphans(o, managed) };
+}
+
+const crdsResource = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition' };
+/** How long a CRD may take to be served (kube-apiserver establishes one in well under a second). */
+const ESTABLISH_TIMEOUT_SECONDS = 30;
+
+const established = (crd: KubeObject): boolean =>
+  ((crd['status'] as { conditions?: { type?: string; status?: string }[] } | undefined)?.conditions ?? []).some((c) => c.type === 'Established' && c.status === 'True');
+
+/** Resolves once the CRD is Established, watching it (a CRD that never is fails the apply, naming it). */
+async function waitEstablished(client: KubeClient, name: string): Promise<void> {
+  const list = await client.list(crdsResource, { fieldSelector: `metadata.name=${name}` });
+  if (list.items.some(established)) return;
+  const watch = await client.watch(crdsResource, { fieldSelector: `metadata.name=${name}`, resourceVersion: list.metadata.resourceVersion, timeoutSeconds: ESTABLISH_TIMEOUT_SECONDS });
+  try {
+    for await (const event of watch) if (event.type !== 'DELETED' && established(event.object)) return;
+  } finally {
+    watch.close();
+  }
+  throw new LandscaperError('ApplyObjects', 'CRDNotEstablished', `CustomResourceDefinition ${name} was not established within ${ESTABLISH_TIMEOUT_SECONDS} s`);
 }
 
 async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promise<{ managed?: ManagedResource; patch?: PatchAfterDeployment }> {
@@ -136,7 +161,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
   }
 
   if (!current) {
-    let obj = withLabel(desired, o.deployItemName);
+    let obj = withLabel(desired, label(o), o.deployItemName);
     if (entry.annotateBeforeCreate) {
       const m = obj['metadata'] as JSONObject;
       obj = { ...obj, metadata: { ...m, annotations: { ...((m['annotations'] ?? {}) as JSONObject), ...entry.annotateBeforeCreate } } };
@@ -151,7 +176,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
     return { managed: status(created), ...(patch ? { patch } : {}) };
   }
 
-  if (entry.policy === 'fallback' && current.metadata.labels?.[MANAGED_DEPLOY_ITEM_LABEL] !== o.deployItemName) {
+  if (entry.policy === 'fallback' && current.metadata.labels?.[label(o)] !== o.deployItemName) {
     // Someone else manages it: neither updated nor tracked.
     return {};
   }
@@ -161,7 +186,7 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
   try {
     switch (o.config.updateStrategy) {
       case 'update': {
-        const obj = withLabel(desired, o.deployItemName);
+        const obj = withLabel(desired, label(o), o.deployItemName);
         (obj['metadata'] as JSONObject)['resourceVersion'] = current.metadata.resourceVersion ?? '';
         stored = await o.client.update(ref, obj as unknown as KubeObject, nsOpt(ref, namespace));
         break;
@@ -169,13 +194,13 @@ async function applyOne(o: ApplyOptions, entry: Entry, ref: ResourceRef): Promis
       case 'patch': {
         // client.MergeFrom(current): the merge patch from the live object to the desired one.
         const base = stripServerFields(current as unknown as JSONObject);
-        const patch = createMergePatch(base, withLabel(desired, o.deployItemName));
+        const patch = createMergePatch(base, withLabel(desired, label(o), o.deployItemName));
         stored = Object.keys(patch).length === 0 ? current : await o.client.patch(ref, name, patch, { type: 'merge', ...nsOpt(ref, namespace) });
         break;
       }
       case 'merge':
       case 'mergeOverwrite': {
-        const merged = withLabel(mergeInto(current as unknown as JSONObject, desired, o.config.updateStrategy === 'mergeOverwrite'), o.deployItemName);
+        const merged = withLabel(mergeInto(current as unknown as JSONObject, desired, o.config.updateStrategy === 'mergeOverwrite'), label(o), o.deployItemName);
         (merged['metadata'] as JSONObject)['resourceVersion'] = current.metadata.resourceVersion ?? '';
         stored = await o.client.update(ref, merged as unknown as KubeObject, nsOpt(ref, namespace));
         break;
@@ -193,7 +218,7 @@ async function prepareOrphans(o: ApplyOptions, managed: ManagedResource[]): Prom
   const orphans: ManagedResource[] = [];
   for (const mr of o.previous) {
     if (managed.some((m) => sameResource(m.resource, mr.resource))) continue;
-    if (await prepareForDelete(o.client, mr, o.deployItemName)) orphans.push(mr);
+    if (await prepareForDelete(o.client, mr, o.deployItemName, label(o))) orphans.push(mr);
   }
   return orphans;
 }

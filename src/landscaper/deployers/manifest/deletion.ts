@@ -125,7 +125,7 @@ export async function deleteInGroups(o: DeleteOptions): Promise<Pending | undefi
  * still labelled for this deploy item; annotateBeforeDelete and patchBeforeDelete are written first.
  * Returns whether the resource is to be deleted.
  */
-export async function prepareForDelete(client: KubeClient, mr: ManagedResource, deployItemName: string): Promise<boolean> {
+export async function prepareForDelete(client: KubeClient, mr: ManagedResource, deployItemName: string, managedLabel = MANAGED_DEPLOY_ITEM_LABEL): Promise<boolean> {
   if (mr.policy === 'keep' || mr.policy === 'ignore') return false;
   const needsObject = mr.policy === 'fallback' || mr.annotateBeforeDelete !== undefined || mr.patchBeforeDelete !== undefined;
   if (!needsObject) return true;
@@ -139,7 +139,7 @@ export async function prepareForDelete(client: KubeClient, mr: ManagedResource, 
     if (err instanceof NotFoundError) return false;
     throw err;
   }
-  if (mr.policy === 'fallback' && current.metadata.labels?.[MANAGED_DEPLOY_ITEM_LABEL] !== deployItemName) return false;
+  if (mr.policy === 'fallback' && current.metadata.labels?.[managedLabel] !== deployItemName) return false;
   if (mr.annotateBeforeDelete === undefined && mr.patchBeforeDelete === undefined) return true;
   let next = current as unknown as JSONObject;
   if (mr.annotateBeforeDelete) {

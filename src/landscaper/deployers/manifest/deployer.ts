@@ -16,8 +16,8 @@ import type { Deployer, DeployerContext, DeployerResult } from '../contract/depl
 import { isInterrupted } from '../contract/errors.ts';
 import { writeExportSecret } from '../contract/exports.ts';
 import { targetKubeconfig } from '../contract/target.ts';
-import { applyManifests, patchAfterDeployment } from './apply.ts';
-import { decodeManifestConfig, type ManifestConfig } from './config.ts';
+import { applyManifests, patchAfterDeployment, type Applied } from './apply.ts';
+import { decodeManifestConfig, MANAGED_DEPLOY_ITEM_LABEL, type DeletionGroup, type ManifestConfig } from './config.ts';
 import { deleteInGroups, prepareForDelete } from './deletion.ts';
 import { readExports } from './exports.ts';
 import { checkReadiness, readinessTimeoutMs } from './readiness.ts';
@@ -44,10 +44,19 @@ const STAGE_TEXT: Record<Stage, string> = {
   deletion: 'waiting for',
 };
 
+/** What a job deploys: the manifest deployer decodes it from the item; the helm deployer renders a chart. */
+export interface DeploymentPlan {
+  config: ManifestConfig;
+  /** Exports known when planning (the helm deployer's from its values), under those read from resources. */
+  knownExports?: Record<string, AnyJSON>;
+}
+
 /** What one job of one item has done so far. */
-interface Progress {
+export interface Progress {
   jobID: string;
   generation: number;
+  /** Planned once per job: a chart is fetched and rendered once, not on every event while the job waits. */
+  plan: DeploymentPlan | undefined;
   applied: boolean;
   orphans: ManagedResource[];
   /** Resources the uninstall deletes (policies applied, annotated/patched before delete). */
@@ -63,12 +72,16 @@ function managedOf(providerStatus: AnyJSON | undefined): ManagedResource[] {
   return Array.isArray(list) ? (list as unknown as ManagedResource[]) : [];
 }
 
-function providerStatus(managed: ManagedResource[]): AnyJSON {
-  return { apiVersion: MANIFEST_PROVIDER_API_VERSION, kind: 'ProviderStatus', managedResources: managed as unknown as AnyJSON };
-}
-
+/**
+ * The manifest deployer, and the base of the deployers that deploy resources the same way (the helm deployer):
+ * they say what to apply (plan), how (apply), how to delete it (deleteDeployed) and their provider status's
+ * apiVersion and managed label; the stages, waits and status writes are shared.
+ */
 export class ManifestDeployer implements Deployer {
-  readonly type = DEPLOY_ITEM_TYPE_MANIFEST;
+  readonly type: string = DEPLOY_ITEM_TYPE_MANIFEST;
+  protected readonly providerStatusApiVersion: string = MANIFEST_PROVIDER_API_VERSION;
+  /** The label on every resource applied: the deploy item's name (a `fallback` object without it is not ours). */
+  protected readonly managedLabel: string = MANAGED_DEPLOY_ITEM_LABEL;
   private readonly clients: TargetClients;
   private readonly unreachable: UnreachableTracker;
   private readonly progress = new Map<string, Progress>();
@@ -92,6 +105,36 @@ export class ManifestDeployer implements Deployer {
 
   continuousReconcile(item: DeployItem): ContinuousReconcileSpec | undefined {
     return configuredSchedule(() => decodeManifestConfig(item.spec.config).continuousReconcile);
+  }
+
+  /** What this job deploys. */
+  protected plan(ctx: DeployerContext, _tc: TargetClient): Promise<DeploymentPlan> {
+    return Promise.resolve({ config: decodeManifestConfig(ctx.item.spec.config) });
+  }
+
+  /** Applies the plan; previous: what the item managed before. */
+  protected apply(ctx: DeployerContext, tc: TargetClient, plan: DeploymentPlan, previous: ManagedResource[]): Promise<Applied> {
+    return applyManifests({ client: tc.client, deployItemName: ctx.item.metadata.name ?? '', config: plan.config, previous, checkpoint: ctx.checkpoint, managedLabel: this.managedLabel });
+  }
+
+  /** The deletion groups of a deletion; a broken configuration must not block it: the default groups then. */
+  protected deletionGroups(item: DeployItem): DeletionGroup[] | undefined {
+    try {
+      return decodeManifestConfig(item.spec.config).deletionGroups;
+    } catch {
+      return undefined;
+    }
+  }
+
+  protected providerStatus(managed: ManagedResource[]): AnyJSON {
+    return { apiVersion: this.providerStatusApiVersion, kind: 'ProviderStatus', managedResources: managed as unknown as AnyJSON };
+  }
+
+  /** Runs a deployment's work against its target: the target client, this job's progress, failures named. */
+  protected async withTarget(ctx: DeployerContext, what: string, work: (tc: TargetClient, p: Progress) => Promise<DeployerResult | undefined>): Promise<DeployerResult | undefined> {
+    const tc = await this.targetClient(ctx);
+    const p = this.progressOf(ctx);
+    return this.guarded(ctx, tc, what, () => work(tc, p));
   }
 
   get activeWatches(): number {
@@ -129,7 +172,7 @@ export class ManifestDeployer implements Deployer {
     const generation = ctx.item.metadata.generation ?? 0;
     let p = this.progress.get(key);
     if (!p || p.jobID !== ctx.jobID || p.generation !== generation) {
-      p = { jobID: ctx.jobID, generation, applied: false, orphans: [], toDelete: undefined, stage: undefined, since: Date.now() };
+      p = { jobID: ctx.jobID, generation, plan: undefined, applied: false, orphans: [], toDelete: undefined, stage: undefined, since: Date.now() };
       this.progress.set(key, p);
     }
     return p;
@@ -139,7 +182,7 @@ export class ManifestDeployer implements Deployer {
    * Runs a stage's check: undefined when it is done, else the wait to report. The item watches what the check
    * consulted; when that is new, the check runs again, since an event may have passed before the watch held it.
    */
-  private async until(ctx: DeployerContext, tc: TargetClient, p: Progress, stage: Stage, check: (waitedMs: number) => Promise<Pending | undefined>): Promise<DeployerResult | undefined> {
+  protected async until(ctx: DeployerContext, tc: TargetClient, p: Progress, stage: Stage, check: (waitedMs: number) => Promise<Pending | undefined>): Promise<DeployerResult | undefined> {
     if (p.stage !== stage) {
       p.stage = stage;
       p.since = Date.now();
@@ -153,19 +196,18 @@ export class ManifestDeployer implements Deployer {
   }
 
   async reconcile(ctx: DeployerContext): Promise<DeployerResult | undefined> {
-    const config = decodeManifestConfig(ctx.item.spec.config);
     const status = (ctx.item.status ??= {});
     if (status.phase !== PHASE_PROGRESSING) {
       status.phase = PHASE_PROGRESSING;
       await ctx.writeStatus();
     }
-    const tc = await this.targetClient(ctx);
-    const p = this.progressOf(ctx);
-    return this.guarded(ctx, tc, 'ApplyManifests', async () => {
+    return this.withTarget(ctx, 'ApplyManifests', async (tc, p) => {
+      const plan = (p.plan ??= await this.plan(ctx, tc));
+      const config = plan.config;
       if (!p.applied) {
-        const applied = await applyManifests({ client: tc.client, deployItemName: ctx.item.metadata.name ?? '', config, previous: managedOf(status.providerStatus), checkpoint: ctx.checkpoint });
+        const applied = await this.apply(ctx, tc, plan, managedOf(status.providerStatus));
         // Orphans stay tracked until they are gone, so a restart still deletes them.
-        status.providerStatus = providerStatus([...applied.managed, ...applied.orphans]);
+        status.providerStatus = this.providerStatus([...applied.managed, ...applied.orphans]);
         await ctx.writeStatus();
         await patchAfterDeployment(tc.client, applied.patches);
         p.applied = true;
@@ -180,7 +222,7 @@ export class ManifestDeployer implements Deployer {
           }),
         );
         if (cleanup) return cleanup;
-        status.providerStatus = providerStatus(managedOf(status.providerStatus).filter((m) => !p.orphans.some((o) => sameResource(o.resource, m.resource))));
+        status.providerStatus = this.providerStatus(managedOf(status.providerStatus).filter((m) => !p.orphans.some((o) => sameResource(o.resource, m.resource))));
         p.orphans = [];
         await ctx.writeStatus();
       }
@@ -201,6 +243,7 @@ export class ManifestDeployer implements Deployer {
         return undefined;
       });
       if (missing) return missing;
+      if (plan.knownExports !== undefined) values = { ...plan.knownExports, ...values };
       if (values !== undefined) status.exportRef = await writeExportSecret(ctx.client, ctx.item, { data: JSON.stringify(values) });
       status.phase = PHASE_SUCCEEDED;
       return undefined;
@@ -208,24 +251,16 @@ export class ManifestDeployer implements Deployer {
   }
 
   async delete(ctx: DeployerContext): Promise<DeployerResult | undefined> {
-    let config: ManifestConfig | undefined;
-    try {
-      config = decodeManifestConfig(ctx.item.spec.config);
-    } catch {
-      // A broken configuration must not block the deletion of what was deployed: use the default groups.
-      config = undefined;
-    }
-    const tc = await this.targetClient(ctx);
-    const p = this.progressOf(ctx);
+    const groups = this.deletionGroups(ctx.item);
     const name = ctx.item.metadata.name ?? '';
-    return this.guarded(ctx, tc, 'DeleteManagedResources', async () => {
+    return this.withTarget(ctx, 'DeleteManagedResources', async (tc, p) => {
       if (!p.toDelete) {
         const toDelete: ManagedResource[] = [];
-        for (const mr of managedOf(ctx.item.status?.providerStatus)) if (await prepareForDelete(tc.client, mr, name)) toDelete.push(mr);
+        for (const mr of managedOf(ctx.item.status?.providerStatus)) if (await prepareForDelete(tc.client, mr, name, this.managedLabel)) toDelete.push(mr);
         p.toDelete = toDelete;
       }
       const resources = p.toDelete;
-      return this.until(ctx, tc, p, 'deletion', () => deleteInGroups({ client: tc.client, resources, groups: config?.deletionGroups }));
+      return this.until(ctx, tc, p, 'deletion', () => deleteInGroups({ client: tc.client, resources, groups }));
     });
   }
 }
