@@ -28,6 +28,8 @@ import { daemonSetStrategy } from './daemonset-strategy.ts';
 import { limitRangeStrategy } from './limitrange-strategy.ts';
 import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
 import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
+import { RBAC_GROUP, RBAC_VERSION, type ClusterRole, type RoleBinding } from '../../apimachinery/rbac.ts';
+import { validateBinding, validateClusterRole, validateRole } from '../auth/rbac/rbac-validation.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -359,6 +361,18 @@ export const builtinResources: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
     strategicMerge: false,
+  }),
+  builtin({ group: RBAC_GROUP, version: RBAC_VERSION, kind: 'Role', plural: 'roles', nameRule: 'path-segment', validate: (o) => validateRole(o as ClusterRole) }),
+  builtin({ group: RBAC_GROUP, version: RBAC_VERSION, kind: 'ClusterRole', plural: 'clusterroles', namespaced: false, nameRule: 'path-segment', validate: (o) => validateClusterRole(o as ClusterRole) }),
+  builtin({ group: RBAC_GROUP, version: RBAC_VERSION, kind: 'RoleBinding', plural: 'rolebindings', nameRule: 'path-segment', validate: (o, old) => validateBinding(o as RoleBinding, old as RoleBinding | undefined, true) }),
+  builtin({
+    group: RBAC_GROUP,
+    version: RBAC_VERSION,
+    kind: 'ClusterRoleBinding',
+    plural: 'clusterrolebindings',
+    namespaced: false,
+    nameRule: 'path-segment',
+    validate: (o, old) => validateBinding(o as RoleBinding, old as RoleBinding | undefined, false),
   }),
   webhookConfiguration(VALIDATING_WEBHOOK_CONFIGURATION_KIND, VALIDATING_WEBHOOK_CONFIGURATIONS, false),
   webhookConfiguration(MUTATING_WEBHOOK_CONFIGURATION_KIND, MUTATING_WEBHOOK_CONFIGURATIONS, true),
