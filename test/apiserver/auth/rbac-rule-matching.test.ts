@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { requestAttributes } from '../../../src/apiserver/auth/authorizer.ts';
 import { ruleAllows, subjectApplies } from '../../../src/apiserver/auth/rbac/rule-matching.ts';
+import type { Verb } from '../../../src/apiserver/http/request-info.ts';
 
 const jane = { username: 'jane', groups: ['dev', 'system:authenticated'] };
 const robot = { username: 'system:serviceaccount:team:robot', groups: ['system:serviceaccounts', 'system:serviceaccounts:team', 'system:authenticated'] };
 
-function resource(verb: string, group: string, res: string, subresource?: string, name?: string) {
+function resource(verb: Verb, group: string, res: string, subresource?: string, name?: string) {
   return requestAttributes(jane, { kind: 'resource', group, version: 'v1', namespace: 'ns', resource: res, name, subresource, verb }, 'GET');
 }
 
@@ -30,7 +31,7 @@ test('non-resource URLs: exact, `*` and prefixes ending in `*`', () => {
   assert.ok(ruleAllows(path('/healthz'), { verbs: ['get'], nonResourceURLs: ['/healthz'] }));
   assert.ok(ruleAllows(path('/foo/bar/baz'), { verbs: ['get'], nonResourceURLs: ['/foo/*'] }));
   assert.ok(!ruleAllows(path('/foobar'), { verbs: ['get'], nonResourceURLs: ['/foo/*'] }));
-  assert.ok(!ruleAllows(path('/healthz'), { verbs: ['post'], nonResourceURLs: ['*'] }));
+  assert.ok(!ruleAllows(requestAttributes(jane, { kind: 'nonresource', path: '/healthz' }, 'POST'), { verbs: ['get'], nonResourceURLs: ['*'] }));
   assert.ok(!ruleAllows(resource('get', '', 'pods'), { verbs: ['get'], nonResourceURLs: ['*'] }));
 });
 
