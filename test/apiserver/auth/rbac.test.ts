@@ -135,3 +135,49 @@ test('the administrator is system:masters and discovery is open to every authent
   await ok(['api-resources', '--as=nobody']);
   await ok(['version', '--as=nobody']);
 });
+
+test('a ClusterRole labelled aggregate-to-view extends view, and leaves it when the label goes', async () => {
+  await ok(['create', 'clusterrolebinding', 'lease-viewer', '--clusterrole=view', '--user=wendy']);
+  const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'leases-view', labels: { 'rbac.authorization.k8s.io/aggregate-to-view': 'true' } }, rules: [{ apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list'] }] };
+  await ok(['apply', '-f', '-'], JSON.stringify(role));
+  const canList = async () => (await kubectl(['auth', 'can-i', 'list', 'leases.coordination.k8s.io', '--as=wendy', '-n', 'team-a'])).stdout.trim();
+  await eventually(async () => (await canList()) === 'yes', 10_000, 'leases aggregated into view');
+  // edit and admin take view's rules too (view is labelled aggregate-to-edit, edit aggregate-to-admin).
+  const holdsLeaseRule = async (name: string) =>
+    (JSON.parse(await ok(['get', 'clusterrole', name, '-o', 'json'])) as { rules: { resources?: string[]; verbs: string[] }[] }).rules.some(
+      (r) => r.resources?.join() === 'leases' && r.verbs.join() === 'get,list',
+    );
+  await eventually(() => holdsLeaseRule('admin'), 10_000, 'the lease rule aggregated into admin');
+  await ok(['label', 'clusterrole', 'leases-view', 'rbac.authorization.k8s.io/aggregate-to-view-']);
+  await eventually(async () => (await canList()) === 'no', 10_000, 'leases gone from view');
+});
+
+test('SubjectAccessReview and LocalSubjectAccessReview answer for the user they name', async () => {
+  await ok(['-n', 'team-b', 'create', 'rolebinding', 'sam-view', '--clusterrole=view', '--user=sam']);
+  const review = (kind: string, spec: object, namespace?: string) =>
+    server.json(`/apis/authorization.k8s.io/v1${namespace ? `/namespaces/${namespace}` : ''}/${kind.toLowerCase()}s`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind, spec }),
+      expect: 201,
+    });
+  const allowed = await review('SubjectAccessReview', { user: 'sam', resourceAttributes: { namespace: 'team-b', verb: 'list', resource: 'pods' } });
+  assert.equal(allowed['status'].allowed, true);
+  assert.match(allowed['status'].reason, /RBAC: allowed by RoleBinding "sam-view" of ClusterRole "view" to User "sam" in namespace "team-b"/);
+  const denied = await review('SubjectAccessReview', { user: 'sam', resourceAttributes: { namespace: 'team-a', verb: 'list', resource: 'pods' } });
+  assert.equal(denied['status'].allowed, false);
+  const local = await review('LocalSubjectAccessReview', { user: 'sam', resourceAttributes: { verb: 'get', resource: 'configmaps' } }, 'team-b');
+  assert.equal(local['status'].allowed, true);
+  const mismatch = await server.api('/apis/authorization.k8s.io/v1/namespaces/team-b/localsubjectaccessreviews', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'LocalSubjectAccessReview', spec: { user: 'sam', resourceAttributes: { namespace: 'team-a', verb: 'get', resource: 'configmaps' } } }),
+  });
+  assert.equal(mismatch.status, 400);
+  const nobody = await server.api('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } }),
+  });
+  assert.equal(nobody.status, 400);
+});
