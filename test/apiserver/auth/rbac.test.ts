@@ -181,3 +181,12 @@ test('SubjectAccessReview and LocalSubjectAccessReview answer for the user they 
   });
   assert.equal(nobody.status, 400);
 });
+
+test('a binding to the group system:serviceaccounts:NS covers every ServiceAccount of that namespace only', async () => {
+  await ok(['-n', 'team-b', 'create', 'role', 'cm-reader', '--verb=get', '--resource=configmaps']);
+  await ok(['-n', 'team-b', 'create', 'rolebinding', 'all-sas', '--role=cm-reader', '--group=system:serviceaccounts:team-b']);
+  const can = async (user: string) => (await kubectl(['auth', 'can-i', 'get', 'configmaps', `--as=${user}`, '-n', 'team-b'])).stdout.trim();
+  assert.equal(await can('system:serviceaccount:team-b:anyone'), 'yes');
+  assert.equal(await can('system:serviceaccount:team-a:anyone'), 'no');
+  assert.equal(await can('jane'), 'no');
+});
