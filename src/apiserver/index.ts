@@ -10,7 +10,6 @@ import type { Level } from './admission/pod-security/policy-levels.ts';
 import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
 import { adminTokenAuthenticator } from './auth/authenticator.ts';
-import { allowEverything } from './auth/authorizer.ts';
 import { generateToken, loadOrCreateToken, tokensEqual } from './auth/bearer-token.ts';
 import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
 import { ServiceAccountTokens } from './auth/service-account-tokens.ts';
@@ -18,6 +17,7 @@ import { audienceAgnostic, bearerAuthenticator, firstToken } from './auth/token-
 import { tokenFileAuthenticator } from './auth/token-file.ts';
 import { reviewToken } from './auth/token-review.ts';
 import { adminUser } from './auth/user-info.ts';
+import { installRbac } from './auth/rbac/install-rbac.ts';
 import type { RequestAuth } from './auth/request-auth.ts';
 import { kubeconfigFor } from './auth/kubeconfig.ts';
 import { loadOrCreateServingCert } from './auth/serving-cert.ts';
@@ -29,6 +29,7 @@ import { createRouter, type RequestLogEntry } from './router.ts';
 import { defaultCrd } from './crd/crd-validation.ts';
 import { CrdController, crdResourceType } from './lifecycle/crd-controller.ts';
 import { GarbageCollector } from './lifecycle/garbage-collector.ts';
+import { ClusterRoleAggregationController } from './lifecycle/cluster-role-aggregation-controller.ts';
 import { NamespaceController } from './lifecycle/namespace-controller.ts';
 import { ServiceAccountController } from './lifecycle/service-account-controller.ts';
 import { ServiceAccountTokenController } from './lifecycle/service-account-token-controller.ts';
@@ -164,7 +165,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   // Authentication and authorization of every request (docs/apiserver.md, "Authentication and authorization").
   const serviceAccountTokens = new ServiceAccountTokens(store, loadOrCreateSigningKey(dataDir));
   const bearerTokens = [...(tokenFile ? [tokenFile] : []), serviceAccountTokens.authenticate];
-  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(firstToken(bearerTokens))], authorizer: allowEverything };
+  const rbac = installRbac(parts);
+  const roleAggregation = new ClusterRoleAggregationController(parts);
+  const auth: RequestAuth = { authenticators: [adminTokenAuthenticator(token), bearerAuthenticator(firstToken(bearerTokens))], authorizer: rbac.authorizer };
   const tokenReview = registry.byStorageKey('authentication.k8s.io/tokenreviews')!;
   const everyToken = firstToken([audienceAgnostic((t) => (tokensEqual(t, token) ? adminUser : undefined)), ...bearerTokens]);
   registry.add({ ...tokenReview, review: reviewToken(everyToken) });
@@ -204,6 +207,8 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     serviceAccounts.stop();
     tokenSecrets.stop();
     crdController.stop();
+    roleAggregation.stop();
+    rbac.stop();
     gc.stop();
     namespaces.stop();
     webhooks.close();

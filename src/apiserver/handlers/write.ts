@@ -19,7 +19,8 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
     // Decoded as any create is (kube-apiserver's strict decoding), though never stored.
     const warnings: string[] = [];
     decodeObject(type, body as KubeObject, writeOptions(call.query).fieldValidation, warnings);
-    sendJson(call.res, 201, type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata: { creationTimestamp: null } } as never), warnings);
+    const metadata = { creationTimestamp: null, ...(type.namespaced ? { namespace: call.namespace } : {}) };
+    sendJson(call.res, 201, await type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata } as never), warnings);
     return;
   }
   const { json, warnings } = await ctx.writes.create(type, call.namespace, body, writeOptions(call.query), req.headers['user-agent']);

@@ -789,6 +789,42 @@ message LeaseSpec
   7 preferredHolder *string
 `;
 
+// rbac.authorization.k8s.io/v1: what `kubectl create role|clusterrole|rolebinding|clusterrolebinding` sends.
+const rbacV1 = `
+message Role
+  1 metadata ObjectMeta
+  2 rules []PolicyRule
+message ClusterRole
+  1 metadata ObjectMeta
+  2 rules []PolicyRule
+  3 aggregationRule *AggregationRule
+message AggregationRule
+  1 clusterRoleSelectors []LabelSelector
+message PolicyRule
+  1 verbs []string
+  2 apiGroups []string
+  3 resources []string
+  4 resourceNames []string
+  5 nonResourceURLs []string
+message RoleBinding
+  1 metadata ObjectMeta
+  2 subjects []Subject
+  3 roleRef !RoleRef
+message ClusterRoleBinding
+  1 metadata ObjectMeta
+  2 subjects []Subject
+  3 roleRef !RoleRef
+message RoleRef
+  1 apiGroup !string
+  2 kind !string
+  3 name !string
+message Subject
+  1 kind !string
+  2 apiGroup string
+  3 name !string
+  4 namespace string
+`;
+
 // autoscaling/v1 HorizontalPodAutoscaler: what `kubectl autoscale` sends.
 const autoscalingV1 = `
 message HorizontalPodAutoscaler
@@ -960,7 +996,7 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + autoscalingV1 + coordinationV1 + authenticationV1 + authorizationV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + autoscalingV1 + coordinationV1 + authenticationV1 + authorizationV1 + rbacV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
@@ -985,4 +1021,8 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['authentication.k8s.io/v1/TokenRequest', 'TokenRequest'],
   ['authorization.k8s.io/v1/SelfSubjectAccessReview', 'SelfSubjectAccessReview'],
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', 'SelfSubjectRulesReview'],
+  ['rbac.authorization.k8s.io/v1/Role', 'Role'],
+  ['rbac.authorization.k8s.io/v1/ClusterRole', 'ClusterRole'],
+  ['rbac.authorization.k8s.io/v1/RoleBinding', 'RoleBinding'],
+  ['rbac.authorization.k8s.io/v1/ClusterRoleBinding', 'ClusterRoleBinding'],
 ]);

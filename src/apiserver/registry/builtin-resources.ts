@@ -28,6 +28,8 @@ import { daemonSetStrategy } from './daemonset-strategy.ts';
 import { limitRangeStrategy } from './limitrange-strategy.ts';
 import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
 import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
+import { RBAC_GROUP, RBAC_VERSION, type ClusterRole, type RoleBinding } from '../../apimachinery/rbac.ts';
+import { validateBinding, validateClusterRole, validateRole } from '../auth/rbac/rbac-validation.ts';
 
 const allVerbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 
@@ -73,9 +75,9 @@ function labelNamespaceName(object: KubeObject): void {
   object.metadata.labels = { ...object.metadata.labels, 'kubernetes.io/metadata.name': object.metadata.name ?? '' };
 }
 
-/** Bosun has no RBAC yet: whoever holds the bearer token may do everything, and reviews say so. */
-function review(spec: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'>, answer: (object: KubeObject) => Record<string, unknown>): ResourceType {
-  return builtin({ ...spec, namespaced: false, verbs: ['create'], strategicMerge: false, review: (object) => ({ ...object, status: answer(object) }) });
+/** Review kinds: answered on create, never stored. */
+function review(spec: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'> & { namespaced?: boolean }, answer: (object: KubeObject) => Record<string, unknown>): ResourceType {
+  return builtin({ namespaced: false, ...spec, verbs: ['create'], strategicMerge: false, review: (object) => ({ ...object, status: answer(object) }) });
 }
 
 /** Cluster-scoped, defaulted and validated as admissionregistration/v1 does; the server calls them on writes. */
@@ -95,15 +97,11 @@ function webhookConfiguration(kind: string, plural: string, mutating: boolean): 
 }
 
 export const builtinResources: readonly ResourceType[] = [
-  review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews' }, () => ({
-    allowed: true,
-    reason: 'bosun: the bearer token grants full access',
-  })),
-  review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews' }, () => ({
-    resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-    nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-    incomplete: false,
-  })),
+  // Answered with the server's authorizer, which startApiServer puts in place of these denials.
+  review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectAccessReview', plural: 'selfsubjectaccessreviews' }, () => ({ allowed: false })),
+  review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', plural: 'subjectaccessreviews' }, () => ({ allowed: false })),
+  review({ group: 'authorization.k8s.io', version: 'v1', kind: 'LocalSubjectAccessReview', plural: 'localsubjectaccessreviews', namespaced: true }, () => ({ allowed: false })),
+  review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews' }, () => ({ resourceRules: [], nonResourceRules: [], incomplete: true })),
   review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, () => ({
     userInfo: userInfoJson(requestUser()),
   })),
@@ -359,6 +357,18 @@ export const builtinResources: readonly ResourceType[] = [
     statusSubresource: true,
     tracksGeneration: true,
     strategicMerge: false,
+  }),
+  builtin({ group: RBAC_GROUP, version: RBAC_VERSION, kind: 'Role', plural: 'roles', nameRule: 'path-segment', validate: (o) => validateRole(o as ClusterRole) }),
+  builtin({ group: RBAC_GROUP, version: RBAC_VERSION, kind: 'ClusterRole', plural: 'clusterroles', namespaced: false, nameRule: 'path-segment', validate: (o) => validateClusterRole(o as ClusterRole) }),
+  builtin({ group: RBAC_GROUP, version: RBAC_VERSION, kind: 'RoleBinding', plural: 'rolebindings', nameRule: 'path-segment', validate: (o, old) => validateBinding(o as RoleBinding, old as RoleBinding | undefined, true) }),
+  builtin({
+    group: RBAC_GROUP,
+    version: RBAC_VERSION,
+    kind: 'ClusterRoleBinding',
+    plural: 'clusterrolebindings',
+    namespaced: false,
+    nameRule: 'path-segment',
+    validate: (o, old) => validateBinding(o as RoleBinding, old as RoleBinding | undefined, false),
   }),
   webhookConfiguration(VALIDATING_WEBHOOK_CONFIGURATION_KIND, VALIDATING_WEBHOOK_CONFIGURATIONS, false),
   webhookConfiguration(MUTATING_WEBHOOK_CONFIGURATION_KIND, MUTATING_WEBHOOK_CONFIGURATIONS, true),

@@ -78,7 +78,7 @@ export interface ResourceType {
    */
   gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
   /** Review-style resources (SelfSubjectAccessReview…): answered on create, never stored. */
-  review?(object: KubeObject): KubeObject;
+  review?(object: KubeObject): KubeObject | Promise<KubeObject>;
   /** Type-specific defaults on update. */
   prepareForUpdate?(object: KubeObject, old: KubeObject): void;
   /** Type-specific defaults on create. */

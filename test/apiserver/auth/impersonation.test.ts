@@ -19,9 +19,10 @@ after(async () => {
   await server.close();
 });
 
-test('kubectl --as=jane get pods works, and whoami names the impersonated user with system:authenticated', async () => {
+test('kubectl --as=jane get pods acts as jane, and whoami names the impersonated user with system:authenticated', async () => {
+  // jane holds no binding, so RBAC judges the request as hers.
   const pods = await kubectl(['get', 'pods', '--as=jane']);
-  assert.equal(pods.code, 0, pods.stderr);
+  assert.match(pods.stderr, /User "jane" cannot list resource "pods" in API group "" in the namespace "default"/);
   const who = await kubectl(['auth', 'whoami', '--as=jane', '--as-group=dev', '--as-group=ops', '--as-uid=42', '-o', 'json']);
   assert.equal(who.code, 0, who.stderr);
   assert.deepEqual((JSON.parse(who.stdout) as { status: { userInfo: unknown } }).status.userInfo, { username: 'jane', uid: '42', groups: ['dev', 'ops', 'system:authenticated'] });

@@ -16,6 +16,8 @@ describe('service account tokens on bosun up', () => {
     const tokenFile = join(mkdtempSync(join(tmpdir(), 'bosun-token-file-')), 'tokens.csv');
     writeFileSync(tokenFile, 'jane-token-0123456789,jane,1001,"dev,ops"\n');
     up = await startBosunUp(['--token-auth-file', tokenFile]);
+    await up.ok(['create', 'role', 'pod-reader', '--verb=get,list', '--resource=pods']);
+    await up.ok(['create', 'rolebinding', 'default-reads-pods', '--role=pod-reader', '--serviceaccount=default:default']);
   });
   after(async () => {
     await up.close();
@@ -25,7 +27,10 @@ describe('service account tokens on bosun up', () => {
     const token = (await up.ok(['create', 'token', 'default', '--duration=15m'])).trim();
     const whoami = await up.ok(['auth', 'whoami', '--token', token, '-o', 'jsonpath={.status.userInfo.username}']);
     assert.equal(whoami, 'system:serviceaccount:default:default');
+    // RBAC: the ServiceAccount may list pods (its Role, bound in before()) and nothing else.
     await up.ok(['get', 'pods', '--token', token]);
+    const secrets = await up.kubectl(['get', 'secrets', '--token', token]);
+    assert.match(secrets.stderr, /User "system:serviceaccount:default:default" cannot list resource "secrets" in API group "" in the namespace "default"/);
     const [header, claims] = token.split('.');
     const forged = `${header}.${claims}.${Buffer.from('not the signature').toString('base64url')}`;
     const refused = await up.kubectl(['get', 'pods', '--token', forged]);
