@@ -19,7 +19,7 @@ describe('pod logs in the web dashboard', () => {
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bosun-dashboard-logs-'));
-    const flags = ['up', '--data-dir', dataDir, '--port', String(await freePort()), '--metrics-port', '0', '--dashboard-port', '0', '--no-webhook-server', '--controllers', 'workloads'];
+    const flags = ['up', '--data-dir', dataDir, '--port', String(await freePort()), '--metrics-port', '0', '--dashboard-port', '0', '--no-webhook-server', '--controllers', 'workloads', '--container-runtime', 'host'];
     ({ child: up, output } = await startReadyWithOutput([bin, ...flags], 'bosun is ready'));
     browser = await launchBrowser();
   });

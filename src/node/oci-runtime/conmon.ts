@@ -90,6 +90,8 @@ export async function createUnderConmon(launch: ConmonLaunch): Promise<number> {
   ];
   // fd 3 is the sync pipe conmon reports on; stdout/stderr are not the container's (conmon keeps those).
   const child = spawn(launch.conmon, args, {
+    // conmon writes an `oom` file into its working directory (besides the persist dir's): keep it in the bundle.
+    cwd: launch.bundle,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env: { ...process.env, _OCI_SYNCPIPE: '3' },
     detached: true,
