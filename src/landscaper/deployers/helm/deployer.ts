@@ -2,8 +2,8 @@
 // with Bosun's Helm engine and deployed either as a real Helm release (helmDeployment: true, the default; Helm's
 // own release storage, so `helm list` sees it) or helm-free, applied as manifests. Either way the manifest
 // deployer's stages follow: managed resources in providerStatus, readiness, exports, the export Secret.
-import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../../apimachinery/object.ts';
+import type { KubeClient } from '../../../client/client.ts';
 import { messageOf } from '../../../runtime/index.ts';
 import type { Chart } from '../../../template/helm/chart.ts';
 import { renderRelease, type RenderedRelease } from '../../../template/helm/release-render.ts';
@@ -21,6 +21,7 @@ import { refOf, type ManagedResource } from '../manifest/resources.ts';
 import type { TargetClient } from '../manifest/target-client.ts';
 import type { CreateHelmActions, InstallOrUpgradeRequest, ReleaseSummary } from './release/actions.ts';
 import { HelmActionError } from './release/helm-actions.ts';
+import { manifestObjects } from './release/release-resources.ts';
 import { resolveChart } from './chart-source.ts';
 import { decodeHelmConfig, type HelmConfig } from './config.ts';
 import { helmFreeManifests } from './helm-free.ts';
@@ -43,14 +44,9 @@ function isHelmPlan(plan: DeploymentPlan): plan is HelmPlan {
   return 'helm' in plan;
 }
 
-/** The objects of a release manifest: what real-Helm mode manages (for readiness and exports). */
-function releaseResources(manifest: string): ManagedResource[] {
-  const out: ManagedResource[] = [];
-  for (const doc of parseAllDocuments(manifest)) {
-    const obj = doc.toJS() as KubeObject | null;
-    if (obj && typeof obj === 'object' && typeof obj.kind === 'string' && typeof obj.metadata?.name === 'string') out.push({ resource: refOf(obj), policy: 'manage' });
-  }
-  return out;
+/** The objects of a release manifest, namespaced ones in the release namespace unless they name one: what real-Helm mode manages. */
+async function releaseResources(client: KubeClient, manifest: string, namespace: string): Promise<ManagedResource[]> {
+  return (await manifestObjects(client, manifest, namespace)).map((o) => ({ resource: refOf(o.object as unknown as KubeObject), policy: 'manage' }));
 }
 
 export class HelmDeployer extends ManifestDeployer {
@@ -108,7 +104,7 @@ export class HelmDeployer extends ManifestDeployer {
       historyMax: HISTORY_MAX,
       signal: ctx.signal,
     });
-    return { managed: releaseResources(release.manifest), patches: [], orphans: [] };
+    return { managed: await releaseResources(tc.client, release.manifest, config.namespace), patches: [], orphans: [] };
   }
 
   protected override deletionGroups(item: DeployItem): DeletionGroup[] | undefined {
