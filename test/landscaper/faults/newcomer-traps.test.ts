@@ -142,7 +142,7 @@ test('an item of a type no deployer here handles says so at once, in a condition
   assert.equal(condition?.reason, 'NoDeployerForType');
   assert.equal(
     condition?.message,
-    'no deployer of this Bosun handles deploy item type "example.com/nobody-deploys-this" (this Bosun runs deployers for landscaper.gardener.cloud/container, landscaper.gardener.cloud/kubernetes-manifest, landscaper.gardener.cloud/mock); a deployer running elsewhere may still pick it up: the item fails if none picks it up within the pickup timeout (1.5s)',
+    'no deployer of this Bosun handles deploy item type "example.com/nobody-deploys-this" (this Bosun runs deployers for landscaper.gardener.cloud/container, landscaper.gardener.cloud/helm, landscaper.gardener.cloud/kubernetes-manifest, landscaper.gardener.cloud/mock); a deployer running elsewhere may still pick it up: the item fails if none picks it up within the pickup timeout (1.5s)',
   );
 
   const [installations, executions, deployItems] = await Promise.all([

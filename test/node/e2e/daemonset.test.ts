@@ -38,7 +38,7 @@ describe('a DaemonSet on bosun up and a second node with real kubectl', () => {
   before(async () => {
     up = await startBosunUp();
     first = (await ok(['get', 'nodes', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
-    second = await startReady([bin, 'node', '--kubeconfig', join(up.dataDir, 'kubeconfig'), '--name', 'second', '--data-dir', join(up.dataDir, 'second')], 'bosun node is ready');
+    second = await startReady([bin, 'node', '--kubeconfig', join(up.dataDir, 'kubeconfig'), '--name', 'second', '--data-dir', join(up.dataDir, 'second'), '--container-runtime', 'host'], 'bosun node is ready');
     await ok(['wait', '--for=condition=Ready', 'node/second', '--timeout=60s']);
   });
   after(async () => {

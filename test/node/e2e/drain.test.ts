@@ -55,7 +55,7 @@ describe('kubectl drain honours a PodDisruptionBudget on bosun up', () => {
     assert.equal((await up.ok(['get', 'pdb', 'web', '-o', 'jsonpath={.status.disruptionsAllowed}'])).trim(), '0');
 
     // A second node takes the replacement; once it is Ready the budget lets the last pod go and drain completes.
-    second = await startReady([bin, 'node', '--kubeconfig', join(up.dataDir, 'kubeconfig'), '--name', 'second', '--data-dir', join(up.dataDir, 'second')], 'bosun node is ready');
+    second = await startReady([bin, 'node', '--kubeconfig', join(up.dataDir, 'kubeconfig'), '--name', 'second', '--data-dir', join(up.dataDir, 'second'), '--container-runtime', 'host'], 'bosun node is ready');
     await up.ok(['wait', '--for=condition=Ready', 'node/second', '--timeout=60s']);
     const drain = await up.kubectl(['drain', 'first', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=180s']);
     assert.equal(drain.code, 0, drain.stderr);

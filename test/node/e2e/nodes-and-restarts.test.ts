@@ -38,7 +38,7 @@ describe('node agents with real kubectl', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
     const bosun = await startBosun(dataDir, await freePort(), ['--node-name', 'first', '--node-monitor-grace-period', '4s', '--node-lease-duration-seconds', '2']);
     const kubeconfig = join(dataDir, 'kubeconfig');
-    const second = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2'], 'bosun node is ready');
+    const second = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2', '--container-runtime', 'host'], 'bosun node is ready');
     cleanups.push(async () => {
       await stopped(second);
       await stopped(bosun);
@@ -68,7 +68,7 @@ describe('node agents with real kubectl', () => {
     await ok(kubectl, ['wait', '--for=condition=Ready=Unknown', 'node/second', '--timeout=60s']);
     assert.match(await ok(kubectl, ['get', 'node', 'second', '--no-headers']), /^second\s+NotReady,SchedulingDisabled\s/);
     // The agent comes back on its data dir: it finds the processes it left and takes its pods over again.
-    const again = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2'], 'bosun node is ready');
+    const again = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2', '--container-runtime', 'host'], 'bosun node is ready');
     cleanups.push(() => stopped(again));
     await ok(kubectl, ['wait', '--for=condition=Ready', 'node/second', '--timeout=60s']);
     await ok(kubectl, ['delete', 'pods', '--all', '--wait=true', '--timeout=60s']);
