@@ -153,10 +153,12 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     podNetwork: network.description,
     runtimeSocketPath: running.runtimeSocketPath,
     async stop(stopOptions = {}) {
-      const result = await running.stop(stopOptions);
-      await kubelet.close();
-      await dns?.stop();
-      await proxy?.stop();
+      // Whatever the agent's stop meets, the node's host state goes too: the proxy's nft table, DNS, the kubelet port.
+      const [stopped] = await Promise.allSettled([running.stop(stopOptions)]);
+      const closed = await Promise.allSettled([kubelet.close(), dns?.stop(), proxy?.stop()]);
+      const failure = [stopped, ...closed].find((c): c is PromiseRejectedResult => c?.status === 'rejected');
+      if (failure) throw failure.reason;
+      const result = (stopped as PromiseFulfilledResult<Awaited<ReturnType<typeof running.stop>>>).value;
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
       if (stopOptions.killPods === true && result.kept === 0) await network.release();
