@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eventually } from '../../helpers/api-server.ts';
+import { deleteItem, finishedJob } from '../deploy-item-jobs.ts';
 import { runToEnd } from '../../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../../node/e2e/bosun-up.ts';
 
@@ -22,65 +23,30 @@ after(async () => {
   await up?.close();
 });
 
-interface ItemStatus {
-  phase?: string;
-  jobID?: string;
-  jobIDFinished?: string;
-  lastError?: { message?: string };
-  conditions?: { type: string; status: string }[];
-}
-
-async function status(name: string): Promise<ItemStatus> {
-  return (JSON.parse(await up.ok(['get', 'di', name, '-n', 'default', '-o', 'json'])) as { status?: ItemStatus }).status ?? {};
-}
-
-/** Waits until the item finished a job other than `previous`, and returns its status. */
-async function finished(name: string, previous?: string): Promise<ItemStatus> {
-  let last: ItemStatus = {};
-  return eventually(
-    async () => {
-      last = await status(name);
-      return last.jobID !== undefined && last.jobID !== previous && last.jobIDFinished === last.jobID ? last : undefined;
-    },
-    120_000,
-    `${name} to finish a job (last: ${JSON.stringify(last)})`,
-  );
-}
-
 async function exported(name: string): Promise<unknown> {
   return JSON.parse(Buffer.from(await up.ok(['get', 'secret', `${name}-export`, '-n', 'default', '-o', 'jsonpath={.data.config}']), 'base64').toString('utf8'));
 }
 
-/**
- * Deletes a deploy item that no execution owns: the test-reconcile annotation gives the deletion its job (as an
- * execution's trigger would), then kubectl waits until the finalizer is gone.
- */
-async function deleteItem(name: string): Promise<void> {
-  await up.ok(['delete', 'di', name, '-n', 'default', '--wait=false']);
-  await up.ok(['annotate', 'di', name, '-n', 'default', 'landscaper.gardener.cloud/operation=test-reconcile']);
-  await up.ok(['wait', '--for=delete', `di/${name}`, '-n', 'default', '--timeout=120s']);
-}
-
 async function leftovers(name: string): Promise<string> {
-  // Bosun serves ServiceAccounts (Roles are not served): the deployer makes none, and none may be left.
-  return (await up.ok(['get', 'pods,secrets,serviceaccounts', '-n', 'default', '-l', `${LABEL}=${name}`, '-o', 'name'])).trim();
+  // The deployer makes no ServiceAccount, Role or RoleBinding, and none of them may be left (upstream #353).
+  return (await up.ok(['get', 'pods,secrets,serviceaccounts,roles,rolebindings', '-n', 'default', '-l', `${LABEL}=${name}`, '-o', 'name'])).trim();
 }
 
 test('a program reads imports, writes exports and state; the state survives an update; DELETE runs; nothing is left', async () => {
   await up.ok(['apply', '-f', EXAMPLE]);
-  const first = await finished('counter');
+  const first = await finishedJob(up, 'counter');
   assert.equal(first.phase, 'Succeeded', JSON.stringify(first));
   assert.deepEqual(await exported('counter'), { runs: 1, imports: { message: 'hello' } });
   assert.ok(first.conditions?.some((c) => c.type === 'InitContainer' && c.status === 'True'), JSON.stringify(first.conditions));
 
   await up.ok(['patch', 'di', 'counter', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { config: { importValues: { message: 'again' } } } })]);
   await up.ok(['annotate', 'di', 'counter', '-n', 'default', 'landscaper.gardener.cloud/operation=test-reconcile']);
-  const second = await finished('counter', first.jobID);
+  const second = await finishedJob(up, 'counter', first.jobID);
   assert.equal(second.phase, 'Succeeded', JSON.stringify(second));
   assert.deepEqual(await exported('counter'), { runs: 2, imports: { message: 'again' } }, 'the second run saw the first run\'s state');
   assert.equal((await up.ok(['get', 'secrets', '-n', 'default', '-l', `${LABEL}=counter,container.deployer.landscaper.gardener.cloud/type=state`, '-o', 'name'])).trim().split('\n').length, 1, 'one state group');
 
-  await deleteItem('counter');
+  await deleteItem(up, 'counter');
   const events = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=counter,reason=DeleteFinished', '-o', 'jsonpath={.items[*].message}']);
   assert.match(events, /deleting after 2 runs/);
   assert.equal(await leftovers('counter'), '');
@@ -93,13 +59,13 @@ test('a program that exits 1 fails the item with its last log lines; force-clean
     .replace('name: counter', 'name: broken')
     .replace(/args:\n[\s\S]*?importValues:/, "args:\n      - 'echo step one; echo \"boom: disk full\" >&2; exit 1'\n    importValues:");
   await up.ok(['apply', '-f', '-'], manifest);
-  const failed = await finished('broken');
+  const failed = await finishedJob(up, 'broken');
   assert.equal(failed.phase, 'Failed', JSON.stringify(failed));
   assert.match(failed.lastError?.message ?? '', /container main .* exited with code 1/);
   assert.match(failed.lastError?.message ?? '', /boom: disk full/);
 
   await up.ok(['annotate', 'di', 'broken', '-n', 'default', 'container.deployer.landscaper.gardener.cloud/force-cleanup=true']);
-  await deleteItem('broken');
+  await deleteItem(up, 'broken');
   assert.equal(await leftovers('broken'), '');
   const deleteEvents = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=broken,reason=DeleteFinished', '-o', 'name']);
   assert.equal(deleteEvents.trim(), '', 'force-cleanup ran no DELETE pod');
@@ -108,9 +74,9 @@ test('a program that exits 1 fails the item with its last log lines; force-clean
 // The deployer does not uninstall here: the API server's garbage collector follows the owner references.
 test('delete-without-uninstall skips DELETE; the item\'s pods and Secrets are collected all the same (#353)', async () => {
   await up.ok(['apply', '-f', '-'], readFileSync(EXAMPLE, 'utf8').replace('name: counter', 'name: orphan'));
-  assert.equal((await finished('orphan')).phase, 'Succeeded');
+  assert.equal((await finishedJob(up, 'orphan')).phase, 'Succeeded');
   await up.ok(['annotate', 'di', 'orphan', '-n', 'default', 'landscaper.gardener.cloud/delete-without-uninstall=true']);
-  await deleteItem('orphan');
+  await deleteItem(up, 'orphan');
   await up.ok(['wait', '--for=delete', 'pods,secrets', '-n', 'default', '-l', `${LABEL}=orphan`, '--timeout=60s']);
   assert.equal(await leftovers('orphan'), '');
   const deleteEvents = await up.ok(['get', 'events', '-n', 'default', '--field-selector', 'involvedObject.name=orphan,reason=DeleteFinished', '-o', 'name']);

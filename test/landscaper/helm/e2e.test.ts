@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eventually } from '../../helpers/api-server.ts';
+import { deleteItem, finishedJob } from '../deploy-item-jobs.ts';
 import { bin, runToEnd } from '../../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../../node/e2e/bosun-up.ts';
 
@@ -27,25 +28,6 @@ after(async () => {
   await up?.close();
 });
 
-interface ItemStatus {
-  phase?: string;
-  jobID?: string;
-  jobIDFinished?: string;
-  lastError?: { message?: string };
-}
-
-async function finished(name: string, previous?: string): Promise<ItemStatus> {
-  let last: ItemStatus = {};
-  return eventually(
-    async () => {
-      last = (JSON.parse(await up.ok(['get', 'di', name, '-n', 'default', '-o', 'json'])) as { status?: ItemStatus }).status ?? {};
-      return last.jobID !== undefined && last.jobID !== previous && last.jobIDFinished === last.jobID ? last : undefined;
-    },
-    120_000,
-    `${name} to finish a job (last: ${JSON.stringify(last)})`,
-  );
-}
-
 function item(name: string, config: Record<string, unknown>): string {
   return JSON.stringify({
     apiVersion: 'landscaper.gardener.cloud/v1alpha1',
@@ -53,12 +35,6 @@ function item(name: string, config: Record<string, unknown>): string {
     metadata: { name, namespace: 'default', annotations: { 'landscaper.gardener.cloud/operation': 'test-reconcile' }, finalizers: ['finalizer.landscaper.gardener.cloud'] },
     spec: { type: 'landscaper.gardener.cloud/helm', target: { name: 'self', namespace: 'default' }, config: { apiVersion: 'helm.deployer.landscaper.gardener.cloud/v1alpha1', kind: 'ProviderConfiguration', ...config } },
   });
-}
-
-async function deleteItem(name: string): Promise<void> {
-  await up.ok(['delete', 'di', name, '-n', 'default', '--wait=false']);
-  await up.ok(['annotate', 'di', name, '-n', 'default', 'landscaper.gardener.cloud/operation=test-reconcile']);
-  await up.ok(['wait', '--for=delete', `di/${name}`, '-n', 'default', '--timeout=120s']);
 }
 
 const bosunHelm = async (args: string[]): Promise<string> => {
@@ -71,7 +47,7 @@ test('real-Helm mode: upstream 01 deploys, updates to 01_updated, exports, and u
   const raw = readFileSync(join(TESTDATA, 'test/integration/deployers/helmdeployer/testdata/01/chart.tgz')).toString('base64');
   const exports = { exports: [{ key: 'value', jsonPath: '.data.key', fromResource: { apiVersion: 'v1', kind: 'ConfigMap', name: 'mychart-configmap', namespace: 'helm-real' } }] };
   await up.ok(['apply', '-f', '-'], item('real', { name: 'test', namespace: 'helm-real', createNamespace: true, chart: { archive: { raw } }, exports }));
-  const first = await finished('real');
+  const first = await finishedJob(up, 'real');
   assert.equal(first.phase, 'Succeeded', JSON.stringify(first));
   assert.equal(await up.ok(['get', 'configmap', 'mychart-configmap', '-n', 'helm-real', '-o', 'jsonpath={.data.key}']), 'value');
   assert.match(await bosunHelm(['list', '-n', 'helm-real']), /\ntest\s+\thelm-real\s*\t1\s+\t.*deployed\s*\ttest-chart-v0\.1\.0/);
@@ -79,14 +55,14 @@ test('real-Helm mode: upstream 01 deploys, updates to 01_updated, exports, and u
   const updated = pack(join(TESTDATA, 'test/integration/deployers/helmdeployer/testdata/01_updated/chart'));
   await up.ok(['patch', 'di', 'real', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { config: { chart: { archive: { raw: updated } } } } })]);
   await up.ok(['annotate', 'di', 'real', '-n', 'default', '--overwrite', 'landscaper.gardener.cloud/operation=test-reconcile']);
-  const second = await finished('real', first.jobID);
+  const second = await finishedJob(up, 'real', first.jobID);
   assert.equal(second.phase, 'Succeeded', JSON.stringify(second));
   assert.equal(await up.ok(['get', 'configmap', 'mychart-configmap', '-n', 'helm-real', '-o', 'jsonpath={.data.key}']), 'value_updated');
   const exported = JSON.parse(Buffer.from(await up.ok(['get', 'secret', 'real-export', '-n', 'default', '-o', 'jsonpath={.data.config}']), 'base64').toString('utf8')) as unknown;
   assert.deepEqual(exported, { value: 'value_updated' });
   assert.match(await bosunHelm(['history', 'test', '-n', 'helm-real']), /1\s+\t.*superseded[\s\S]*2\s+\t.*deployed/);
 
-  await deleteItem('real');
+  await deleteItem(up, 'real');
   assert.equal((await bosunHelm(['list', '-n', 'helm-real'])).split('\n').filter(Boolean).length, 1, 'only the header: the release is gone');
   assert.notEqual((await up.kubectl(['get', 'configmap', 'mychart-configmap', '-n', 'helm-real'])).code, 0);
 });
@@ -94,14 +70,14 @@ test('real-Helm mode: upstream 01 deploys, updates to 01_updated, exports, and u
 test('helm-free mode: the guided tour\'s hello-world deploys, updates with values, and deletes', async () => {
   const raw = readFileSync(join(TESTDATA, 'docs/guided-tour/hello-world/chart/hello-world-1.0.0.tgz')).toString('base64');
   await up.ok(['apply', '-f', '-'], item('free', { helmDeployment: false, name: 'hello', namespace: 'helm-free', createNamespace: true, chart: { archive: { raw } } }));
-  const first = await finished('free');
+  const first = await finishedJob(up, 'free');
   assert.equal(first.phase, 'Succeeded', JSON.stringify(first));
   assert.equal(await up.ok(['get', 'configmap', 'hello', '-n', 'helm-free', '-o', 'jsonpath={.data.testData}']), 'default-data');
   await up.ok(['patch', 'di', 'free', '-n', 'default', '--type=merge', '-p', JSON.stringify({ spec: { config: { values: { testData: 'patched' } } } })]);
   await up.ok(['annotate', 'di', 'free', '-n', 'default', '--overwrite', 'landscaper.gardener.cloud/operation=test-reconcile']);
-  const second = await finished('free', first.jobID);
+  const second = await finishedJob(up, 'free', first.jobID);
   assert.equal(second.phase, 'Succeeded', JSON.stringify(second));
   assert.equal(await up.ok(['get', 'configmap', 'hello', '-n', 'helm-free', '-o', 'jsonpath={.data.testData}']), 'patched');
-  await deleteItem('free');
+  await deleteItem(up, 'free');
   assert.notEqual((await up.kubectl(['get', 'configmap', 'hello', '-n', 'helm-free'])).code, 0);
 });
