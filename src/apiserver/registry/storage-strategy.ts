@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StorageClass } from '../../apimachinery/api/index.ts';
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
 import { isDefaultClass } from '../../apimachinery/storage-classes.ts';
+import { newestDefault } from './newest-default.ts';
 import type { ResourceType } from './resource-type.ts';
 import { child } from './workload-strategies.ts';
 
@@ -54,10 +55,8 @@ export function persistentVolumeClaimStrategy(classes: () => StorageClass[]): St
       spec['volumeMode'] ??= 'Filesystem';
       claim['status'] = { phase: 'Pending' };
       if (spec['storageClassName'] !== undefined) return;
-      const defaults = classes()
-        .filter(isDefaultClass)
-        .sort((a, b) => (b.metadata.creationTimestamp ?? '').localeCompare(a.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
-      if (defaults[0]) spec['storageClassName'] = defaults[0].metadata.name;
+      const chosen = newestDefault(classes(), isDefaultClass);
+      if (chosen) spec['storageClassName'] = chosen.metadata.name;
     },
   };
 }

@@ -7,7 +7,7 @@ import { fieldError, goQuote, PrintedValue } from '../../apimachinery/field-erro
 import { path, type FieldPath } from '../../apimachinery/field-path.ts';
 import { isPlainObject, type KubeObject, type StatusCause } from '../../apimachinery/object.ts';
 import { validateLabels, validateName } from '../registry/object-meta-validation.ts';
-import { dns1123Label, goStrings, portNumberErrors, toCauses, VALID_IP, type Problem } from './field-checks.ts';
+import { dns1123Label, goStrings, portNameErrors, portNumberErrors, toCauses, VALID_IP, type Problem } from './field-checks.ts';
 import { CLUSTER_IP_NONE, externallyAccessible, isHeadless, needsClusterIP, serviceSpec, servicePorts } from './service-defaults.ts';
 
 type Json = Record<string, unknown>;
@@ -19,17 +19,6 @@ const IP_FAMILIES = ['IPv4', 'IPv6'];
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
 const MAX_CLIENT_IP_AFFINITY_SECONDS = 86400;
-
-/** IsValidPortName: an IANA_SVC_NAME. */
-function portNameErrors(at: FieldPath, name: string): Problem[] {
-  const out: string[] = [];
-  if (name.length > 15) out.push('must be no more than 15 characters');
-  if (!/^[-a-z0-9]+$/.test(name)) out.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
-  else if (!/[a-z]/.test(name)) out.push('must contain at least one letter (a-z)');
-  if (name.includes('--')) out.push('must not contain consecutive hyphens');
-  if (name.startsWith('-') || name.endsWith('-')) out.push('must not begin or end with a hyphen');
-  return out.map((detail) => fieldError.invalid(at, name, detail));
-}
 
 /** ValidatePortNumOrName. */
 function targetPortErrors(at: FieldPath, value: unknown): Problem[] {
