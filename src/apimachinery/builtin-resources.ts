@@ -32,6 +32,8 @@ export const horizontalPodAutoscalersResource: ResourceRef = { group: 'autoscali
 export const controllerRevisionsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'controllerrevisions', namespaced: true, kind: 'ControllerRevision' };
 export const daemonSetsResource: ResourceRef = { group: 'apps', version: 'v1', resource: 'daemonsets', namespaced: true, kind: 'DaemonSet' };
 export const podDisruptionBudgetsResource: ResourceRef = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true, kind: 'PodDisruptionBudget' };
+export const ingressesResource: ResourceRef = { group: 'networking.k8s.io', version: 'v1', resource: 'ingresses', namespaced: true, kind: 'Ingress' };
+export const ingressClassesResource: ResourceRef = { group: 'networking.k8s.io', version: 'v1', resource: 'ingressclasses', namespaced: false, kind: 'IngressClass' };
 export const validatingWebhookConfigurationsResource: ResourceRef = {
   group: ADMISSION_REGISTRATION_GROUP,
   version: ADMISSION_REGISTRATION_VERSION,

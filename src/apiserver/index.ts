@@ -44,6 +44,7 @@ import { serviceNetwork } from './services/service-network.ts';
 import { serviceStrategy } from './services/service-strategy.ts';
 import { seedDefaultStorageClass, storedClasses } from './registry/default-storage-class.ts';
 import { persistentVolumeClaimStrategy } from './registry/storage-strategy.ts';
+import { ingressStrategy, storedIngressClasses } from './networking/ingress-strategy.ts';
 import { listenAddress, SystemServices } from './services/system-services.ts';
 
 export interface ApiServerOptions {
@@ -150,7 +151,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const onError = options.onError ?? ((error: unknown) => console.error('bosun apiserver:', error));
   const registry = new ResourceRegistry();
   for (const type of builtinResources) {
-    registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type.kind === 'Service' ? { ...type, ...serviceStrategy(network) } : type.kind === 'PersistentVolumeClaim' ? { ...type, ...persistentVolumeClaimStrategy(storedClasses(store)) } : type);
+    registry.add(type.kind === 'CustomResourceDefinition' ? crdResourceType() : type.kind === 'Service' ? { ...type, ...serviceStrategy(network) } : type.kind === 'PersistentVolumeClaim' ? { ...type, ...persistentVolumeClaimStrategy(storedClasses(store)) } : type.kind === 'Ingress' ? { ...type, ...ingressStrategy(storedIngressClasses(store)) } : type);
   }
   const objects = new ObjectService(store, managedFieldsRecorder(registry));
   seedNamespacesIn(objects, registry.byStorageKey('/namespaces')!);

@@ -7,3 +7,4 @@ export type * from './discovery-v1.ts';
 export type * from './autoscaling-v2.ts';
 export type * from './storage-v1.ts';
 export type * from './policy-v1.ts';
+export type * from './networking-v1.ts';

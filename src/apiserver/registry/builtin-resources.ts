@@ -28,6 +28,7 @@ import { daemonSetStrategy } from './daemonset-strategy.ts';
 import { limitRangeStrategy } from './limitrange-strategy.ts';
 import { podDisruptionBudgetStrategy } from './pdb-strategy.ts';
 import { resourceQuotaStrategy } from '../quota/quota-strategies.ts';
+import { ingressClassStrategy, ingressStrategy } from '../networking/ingress-strategy.ts';
 import { RBAC_GROUP, RBAC_VERSION, type ClusterRole, type RoleBinding } from '../../apimachinery/rbac.ts';
 import { validateBinding, validateClusterRole, validateRole } from '../auth/rbac/rbac-validation.ts';
 
@@ -345,6 +346,18 @@ export const builtinResources: readonly ResourceType[] = [
     tracksGeneration: true,
     ...podDisruptionBudgetStrategy,
   }),
+  builtin({
+    group: 'networking.k8s.io',
+    version: 'v1',
+    kind: 'Ingress',
+    plural: 'ingresses',
+    shortNames: ['ing'],
+    statusSubresource: true,
+    tracksGeneration: true,
+    // No default class here; startApiServer gives the admission the stored IngressClasses.
+    ...ingressStrategy(() => []),
+  }),
+  builtin({ group: 'networking.k8s.io', version: 'v1', kind: 'IngressClass', plural: 'ingressclasses', namespaced: false, tracksGeneration: true, ...ingressClassStrategy }),
   builtin({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', plural: 'leases' }),
   builtin({
     group: 'apiextensions.k8s.io',

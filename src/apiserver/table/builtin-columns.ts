@@ -747,6 +747,55 @@ const storageClassPrinter = printer(
   ],
 );
 
+/** formatHosts: the first three hosts the rules name, `*` when none does, `+ N more...` for rules past them. */
+function ingressHosts(rules: unknown): string {
+  const all = arr(rules);
+  const hosts: string[] = [];
+  let more = false;
+  for (const rule of all) {
+    if (hosts.length === 3) more = true;
+    const host = str(rec(rule).host);
+    if (!more && host !== '') hosts.push(host);
+  }
+  if (hosts.length === 0) return '*';
+  return more ? `${hosts.join(',')} + ${all.length - 3} more...` : hosts.join(',');
+}
+
+/** Ingress: its class, hosts, load-balancer addresses and the ports TLS opens, as printIngress. */
+const ingressPrinter = printer(
+  [
+    NAME,
+    col('Class', 'The name of the IngressClass resource that should be used for additional configuration'),
+    col('Hosts', 'Hosts that incoming requests are matched against before the ingress rule'),
+    col('Address', 'Address is a list containing ingress points for the load-balancer'),
+    col('Ports', 'Ports of TLS configurations that open'),
+    AGE,
+  ],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const addresses = arr(rec(rec(o['status']).loadBalancer).ingress).map((i) => str(rec(i).ip) || str(rec(i).hostname)).filter(Boolean);
+    return [
+      o.metadata.name ?? '',
+      str(spec.ingressClassName) || '<none>',
+      ingressHosts(spec.rules),
+      [...new Set(addresses)].sort().join(','),
+      arr(spec.tls).length > 0 ? '80, 443' : '80',
+      age(o.metadata.creationTimestamp, now),
+    ];
+  },
+);
+
+/** IngressClass: controller and `Kind.apiGroup/name` of its parameters, as printIngressClass. */
+const ingressClassPrinter = printer(
+  [NAME, col('Controller', 'Controller that is responsible for handling this class'), col('Parameters', 'A reference to a resource with additional parameters'), AGE],
+  (o, now) => {
+    const spec = rec(o['spec']);
+    const parameters = spec.parameters === undefined ? undefined : rec(spec.parameters);
+    const group = parameters && typeof parameters.apiGroup === 'string' ? `.${parameters.apiGroup}` : '';
+    return [o.metadata.name ?? '', str(spec.controller), parameters ? `${str(parameters.kind)}${group}/${str(parameters.name)}` : '<none>', age(o.metadata.creationTimestamp, now)];
+  },
+);
+
 /** Printers keyed by `<group>/<Kind>` (the core group is empty: `/Pod`). */
 export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   '/Namespace': namespacePrinter,
@@ -771,6 +820,8 @@ export const builtinPrinters: Readonly<Record<string, RowPrinter>> = {
   'apps/ControllerRevision': controllerRevisionPrinter,
   'autoscaling/HorizontalPodAutoscaler': horizontalPodAutoscalerPrinter,
   'policy/PodDisruptionBudget': podDisruptionBudgetPrinter,
+  'networking.k8s.io/Ingress': ingressPrinter,
+  'networking.k8s.io/IngressClass': ingressClassPrinter,
   '/ResourceQuota': resourceQuotaPrinter,
   'coordination.k8s.io/Lease': leasePrinter,
   'apiextensions.k8s.io/CustomResourceDefinition': crdPrinter,
