@@ -154,13 +154,13 @@ describe('helm-free mode', () => {
 
   test('the ingress-nginx chart of upstream\'s tutorial, with the tutorial\'s values, renders and applies', async () => {
     const raw = pack(join(import.meta.dirname, '..', '..', 'fixtures', 'helm', 'ingress-nginx')).toString('base64');
-    // The tutorial's values, and one more: Bosun does not serve networking.k8s.io IngressClass (README, "does not do").
-    const values = { controller: { livenessProbe: { failureThreshold: 4, initialDelaySeconds: 30, periodSeconds: 10, successThreshold: 1, timeoutSeconds: 5 }, ingressClassResource: { enabled: false } } };
+    // The tutorial's values, unchanged: the chart's IngressClass applies too.
+    const values = { controller: { livenessProbe: { failureThreshold: 4, initialDelaySeconds: 30, periodSeconds: 10, successThreshold: 1, timeoutSeconds: 5 } } };
     // The target has no nodes: the controller's pods never run, so readiness is not waited for.
     const di = await run('ingress', config({ name: 'ingress', namespace: 'ingress', createNamespace: true, chart: { archive: { raw } }, values, readinessChecks: { disableDefault: true } }));
     assert.equal(di.status?.phase, 'Succeeded', di.status?.lastError?.message);
     const managed = (di.status?.providerStatus as { managedResources: { resource: { kind: string; name: string } }[] }).managedResources.map((m) => `${m.resource.kind}/${m.resource.name}`);
-    for (const expected of ['Deployment/ingress-ingress-nginx-controller', 'Service/ingress-ingress-nginx-controller', 'ConfigMap/ingress-ingress-nginx-controller', 'ServiceAccount/ingress-ingress-nginx', 'ClusterRole/ingress-ingress-nginx', 'ValidatingWebhookConfiguration/ingress-ingress-nginx-admission']) {
+    for (const expected of ['Deployment/ingress-ingress-nginx-controller', 'Service/ingress-ingress-nginx-controller', 'ConfigMap/ingress-ingress-nginx-controller', 'ServiceAccount/ingress-ingress-nginx', 'ClusterRole/ingress-ingress-nginx', 'ValidatingWebhookConfiguration/ingress-ingress-nginx-admission', 'IngressClass/nginx']) {
       assert.ok(managed.includes(expected), `${expected} applied (managed: ${managed.join(', ')})`);
     }
     const deployments = await remote.client.resolve({ apiVersion: 'apps/v1', kind: 'Deployment' });
