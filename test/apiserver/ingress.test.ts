@@ -73,6 +73,16 @@ describe('Ingress and IngressClass', () => {
     assert.deepEqual(list.items.map((i) => i.metadata.name), ['site']);
   });
 
+  test('kubectl apply, client-side and server-side, replaces the rules as a whole (their lists are atomic)', async () => {
+    const spec = (path: string) => ({ rules: [rule('apply.example.com', { path, pathType: 'Prefix', backend: backend() })] });
+    for (const mode of [[], ['--server-side']]) {
+      const name = `applied${mode.length}`;
+      await ok(['apply', ...mode, '-f', '-'], ingress(name, spec('/one')));
+      await ok(['apply', ...mode, '-f', '-'], ingress(name, spec('/two')));
+      assert.equal(await ok(['get', 'ing', name, '-o', 'jsonpath={.spec.rules[*].http.paths[*].path}']), '/two');
+    }
+  });
+
   test('the status subresource: a controller reports its address, which main-resource writes keep', async () => {
     await ok(['create', '-f', '-'], ingress('reported', { defaultBackend: backend() }));
     const current = await server.json<KubeObject>(`${ingresses}/reported`);

@@ -156,6 +156,16 @@ test('built-in cells: namespace, configmap, secret, service account, lease, CRD'
   assert.deepEqual(cellsOf('apiextensions.k8s.io', 'CustomResourceDefinition', { metadata: { name: 'w.example.com', creationTimestamp: created } }), ['w.example.com', '2026-01-08T12:00:00Z']);
 });
 
+test('built-in cells: ingress hosts past three, addresses, TLS ports; ingress class parameters', () => {
+  const meta = { name: 'x', creationTimestamp: created };
+  const rules = [{ host: 'a.io' }, {}, { host: 'b.io' }, { host: 'c.io' }, { host: 'd.io' }];
+  const status = { loadBalancer: { ingress: [{ ip: '10.0.0.2' }, { hostname: 'lb.io' }, { ip: '10.0.0.2' }] } };
+  assert.deepEqual(cellsOf('networking.k8s.io', 'Ingress', { metadata: meta, spec: { rules, tls: [{}] }, status }), ['x', '<none>', 'a.io,b.io,c.io + 2 more...', '10.0.0.2,lb.io', '80, 443', '2d']);
+  assert.deepEqual(cellsOf('networking.k8s.io', 'Ingress', { metadata: meta, spec: { ingressClassName: 'nginx', rules: [{}] } }), ['x', 'nginx', '*', '', '80', '2d']);
+  assert.deepEqual(cellsOf('networking.k8s.io', 'IngressClass', { metadata: meta, spec: { controller: 'k8s.io/ingress-nginx', parameters: { kind: 'ConfigMap', name: 'p' } } }), ['x', 'k8s.io/ingress-nginx', 'ConfigMap/p', '2d']);
+  assert.deepEqual(cellsOf('networking.k8s.io', 'IngressClass', { metadata: meta, spec: { controller: 'k8s.io/ingress-nginx' } }), ['x', 'k8s.io/ingress-nginx', '<none>', '2d']);
+});
+
 test('built-in cells: pods', () => {
   const running: KubeObject = {
     metadata: { name: 'p', creationTimestamp: created },
