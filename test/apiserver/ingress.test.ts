@@ -8,6 +8,7 @@ import type { IngressClass } from '../../src/apimachinery/api/index.ts';
 import { DEFAULT_INGRESS_CLASS_ANNOTATION } from '../../src/apimachinery/ingress-classes.ts';
 import type { KubeObject } from '../../src/apimachinery/object.ts';
 import { ingressStrategy } from '../../src/apiserver/networking/ingress-strategy.ts';
+import { protobufMediaType } from '../../src/apiserver/protobuf/decode.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { kubectlFor, type Kubectl } from '../helpers/kubectl.ts';
 
@@ -81,6 +82,27 @@ describe('Ingress and IngressClass', () => {
       await ok(['apply', ...mode, '-f', '-'], ingress(name, spec('/two')));
       assert.equal(await ok(['get', 'ing', name, '-o', 'jsonpath={.spec.rules[*].http.paths[*].path}']), '/two');
     }
+  });
+
+  test('kubectl create ingress sends protobuf; the server stores what the same Ingress as JSON gives', async () => {
+    const args = (name: string) => ['create', 'ingress', name, '--class=plain', '--rule=foo.com/bar=svc1:8080,tls=my-cert', '--rule=/path*=svc2:http', '--default-backend=defsvc:http', '--annotation=team=web'];
+    const mark = server.mark();
+    await ok(args('made'));
+    const posts = server.since(mark).filter((r) => r.method === 'POST');
+    assert.ok(posts.length === 1 && posts[0]?.contentType === protobufMediaType && posts[0].status === 201, JSON.stringify(posts));
+    const asJson = await ok([...args('made-json'), '--dry-run=client', '-o', 'json']);
+    await server.json(ingresses, { method: 'POST', headers: json, body: asJson, expect: 201 });
+    const spec = async (name: string) => (await server.json<KubeObject>(`${ingresses}/${name}`))['spec'];
+    assert.deepEqual(await spec('made'), await spec('made-json'));
+    assert.deepEqual(await spec('made'), {
+      ingressClassName: 'plain',
+      defaultBackend: { service: { name: 'defsvc', port: { name: 'http' } } },
+      tls: [{ hosts: ['foo.com'], secretName: 'my-cert' }],
+      rules: [
+        { host: 'foo.com', http: { paths: [{ path: '/bar', pathType: 'Exact', backend: { service: { name: 'svc1', port: { number: 8080 } } } }] } },
+        { http: { paths: [{ path: '/path', pathType: 'Prefix', backend: { service: { name: 'svc2', port: { name: 'http' } } } }] } },
+      ],
+    });
   });
 
   test('the status subresource: a controller reports its address, which main-resource writes keep', async () => {

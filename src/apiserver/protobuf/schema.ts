@@ -775,6 +775,72 @@ message SliceEndpointPort
   4 appProtocol *string
 `;
 
+// networking.k8s.io/v1 Ingress and IngressClass (kubectl create ingress and ingressclass send protobuf); core/v1
+// TypedLocalObjectReference is the resource backend's type.
+const networkingV1 = `
+message Ingress
+  1 metadata ObjectMeta
+  2 spec IngressSpec
+  3 status IngressStatus
+message IngressSpec
+  4 ingressClassName *string
+  1 defaultBackend *IngressBackend
+  2 tls []IngressTLS
+  3 rules []IngressRule
+message IngressBackend
+  4 service *IngressServiceBackend
+  3 resource *TypedLocalObjectReference
+message IngressServiceBackend
+  1 name !string
+  2 port ServiceBackendPort
+message ServiceBackendPort
+  1 name string
+  2 number int32
+message TypedLocalObjectReference
+  1 apiGroup *string
+  2 kind !string
+  3 name !string
+message IngressTLS
+  1 hosts []string
+  2 secretName string
+message IngressRule
+  1 host string
+  2 - ^IngressRuleValue
+message IngressRuleValue
+  1 http *HTTPIngressRuleValue
+message HTTPIngressRuleValue
+  1 paths ![]HTTPIngressPath
+message HTTPIngressPath
+  1 path string
+  3 pathType *string
+  2 backend !IngressBackend
+message IngressStatus
+  1 loadBalancer IngressLoadBalancerStatus
+message IngressLoadBalancerStatus
+  1 ingress []IngressLoadBalancerIngress
+message IngressLoadBalancerIngress
+  1 ip string
+  2 hostname string
+  4 ports []IngressPortStatus
+message IngressPortStatus
+  1 port !int32
+  2 protocol !string
+  3 error *string
+
+message IngressClass
+  1 metadata ObjectMeta
+  2 spec IngressClassSpec
+message IngressClassSpec
+  1 controller string
+  2 parameters *IngressClassParametersReference
+message IngressClassParametersReference
+  1 apiGroup *string
+  2 kind !string
+  3 name !string
+  4 scope *string
+  5 namespace *string
+`;
+
 const coordinationV1 = `
 message Lease
   1 metadata ObjectMeta
@@ -996,7 +1062,7 @@ export function parseSchema(text: string): Map<string, MessageDef> {
   return messages;
 }
 
-export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + batchV1 + appsV1 + autoscalingV1 + coordinationV1 + authenticationV1 + authorizationV1 + rbacV1);
+export const messages: ReadonlyMap<string, MessageDef> = parseSchema(metaV1 + coreV1 + servicesV1 + networkingV1 + batchV1 + appsV1 + autoscalingV1 + coordinationV1 + authenticationV1 + authorizationV1 + rbacV1);
 
 /** The top-level message for each kind the server decodes, by `apiVersion/kind`. */
 export const topLevelKinds: ReadonlyMap<string, string> = new Map([
@@ -1011,6 +1077,8 @@ export const topLevelKinds: ReadonlyMap<string, string> = new Map([
   ['v1/Service', 'Service'],
   ['v1/Endpoints', 'Endpoints'],
   ['discovery.k8s.io/v1/EndpointSlice', 'EndpointSlice'],
+  ['networking.k8s.io/v1/Ingress', 'Ingress'],
+  ['networking.k8s.io/v1/IngressClass', 'IngressClass'],
   ['batch/v1/Job', 'Job'],
   ['batch/v1/CronJob', 'CronJob'],
   ['apps/v1/Deployment', 'Deployment'],
