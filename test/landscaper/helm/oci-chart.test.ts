@@ -17,7 +17,7 @@ import { registerHelmDeployer, type HelmDeployerHandle } from '../../../src/land
 import type { Manager } from '../../../src/runtime/manager.ts';
 import { helmBinary } from '../../helpers/helm-binary.ts';
 import { startTestRegistry, type TestRegistry } from '../../helpers/test-registry.ts';
-import { createNamespace, deployItem, getItem, startManager, startServer, trigger, waitFinished, waitGone, type Server } from '../deployer-harness.ts';
+import { createNamespace, deleteItem, deployItem, getItem, startManager, startServer, trigger, waitFinished, type Server } from '../deployer-harness.ts';
 
 const TESTDATA = join(import.meta.dirname, 'testdata');
 const CHART_01 = join(TESTDATA, 'test/integration/deployers/helmdeployer/testdata/01/chart');
@@ -72,11 +72,7 @@ async function run(name: string, ref: string, context?: string): Promise<DeployI
   return waitFinished(ls.client, ns, name, job, 20_000);
 }
 
-async function remove(name: string): Promise<void> {
-  await ls.client.delete(deployItemsResource, name, { namespace: ns });
-  await trigger(ls.client, ns, name);
-  await waitGone(ls.client, ns, name, 20_000);
-}
+const remove = (name: string): Promise<void> => deleteItem(ls.client, ns, name, 20_000);
 
 const remoteConfigMap = (namespace: string): Promise<KubeObject | undefined> => remote.client.get(configMaps, 'mychart-configmap', { namespace }).catch(() => undefined);
 
