@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { nodePlatform } from '../../src/node/images/pull/manifest.ts';
+import { nodePlatform } from '../../src/node/images/pull/image-manifest.ts';
 
 export type LayerSource = { dir: string } | { tar: string };
 

@@ -84,6 +84,13 @@ export async function waitGone(client: KubeClient, namespace: string, name: stri
   await eventually(async () => (await getItem(client, namespace, name)) === undefined, `${namespace}/${name} to be gone`, timeoutMs);
 }
 
+/** Deletes the item and gives it a job, as the execution controller does, then waits until its finalizer is gone. */
+export async function deleteItem(client: KubeClient, namespace: string, name: string, timeoutMs = 10_000): Promise<void> {
+  await client.delete(deployItemsResource, name, { namespace });
+  await trigger(client, namespace, name);
+  await waitGone(client, namespace, name, timeoutMs);
+}
+
 export async function eventually(cond: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await cond())) {

@@ -1,5 +1,6 @@
 // The node's image service: what the puller (pull/), the layer store (layers/) and the agent agree on.
 // Contract for issue 20; see docs/node.md, "Images".
+import type { RegistryCredentials } from '../../client/oci/registry-error.ts';
 
 /** The OCI image config fields a container start reads (config.config in the image's config blob). */
 export interface ImageConfig {
@@ -54,27 +55,6 @@ export interface PulledImage {
   /** Lowest first, each with its diffID from the config's rootfs.diff_ids. */
   layers: LayerBlob[];
   sizeBytes: number;
-}
-
-/** Registry credentials for one host, from a pod's imagePullSecrets or the registries file. */
-export interface RegistryCredentials {
-  username?: string;
-  password?: string;
-  /** A bearer identity token (.dockerconfigjson's identitytoken). */
-  identityToken?: string;
-}
-
-/** Why a pull failed, as kubelet's ErrImagePull message would say it. */
-export type ImagePullFailure = 'NotFound' | 'Unauthorized' | 'Unreachable' | 'DigestMismatch' | 'UnsupportedPlatform' | 'InvalidReference' | 'Invalid';
-
-export class ImagePullError extends Error {
-  constructor(
-    readonly failure: ImagePullFailure,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'ImagePullError';
-  }
 }
 
 export interface PullOptions {

@@ -15,7 +15,7 @@ import { deployItemsResource, targetsResource } from '../../../src/landscaper/ap
 import { registerHelmDeployer, type HelmDeployerHandle } from '../../../src/landscaper/deployers/helm/index.ts';
 import { createHelmActions } from '../../../src/landscaper/deployers/helm/release/helm-actions.ts';
 import type { Manager } from '../../../src/runtime/manager.ts';
-import { createNamespace, deployItem, getItem, secretData, startManager, startServer, trigger, waitFinished, waitGone, type Server } from '../deployer-harness.ts';
+import { createNamespace, deleteItem, deployItem, getItem, secretData, startManager, startServer, trigger, waitFinished, type Server } from '../deployer-harness.ts';
 
 const TESTDATA = join(import.meta.dirname, 'testdata');
 const upstream = (path: string): string => join(TESTDATA, path);
@@ -49,11 +49,7 @@ async function run(name: string, cfg: DeployItem['spec']['config'], timeout?: st
   return waitFinished(ls.client, ns, name, job, 20_000);
 }
 
-async function remove(name: string): Promise<void> {
-  await ls.client.delete(deployItemsResource, name, { namespace: ns });
-  await trigger(ls.client, ns, name);
-  await waitGone(ls.client, ns, name, 20_000);
-}
+const remove = (name: string): Promise<void> => deleteItem(ls.client, ns, name, 20_000);
 
 const remoteGet = (kind: typeof configMaps, name: string, namespace: string): Promise<KubeObject | undefined> => remote.client.get(kind, name, { namespace }).catch(() => undefined);
 

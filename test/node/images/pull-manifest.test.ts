@@ -1,8 +1,9 @@
 // Manifest kinds and the platform choice from an index, as tables.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { choosePlatform, MEDIA_TYPES, parseManifest, type Descriptor } from '../../../src/node/images/pull/manifest.ts';
-import { ImagePullError } from '../../../src/node/images/types.ts';
+import { MEDIA_TYPES, parseManifest, type Descriptor } from '../../../src/client/oci/manifest.ts';
+import { RegistryError } from '../../../src/client/oci/registry-error.ts';
+import { choosePlatform, requireUnpackableLayers } from '../../../src/node/images/pull/image-manifest.ts';
 
 const digest = (n: number): string => `sha256:${String(n).padStart(64, '0')}`;
 const entry = (n: number, architecture: string, variant?: string, os = 'linux'): Descriptor => ({
@@ -26,7 +27,7 @@ test('platform choice: os and architecture, then the variant (arm64 v8 = none), 
     if (chosen === undefined) {
       assert.throws(
         () => choosePlatform(index, platform, 'img'),
-        (e: unknown) => e instanceof ImagePullError && e.failure === 'UnsupportedPlatform' && /no match for platform linux\/s390x in the manifest list of img \(it offers windows\/amd64, linux\/amd64, linux\/arm\/v6/.test(e.message),
+        (e: unknown) => e instanceof RegistryError && e.failure === 'UnsupportedPlatform' && /no match for platform linux\/s390x in the manifest list of img \(it offers windows\/amd64, linux\/amd64, linux\/arm\/v6/.test(e.message),
       );
     } else {
       assert.equal(choosePlatform(index, platform, 'img').digest, digest(chosen), JSON.stringify(platform));
@@ -44,11 +45,17 @@ test('manifests: index, manifest, schema 1 refused, unknown layer types refused'
   assert.deepEqual(parseManifest(json({ schemaVersion: 2, config, layers: [layer] }), MEDIA_TYPES.ociManifest, 'img'), { kind: 'manifest', config, layers: [layer] });
   const invalid: [Buffer, string | undefined, RegExp][] = [
     [json({ schemaVersion: 1, fsLayers: [] }), MEDIA_TYPES.dockerSchema1Signed, /img is a Docker image manifest schema 1, which Bosun does not pull .* push it again as Docker schema 2 or OCI/],
-    [json({ schemaVersion: 2, config, layers: [{ ...layer, mediaType: 'application/vnd.docker.image.rootfs.foreign.diff.tar.gzip' }] }), undefined, /layer of media type application\/vnd\.docker\.image\.rootfs\.foreign\.diff\.tar\.gzip/],
     [json({ schemaVersion: 2, config: { digest: 'md5:x' }, layers: [] }), MEDIA_TYPES.ociManifest, /has no valid config and layers/],
     [Buffer.from('<html>'), 'text/html', /not JSON/],
   ];
   for (const [bytes, type, message] of invalid) {
-    assert.throws(() => parseManifest(bytes, type, 'img'), (e: unknown) => e instanceof ImagePullError && e.failure === 'Invalid' && message.test(e.message));
+    assert.throws(() => parseManifest(bytes, type, 'img'), (e: unknown) => e instanceof RegistryError && e.failure === 'Invalid' && message.test(e.message));
   }
+  // A manifest with foreign layers parses (a Helm chart's does too); the node refuses layers it cannot unpack.
+  const foreign = { ...layer, mediaType: 'application/vnd.docker.image.rootfs.foreign.diff.tar.gzip' };
+  assert.doesNotThrow(() => requireUnpackableLayers([layer], 'img'));
+  assert.throws(
+    () => requireUnpackableLayers([foreign], 'img'),
+    (e: unknown) => e instanceof RegistryError && e.failure === 'Invalid' && /img has a layer of media type application\/vnd\.docker\.image\.rootfs\.foreign\.diff\.tar\.gzip/.test(e.message),
+  );
 });

@@ -1,15 +1,15 @@
 // Image references against distribution/reference's own test tables (reference_test.go, normalize_test.go).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatReference, parseImageReference, parseNormalizedReference, parseReference, repositoryName } from '../../../src/node/images/pull/reference.ts';
-import { ImagePullError } from '../../../src/node/images/types.ts';
+import { formatReference, parseImageReference, parseNormalizedReference, parseReference, repositoryName } from '../../../src/client/oci/reference.ts';
+import { RegistryError } from '../../../src/client/oci/registry-error.ts';
 
 const F64 = 'f'.repeat(64);
 
 function rejects(parse: (s: string) => unknown, input: string, message?: RegExp): void {
   assert.throws(
     () => parse(input),
-    (error: unknown) => error instanceof ImagePullError && error.failure === 'InvalidReference' && (message === undefined || message.test(error.message)),
+    (error: unknown) => error instanceof RegistryError && error.failure === 'InvalidReference' && (message === undefined || message.test(error.message)),
     input,
   );
 }

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Secret } from '../../../src/apimachinery/api/core-v1.ts';
-import { credentialsFromPullSecrets, lookupCredentials } from '../../../src/node/images/pull/pull-secrets.ts';
-import { parseImageReference } from '../../../src/node/images/pull/reference.ts';
-import { parseRegistriesConfig, resolveEndpoints } from '../../../src/node/images/pull/registry-config.ts';
-import { ImagePullError } from '../../../src/node/images/types.ts';
+import { credentialsFromPullSecrets, lookupCredentials } from '../../../src/client/oci/pull-secrets.ts';
+import { parseImageReference } from '../../../src/client/oci/reference.ts';
+import { parseRegistriesConfig, resolveEndpoints } from '../../../src/client/oci/registry-config.ts';
+import { RegistryError } from '../../../src/client/oci/registry-error.ts';
 
 const REGISTRIES = `
 mirrors:
@@ -80,7 +80,7 @@ test('registries.yaml: mistakes are named with their path', () => {
   for (const [text, message] of cases) {
     assert.throws(
       () => parseRegistriesConfig(text, 'registries.yaml', (path) => files[path] ?? (() => { throw new Error('ENOENT'); })()),
-      (error: unknown) => error instanceof ImagePullError && error.failure === 'Invalid' && message.test(error.message),
+      (error: unknown) => error instanceof RegistryError && error.failure === 'Invalid' && message.test(error.message),
       text,
     );
   }
@@ -135,6 +135,6 @@ test('pull secrets: a malformed secret is named', () => {
     [secret('s', 'kubernetes.io/dockerconfigjson', '.dockerconfigjson', { auths: { h: { auth: 'bm9jb2xvbg==' } } }), /secret "ns\/s": \.dockerconfigjson auths\["h"\]\.auth: must be base64 of username:password/],
   ];
   for (const [s, message] of cases) {
-    assert.throws(() => credentialsFromPullSecrets([s]), (error: unknown) => error instanceof ImagePullError && error.failure === 'Invalid' && message.test(error.message));
+    assert.throws(() => credentialsFromPullSecrets([s]), (error: unknown) => error instanceof RegistryError && error.failure === 'Invalid' && message.test(error.message));
   }
 });

@@ -6,11 +6,11 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { nodePlatform } from '../../../src/node/images/pull/manifest.ts';
+import { nodePlatform } from '../../../src/node/images/pull/image-manifest.ts';
 import { ImagePuller } from '../../../src/node/images/pull/puller.ts';
-import { credentialsFromPullSecrets } from '../../../src/node/images/pull/pull-secrets.ts';
-import { parseRegistriesConfig } from '../../../src/node/images/pull/registry-config.ts';
-import { ImagePullError, type ImagePullFailure } from '../../../src/node/images/types.ts';
+import { credentialsFromPullSecrets } from '../../../src/client/oci/pull-secrets.ts';
+import { parseRegistriesConfig } from '../../../src/client/oci/registry-config.ts';
+import { RegistryError, type RegistryFailure } from '../../../src/client/oci/registry-error.ts';
 import { buildOciImage, pushImage, type BuiltImage } from '../../helpers/oci-image.ts';
 import { startTestRegistry, type TestRegistry } from '../../helpers/test-registry.ts';
 
@@ -21,9 +21,9 @@ function storeDir(): string {
   return dir;
 }
 
-async function rejectsWith(promise: Promise<unknown>, failure: ImagePullFailure, message: RegExp): Promise<void> {
+async function rejectsWith(promise: Promise<unknown>, failure: RegistryFailure, message: RegExp): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ImagePullError, String(error));
+    assert.ok(error instanceof RegistryError, String(error));
     assert.equal(error.failure, failure, error.message);
     assert.match(error.message, message);
     return true;

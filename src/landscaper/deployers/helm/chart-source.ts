@@ -1,20 +1,24 @@
 // Where the helm deployer's chart comes from (upstream chartresolver): a base64 archive in the configuration, an
-// archive at a URL, or a chart repository's index.yaml; credentials for repositories from the Context's
-// helmChartRepoCredentials (an Authorization header, given or from a Secret; a custom CA). Every failure names
-// the source and the cause (HTTP status, unreachable host, not in the index) and fails the item: retrying a
-// missing chart does not find it.
+// archive at a URL, a chart repository's index.yaml, or an OCI registry (chart.ref); credentials for repositories
+// from the Context's helmChartRepoCredentials (an Authorization header, given or from a Secret; a custom CA), for
+// registries from the Context's registryPullSecrets (.dockerconfigjson). Every failure names the source and the
+// cause (HTTP status, unreachable host, not in the index) and fails the item: retrying a missing chart does not
+// find it.
 import { get as httpGet } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { parse as parseYaml } from 'yaml';
 import type { Secret } from '../../../apimachinery/api/index.ts';
 import { secretsResource } from '../../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../../client/client.ts';
+import { credentialsFromPullSecrets } from '../../../client/oci/pull-secrets.ts';
+import { RegistryError, type RegistryCredentials, type RegistryFailure } from '../../../client/oci/registry-error.ts';
 import { messageOf } from '../../../runtime/index.ts';
 import { MAX_DECOMPRESSED_SIZE, readChartArchive } from '../../../template/helm/archive.ts';
 import { loadChartFiles, type Chart } from '../../../template/helm/chart.ts';
 import { HELM_CHART_REPO_CREDENTIALS_KEY, type HelmChart, type HelmChartRepoAuth } from '../../api/helm-deployer.ts';
 import type { Context } from '../../api/context.ts';
 import { ConfigurationError } from '../../ls-error.ts';
+import { fetchOciChart } from './oci-chart.ts';
 
 const OPERATION = 'GetHelmChart';
 
@@ -38,8 +42,8 @@ export async function resolveChart(chart: HelmChart, o: ChartSourceOptions): Pro
     return loadArchive(await download(url, {}, o.signal), url);
   }
   if (chart.helmChartRepo) return fromRepository(chart.helmChartRepo, o);
-  if (chart.ref) throw failed('UnsupportedChartSource', `chart.ref ${chart.ref}: charts from OCI registries are not supported yet; give chart.archive or chart.helmChartRepo`);
-  throw failed('UnsupportedChartSource', 'chart.resourceRef (OCM component resources) is not supported; give chart.archive or chart.helmChartRepo');
+  if (chart.ref) return loadArchive(await fromRegistry(chart.ref, o), chart.ref);
+  throw failed('UnsupportedChartSource', 'chart.resourceRef (OCM component resources) is not supported; give chart.ref, chart.archive or chart.helmChartRepo');
 }
 
 function loadArchive(bytes: Buffer, from: string): Chart {
@@ -74,6 +78,43 @@ async function fromRepository(repo: { helmChartRepoUrl?: string; helmChartName?:
   // Credentials go only to the repository's own host, as Helm's --pass-credentials is off by default.
   const sameHost = new URL(url).host === new URL(`${base}/`).host;
   return loadArchive(await download(url, sameHost ? auth : {}, o.signal), url);
+}
+
+const REGISTRY_FAILURE_REASONS: Record<RegistryFailure, string> = {
+  NotFound: 'ChartNotFound',
+  Unauthorized: 'ChartRepositoryUnauthorized',
+  Unreachable: 'ChartRepositoryUnreachable',
+  DigestMismatch: 'ChartDigestMismatch',
+  InvalidReference: 'InvalidChartRef',
+  UnsupportedPlatform: 'InvalidChart',
+  Invalid: 'InvalidChart',
+};
+
+async function fromRegistry(reference: string, o: ChartSourceOptions): Promise<Buffer> {
+  const credentials = await registryCredentials(reference, o);
+  try {
+    return await fetchOciChart(reference, { credentials, maxBytes: MAX_DECOMPRESSED_SIZE, signal: o.signal });
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    throw failed(REGISTRY_FAILURE_REASONS[err.failure], `chart.ref ${reference}: ${err.message}`, err);
+  }
+}
+
+/** The Context's registryPullSecrets, read in the item's namespace (the Context's) as upstream resolves them. */
+async function registryCredentials(reference: string, o: ChartSourceOptions): Promise<Map<string, RegistryCredentials>> {
+  const secrets: Secret[] = [];
+  for (const { name } of o.lsContext?.registryPullSecrets ?? []) {
+    try {
+      secrets.push(await o.client.get<Secret>(secretsResource, name, { namespace: o.namespace }));
+    } catch (err) {
+      throw failed('MissingCredentials', `credentials for chart.ref ${reference}: registry pull secret ${o.namespace}/${name} of the Context: ${messageOf(err)}`, err);
+    }
+  }
+  try {
+    return credentialsFromPullSecrets(secrets);
+  } catch (err) {
+    throw failed('MissingCredentials', `credentials for chart.ref ${reference}: ${messageOf(err)}`, err);
+  }
 }
 
 interface RequestAuth {

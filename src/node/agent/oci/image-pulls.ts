@@ -2,8 +2,9 @@
 // wording, ErrImagePull then ImagePullBackOff, the pod's imagePullSecrets as credentials.
 import type { Container, Pod } from '../../../apimachinery/api/index.ts';
 import type { EventRecorder } from '../../../runtime/index.ts';
-import { ImagePullError, type ImageService, type LocalImage } from '../../images/types.ts';
-import { credentialsFromPullSecrets } from '../../images/pull/pull-secrets.ts';
+import { credentialsFromPullSecrets } from '../../../client/oci/pull-secrets.ts';
+import { RegistryError } from '../../../client/oci/registry-error.ts';
+import type { ImageService, LocalImage } from '../../images/types.ts';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 import type { PodApiObjects } from '../pod-api-objects.ts';
 
@@ -60,7 +61,7 @@ export async function ensureImage(pod: Pod, container: Container, images: ImageS
     void recorder.normal(pod, 'Pulled', `Successfully pulled image "${image}" in ${took} (${took} including waiting). Image size: ${pulled.sizeBytes} bytes.`);
     return pulled;
   } catch (error) {
-    const message = error instanceof ImagePullError ? error.message : `failed to pull and unpack image "${image}": ${(error as Error).message}`;
+    const message = error instanceof RegistryError ? error.message : `failed to pull and unpack image "${image}": ${(error as Error).message}`;
     void recorder.warning(pod, 'Failed', `Failed to pull image "${image}": ${message}`);
     void recorder.warning(pod, 'Failed', 'Error: ErrImagePull');
     throw new ImagePullFailedError(image, message);

@@ -1,13 +1,14 @@
-// Content-addressed blobs under <root>/blobs/sha256/<hex>, shared by every image on the node. A blob is hashed
+// Content-addressed blobs under <root>/blobs/sha256/<hex>, shared by every image on the node. A blob is verified
 // while it streams into a temp file and renamed into place only when its digest (and size) match, so a blob path
 // that exists is always verified; at most 3 downloads run at once, and one digest is downloaded once at a time.
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ImagePullError } from '../types.ts';
+import { digestVerifier } from '../../../client/oci/digest-verifier.ts';
+import { RegistryError } from '../../../client/oci/registry-error.ts';
 
 const PARALLEL_DOWNLOADS = 3;
 
@@ -49,20 +50,7 @@ export class BlobStore {
     try {
       await mkdir(join(this.root, 'ingest'), { recursive: true });
       await mkdir(join(this.root, 'blobs', 'sha256'), { recursive: true });
-      const hash = createHash('sha256');
-      let received = 0;
-      const measure = new Transform({
-        transform(chunk: Buffer, _encoding, callback) {
-          received += chunk.length;
-          if (size !== undefined && received > size) return callback(mismatch(digest, `more than the ${size} bytes its descriptor gives`));
-          hash.update(chunk);
-          callback(null, chunk);
-        },
-      });
-      await pipeline(await open(), measure, createWriteStream(temp, { mode: 0o644 }));
-      const actual = `sha256:${hash.digest('hex')}`;
-      if (size !== undefined && received !== size) throw mismatch(digest, `${received} bytes where its descriptor gives ${size}`);
-      if (actual !== digest) throw mismatch(digest, `the content received has digest ${actual}`);
+      await pipeline(await open(), digestVerifier(digest, size), createWriteStream(temp, { mode: 0o644 }));
       await rename(temp, target);
       return target;
     } catch (error) {
@@ -91,10 +79,6 @@ export class BlobStore {
 
 function hexOf(digest: string): string {
   const match = /^sha256:([a-f0-9]{64})$/.exec(digest);
-  if (!match?.[1]) throw new ImagePullError('Invalid', `"${digest}" is not a sha256 digest`);
+  if (!match?.[1]) throw new RegistryError('Invalid', `"${digest}" is not a sha256 digest`);
   return match[1];
-}
-
-function mismatch(digest: string, detail: string): ImagePullError {
-  return new ImagePullError('DigestMismatch', `blob ${digest} failed verification: ${detail}`);
 }

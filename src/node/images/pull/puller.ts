@@ -1,15 +1,16 @@
 // pull(reference) → PulledImage: resolve the reference over the registry's endpoints (mirrors first), choose this
 // node's platform from an index, verify the manifest's digest over the bytes received, fetch config and layers into
 // the blob store. Concurrent pulls of one reference share one promise.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { ImagePullError, type ImageConfig, type ImagePullFailure, type PulledImage, type PullOptions } from '../types.ts';
+import { parseManifest, type Descriptor } from '../../../client/oci/manifest.ts';
+import { lookupCredentials } from '../../../client/oci/pull-secrets.ts';
+import { formatReference, manifestSelector, parseImageReference, repositoryName, type ImageReference } from '../../../client/oci/reference.ts';
+import { RegistryClient } from '../../../client/oci/registry-client.ts';
+import { EMPTY_REGISTRIES_CONFIG, resolveEndpoints, type RegistriesConfig } from '../../../client/oci/registry-config.ts';
+import { RegistryError, type RegistryFailure } from '../../../client/oci/registry-error.ts';
+import type { ImageConfig, PulledImage, PullOptions } from '../types.ts';
 import { BlobStore } from './blob-store.ts';
-import { choosePlatform, nodePlatform, parseManifest, type Descriptor, type Platform } from './manifest.ts';
-import { lookupCredentials } from './pull-secrets.ts';
-import { formatReference, manifestSelector, parseImageReference, repositoryName, type ImageReference } from './reference.ts';
-import { RegistryClient } from './registry-client.ts';
-import { EMPTY_REGISTRIES_CONFIG, resolveEndpoints, type RegistriesConfig, type RegistryEndpoint } from './registry-config.ts';
+import { choosePlatform, nodePlatform, requireUnpackableLayers, type Platform } from './image-manifest.ts';
 
 export interface ImagePullerOptions {
   /** The blob store's directory (blobs/sha256/<hex> below it). */
@@ -20,7 +21,7 @@ export interface ImagePullerOptions {
 }
 
 /** Which endpoint's failure to report when all failed: the one that says most about the image. */
-const FAILURE_RANK: ImagePullFailure[] = ['DigestMismatch', 'UnsupportedPlatform', 'Invalid', 'Unauthorized', 'NotFound', 'Unreachable'];
+const FAILURE_RANK: RegistryFailure[] = ['DigestMismatch', 'UnsupportedPlatform', 'Invalid', 'Unauthorized', 'NotFound', 'Unreachable'];
 
 export class ImagePuller {
   readonly blobs: BlobStore;
@@ -47,40 +48,38 @@ export class ImagePuller {
 
   /** Tries each endpoint in order; a failure on one moves to the next, as containerd's resolver does. */
   private async pullOnce(ref: ImageReference, options: PullOptions): Promise<PulledImage> {
-    const failures: ImagePullError[] = [];
+    const failures: RegistryError[] = [];
     for (const endpoint of resolveEndpoints(this.registries, ref)) {
       // A pod's secret names the registry (or the mirror's host); the registries file's auth is the fallback.
       const lookupName = endpoint.mirror ? `${endpoint.host}/${endpoint.repository}` : repositoryName(ref);
       const credentials = lookupCredentials(options.credentials, lookupName) ?? endpoint.auth;
       const client = new RegistryClient(endpoint, { credentials, signal: options.signal });
       try {
-        return await this.pullFrom(client, endpoint, ref);
+        return await this.pullFrom(client, ref);
       } catch (error) {
-        if (!(error instanceof ImagePullError) || error.failure === 'DigestMismatch') throw error;
+        if (!(error instanceof RegistryError) || error.failure === 'DigestMismatch') throw error;
         failures.push(error);
       }
     }
     const ranked = [...failures].sort((a, b) => FAILURE_RANK.indexOf(a.failure) - FAILURE_RANK.indexOf(b.failure));
     const [first] = ranked;
-    if (first === undefined) throw new ImagePullError('Unreachable', `no registry endpoint for ${formatReference(ref)}`);
+    if (first === undefined) throw new RegistryError('Unreachable', `no registry endpoint for ${formatReference(ref)}`);
     const others = failures.filter((f) => f !== first).map((f) => f.message);
     const message = `failed to pull "${formatReference(ref)}": ${first.message}${others.length ? `; also tried: ${others.join('; ')}` : ''}`;
-    throw new ImagePullError(first.failure, message);
+    throw new RegistryError(first.failure, message);
   }
 
-  private async pullFrom(client: RegistryClient, endpoint: RegistryEndpoint, ref: ImageReference): Promise<PulledImage> {
-    const where = `${endpoint.host}/${endpoint.repository}`;
-    let selector = manifestSelector(ref);
-    let fetched = await this.fetchManifest(client, selector, ref.digest, `${where}${ref.digest ? '@' : ':'}${selector}`);
+  private async pullFrom(client: RegistryClient, ref: ImageReference): Promise<PulledImage> {
+    let fetched = await client.manifest(manifestSelector(ref));
     let parsed = parseManifest(fetched.bytes, fetched.contentType, formatReference(ref));
     if (parsed.kind === 'index') {
       const chosen = choosePlatform(parsed.manifests, this.platform, formatReference(ref));
-      selector = chosen.digest;
-      fetched = await this.fetchManifest(client, selector, chosen.digest, `${where}@${selector}`);
+      fetched = await client.manifest(chosen.digest);
       parsed = parseManifest(fetched.bytes, fetched.contentType, `${formatReference(ref)} (${chosen.digest})`);
-      if (parsed.kind === 'index') throw new ImagePullError('Invalid', `the platform entry ${chosen.digest} of ${formatReference(ref)} is itself an index`);
+      if (parsed.kind === 'index') throw new RegistryError('Invalid', `the platform entry ${chosen.digest} of ${formatReference(ref)} is itself an index`);
     }
     const { config: configDescriptor, layers } = parsed;
+    requireUnpackableLayers(layers, formatReference(ref));
     const fetch = (d: Descriptor): Promise<string> => this.blobs.ingest(d.digest, d.size, () => client.blob(d.digest));
     // Config and layers together: the store runs up to 3 downloads at once.
     // Settled, not Promise.all: a failed blob must not leave the others' temp files being written after the throw.
@@ -90,7 +89,7 @@ export class ImagePuller {
     const [configPath, ...layerPaths] = settled.map((s) => (s as PromiseFulfilledResult<string>).value);
     const { config, diffIDs } = parseImageConfig(await readFile(configPath as string), formatReference(ref));
     if (diffIDs.length !== layers.length) {
-      throw new ImagePullError('Invalid', `${formatReference(ref)}: the config lists ${diffIDs.length} diff_ids for ${layers.length} layers`);
+      throw new RegistryError('Invalid', `${formatReference(ref)}: the config lists ${diffIDs.length} diff_ids for ${layers.length} layers`);
     }
     return {
       reference: formatReference(ref),
@@ -101,16 +100,6 @@ export class ImagePuller {
       layers: layers.map((layer, i) => ({ digest: layer.digest, mediaType: layer.mediaType, diffID: diffIDs[i] as string, path: layerPaths[i] as string })),
       sizeBytes: layers.reduce((sum, layer) => sum + layer.size, 0),
     };
-  }
-
-  /** The manifest and the digest of its exact bytes, which must be `expected` when pulling by digest. */
-  private async fetchManifest(client: RegistryClient, selector: string, expected: string | undefined, what: string) {
-    const { bytes, contentType } = await client.manifest(selector);
-    const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-    if (expected !== undefined && digest !== expected) {
-      throw new ImagePullError('DigestMismatch', `manifest ${what} failed verification: the content received has digest ${digest}`);
-    }
-    return { bytes, contentType, digest };
   }
 }
 
@@ -134,11 +123,11 @@ export function parseImageConfig(bytes: Buffer, where: string): { config: ImageC
   try {
     raw = JSON.parse(bytes.toString('utf8')) as RawImageConfig;
   } catch {
-    throw new ImagePullError('Invalid', `${where}: the image config is not JSON`);
+    throw new RegistryError('Invalid', `${where}: the image config is not JSON`);
   }
   const diffIDs = raw.rootfs?.diff_ids;
   if (!Array.isArray(diffIDs) || !diffIDs.every((d) => typeof d === 'string' && /^sha256:[a-f0-9]{64}$/.test(d))) {
-    throw new ImagePullError('Invalid', `${where}: the image config has no valid rootfs.diff_ids`);
+    throw new RegistryError('Invalid', `${where}: the image config has no valid rootfs.diff_ids`);
   }
   const c = raw.config ?? {};
   const config: ImageConfig = {};

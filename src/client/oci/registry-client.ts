@@ -1,8 +1,9 @@
 // One repository on one registry endpoint: the /v2/ ping and auth, manifests by tag or digest, blob streams;
 // 5xx and connection errors retried with back-off; failures as kubelet would name them (ErrImagePull's message).
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Readable } from 'node:stream';
-import { ImagePullError, type RegistryCredentials } from '../types.ts';
+import { RegistryError, type RegistryCredentials } from './registry-error.ts';
 import { httpSend, readBody, type HttpResponse } from './http-transport.ts';
 import { MANIFEST_ACCEPT } from './manifest.ts';
 import { authorize, parseChallenge } from './registry-auth.ts';
@@ -55,7 +56,7 @@ export class RegistryClient {
         lastProblem = (error as Error).message;
       }
     }
-    throw new ImagePullError('Unreachable', `registry endpoint ${this.endpoint.url} is unreachable for ${this.where} after ${ATTEMPTS} attempts: ${lastProblem}`);
+    throw new RegistryError('Unreachable', `registry endpoint ${this.endpoint.url} is unreachable for ${this.where} after ${ATTEMPTS} attempts: ${lastProblem}`);
   }
 
   /** GET /v2/: learns whether and how the registry wants auth, and gets the Authorization for this repository. */
@@ -65,7 +66,7 @@ export class RegistryClient {
     const body = await readBody(response, 1 << 20);
     if (response.status === 401) {
       const challenge = parseChallenge(String(response.headers['www-authenticate'] ?? ''));
-      if (challenge === undefined) throw new ImagePullError('Unauthorized', `registry ${this.endpoint.host} answered 401 without a usable WWW-Authenticate challenge`);
+      if (challenge === undefined) throw new RegistryError('Unauthorized', `registry ${this.endpoint.host} answered 401 without a usable WWW-Authenticate challenge`);
       this.authorization = await authorize(challenge, {
         registry: this.endpoint.host,
         repository: this.endpoint.repository,
@@ -74,7 +75,7 @@ export class RegistryClient {
         signal: this.options.signal,
       });
     } else if (response.status !== 200) {
-      throw new ImagePullError('Unreachable', `registry endpoint ${this.endpoint.url} does not speak the registry API v2 (GET /v2/ answered ${response.status}: ${registryMessage(body)})`);
+      throw new RegistryError('Unreachable', `registry endpoint ${this.endpoint.url} does not speak the registry API v2 (GET /v2/ answered ${response.status}: ${registryMessage(body)})`);
     }
     this.pinged = true;
   }
@@ -89,23 +90,30 @@ export class RegistryClient {
     if (response.status === 200) return response;
     const message = registryMessage(await readBody(response, 1 << 20));
     if (response.status === 401 || response.status === 403) {
-      throw new ImagePullError(
+      throw new RegistryError(
         'Unauthorized',
         `pull access denied for ${this.endpoint.repository} on registry ${this.endpoint.host}: ${response.status} ${response.status === 401 ? 'Unauthorized' : 'Forbidden'}${message ? ` (${message})` : ''}`,
       );
     }
-    if (response.status === 404) throw new ImagePullError('NotFound', `${what}: not found${message ? ` (${message})` : ''}`);
-    throw new ImagePullError('Invalid', `registry ${this.endpoint.host} answered ${response.status} for ${what}${message ? `: ${message}` : ''}`);
+    if (response.status === 404) throw new RegistryError('NotFound', `${what}: not found${message ? ` (${message})` : ''}`);
+    throw new RegistryError('Invalid', `registry ${this.endpoint.host} answered ${response.status} for ${what}${message ? `: ${message}` : ''}`);
   }
 
-  /** The manifest's exact bytes (its digest is over them) and Content-Type. */
-  async manifest(selector: string): Promise<{ bytes: Buffer; contentType: string | undefined }> {
-    const separator = selector.startsWith('sha256:') ? '@' : ':';
-    const response = await this.get(`manifests/${selector}`, MANIFEST_ACCEPT, `manifest ${this.where}${separator}${selector}`);
+  /**
+   * The manifest's exact bytes, Content-Type and the digest of those bytes; fetched by digest, the bytes must be
+   * that digest's (DigestMismatch otherwise), as containerd verifies them.
+   */
+  async manifest(selector: string): Promise<{ bytes: Buffer; contentType: string | undefined; digest: string }> {
+    const byDigest = selector.startsWith('sha256:');
+    const what = `manifest ${this.where}${byDigest ? '@' : ':'}${selector}`;
+    const response = await this.get(`manifests/${selector}`, MANIFEST_ACCEPT, what);
     const bytes = await readBody(response);
-    return { bytes, contentType: response.headers['content-type'] };
+    const digest = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+    if (byDigest && digest !== selector) throw new RegistryError('DigestMismatch', `${what} failed verification: the content received has digest ${digest}`);
+    return { bytes, contentType: response.headers['content-type'], digest };
   }
 
+  /** The blob's bytes as the registry sends them: verify them with digestVerifier. */
   async blob(digest: string): Promise<Readable> {
     const response = await this.get(`blobs/${digest}`, undefined, `blob ${digest} of ${this.where}`);
     return response.body;

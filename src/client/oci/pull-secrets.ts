@@ -1,7 +1,7 @@
 // imagePullSecrets (.dockerconfigjson and the older .dockercfg) → registry credentials, and the lookup kubelet's
 // credential keyring does: keys may carry a scheme, a port, a path prefix and *. globs; docker.io has aliases.
-import type { Secret } from '../../../apimachinery/api/core-v1.ts';
-import { ImagePullError, type RegistryCredentials } from '../types.ts';
+import type { Secret } from '../../apimachinery/api/core-v1.ts';
+import { RegistryError, type RegistryCredentials } from './registry-error.ts';
 
 const DOCKER_HUB_HOSTS = ['docker.io', 'index.docker.io', 'registry-1.docker.io'];
 
@@ -16,12 +16,12 @@ interface DockerConfigEntry {
 export function decodeAuth(where: string, auth: string): { username: string; password: string } {
   const decoded = Buffer.from(auth, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw new ImagePullError('Invalid', `${where}: must be base64 of username:password`);
+  if (colon < 0) throw new RegistryError('Invalid', `${where}: must be base64 of username:password`);
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
 function entryCredentials(where: string, entry: unknown): RegistryCredentials {
-  if (typeof entry !== 'object' || entry === null) throw new ImagePullError('Invalid', `${where}: must be an object`);
+  if (typeof entry !== 'object' || entry === null) throw new RegistryError('Invalid', `${where}: must be an object`);
   const { auth, username, password, identitytoken } = entry as DockerConfigEntry;
   const credentials: RegistryCredentials = {};
   if (username !== undefined) credentials.username = username;
@@ -49,10 +49,10 @@ export function credentialsFromPullSecrets(secrets: Secret[]): Map<string, Regis
     try {
       parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8'));
     } catch (error) {
-      throw new ImagePullError('Invalid', `${name}: ${key} is not JSON: ${(error as Error).message}`);
+      throw new RegistryError('Invalid', `${name}: ${key} is not JSON: ${(error as Error).message}`);
     }
     const auths = key === '.dockerconfigjson' ? (parsed as { auths?: unknown } | null)?.auths : parsed;
-    if (typeof auths !== 'object' || auths === null) throw new ImagePullError('Invalid', `${name}: ${key} has no auths`);
+    if (typeof auths !== 'object' || auths === null) throw new RegistryError('Invalid', `${name}: ${key} has no auths`);
     for (const [registry, entry] of Object.entries(auths)) {
       if (!credentials.has(registry)) credentials.set(registry, entryCredentials(`${name}: ${key} auths["${registry}"]`, entry));
     }

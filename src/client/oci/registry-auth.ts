@@ -1,7 +1,7 @@
 // The registry's auth handshake (distribution's token spec): the WWW-Authenticate challenge from GET /v2/, then a
 // Bearer token from the realm (anonymous, Basic with credentials, or an identity token as OAuth2 refresh token),
 // or Basic credentials sent with every request.
-import { ImagePullError, type RegistryCredentials } from '../types.ts';
+import { RegistryError, type RegistryCredentials } from './registry-error.ts';
 import { httpSend, readBody } from './http-transport.ts';
 import type { RegistryTls } from './registry-config.ts';
 
@@ -44,7 +44,7 @@ export async function authorize(challenge: AuthChallenge, context: AuthContext):
   const { credentials } = context;
   if (challenge.scheme === 'basic') {
     if (!hasPassword(credentials)) {
-      throw new ImagePullError(
+      throw new RegistryError(
         'Unauthorized',
         `pull access denied for ${context.repository} on registry ${context.registry}: 401 Unauthorized (the registry asks for Basic auth and no credentials were given)`,
       );
@@ -52,7 +52,7 @@ export async function authorize(challenge: AuthChallenge, context: AuthContext):
     return basic(credentials);
   }
   const realm = challenge.params.realm;
-  if (realm === undefined) throw new ImagePullError('Unauthorized', `registry ${context.registry} sent a Bearer challenge without a realm`);
+  if (realm === undefined) throw new RegistryError('Unauthorized', `registry ${context.registry} sent a Bearer challenge without a realm`);
   const scope = `repository:${context.repository}:pull`;
   const url = new URL(realm);
   let response;
@@ -74,18 +74,18 @@ export async function authorize(challenge: AuthChallenge, context: AuthContext):
       response = await httpSend(url, { headers, tls: context.tls, signal: context.signal });
     }
   } catch (error) {
-    throw new ImagePullError('Unreachable', `cannot reach the token server ${url.origin} of registry ${context.registry}: ${(error as Error).message}`);
+    throw new RegistryError('Unreachable', `cannot reach the token server ${url.origin} of registry ${context.registry}: ${(error as Error).message}`);
   }
   const body = await readBody(response, 1 << 20);
   const how = credentials?.identityToken !== undefined ? 'with an identity token' : hasPassword(credentials) ? `as ${credentials.username}` : 'anonymously';
   if (response.status === 401 || response.status === 403) {
-    throw new ImagePullError(
+    throw new RegistryError(
       'Unauthorized',
       `failed to authorize ${how} for repository ${context.repository} on registry ${context.registry}: token server answered ${response.status}`,
     );
   }
   if (response.status !== 200) {
-    throw new ImagePullError('Unreachable', `token server ${url.origin} of registry ${context.registry} answered ${response.status}`);
+    throw new RegistryError('Unreachable', `token server ${url.origin} of registry ${context.registry} answered ${response.status}`);
   }
   let token: unknown;
   try {
@@ -95,7 +95,7 @@ export async function authorize(challenge: AuthChallenge, context: AuthContext):
     token = undefined;
   }
   if (typeof token !== 'string' || token === '') {
-    throw new ImagePullError('Unauthorized', `token server ${url.origin} of registry ${context.registry} returned no token`);
+    throw new RegistryError('Unauthorized', `token server ${url.origin} of registry ${context.registry} returned no token`);
   }
   return `Bearer ${token}`;
 }

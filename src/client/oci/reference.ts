@@ -1,6 +1,6 @@
 // Image references as the Docker distribution reference grammar (github.com/distribution/reference) reads them:
 // Parse for the grammar itself, ParseDockerRef for what containerd and kubelet pull (docker.io, library/, :latest).
-import { ImagePullError } from '../types.ts';
+import { RegistryError } from './registry-error.ts';
 
 const DEFAULT_DOMAIN = 'docker.io';
 const LEGACY_DEFAULT_DOMAIN = 'index.docker.io';
@@ -51,8 +51,8 @@ export function manifestSelector(ref: ImageReference): string {
   return ref.digest ?? ref.tag ?? DEFAULT_TAG;
 }
 
-function invalid(input: string, reason: string): ImagePullError {
-  return new ImagePullError('InvalidReference', `couldn't parse image name "${input}": ${reason}`);
+function invalid(input: string, reason: string): RegistryError {
+  return new RegistryError('InvalidReference', `couldn't parse image name "${input}": ${reason}`);
 }
 
 /** go-digest's Digest.Validate, with sha256 the only algorithm registered. */

@@ -2,7 +2,7 @@
 // endpoints a pull tries, in containerd's order: the mirrors as listed, then the registry itself.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { ImagePullError, type RegistryCredentials } from '../types.ts';
+import { RegistryError, type RegistryCredentials } from './registry-error.ts';
 import { decodeAuth } from './pull-secrets.ts';
 import type { ImageReference } from './reference.ts';
 
@@ -41,8 +41,8 @@ export interface RegistryEndpoint {
 
 export const EMPTY_REGISTRIES_CONFIG: RegistriesConfig = { mirrors: new Map(), configs: new Map() };
 
-function fail(file: string, path: string, message: string): ImagePullError {
-  return new ImagePullError('Invalid', `registries config ${file}: ${path}: ${message}`);
+function fail(file: string, path: string, message: string): RegistryError {
+  return new RegistryError('Invalid', `registries config ${file}: ${path}: ${message}`);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -143,7 +143,7 @@ export function loadRegistriesConfig(file: string): RegistriesConfig {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ImagePullError('Invalid', `registries config ${file}: ${(error as Error).message}`);
+    throw new RegistryError('Invalid', `registries config ${file}: ${(error as Error).message}`);
   }
   return parseRegistriesConfig(text, file);
 }
@@ -188,7 +188,7 @@ export function resolveEndpoints(config: RegistriesConfig, ref: ImageReference):
   };
   const own = defaultEndpoint(ref.domain);
   for (const endpoint of mirror?.endpoints ?? []) {
-    const url = endpointURL(endpoint, () => new ImagePullError('Invalid', `mirror endpoint "${endpoint}" is not a URL`));
+    const url = endpointURL(endpoint, () => new RegistryError('Invalid', `mirror endpoint "${endpoint}" is not a URL`));
     const isOwn = url.host === own.host;
     const repository = isOwn ? ref.path : (mirror?.rewrites ?? []).reduce((path, [pattern, replacement]) => path.replace(pattern, replacement), ref.path);
     add(url, repository, !isOwn);
