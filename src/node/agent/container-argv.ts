@@ -12,6 +12,8 @@ export interface ImageDefaults {
   user?: number;
   /** Host directories the image's program lives in, bound read-only at the same path (the sandbox hides /tmp …). */
   hostDirs?: string[];
+  /** The image's ENV: set unless the container sets the variable itself. */
+  env?: Record<string, string>;
 }
 
 const BOSUN_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
@@ -44,7 +46,8 @@ export const BOSUN_IMAGE = 'ghcr.io/bosun/bosun:latest';
 // Images known by their full reference, not their base name: only Bosun's own default image runs this install's
 // CLI (node + bin/bosun.js, as the Dockerfile's ENTRYPOINT/CMD), so any other "bosun" image must say its command.
 const EXACT_IMAGES: Record<string, ImageDefaults> = {
-  [BOSUN_IMAGE]: { entrypoint: [process.execPath, BOSUN_BIN], cmd: ['controllers'], hostDirs: BOSUN_DIRS },
+  // A checkout being edited runs its sources through tsx, whose disk cache would be under the sandbox's hidden /tmp.
+  [BOSUN_IMAGE]: { entrypoint: [process.execPath, BOSUN_BIN], cmd: ['controllers'], hostDirs: BOSUN_DIRS, env: { TSX_DISABLE_CACHE: '1' } },
 };
 
 /** "docker.io/library/busybox:1.36@sha256:…" → "busybox". */
