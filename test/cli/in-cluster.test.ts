@@ -1,7 +1,7 @@
 // Issue 22's first "Must show" on Bosun's own plane, with real kubectl: `bosun up --controllers none`, then
 // `bosun manifests | kubectl apply -f -`. The controller Deployment runs as pods on the node agent under its
 // ServiceAccount (Bosun's default image runs this checkout's CLI), one replica holds the leader Lease, and the
-// controllers in the pods run a Landscaper example to Succeeded.
+// controllers in the pods run a Landscaper example to Succeeded; killing the leader pod hands the Lease over.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +12,21 @@ import { startBosunUp, type BosunUp } from '../node/e2e/bosun-up.ts';
 
 const NS = 'bosun-system';
 const SELECTOR = 'app.kubernetes.io/name=bosun';
+/** client-go's default retry period, which `bosun controllers --leader-elect` uses. */
+const RETRY_PERIOD_SECONDS = 2;
+
+/** manifest-configmaps once more, under other names: the Installation, its DataObject and its ConfigMaps. */
+const SECOND_INSTALLATION = readFileSync('examples/landscaper/manifest-configmaps/installation.yaml', 'utf8')
+  .replace(/name: configmaps\n(\s+)namespace/, 'name: configmaps-again\n$1namespace')
+  .replace('dataRef: configmaps-greeting', 'dataRef: configmaps-again-greeting')
+  .replace(/^(\s+)name: (greeting|settings)$/gm, '$1name: $2-again');
+
+interface LeaseSpec {
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  leaseTransitions: number;
+  acquireTime: string;
+}
 
 describe('bosun manifests installed on bosun up', () => {
   let up: BosunUp;
@@ -22,7 +37,7 @@ describe('bosun manifests installed on bosun up', () => {
     await up.close();
   });
 
-  test('the controller pods run under the ServiceAccount, elect a leader and run a Landscaper example', { timeout: 300_000 }, async () => {
+  test('the controller pods run under the ServiceAccount, elect a leader and run Landscaper examples across a leader kill', { timeout: 300_000 }, async (t) => {
     const manifests = await runToEnd(process.execPath, [bin, 'manifests']);
     assert.equal(manifests.code, 0, manifests.stderr);
     await up.ok(['apply', '-f', '-'], await servedOnly(up, manifests.stdout));
@@ -52,6 +67,25 @@ describe('bosun manifests installed on bosun up', () => {
     await up.ok(['apply', '-f', 'examples/landscaper/manifest-configmaps']);
     await up.ok(['wait', 'installation/configmaps', '-n', 'default', '--for=jsonpath={.status.phase}=Succeeded', '--timeout=120s']);
     assert.equal(await up.ok(['get', 'configmap', 'settings', '-n', 'default', '-o', 'jsonpath={.data.replicas}']), '3');
+ 
+    // Killing the leader pod: the other replica takes the Lease once it expires, and runs the next installation.
+    const lease = JSON.parse(await up.ok(['get', 'lease/bosun-controllers', '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
+    const leader = pods.items.find((pod) => lease.spec.holderIdentity.startsWith(`${pod.metadata.name}_`));
+    assert.ok(leader, `the holder ${lease.spec.holderIdentity} is one of the pods`);
+    const killedAt = Date.now();
+    await up.ok(['delete', 'pod', leader.metadata.name, '-n', NS, '--grace-period=0', '--force']);
+    const transitions = lease.spec.leaseTransitions + 1;
+    await up.ok(['wait', 'lease/bosun-controllers', '-n', NS, `--for=jsonpath={.spec.leaseTransitions}=${transitions}`, `--timeout=${2 * lease.spec.leaseDurationSeconds}s`]);
+    const taken = JSON.parse(await up.ok(['get', 'lease/bosun-controllers', '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
+    const survivor = pods.items.find((pod) => pod !== leader);
+    assert.ok(taken.spec.holderIdentity.startsWith(`${survivor?.metadata.name ?? ''}_`), `the other replica holds the Lease: ${taken.spec.holderIdentity}`);
+    // The hand-over, read from the Lease: acquired within one lease duration (and the candidates' retry period) of the kill.
+    const handOverMs = Date.parse(taken.spec.acquireTime) - killedAt;
+    t.diagnostic(`hand-over ${handOverMs} ms after the kill`);
+    assert.ok(handOverMs <= (lease.spec.leaseDurationSeconds + RETRY_PERIOD_SECONDS) * 1000, `hand-over took ${handOverMs} ms`);
+    await up.ok(['apply', '-f', '-'], SECOND_INSTALLATION);
+    const second = await up.kubectl(['wait', 'installation/configmaps-again', '-n', 'default', '--for=jsonpath={.status.phase}=Succeeded', '--timeout=120s']);
+    assert.equal(second.code, 0, `${second.stderr}\n${(await up.kubectl(['get', 'installation/configmaps-again', '-n', 'default', '-o', 'yaml'])).stdout}\n${await podReport(up)}`);
   });
 });
 
