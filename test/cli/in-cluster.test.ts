@@ -6,20 +6,28 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { parseAllDocuments } from 'yaml';
+import { leasesResource } from '../../src/apimachinery/builtin-resources.ts';
+import type { KubeObject } from '../../src/apimachinery/object.ts';
+import { createKubeClient } from '../../src/client/create-client.ts';
+import { startGitHubTestServer, type GitHubTestServer } from '../github-server/index.ts';
 import { bin, runToEnd } from '../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../node/e2e/bosun-up.ts';
 
 const NS = 'bosun-system';
+const INSTALL = 'bosun-controllers';
+/** The token of examples/terrakojo/repository.yaml. */
+const GITHUB_TOKEN = 'ghp_example';
 const SELECTOR = 'app.kubernetes.io/name=bosun';
-/** client-go's default retry period, which `bosun controllers --leader-elect` uses. */
-const RETRY_PERIOD_SECONDS = 2;
+/** client-go's default retry period, which `bosun controllers --leader-elect` uses, at its largest jitter (×1.2). */
+const RETRY_JITTERED_SECONDS = 2 * 1.2;
 
 /** manifest-configmaps once more, under other names: the Installation, its DataObject and its ConfigMaps. */
 const SECOND_INSTALLATION = readFileSync('examples/landscaper/manifest-configmaps/installation.yaml', 'utf8')
   .replace(/name: configmaps\n(\s+)namespace/, 'name: configmaps-again\n$1namespace')
   .replace('dataRef: configmaps-greeting', 'dataRef: configmaps-again-greeting')
   .replace(/^(\s+)name: (greeting|settings)$/gm, '$1name: $2-again');
+
+const THIRD_INSTALLATION = SECOND_INSTALLATION.replaceAll('-again', '-third');
 
 interface LeaseSpec {
   holderIdentity: string;
@@ -30,85 +38,194 @@ interface LeaseSpec {
 
 describe('bosun manifests installed on bosun up', () => {
   let up: BosunUp;
+  let gh: GitHubTestServer;
+  let pods: ControllerPod[];
   before(async () => {
+    // The workloads family is the plane's own Deployment and ReplicaSet controllers, what a real cluster's
+    // kube-controller-manager is; none of Bosun's families runs in bosun up itself.
     up = await startBosunUp(['--controllers', 'workloads']);
+    // GitHub for terrakojo: the test server on the pods' hostIP, the node's address on their bridge.
+    await up.ok(['run', 'host-ip', '--image=busybox', '--restart=Never', '--command', '--', 'true']);
+    await up.ok(['wait', 'pod/host-ip', '--for=jsonpath={.status.hostIP}', '--timeout=60s']);
+    gh = await startGitHubTestServer({ host: await up.ok(['get', 'pod/host-ip', '-o', 'jsonpath={.status.hostIP}']) });
+    await up.ok(['delete', 'pod/host-ip']);
+    gh.addToken(GITHUB_TOKEN);
+    gh.createRepository('acme', 'infra', { defaultBranch: 'main' });
   });
   after(async () => {
     await up.close();
+    await gh.close();
   });
 
-  test('the controller pods run under the ServiceAccount, elect a leader and run Landscaper examples across a leader kill', { timeout: 300_000 }, async (t) => {
+  test('the controller pods run under their ServiceAccount with RBAC enforced and elect a leader', { timeout: 180_000 }, async () => {
     const manifests = await runToEnd(process.execPath, [bin, 'manifests']);
     assert.equal(manifests.code, 0, manifests.stderr);
-    await up.ok(['apply', '-f', '-'], await servedOnly(up, manifests.stdout));
+    await up.ok(['apply', '-f', '-'], manifests.stdout);
+    // How an operator points terrakojo at GitHub Enterprise Server: the environment of the controllers.
+    await up.ok(['set', 'env', `deployment/${INSTALL}`, '-n', NS, `GITHUB_API_URL=${gh.apiUrl}`, 'GITHUB_WRITE_INTERVAL_MS=0']);
     // The plane's serving certificate names the kubernetes Service by DNS but not by its ClusterIP, the address
     // in-cluster config uses (src/apiserver/auth/serving-cert.ts, owned by the RBAC work): name it by DNS until then.
-    await up.ok(['set', 'env', 'deployment/bosun-controllers', '-n', NS, 'KUBERNETES_SERVICE_HOST=kubernetes.default.svc']);
+    await up.ok(['set', 'env', `deployment/${INSTALL}`, '-n', NS, 'KUBERNETES_SERVICE_HOST=kubernetes.default.svc']);
     // The embedded API server calls webhooks by URL from the host, where the Service's DNS name does not resolve,
     // and does not follow clientConfig.service yet: the pods serve no webhooks until it does.
-    const args = JSON.parse(await up.ok(['get', 'deployment/bosun-controllers', '-n', NS, '-o', 'jsonpath={.spec.template.spec.containers[0].args}'])) as string[];
+    const args = JSON.parse(await up.ok(['get', `deployment/${INSTALL}`, '-n', NS, '-o', 'jsonpath={.spec.template.spec.containers[0].args}'])) as string[];
     const webhookUrl = args.findIndex((arg) => arg.startsWith('--webhook-url='));
     assert.notEqual(webhookUrl, -1);
-    await up.ok(['patch', 'deployment/bosun-controllers', '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: `/spec/template/spec/containers/0/args/${webhookUrl}`, value: '--no-webhook' }])]);
-    const rollout = await up.kubectl(['rollout', 'status', 'deployment/bosun-controllers', '-n', NS, '--timeout=90s']);
+    await up.ok(['patch', `deployment/${INSTALL}`, '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: `/spec/template/spec/containers/0/args/${webhookUrl}`, value: '--no-webhook' }])]);
+    const rollout = await up.kubectl(['rollout', 'status', `deployment/${INSTALL}`, '-n', NS, '--timeout=90s']);
     assert.equal(rollout.code, 0, `${rollout.stderr}\n${await podReport(up)}`);
-    const pods = JSON.parse(await up.ok(['get', 'pods', '-n', NS, '-l', SELECTOR, '-o', 'json'])) as { items: { metadata: { name: string }; spec: { serviceAccountName: string }; status: { phase: string } }[] };
-    assert.equal(pods.items.length, 2);
-    for (const pod of pods.items) {
-      assert.equal(pod.spec.serviceAccountName, 'bosun-controllers');
-      assert.equal(pod.status.phase, 'Running');
+    // The rollout's old pods may still be terminating: the two pods are the ones that are not.
+    const listed = (JSON.parse(await up.ok(['get', 'pods', '-n', NS, '-l', SELECTOR, '-o', 'json'])) as { items: ControllerPod[] }).items;
+    for (const old of listed.filter((pod) => pod.metadata.deletionTimestamp)) await up.ok(['wait', `pod/${old.metadata.name}`, '-n', NS, '--for=delete', '--timeout=60s']);
+    pods = listed.filter((pod) => !pod.metadata.deletionTimestamp);
+    assert.equal(pods.length, 2);
+    for (const pod of pods) assert.equal(pod.spec.serviceAccountName, INSTALL);
+    // One of the two holds the Lease (the old pods' leader may hold it until it expires).
+    await leaseHeldByOneOf(up, pods.map((pod) => pod.metadata.name));
+    // The ServiceAccount has what its roles grant and nothing more.
+    const as = `--as=system:serviceaccount:${NS}:${INSTALL}`;
+    assert.equal((await up.ok(['auth', 'can-i', 'update', 'installations.landscaper.gardener.cloud/status', as])).trim(), 'yes');
+    for (const request of [['create', 'clusterrolebindings'], ['delete', 'nodes'], ['create', 'pods', '--subresource=exec']]) {
+      const answer = await up.kubectl(['auth', 'can-i', ...request, as]);
+      assert.equal(answer.stdout.trim(), 'no', request.join(' '));
     }
-    await up.ok(['wait', 'lease/bosun-controllers', '-n', NS, '--for=jsonpath={.spec.holderIdentity}', '--timeout=60s']);
+  });
 
-    // The manifest deployer reaches the plane from inside the pod: the kubernetes Service, with the plane's CA.
+  test('Landscaper: an installation deploys through a Target whose ServiceAccount may edit its namespace', { timeout: 180_000 }, async () => {
+    // The Target's own identity, bound to edit in default: what the manifest deployer may do there.
+    await up.ok(['create', 'serviceaccount', 'landscaper-target', '-n', 'default']);
+    await up.ok(['create', 'rolebinding', 'landscaper-target-edit', '-n', 'default', '--clusterrole=edit', '--serviceaccount=default:landscaper-target']);
     const kubeconfig = join(up.dataDir, 'in-cluster-kubeconfig');
-    writeFileSync(kubeconfig, inClusterKubeconfig(readFileSync(join(up.dataDir, 'serving.crt'), 'utf8'), (await up.ok(['create', 'token', 'default', '--duration=1h'])).trim()));
+    writeFileSync(kubeconfig, inClusterKubeconfig(readFileSync(join(up.dataDir, 'serving.crt'), 'utf8'), (await up.ok(['create', 'token', 'landscaper-target', '-n', 'default', '--duration=1h'])).trim()));
     await up.ok(['create', 'secret', 'generic', 'bosun-kubeconfig', '-n', 'default', `--from-file=kubeconfig=${kubeconfig}`]);
     await up.ok(['apply', '-f', 'examples/landscaper/manifest-configmaps']);
-    await up.ok(['wait', 'installation/configmaps', '-n', 'default', '--for=jsonpath={.status.phase}=Succeeded', '--timeout=120s']);
+    await succeeded(up, 'configmaps');
     assert.equal(await up.ok(['get', 'configmap', 'settings', '-n', 'default', '-o', 'jsonpath={.data.replicas}']), '3');
- 
-    // Killing the leader pod: the other replica takes the Lease once it expires, and runs the next installation.
-    const lease = JSON.parse(await up.ok(['get', 'lease/bosun-controllers', '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
-    const leader = pods.items.find((pod) => lease.spec.holderIdentity.startsWith(`${pod.metadata.name}_`));
+  });
+
+  test('terrakojo: the example repository\'s first commit runs its docs Workflow, mirrored into a check run', { timeout: 180_000 }, async () => {
+    await up.ok(['apply', '-f', 'examples/terrakojo']);
+    await up.ok(['wait', 'repository/infra', '-n', 'default', '--for=jsonpath={.status.synced}=true', '--timeout=90s']);
+    const head = gh.branchHead('acme', 'infra', 'main') ?? '';
+    const runs = () => gh.checkRuns('acme', 'infra').filter((run) => run.head_sha === head);
+    await gh.until(() => runs().some((run) => run.status === 'completed'), 120_000, 'a completed check run on the default branch', () => JSON.stringify(runs()));
+    assert.deepEqual(runs().map((run) => [run.name, run.conclusion]), [['Docs(.)', 'success']]);
+  });
+
+  test('chaos: a cpu-pressure Disruption is injected into its target and cleaned up on delete', { timeout: 240_000 }, async () => {
+    await up.ok(['apply', '-f', 'examples/chaos/target.yaml']);
+    await up.ok(['rollout', 'status', 'deployment/web', '-n', 'chaos-demo', '--timeout=120s']);
+    await up.ok(['apply', '-f', 'examples/chaos/cpu-pressure.yaml']);
+    const injected = await up.kubectl(['wait', 'disruption/cpu-pressure', '-n', 'chaos-demo', '--for=jsonpath={.status.injectionStatus}=Injected', '--timeout=120s']);
+    assert.equal(injected.code, 0, `${injected.stderr}\n${(await up.kubectl(['get', 'disruption/cpu-pressure', '-n', 'chaos-demo', '-o', 'yaml'])).stdout}\n${await podReport(up)}`);
+    await up.ok(['delete', '-f', 'examples/chaos/cpu-pressure.yaml', '--timeout=120s']);
+    assert.equal(await up.ok(['get', 'pods', '-n', 'chaos-engineering', '-l', 'chaos.datadoghq.com/disruption-name=cpu-pressure', '-o', 'name']), '');
+  });
+
+  test('killing the leader pod hands the Lease over once it expires, and no installation is lost', { timeout: 240_000 }, async (t) => {
+    const lease = JSON.parse(await up.ok(['get', `lease/${INSTALL}`, '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
+    const leader = pods.find((pod) => lease.spec.holderIdentity.startsWith(`${pod.metadata.name}_`));
     assert.ok(leader, `the holder ${lease.spec.holderIdentity} is one of the pods`);
     const killedAt = Date.now();
     await up.ok(['delete', 'pod', leader.metadata.name, '-n', NS, '--grace-period=0', '--force']);
     const transitions = lease.spec.leaseTransitions + 1;
-    await up.ok(['wait', 'lease/bosun-controllers', '-n', NS, `--for=jsonpath={.spec.leaseTransitions}=${transitions}`, `--timeout=${2 * lease.spec.leaseDurationSeconds}s`]);
-    const taken = JSON.parse(await up.ok(['get', 'lease/bosun-controllers', '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
-    const survivor = pods.items.find((pod) => pod !== leader);
+    await up.ok(['wait', `lease/${INSTALL}`, '-n', NS, `--for=jsonpath={.spec.leaseTransitions}=${transitions}`, `--timeout=${2 * lease.spec.leaseDurationSeconds}s`]);
+    const taken = JSON.parse(await up.ok(['get', `lease/${INSTALL}`, '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
+    const survivor = pods.find((pod) => pod !== leader);
     assert.ok(taken.spec.holderIdentity.startsWith(`${survivor?.metadata.name ?? ''}_`), `the other replica holds the Lease: ${taken.spec.holderIdentity}`);
-    // The hand-over, read from the Lease: acquired within one lease duration (and the candidates' retry period) of the kill.
+    // The hand-over, read from the Lease. As client-go's, a candidate judges expiry from when it last saw the
+    // Lease change, and looks every retry period (jittered ×1.2): the Lease is taken at most one lease duration
+    // and two such retries after the leader's last renewal, which came before the kill.
     const handOverMs = Date.parse(taken.spec.acquireTime) - killedAt;
     t.diagnostic(`hand-over ${handOverMs} ms after the kill`);
-    assert.ok(handOverMs <= (lease.spec.leaseDurationSeconds + RETRY_PERIOD_SECONDS) * 1000, `hand-over took ${handOverMs} ms`);
+    assert.ok(handOverMs <= (lease.spec.leaseDurationSeconds + 2 * RETRY_JITTERED_SECONDS) * 1000, `hand-over took ${handOverMs} ms`);
     await up.ok(['apply', '-f', '-'], SECOND_INSTALLATION);
-    const second = await up.kubectl(['wait', 'installation/configmaps-again', '-n', 'default', '--for=jsonpath={.status.phase}=Succeeded', '--timeout=120s']);
-    assert.equal(second.code, 0, `${second.stderr}\n${(await up.kubectl(['get', 'installation/configmaps-again', '-n', 'default', '-o', 'yaml'])).stdout}\n${await podReport(up)}`);
+    await succeeded(up, 'configmaps-again');
+  });
+
+  test('a verb taken out of a family\'s ClusterRole fails the work with a Forbidden that names it', { timeout: 180_000 }, async () => {
+    const role = `bosun-landscaper`;
+    const rules = JSON.parse(await up.ok(['get', 'clusterrole', role, '-o', 'jsonpath={.rules}'])) as PolicyRule[];
+    const status = rules.findIndex((rule) => rule.resources.includes('installations/status') && rule.verbs.includes('update'));
+    assert.notEqual(status, -1, `${role} grants update on installations/status: ${JSON.stringify(rules)}`);
+    // One verb on one resource: the rule loses installations/status, which comes back with every verb but update.
+    const rule = rules[status]!;
+    const rest = rule.resources.filter((resource) => resource !== 'installations/status');
+    const verbs = rule.verbs.filter((verb) => verb !== 'update');
+    const without = [
+      ...rules.filter((_, i) => i !== status),
+      ...(rest.length > 0 ? [{ ...rule, resources: rest }] : []),
+      ...(verbs.length > 0 ? [{ ...rule, resources: ['installations/status'], verbs }] : []),
+    ];
+    await up.ok(['patch', 'clusterrole', role, '--type=merge', '-p', JSON.stringify({ rules: without })]);
+    try {
+      await up.ok(['apply', '-f', '-'], THIRD_INSTALLATION);
+      // The log line is JSON: quotes in the message are escaped.
+      await untilLogged(up, /"configmaps-third\\" is forbidden: User \\"system:serviceaccount:bosun-system:bosun-controllers\\" cannot update resource \\"installations\/status\\" in API group \\"landscaper\.gardener\.cloud\\" in the namespace \\"default\\"/);
+    } finally {
+      await up.ok(['patch', 'clusterrole', role, '--type=merge', '-p', JSON.stringify({ rules })]);
+    }
+    // With the verb back, the installation the controllers could not update goes on to Succeeded.
+    await succeeded(up, 'configmaps-third');
   });
 });
+
+interface ControllerPod {
+  metadata: { name: string; deletionTimestamp?: string };
+  spec: { serviceAccountName: string };
+}
+
+interface PolicyRule {
+  apiGroups: string[];
+  resources: string[];
+  verbs: string[];
+}
+
+/** Waits for the installation to be Succeeded; on failure says what the installation and the pods show. */
+async function succeeded(up: BosunUp, name: string): Promise<void> {
+  const wait = await up.kubectl(['wait', `installation/${name}`, '-n', 'default', '--for=jsonpath={.status.phase}=Succeeded', '--timeout=120s']);
+  assert.equal(wait.code, 0, `${wait.stderr}\n${(await up.kubectl(['get', 'installations,executions,deployitems', '-n', 'default', '-o', 'yaml'])).stdout}\n${await podReport(up)}`);
+}
+
+/** Waits, on a watch of the Lease, until one of `names` holds it. */
+async function leaseHeldByOneOf(up: BosunUp, names: string[]): Promise<void> {
+  const client = createKubeClient({ kubeconfigPath: join(up.dataDir, 'kubeconfig') });
+  let holder = '';
+  try {
+    const leases = await client.watch<KubeObject>(leasesResource, { namespace: NS, fieldSelector: `metadata.name=${INSTALL}` });
+    const timer = setTimeout(() => leases.close(), 60_000);
+    try {
+      for await (const event of leases) {
+        holder = String((event.object['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity ?? '');
+        if (names.some((name) => holder.startsWith(`${name}_`))) return;
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    assert.fail(`the Lease is held by ${holder || 'nobody'}, not by one of ${names.join(', ')}`);
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Follows the controllers' logs until a line matches: a reconcile error is logged with its cause, as
+ * controller-runtime logs "Reconciler error", and retried with back-off.
+ */
+async function untilLogged(up: BosunUp, pattern: RegExp): Promise<void> {
+  const logs = up.kubectl.stream(['logs', '-f', '-n', NS, '-l', SELECTOR, '--tail=-1', '--prefix']);
+  try {
+    await logs.waitForLine(pattern, 90_000);
+  } finally {
+    await logs.stop();
+  }
+}
 
 /** What the controller pods did, for a failure message: their state, Events and logs. */
 async function podReport(up: BosunUp): Promise<string> {
   const describe = await up.kubectl(['describe', 'pods', '-n', NS, '-l', SELECTOR]);
   const logs = await up.kubectl(['logs', '-n', NS, '-l', SELECTOR, '--tail=30', '--prefix']);
   return `${describe.stdout}\n${logs.stdout}${logs.stderr}`;
-}
-
-/**
- * The manifests less the kinds this plane does not serve yet (the RBAC kinds, until authorization lands): kubectl
- * would apply the rest and exit 1. Once they are served, nothing is dropped.
- */
-async function servedOnly(up: BosunUp, stream: string): Promise<string> {
-  const served = new Set(
-    (await up.ok(['api-resources', '--no-headers'])).split('\n').map((line) => {
-      const columns = line.trim().split(/\s+/);
-      return `${columns.at(-3) ?? ''} ${columns.at(-1) ?? ''}`;
-    }),
-  );
-  const documents = parseAllDocuments(stream).filter((doc) => served.has(`${String(doc.get('apiVersion'))} ${String(doc.get('kind'))}`));
-  return documents.map((doc) => doc.toString()).join('---\n');
 }
 
 function inClusterKubeconfig(ca: string, token: string): string {
