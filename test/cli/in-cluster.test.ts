@@ -1,23 +1,18 @@
-// Issue 22's first "Must show" on Bosun's own plane, with real kubectl: `bosun up --controllers none`, then
-// `bosun manifests | kubectl apply -f -`. The controller Deployment runs as pods on the node agent under its
-// ServiceAccount (Bosun's default image runs this checkout's CLI), one replica holds the leader Lease, and the
-// controllers in the pods run a Landscaper example to Succeeded; killing the leader pod hands the Lease over.
+// Issue 22's first "Must show" on Bosun's own plane, with real kubectl: `bosun up` with none of Bosun's families,
+// then `bosun manifests | kubectl apply -f -`. The controller Deployment runs as pods on the node agent under its
+// ServiceAccount with RBAC enforced (Bosun's default image runs this checkout's CLI on the host runtime; the real
+// image is in-cluster-image.test.ts), one replica holds the leader Lease, and the controllers in the pods run a
+// Landscaper, a terrakojo (against the GitHub test server) and a chaos example to their end states. Killing the
+// leader pod hands the Lease over; a verb taken out of a ClusterRole shows as a Forbidden naming it.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { leasesResource } from '../../src/apimachinery/builtin-resources.ts';
-import type { KubeObject } from '../../src/apimachinery/object.ts';
-import { createKubeClient } from '../../src/client/create-client.ts';
 import { startGitHubTestServer, type GitHubTestServer } from '../github-server/index.ts';
-import { bin, runToEnd } from '../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../node/e2e/bosun-up.ts';
+import { INSTALL, installControllers, landscaperTarget, NS, podReport, SELECTOR, succeeded, type ControllerPod } from './in-cluster.ts';
 
-const NS = 'bosun-system';
-const INSTALL = 'bosun-controllers';
 /** The token of examples/terrakojo/repository.yaml. */
 const GITHUB_TOKEN = 'ghp_example';
-const SELECTOR = 'app.kubernetes.io/name=bosun';
 /** client-go's default retry period, which `bosun controllers --leader-elect` uses, at its largest jitter (×1.2). */
 const RETRY_JITTERED_SECONDS = 2 * 1.2;
 
@@ -58,33 +53,11 @@ describe('bosun manifests installed on bosun up', () => {
   });
 
   test('the controller pods run under their ServiceAccount with RBAC enforced and elect a leader', { timeout: 180_000 }, async () => {
-    const manifests = await runToEnd(process.execPath, [bin, 'manifests']);
-    assert.equal(manifests.code, 0, manifests.stderr);
-    await up.ok(['apply', '-f', '-'], manifests.stdout);
     // How an operator points terrakojo at GitHub Enterprise Server: the environment of the controllers.
-    await up.ok(['set', 'env', `deployment/${INSTALL}`, '-n', NS, `GITHUB_API_URL=${gh.apiUrl}`, 'GITHUB_WRITE_INTERVAL_MS=0']);
-    // The plane's serving certificate names the kubernetes Service by DNS but not by its ClusterIP, the address
-    // in-cluster config uses (src/apiserver/auth/serving-cert.ts, owned by the RBAC work): name it by DNS until then.
-    await up.ok(['set', 'env', `deployment/${INSTALL}`, '-n', NS, 'KUBERNETES_SERVICE_HOST=kubernetes.default.svc']);
-    // The embedded API server calls webhooks by URL from the host, where the Service's DNS name does not resolve,
-    // and does not follow clientConfig.service yet: the pods serve no webhooks until it does.
-    const args = JSON.parse(await up.ok(['get', `deployment/${INSTALL}`, '-n', NS, '-o', 'jsonpath={.spec.template.spec.containers[0].args}'])) as string[];
-    const webhookUrl = args.findIndex((arg) => arg.startsWith('--webhook-url='));
-    assert.notEqual(webhookUrl, -1);
-    await up.ok(['patch', `deployment/${INSTALL}`, '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: `/spec/template/spec/containers/0/args/${webhookUrl}`, value: '--no-webhook' }])]);
-    const rollout = await up.kubectl(['rollout', 'status', `deployment/${INSTALL}`, '-n', NS, '--timeout=90s']);
-    assert.equal(rollout.code, 0, `${rollout.stderr}\n${await podReport(up)}`);
-    // The rollout's old pods may still be terminating: the two pods are the ones that are not.
-    const listed = (JSON.parse(await up.ok(['get', 'pods', '-n', NS, '-l', SELECTOR, '-o', 'json'])) as { items: ControllerPod[] }).items;
-    for (const old of listed.filter((pod) => pod.metadata.deletionTimestamp)) await up.ok(['wait', `pod/${old.metadata.name}`, '-n', NS, '--for=delete', '--timeout=60s']);
-    pods = listed.filter((pod) => !pod.metadata.deletionTimestamp);
-    assert.equal(pods.length, 2);
-    for (const pod of pods) assert.equal(pod.spec.serviceAccountName, INSTALL);
-    // One of the two holds the Lease (the old pods' leader may hold it until it expires).
-    await leaseHeldByOneOf(up, pods.map((pod) => pod.metadata.name));
+    pods = await installControllers(up, { env: { GITHUB_API_URL: gh.apiUrl, GITHUB_WRITE_INTERVAL_MS: '0' } });
     // The ServiceAccount has what its roles grant and nothing more.
     const as = `--as=system:serviceaccount:${NS}:${INSTALL}`;
-    assert.equal((await up.ok(['auth', 'can-i', 'update', 'installations.landscaper.gardener.cloud/status', as])).trim(), 'yes');
+    assert.equal((await up.ok(['auth', 'can-i', 'update', 'installations.landscaper.gardener.cloud', '--subresource=status', as])).trim(), 'yes');
     for (const request of [['create', 'clusterrolebindings'], ['delete', 'nodes'], ['create', 'pods', '--subresource=exec']]) {
       const answer = await up.kubectl(['auth', 'can-i', ...request, as]);
       assert.equal(answer.stdout.trim(), 'no', request.join(' '));
@@ -92,12 +65,7 @@ describe('bosun manifests installed on bosun up', () => {
   });
 
   test('Landscaper: an installation deploys through a Target whose ServiceAccount may edit its namespace', { timeout: 180_000 }, async () => {
-    // The Target's own identity, bound to edit in default: what the manifest deployer may do there.
-    await up.ok(['create', 'serviceaccount', 'landscaper-target', '-n', 'default']);
-    await up.ok(['create', 'rolebinding', 'landscaper-target-edit', '-n', 'default', '--clusterrole=edit', '--serviceaccount=default:landscaper-target']);
-    const kubeconfig = join(up.dataDir, 'in-cluster-kubeconfig');
-    writeFileSync(kubeconfig, inClusterKubeconfig(readFileSync(join(up.dataDir, 'serving.crt'), 'utf8'), (await up.ok(['create', 'token', 'landscaper-target', '-n', 'default', '--duration=1h'])).trim()));
-    await up.ok(['create', 'secret', 'generic', 'bosun-kubeconfig', '-n', 'default', `--from-file=kubeconfig=${kubeconfig}`]);
+    await landscaperTarget(up);
     await up.ok(['apply', '-f', 'examples/landscaper/manifest-configmaps']);
     await succeeded(up, 'configmaps');
     assert.equal(await up.ok(['get', 'configmap', 'settings', '-n', 'default', '-o', 'jsonpath={.data.replicas}']), '3');
@@ -170,42 +138,10 @@ describe('bosun manifests installed on bosun up', () => {
   });
 });
 
-interface ControllerPod {
-  metadata: { name: string; deletionTimestamp?: string };
-  spec: { serviceAccountName: string };
-}
-
 interface PolicyRule {
   apiGroups: string[];
   resources: string[];
   verbs: string[];
-}
-
-/** Waits for the installation to be Succeeded; on failure says what the installation and the pods show. */
-async function succeeded(up: BosunUp, name: string): Promise<void> {
-  const wait = await up.kubectl(['wait', `installation/${name}`, '-n', 'default', '--for=jsonpath={.status.phase}=Succeeded', '--timeout=120s']);
-  assert.equal(wait.code, 0, `${wait.stderr}\n${(await up.kubectl(['get', 'installations,executions,deployitems', '-n', 'default', '-o', 'yaml'])).stdout}\n${await podReport(up)}`);
-}
-
-/** Waits, on a watch of the Lease, until one of `names` holds it. */
-async function leaseHeldByOneOf(up: BosunUp, names: string[]): Promise<void> {
-  const client = createKubeClient({ kubeconfigPath: join(up.dataDir, 'kubeconfig') });
-  let holder = '';
-  try {
-    const leases = await client.watch<KubeObject>(leasesResource, { namespace: NS, fieldSelector: `metadata.name=${INSTALL}` });
-    const timer = setTimeout(() => leases.close(), 60_000);
-    try {
-      for await (const event of leases) {
-        holder = String((event.object['spec'] as { holderIdentity?: string } | undefined)?.holderIdentity ?? '');
-        if (names.some((name) => holder.startsWith(`${name}_`))) return;
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    assert.fail(`the Lease is held by ${holder || 'nobody'}, not by one of ${names.join(', ')}`);
-  } finally {
-    await client.close();
-  }
 }
 
 /**
@@ -221,20 +157,3 @@ async function untilLogged(up: BosunUp, pattern: RegExp): Promise<void> {
   }
 }
 
-/** What the controller pods did, for a failure message: their state, Events and logs. */
-async function podReport(up: BosunUp): Promise<string> {
-  const describe = await up.kubectl(['describe', 'pods', '-n', NS, '-l', SELECTOR]);
-  const logs = await up.kubectl(['logs', '-n', NS, '-l', SELECTOR, '--tail=30', '--prefix']);
-  return `${describe.stdout}\n${logs.stdout}${logs.stderr}`;
-}
-
-function inClusterKubeconfig(ca: string, token: string): string {
-  return JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'plane', cluster: { server: 'https://kubernetes.default.svc:443', 'certificate-authority-data': Buffer.from(ca).toString('base64') } }],
-    users: [{ name: 'default', user: { token } }],
-    contexts: [{ name: 'plane', context: { cluster: 'plane', user: 'default' } }],
-    'current-context': 'plane',
-  });
-}
