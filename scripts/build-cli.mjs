@@ -4,15 +4,16 @@
 // Beside the chunks, build.json records when the build started and which files went into it: bin/bosun.js
 // uses the build only while none of those files is newer.
 //
-//   node scripts/build-cli.mjs [--outdir DIR]     (default: dist/cli)
+//   node scripts/build-cli.mjs [--outdir DIR] [--root DIR]     (default: dist/cli of this checkout)
 import { build } from 'esbuild';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist/cli' } } });
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist/cli' }, root: { type: 'string' } } });
+// --root: another copy of the sources (scripts/build-image.ts compiles the image's /app with it).
+const root = values.root === undefined ? fileURLToPath(new URL('..', import.meta.url)) : resolve(values.root);
 const outdir = resolve(root, values.outdir);
 
 class BuildError extends Error {

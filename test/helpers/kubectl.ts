@@ -22,8 +22,10 @@ export interface Kubectl {
 export interface KubectlStream {
   readonly lines: string[];
   readonly stderr: () => string;
-  /** Resolves once `count` lines (or a line matching `pattern`) arrived; rejects after `timeoutMs`. */
+  /** Resolves once `count` lines arrived; rejects after `timeoutMs`. */
   waitForLines(count: number, timeoutMs?: number): Promise<string[]>;
+  /** Resolves with the first line matching `pattern`; rejects after `timeoutMs`. */
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   /** Resolves once stderr matches `pattern` (e.g. a `-v=6` request trace); rejects after `timeoutMs`. */
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -53,6 +55,26 @@ export function kubectlFor(kubeconfigFile: string, binary = 'kubectl'): Kubectl 
     let partial = '';
     let stderr = '';
     const waiters = new Set<() => void>();
+    /** Resolves with what `found` returns once it returns something, checked on every chunk of output. */
+    const until = <T>(found: () => T | undefined, timeoutMs: number, failure: () => string) =>
+      new Promise<T>((resolve, reject) => {
+        const check = () => {
+          const value = found();
+          if (value === undefined) return;
+          cleanup();
+          resolve(value);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`kubectl ${args.join(' ')}: ${failure()}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
     child.stdout.on('data', (d: Buffer) => {
       partial += d.toString();
       const parts = partial.split('\n');
@@ -69,43 +91,12 @@ export function kubectlFor(kubeconfigFile: string, binary = 'kubectl'): Kubectl 
       lines,
       stderr: () => stderr,
       waitForLines: (count, timeoutMs = 5000) =>
-        new Promise<string[]>((resolve, reject) => {
-          const check = () => {
-            if (lines.length >= count) {
-              cleanup();
-              resolve([...lines]);
-            }
-          };
-          const timer = setTimeout(() => {
-            cleanup();
-            reject(new Error(`kubectl ${args.join(' ')}: wanted ${count} lines within ${timeoutMs} ms, got ${JSON.stringify(lines)}; stderr: ${stderr}`));
-          }, timeoutMs);
-          const cleanup = () => {
-            clearTimeout(timer);
-            waiters.delete(check);
-          };
-          waiters.add(check);
-          check();
-        }),
-      waitForStderr: (pattern, timeoutMs = 5000) =>
-        new Promise<void>((resolve, reject) => {
-          const check = () => {
-            if (pattern.test(stderr)) {
-              cleanup();
-              resolve();
-            }
-          };
-          const timer = setTimeout(() => {
-            cleanup();
-            reject(new Error(`kubectl ${args.join(' ')}: stderr did not match ${String(pattern)} within ${timeoutMs} ms: ${stderr}`));
-          }, timeoutMs);
-          const cleanup = () => {
-            clearTimeout(timer);
-            waiters.delete(check);
-          };
-          waiters.add(check);
-          check();
-        }),
+        until(() => (lines.length >= count ? [...lines] : undefined), timeoutMs, () => `wanted ${count} lines within ${timeoutMs} ms, got ${JSON.stringify(lines)}; stderr: ${stderr}`),
+      waitForLine: (pattern, timeoutMs = 5000) =>
+        until(() => lines.find((line) => pattern.test(line)), timeoutMs, () => `no line matched ${String(pattern)} within ${timeoutMs} ms: ${JSON.stringify(lines.slice(-20))}; stderr: ${stderr}`),
+      waitForStderr: async (pattern, timeoutMs = 5000) => {
+        await until(() => (pattern.test(stderr) ? true : undefined), timeoutMs, () => `stderr did not match ${String(pattern)} within ${timeoutMs} ms: ${stderr}`);
+      },
       async stop() {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
         await exited;

@@ -1,7 +1,7 @@
 // How the agent turns a core/v1 Container into the sandbox's argv and environment.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { imageBaseName, resolveArgv } from '../../src/node/agent/container-argv.ts';
+import { BOSUN_IMAGE, imageBaseName, resolveArgv } from '../../src/node/agent/container-argv.ts';
 import { containerLogPath } from '../../src/node/agent/log-paths.ts';
 import { restartDelayMs } from '../../src/node/agent/restart-backoff.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
@@ -27,6 +27,14 @@ test('an unknown image without command is a CreateContainerError saying to set c
     () => resolveArgv({ name: 'app', image: 'example.com/app:1' }, new Map()),
     (error: unknown) => error instanceof SandboxSpecError && error.reason === 'CreateContainerError' && /set command/.test(error.message) && /app:1/.test(error.message),
   );
+});
+
+test("Bosun's own default image runs this install's CLI; another bosun image needs its command", () => {
+  const argv = resolveArgv({ name: 'controllers', image: BOSUN_IMAGE, args: ['controllers', '--leader-elect'] }, new Map());
+  assert.equal(argv[0], process.execPath);
+  assert.match(argv[1] ?? '', /\/bin\/bosun\.js$/);
+  assert.deepEqual(argv.slice(2), ['controllers', '--leader-elect']);
+  assert.throws(() => resolveArgv({ name: 'c', image: 'registry.example.com/bosun:1' }, new Map()), SandboxSpecError);
 });
 
 test('log paths follow kubelet layout, one file per restart', () => {

@@ -2,6 +2,7 @@
 // CRDs, Namespace, ServiceAccount, least-privilege roles derived from the rules each family declares (never
 // written a second time here), bindings, the webhook Service, the Deployment and its PodDisruptionBudget.
 import type { KubeObject } from '../../apimachinery/object.ts';
+import { BOSUN_IMAGE } from '../../node/agent/container-argv.ts';
 import type { Family, PolicyRule } from '../../runtime/family.ts';
 import { familyCrds } from '../families.ts';
 
@@ -11,7 +12,7 @@ export interface InstallOptions {
   image: string;
 }
 
-export const DEFAULT_INSTALL: InstallOptions = { namespace: 'bosun-system', image: 'ghcr.io/bosun/bosun:latest' };
+export const DEFAULT_INSTALL: InstallOptions = { namespace: 'bosun-system', image: BOSUN_IMAGE };
 
 export const INSTALL_NAME = 'bosun-controllers';
 export const WEBHOOK_SERVICE = 'bosun-webhook';

@@ -12,6 +12,8 @@ export interface ImageDefaults {
   user?: number;
   /** Host directories the image's program lives in, bound read-only at the same path (the sandbox hides /tmp …). */
   hostDirs?: string[];
+  /** The image's ENV: set unless the container sets the variable itself. */
+  env?: Record<string, string>;
 }
 
 const BOSUN_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
@@ -39,6 +41,15 @@ const IMAGE_DEFAULTS: Record<string, ImageDefaults> = {
   'container-deployer-wait': { entrypoint: [process.execPath, BOSUN_BIN, 'container-wait'], cmd: [], hostDirs: BOSUN_DIRS },
 };
 
+/** The image `bosun manifests` puts in its Deployment by default. */
+export const BOSUN_IMAGE = 'ghcr.io/bosun/bosun:latest';
+// Images known by their full reference, not their base name: only Bosun's own default image runs this install's
+// CLI (node + bin/bosun.js, as the Dockerfile's ENTRYPOINT/CMD), so any other "bosun" image must say its command.
+const EXACT_IMAGES: Record<string, ImageDefaults> = {
+  // A checkout being edited runs its sources through tsx, whose disk cache would be under the sandbox's hidden /tmp.
+  [BOSUN_IMAGE]: { entrypoint: [process.execPath, BOSUN_BIN], cmd: ['controllers'], hostDirs: BOSUN_DIRS, env: { TSX_DISABLE_CACHE: '1' } },
+};
+
 /** "docker.io/library/busybox:1.36@sha256:…" → "busybox". */
 export function imageBaseName(image: string): string {
   const withoutDigest = image.split('@')[0] ?? '';
@@ -61,7 +72,8 @@ export function expandReferences(text: string, env: ReadonlyMap<string, string>)
 /** What this node knows of an image: an agent's --image-map first, then the built-in table. */
 export function imageDefaults(image: string | undefined, imageMap: Readonly<Record<string, ImageDefaults>> = {}): ImageDefaults | undefined {
   const base = imageBaseName(image ?? '');
-  return Object.hasOwn(imageMap, base) ? imageMap[base] : IMAGE_DEFAULTS[base];
+  if (Object.hasOwn(imageMap, base)) return imageMap[base];
+  return Object.hasOwn(EXACT_IMAGES, image ?? '') ? EXACT_IMAGES[image ?? ''] : IMAGE_DEFAULTS[base];
 }
 
 /** imageMap: more images (an agent's --image-map), by base name, taking precedence over the built-in table. */

@@ -174,7 +174,8 @@ export async function containerConfig(pod: Pod, container: Container, prepared: 
   const resolved = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
   const { warnings } = resolved;
   // The container's own setting of the variable wins, as with any variable the runtime adds.
-  const env = [...runtimeSocketEnv(pod, container, policy).filter((extra) => !resolved.env.some((v) => v.name === extra.name)), ...resolved.env];
+  const imageEnv = Object.entries(imageDefaults(container.image, policy.imageMap)?.env ?? {}).map(([name, value]) => ({ name, value }));
+  const env = [...[...imageEnv, ...runtimeSocketEnv(pod, container, policy)].filter((extra) => !resolved.env.some((v) => v.name === extra.name)), ...resolved.env];
   const envMap = new Map(env.map((v) => [v.name, v.value]));
   const argv = resolveArgv(container, envMap, policy.imageMap);
   const spec: ContainerSpec = {
