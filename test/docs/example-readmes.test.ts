@@ -14,10 +14,11 @@ import type { Manager } from '../../src/runtime/manager.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { readmeLines, root, runLine, shellIn } from './shell-blocks.ts';
 
-// The container example runs pods, which this node-less server cannot: test/landscaper/container/e2e.test.ts runs
-// its README as written on bosun up with its node.
+// The container and helm-chart examples run pods, which this node-less server cannot: their e2e tests
+// (test/landscaper/container/e2e.test.ts, test/landscaper/helm/e2e.test.ts) run their READMEs on bosun up.
+const ON_A_NODE = ['container', 'helm-chart'];
 const examples = readdirSync(join(root, 'examples', 'landscaper'))
-  .filter((example) => example !== 'container')
+  .filter((example) => !ON_A_NODE.includes(example))
   .sort();
 
 let live: TestServer;

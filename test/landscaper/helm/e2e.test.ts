@@ -1,15 +1,18 @@
 // The helm deployer on `bosun up`, driven with real kubectl as a user would: upstream's integration chart 01 in
 // real-Helm mode (deploy, update to 01_updated, export, delete; `bosun helm list` and history see the release)
-// and the guided tour's hello-world in helm-free mode, into the cluster `bosun up` itself serves.
+// and the guided tour's hello-world in helm-free mode, into the cluster `bosun up` itself serves; and
+// examples/landscaper/helm-chart's README as a user runs it.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { eventually } from '../../helpers/api-server.ts';
 import { deleteItem, finishedJob } from '../deploy-item-jobs.ts';
 import { bin, runToEnd } from '../../helpers/bosun-process.ts';
 import { startBosunUp, type BosunUp } from '../../node/e2e/bosun-up.ts';
+import { readmeLines, root, runLine, shellIn } from '../../docs/shell-blocks.ts';
 
 const TESTDATA = join(import.meta.dirname, 'testdata');
 let up: BosunUp;
@@ -80,4 +83,29 @@ test('helm-free mode: the guided tour\'s hello-world deploys, updates with value
   assert.equal(await up.ok(['get', 'configmap', 'hello', '-n', 'helm-free', '-o', 'jsonpath={.data.testData}']), 'patched');
   await deleteItem(up, 'free');
   assert.notEqual((await up.kubectl(['get', 'configmap', 'hello', '-n', 'helm-free'])).code, 0);
+});
+
+test('examples/landscaper/helm-chart: the README runs as written', { timeout: 300_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-helm-example-'));
+  try {
+    symlinkSync(up.dataDir, join(dir, '.bosun'));
+    symlinkSync(join(root, 'examples'), join(dir, 'examples'));
+    const sh = shellIn(dir, join(dir, '.bosun', 'kubeconfig'));
+    const lines = readmeLines('examples/landscaper/helm-chart/README.md');
+    for (const line of lines) {
+      // After the upgrade: Helm's history of the release, as helm prints it.
+      if (line.startsWith('kubectl delete inst greeter')) {
+        const history = await sh.run('bosun helm history greeter -n default');
+        assert.match(history, /^1\s.*\ssuperseded\s+greeter-0\.1\.0\s/m);
+        assert.match(history, /^2\s.*\sdeployed\s+greeter-0\.1\.0\s/m);
+      }
+      const out = line.startsWith('kubectl run probe') ? await sh.run(line) : undefined;
+      if (out === undefined) await runLine(sh, line);
+      else assert.match(out, /Hello from a Helm chart on bosun/);
+    }
+    // Uninstalled: no revision Secret, no Deployment.
+    assert.equal(await sh.run('kubectl get secrets,deployments -n default -l owner=helm,name=greeter -o name; kubectl get deployment greeter -n default --ignore-not-found -o name'), '');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
