@@ -12,6 +12,7 @@ import { createUnderConmon } from './conmon.ts';
 import { OciRuntimeError, OciRuntimeUnavailableError } from './errors.ts';
 import { ExitWatcher } from './exit-watcher.ts';
 import type { OciSpec } from './runtime-spec.ts';
+import { tracePodStart } from '../pod-start-trace.ts';
 
 const run = promisify(execFile);
 
@@ -92,6 +93,7 @@ export class OciRuntime {
     await mkdir(join(bundle, 'persist'), { recursive: true, mode: 0o700 });
     const full: ContainerRecord = { ...record, createdAt: new Date().toISOString() };
     await Promise.all([writeFile(join(bundle, 'config.json'), JSON.stringify(spec)), writeFile(join(bundle, 'record.json'), JSON.stringify(full))]);
+    tracePodStart(record.podUid, 'bundle');
     const terminal = spec.process['terminal'] === true;
     let pid: number;
     try {
@@ -115,9 +117,12 @@ export class OciRuntime {
       await this.remove(id);
       throw error;
     }
+    tracePodStart(record.podUid, 'runc-create');
     await this.runc(['start', id]);
+    tracePodStart(record.podUid, 'runc-start');
     full.startedAt = new Date().toISOString();
     await writeFile(join(bundle, 'record.json'), JSON.stringify(full));
+    tracePodStart(record.podUid, 'record');
     return new OciContainer(this, id, full, pid);
   }
 

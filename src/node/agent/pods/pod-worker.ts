@@ -40,6 +40,7 @@ import type { ContainerStateOneOf as ContainerState } from './pod-status.ts';
 import { formatPod } from './format-pod.ts';
 import { adoptPodStatus } from './status-adoption.ts';
 import { PodStatusManager } from './status-manager.ts';
+import { tracePodStart } from '../../pod-start-trace.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
@@ -276,8 +277,10 @@ export class PodWorker {
       if (this.stopping.halting || this.stopping.detached) return false;
       try {
         const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
+        tracePodStart(this.uid, 'network');
         const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable, ...(this.ctx.clusterDns !== undefined ? { clusterDns: this.ctx.clusterDns } : {}) };
         this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        tracePodStart(this.uid, 'prepared');
         for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
         this.watchVolumeSources(this.prepared);
@@ -335,7 +338,9 @@ export class PodWorker {
           exit = await adopted.handle.exited;
         } else {
           const run = await this.chooseRuntime(rec, restartCount);
+          tracePodStart(this.uid, 'image');
           const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
+          tracePodStart(this.uid, 'config');
           for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
           const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
           const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
@@ -353,6 +358,7 @@ export class PodWorker {
             rec.status.started = rec.spec.startupProbe === undefined;
             rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
             void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
+            tracePodStart(this.uid, 'started');
             this.status.request();
             this.running(rec, containerID, handle, prepared);
           }
