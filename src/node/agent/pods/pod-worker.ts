@@ -26,10 +26,10 @@ import { containerLogPath, podLogDir } from '../log-paths.ts';
 import { LiveVolumes } from '../live-volumes.ts';
 import { unmountPodVolumes } from '../pod-volumes.ts';
 import type { ObjectWatches } from '../volumes/object-watches.ts';
-import type { PodNetworkProvider } from '../pod-network.ts';
+import type { PodNetworkAttachment, PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
-import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PodPlacement, type PreparedPod } from './container-spec.ts';
 import type { ContainerRecord, PodContainers } from './container-record.ts';
 import type { ClusterDnsSettings } from './pod-dns-config.ts';
 import { EVICTED_REASON, LocalStorageMonitor, localStorageLimits } from './local-storage.ts';
@@ -275,11 +275,20 @@ export class PodWorker {
   private async prepare(): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
       if (this.stopping.halting || this.stopping.detached) return false;
+      // The volumes are set up while the namespace is made: they need only the pod's address, which comes first.
+      let early: { attachment: PodNetworkAttachment; prepared: Promise<PreparedPod> } | undefined;
       try {
-        const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
+        const prepareFor = (attachment: PodNetworkAttachment) => preparePod(this.pod, this.placement(attachment), this.ctx.client);
+        const attachment =
+          this.pod.spec.hostNetwork === true
+            ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } }
+            : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace }, (addressed) => {
+                early = { attachment: addressed, prepared: prepareFor(addressed) };
+                early.prepared.catch(() => undefined); // awaited below, or settled before a retry
+              });
         tracePodStart(this.uid, 'network');
-        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable, ...(this.ctx.clusterDns !== undefined ? { clusterDns: this.ctx.clusterDns } : {}) };
-        this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        const ahead = early?.attachment.podIP === attachment.podIP ? early?.prepared : undefined;
+        this.prepared = await (ahead ?? prepareFor(attachment));
         tracePodStart(this.uid, 'prepared');
         for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
@@ -287,6 +296,8 @@ export class PodWorker {
         this.status.request();
         return true;
       } catch (error) {
+        // A volume set-up begun beside a failed attach ends before the next try begins its own.
+        await early?.prepared.catch(() => undefined);
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         for (const rec of [...this.state.init, ...this.state.containers]) if (!rec.done) rec.status.state = { waiting: { reason, message } };
@@ -295,6 +306,11 @@ export class PodWorker {
         await this.pause(restartDelayMs(attempt, this.ctx.restartBackoff));
       }
     }
+  }
+
+  private placement(attachment: PodNetworkAttachment): PodPlacement {
+    const { ctx } = this;
+    return { nodeName: ctx.nodeName, podDir: this.podDir, dataDir: ctx.dataDir, podIP: attachment.podIP, hostIP: ctx.hostIP, network: attachment.network, nodeAllocatable: ctx.nodeAllocatable, ...(ctx.clusterDns !== undefined ? { clusterDns: ctx.clusterDns } : {}) };
   }
 
   /** Resolves after ms, or at once when the pod halts. */
