@@ -17,8 +17,12 @@ export interface PodIdentity {
 }
 
 export interface PodNetworkProvider {
-  /** Gives the pod its address; attaching a pod already attached returns the same attachment (agent restarts). */
-  attach(pod: PodIdentity): Promise<PodNetworkAttachment>;
+  /**
+   * Gives the pod its address; attaching a pod already attached returns the same attachment (agent restarts).
+   * addressed, if given, may be called with the attachment as soon as the address is chosen, before the
+   * namespace is ready, so that the caller does what needs only the address meanwhile.
+   */
+  attach(pod: PodIdentity, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment>;
   /** Releases the pod's address and namespace; a pod not attached is a no-op. */
   detach(podUid: string): Promise<void>;
   /** The uids of the pods attached now, so that an agent restart can release what no pod needs. */

@@ -165,7 +165,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     return network;
   }
 
-  attach(pod: PodIdentity): Promise<PodNetworkAttachment> {
+  attach(pod: PodIdentity, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment> {
     if (this.tornDown) return Promise.reject(new PodNetworkError(`the pod network on ${this.bridgeName} was torn down`));
     if (!isSafeUid(pod.uid)) return Promise.reject(new PodNetworkError(`pod uid "${pod.uid}" cannot name a network namespace file`));
     return this.queue.run(pod.uid, async () => {
@@ -174,6 +174,7 @@ export class BridgeNetwork implements PodNetworkProvider {
       if (held !== undefined && this.ready.has(uid)) return this.attachment(uid, held);
       const address = this.pool.allocate(uid);
       this.pods.set(uid, `${pod.namespace}/${pod.name}`);
+      addressed?.(this.attachment(uid, address));
       const plumbing = {
         path: this.namespacePath(uid),
         veth: vethName(uid),

@@ -3,7 +3,8 @@
 // grace period, exec, OOM, and adoption by a second runtime on the same state (an agent restart).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { watch } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -24,6 +25,18 @@ function busyboxRootfs(dir: string): string {
   writeFileSync(join(dir, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\napp:x:1000:1000:app:/home/app:/bin/sh\n');
   writeFileSync(join(dir, 'only-in-image'), 'from the image\n');
   return dir;
+}
+
+/** Resolves once dir holds name (a watch on dir, no polling). */
+async function untilExists(dir: string, name: string): Promise<void> {
+  const stop = new AbortController();
+  const events = watch(dir, { signal: stop.signal });
+  try {
+    if (existsSync(join(dir, name))) return;
+    for await (const event of events) if (event.filename === name && existsSync(join(dir, name))) return;
+  } finally {
+    stop.abort();
+  }
 }
 
 describe('OCI runtime: runc under conmon', () => {
@@ -90,12 +103,24 @@ describe('OCI runtime: runc under conmon', () => {
   });
 
   test('stop sends SIGTERM, then SIGKILL after the grace period to a process that ignores it', async () => {
-    const polite = await start(['sh', '-c', 'trap "exit 0" TERM; while true; do sleep 0.1; done']);
+    // sh is the container's pid 1, which ignores a SIGTERM that comes before its trap: stop once it is set.
+    const polite = await start(['sh', '-c', 'trap "exit 0" TERM; touch /tmp/trapped-polite; while true; do sleep 0.1; done']);
+    await untilExists(join(rootfs, 'tmp'), 'trapped-polite');
     assert.equal((await polite.stop(10_000)).exitCode, 0);
-    const stubborn = await start(['sh', '-c', 'trap "" TERM; while true; do sleep 0.1; done']);
+    const stubborn = await start(['sh', '-c', 'trap "" TERM; touch /tmp/trapped-stubborn; while true; do sleep 0.1; done']);
+    await untilExists(join(rootfs, 'tmp'), 'trapped-stubborn');
     const exit = await stubborn.stop(300);
     assert.equal(exit.exitCode, 137);
     await Promise.all([polite.remove(), stubborn.remove()]);
+  });
+
+  test('a started container is running as runc sees it, its command executed', async () => {
+    const container = await start(['sleep', '30']);
+    const state = JSON.parse(await runtime.runc(['state', container.id])) as { status: string; pid: number };
+    assert.deepEqual({ status: state.status, pid: state.pid }, { status: 'running', pid: container.pid });
+    assert.match(readFileSync(`/proc/${container.pid}/cmdline`, 'utf8'), /^sleep\0/);
+    await container.stop(0);
+    await container.remove();
   });
 
   test('exec runs in the container and reports its exit code', async () => {

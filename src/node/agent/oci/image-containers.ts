@@ -16,6 +16,7 @@ import type { StartRequest } from '../../sandbox/types.ts';
 import type { ContainerRuntime, RunningContainer } from '../container-runtime.ts';
 import { resolveImageUser } from './image-user.ts';
 import { attachToLog } from './log-attach.ts';
+import { tracePodStart } from '../../pod-start-trace.ts';
 
 const DEFAULT_PATH = 'PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** CAP_CHECKPOINT_RESTORE: the highest capability runc 1.1 knows. */
@@ -91,10 +92,13 @@ export class ImageContainers {
       mkdir(rootfs, { recursive: true, mode: 0o755 }),
       mkdir(dirname(request.logPath), { recursive: true, mode: 0o755 }),
     ]);
+    tracePodStart(pod.uid, 'dirs');
     await mountOverlay({ layerDirs: image.layerDirs, upperDir: join(scratchDir, 'upper'), workDir: join(scratchDir, 'work') }, rootfs);
+    tracePodStart(pod.uid, 'overlay');
     const release = this.options.images.use(image.imageID);
     try {
       const spec = await this.spec(request, image, rootfs, scratchDir);
+      tracePodStart(pod.uid, 'spec');
       const started = await this.options.runtime.start(spec, { podUid: pod.uid, containerName: container.name, attempt, logPath: request.logPath, ...record, ...(image.config.stopSignal ? { stopSignal: image.config.stopSignal } : {}) });
       return this.wrap(started, () => this.cleanup(id, record, release));
     } catch (error) {

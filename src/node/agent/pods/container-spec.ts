@@ -166,12 +166,16 @@ function imageUser(pod: Pod, container: Container, policy: NodePolicy, sc: Conta
 
 export async function containerConfig(pod: Pod, container: Container, prepared: PreparedPod, nodePolicy: NodePolicy, client: KubeClient): Promise<ContainerConfig> {
   const namespace = pod.metadata.namespace ?? '';
-  const trusted = await isTrustedNamespace(client, namespace, nodePolicy.trustedNamespaces);
+  // Both read the API: side by side, their failures reported in the order the checks are made.
+  const [trust, resolving] = await Promise.allSettled([isTrustedNamespace(client, namespace, nodePolicy.trustedNamespaces), resolveEnv(container, volumeContext(pod, prepared.placement, client))]);
+  if (trust.status === 'rejected') throw trust.reason;
+  const trusted = trust.value;
   // A namespace trusted by its label counts as one the agent names, for every check below.
   const policy = trusted && !nodePolicy.trustedNamespaces.includes(namespace) ? { ...nodePolicy, trustedNamespaces: [...nodePolicy.trustedNamespaces, namespace] } : nodePolicy;
   checkHostAccess(pod, container, policy.trustedNamespaces);
   checkCapabilities(pod, container, trusted, nodePolicy.trustedNamespaces);
-  const resolved = await resolveEnv(container, volumeContext(pod, prepared.placement, client));
+  if (resolving.status === 'rejected') throw resolving.reason;
+  const resolved = resolving.value;
   const { warnings } = resolved;
   // The container's own setting of the variable wins, as with any variable the runtime adds.
   const imageEnv = Object.entries(imageDefaults(container.image, policy.imageMap)?.env ?? {}).map(([name, value]) => ({ name, value }));

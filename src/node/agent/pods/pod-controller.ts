@@ -11,6 +11,7 @@ import type { ContainerRef, ForwardTarget, RunningContainers } from '../running-
 import { removeVolumes } from './container-spec.ts';
 import { PodWorker, type PodWorkerContext } from './pod-worker.ts';
 import { ObjectWatches } from '../volumes/object-watches.ts';
+import { tracePodStart } from '../../pod-start-trace.ts';
 import type { Pod } from '../../../apimachinery/api/index.ts';
 
 async function entries(dir: string): Promise<string[]> {
@@ -103,6 +104,7 @@ export class PodController implements RunningContainers {
     if (this.stopped || uid === undefined) return;
     const existing = this.workers.get(uid);
     if (existing) return existing.update(pod);
+    tracePodStart(uid, 'worker');
     const worker = new PodWorker(this.ctx, pod, this.objectWatches);
     this.workers.set(uid, worker);
     worker.start();

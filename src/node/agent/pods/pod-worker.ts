@@ -26,10 +26,10 @@ import { containerLogPath, podLogDir } from '../log-paths.ts';
 import { LiveVolumes } from '../live-volumes.ts';
 import { unmountPodVolumes } from '../pod-volumes.ts';
 import type { ObjectWatches } from '../volumes/object-watches.ts';
-import type { PodNetworkProvider } from '../pod-network.ts';
+import type { PodNetworkAttachment, PodNetworkProvider } from '../pod-network.ts';
 import { restartDelayMs, type RestartBackoffOptions } from '../restart-backoff.ts';
 import { ProbeWorker } from '../probes/probe-worker.ts';
-import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PreparedPod } from './container-spec.ts';
+import { containerConfig, preparePod, removeVolumes, type NodePolicy, type PodPlacement, type PreparedPod } from './container-spec.ts';
 import type { ContainerRecord, PodContainers } from './container-record.ts';
 import type { ClusterDnsSettings } from './pod-dns-config.ts';
 import { EVICTED_REASON, LocalStorageMonitor, localStorageLimits } from './local-storage.ts';
@@ -40,6 +40,7 @@ import type { ContainerStateOneOf as ContainerState } from './pod-status.ts';
 import { formatPod } from './format-pod.ts';
 import { adoptPodStatus } from './status-adoption.ts';
 import { PodStatusManager } from './status-manager.ts';
+import { tracePodStart } from '../../pod-start-trace.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
@@ -274,16 +275,29 @@ export class PodWorker {
   private async prepare(): Promise<boolean> {
     for (let attempt = 0; ; attempt++) {
       if (this.stopping.halting || this.stopping.detached) return false;
+      // The volumes are set up while the namespace is made: they need only the pod's address, which comes first.
+      let early: { attachment: PodNetworkAttachment; prepared: Promise<PreparedPod> } | undefined;
       try {
-        const attachment = this.pod.spec.hostNetwork === true ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } } : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace });
-        const placement = { nodeName: this.ctx.nodeName, podDir: this.podDir, dataDir: this.ctx.dataDir, podIP: attachment.podIP, hostIP: this.ctx.hostIP, network: attachment.network, nodeAllocatable: this.ctx.nodeAllocatable, ...(this.ctx.clusterDns !== undefined ? { clusterDns: this.ctx.clusterDns } : {}) };
-        this.prepared = await preparePod(this.pod, placement, this.ctx.client);
+        const prepareFor = (attachment: PodNetworkAttachment) => preparePod(this.pod, this.placement(attachment), this.ctx.client);
+        const attachment =
+          this.pod.spec.hostNetwork === true
+            ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } }
+            : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace }, (addressed) => {
+                early = { attachment: addressed, prepared: prepareFor(addressed) };
+                early.prepared.catch(() => undefined); // awaited below, or settled before a retry
+              });
+        tracePodStart(this.uid, 'network');
+        const ahead = early?.attachment.podIP === attachment.podIP ? early?.prepared : undefined;
+        this.prepared = await (ahead ?? prepareFor(attachment));
+        tracePodStart(this.uid, 'prepared');
         for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
         this.watchVolumeSources(this.prepared);
         this.status.request();
         return true;
       } catch (error) {
+        // A volume set-up begun beside a failed attach ends before the next try begins its own.
+        await early?.prepared.catch(() => undefined);
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         for (const rec of [...this.state.init, ...this.state.containers]) if (!rec.done) rec.status.state = { waiting: { reason, message } };
@@ -292,6 +306,11 @@ export class PodWorker {
         await this.pause(restartDelayMs(attempt, this.ctx.restartBackoff));
       }
     }
+  }
+
+  private placement(attachment: PodNetworkAttachment): PodPlacement {
+    const { ctx } = this;
+    return { nodeName: ctx.nodeName, podDir: this.podDir, dataDir: ctx.dataDir, podIP: attachment.podIP, hostIP: ctx.hostIP, network: attachment.network, nodeAllocatable: ctx.nodeAllocatable, ...(ctx.clusterDns !== undefined ? { clusterDns: ctx.clusterDns } : {}) };
   }
 
   /** Resolves after ms, or at once when the pod halts. */
@@ -335,7 +354,9 @@ export class PodWorker {
           exit = await adopted.handle.exited;
         } else {
           const run = await this.chooseRuntime(rec, restartCount);
+          tracePodStart(this.uid, 'image');
           const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
+          tracePodStart(this.uid, 'config');
           for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
           const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
           const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
@@ -353,6 +374,7 @@ export class PodWorker {
             rec.status.started = rec.spec.startupProbe === undefined;
             rec.status.ready = rec.spec.readinessProbe === undefined && rec.status.started && !rec.init;
             void this.ctx.recorder.normal(this.pod, 'Started', `Started container ${rec.spec.name}`);
+            tracePodStart(this.uid, 'started');
             this.status.request();
             this.running(rec, containerID, handle, prepared);
           }

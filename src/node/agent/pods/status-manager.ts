@@ -8,6 +8,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import { updateStatus } from '../../../runtime/index.ts';
 import type { Pod, PodStatus } from '../../../apimachinery/api/index.ts';
 import { formatPod } from './format-pod.ts';
+import { tracePodStart } from '../../pod-start-trace.ts';
 
 export interface StatusManagerOptions {
   client: KubeClient;
@@ -54,8 +55,11 @@ export class PodStatusManager {
     const { client, logger } = this.options;
     while (this.dirty && !this.stopped) {
       this.dirty = false;
+      const uid = this.options.pod().metadata.uid ?? '';
       try {
+        tracePodStart(uid, 'status-write');
         this.options.written(await updateStatus(client, podsResource, this.options.pod(), (draft) => void (draft.status = this.options.render(draft.status))));
+        tracePodStart(uid, 'status-written');
         this.failures = 0;
       } catch (error) {
         if (error instanceof NotFoundError) return;

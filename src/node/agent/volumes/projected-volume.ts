@@ -27,9 +27,13 @@ async function projectionPayload(context: VolumeContext, volumeName: string, pro
 
 export async function projectedVolume(context: VolumeContext, name: string, source: ProjectedVolumeSource): Promise<MaterialisedVolume> {
   const defaultMode = source.defaultMode ?? DEFAULT_FILE_MODE;
+  // Read side by side (each is an API request); merged in order, a later source's file over an earlier one's,
+  // and the first failing source in order is the one reported.
+  const payloads = await Promise.allSettled((source.sources ?? []).map((projection) => projectionPayload(context, name, projection, defaultMode)));
   const payload: Payload = new Map();
-  for (const projection of source.sources ?? []) {
-    for (const [path, file] of await projectionPayload(context, name, projection, defaultMode)) payload.set(path, file);
+  for (const result of payloads) {
+    if (result.status === 'rejected') throw result.reason;
+    for (const [path, file] of result.value) payload.set(path, file);
   }
   return writeApiDataVolume(context, { plugin: 'kubernetes.io~projected', name, payload, memoryBacked: true });
 }
