@@ -3,10 +3,7 @@
 // that restarts lists what is there and adopts it (same pid, log continued) instead of starting it again.
 import { execFile, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
-import { open } from 'node:fs';
 import { access, constants, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { Socket } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -18,9 +15,6 @@ import type { OciSpec } from './runtime-spec.ts';
 import { tracePodStart } from '../pod-start-trace.ts';
 
 const run = promisify(execFile);
-const openFd = promisify(open);
-/** runc's fifo in a created container's state directory, which `runc start` reads. */
-const EXEC_FIFO = 'exec.fifo';
 
 /** What the agent records about a container, to find it again after a restart. */
 export interface ContainerRecord {
@@ -125,7 +119,7 @@ export class OciRuntime {
       throw error;
     }
     tracePodStart(record.podUid, 'runc-create');
-    await this.startCreated(id);
+    await this.runc(['start', id]);
     tracePodStart(record.podUid, 'runc-start');
     full.startedAt = new Date().toISOString();
     await writeFile(join(bundle, 'record.json'), JSON.stringify(full));
@@ -157,33 +151,6 @@ export class OciRuntime {
       if (!/does not exist|not exist/.test(String((error as Error).message))) throw error;
     });
     await Promise.all([rm(join(this.dirs.containers, id), { recursive: true, force: true }), rm(join(this.dirs.exits, id), { force: true })]);
-  }
-
-  /**
-   * `runc start` without its process (a Go program's start, 7-15 ms here): runc 1.x starts a created container by
-   * reading its exec.fifo, which the container's init blocks on before it execs the command, and removing it
-   * (runc's status is "running" from then on). Without the fifo (another runc), `runc start` itself.
-   */
-  private async startCreated(id: string): Promise<void> {
-    const fifo = join(this.dirs.runcRoot, id, EXEC_FIFO);
-    let fd: number;
-    try {
-      // Non-blocking: an open that waited for a writer would hold one of libuv's threads if the init had died.
-      fd = await openFd(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await this.runc(['start', id]);
-      return;
-    }
-    const pipe = new Socket({ fd, readable: true, writable: false });
-    try {
-      // The init writes one byte once it has the fifo open, then execs; an init that died writes nothing.
-      const started = await Promise.race([once(pipe, 'data').then(() => true), once(pipe, 'end').then(() => false), this.exits.wait(id).then(() => false)]);
-      if (!started) throw new OciRuntimeError(`container ${id} ended before it was started`);
-    } finally {
-      pipe.destroy(); // closes the descriptor, which the socket owns
-    }
-    await rm(fifo, { force: true });
   }
 
   /** Whether anything of the container is there: its bundle directory or runc's state of it. */
