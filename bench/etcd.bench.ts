@@ -142,7 +142,7 @@ async function main(): Promise<void> {
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
     ];
     console.log(`bench:etcd — ${connections} connections, ${roundSeconds} s rounds, ~1 KiB ConfigMaps, ${etcdVersion}, node ${process.version}, ${new Date().toISOString()}`);
-    console.log('durability: etcd fdatasyncs its WAL before it answers (default); Bosun commits each group of writes with SQLite WAL synchronous=FULL (an fsync per commit) before it answers');
+    console.log('durability: etcd fdatasyncs its WAL before it answers (default); Bosun commits each group of writes to the SQLite WAL and fdatasyncs the log before it answers');
     for (const [what, value, note] of rows) console.log(`${what!.padEnd(62)} ${value!.padStart(10)}   ${note}`);
   } finally {
     bosun.kill('SIGTERM');
