@@ -1,5 +1,5 @@
 // `npm run bench:etcd`: Bosun's durable creates/s against etcd 3.4's durable puts/s, side by side on this
-// machine with the same client, in alternating rounds; then watch delivery with 100 watchers at 1,000 events/s.
+// machine with the same client, in alternating rounds (etcd over HTTP, etcd over HTTPS, Bosun over HTTPS); then watch delivery with 100 watchers at 1,000 events/s.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,17 +29,24 @@ function ensureEtcd(): string {
   return run('etcd', ['--version']).split('\n')[0] ?? 'etcd';
 }
 
-/** One etcd member on loopback ports with its own data dir and the defaults (fdatasync of its WAL per commit). */
-async function startEtcd(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+/**
+ * One etcd member on loopback ports with its own data dir and the defaults (fdatasync of its WAL per commit).
+ * It serves clients on plain HTTP and, with Bosun's serving certificate, on HTTPS: the client that talks to
+ * Bosun then talks to etcd with the same TLS, as kube-apiserver's etcd connection has it.
+ */
+async function startEtcd(dataDir: string, cert: string, key: string): Promise<{ child: ChildProcess; port: number; tlsPort: number }> {
   const port = await freePort();
+  const tlsPort = await freePort();
   const peer = `http://127.0.0.1:${await freePort()}`;
   const child = spawn(
     'etcd',
     [
       '--name', 'bench',
       '--data-dir', dataDir,
-      '--listen-client-urls', `http://127.0.0.1:${port}`,
+      '--listen-client-urls', `http://127.0.0.1:${port},https://127.0.0.1:${tlsPort}`,
       '--advertise-client-urls', `http://127.0.0.1:${port}`,
+      '--cert-file', cert,
+      '--key-file', key,
       '--listen-peer-urls', peer,
       '--initial-advertise-peer-urls', peer,
       '--initial-cluster', `bench=${peer}`,
@@ -59,7 +66,7 @@ async function startEtcd(dataDir: string): Promise<{ child: ChildProcess; port: 
     child.stderr?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`etcd exited ${code}: ${log}`)));
   });
-  return { child, port };
+  return { child, port, tlsPort };
 }
 
 /** About 1 KiB of ConfigMap JSON. */
@@ -108,35 +115,46 @@ function etcdPut(call: Client): (i: number) => Promise<void> {
 
 async function main(): Promise<void> {
   const etcdVersion = ensureEtcd();
-  const etcd = await startEtcd(mkdtempSync(join(tmpdir(), 'bosun-bench-etcd-')));
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-bench-'));
   const port = await freePort();
   const bosun = await startBosun(dataDir, port);
+  const etcd = await startEtcd(mkdtempSync(join(tmpdir(), 'bosun-bench-etcd-')), join(dataDir, 'serving.crt'), join(dataDir, 'serving.key'));
   try {
     const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
-    const bosunCall = client(port, connections, readFileSync(join(dataDir, 'serving.crt'), 'utf8'));
+    const ca = readFileSync(join(dataDir, 'serving.crt'), 'utf8');
+    const bosunCall = client(port, connections, ca);
     const created = await bosunCall('POST', '/api/v1/namespaces', { metadata: { name: namespace } }, { authorization: `Bearer ${token}` });
     if (created.status !== 201) throw new Error(`namespace ${created.status} ${created.text}`);
-    const sides = { etcd: etcdPut(client(etcd.port, connections)), bosun: bosunCreate(bosunCall, token) };
-    const counters = { etcd: { next: 0 }, bosun: { next: 0 } };
+    const sides = {
+      'etcd http': etcdPut(client(etcd.port, connections)),
+      'etcd https': etcdPut(client(etcd.tlsPort, connections, ca)),
+      bosun: bosunCreate(bosunCall, token),
+    };
+    const order = Object.keys(sides) as (keyof typeof sides)[];
+    // Both etcd sides put new keys into the one etcd.
+    const etcdKeys = { next: 0 };
+    const counters = { 'etcd http': etcdKeys, 'etcd https': etcdKeys, bosun: { next: 0 } };
     // A short warm-up of each (connections, JIT), not counted.
-    for (const side of ['etcd', 'bosun'] as const) await round(sides[side], 1, counters[side]);
-    const results = { etcd: [] as number[], bosun: [] as number[] };
+    for (const side of order) await round(sides[side], 1, counters[side]);
+    const results = { 'etcd http': [] as number[], 'etcd https': [] as number[], bosun: [] as number[] };
     for (let r = 0; r < rounds; r++) {
-      for (const side of ['etcd', 'bosun'] as const) {
+      for (const side of order) {
         const rate = await round(sides[side], roundSeconds, counters[side]);
         results[side].push(rate);
-        console.log(`round ${r + 1} ${side.padEnd(5)} ${rate.toFixed(0)}/s`);
+        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s`);
       }
     }
 
     const watch = await watchLatency(port, dataDir, '0', watchSeconds * 1000, watchers);
 
-    const ratio = median(results.bosun) / median(results.etcd);
+    const all = (side: keyof typeof results) => `rounds: ${results[side].map((v) => v.toFixed(0)).join(', ')}`;
+    const ratio = (side: keyof typeof results) => `${(median(results.bosun) / median(results[side])).toFixed(2)}×`;
     const rows = [
-      [`etcd puts/s (JSON gateway, HTTP), median of ${rounds}`, median(results.etcd).toFixed(0), `rounds: ${results.etcd.map((v) => v.toFixed(0)).join(', ')}`],
-      [`Bosun creates/s (HTTPS, bearer token), median of ${rounds}`, median(results.bosun).toFixed(0), `rounds: ${results.bosun.map((v) => v.toFixed(0)).join(', ')}`],
-      ['Bosun / etcd', `${ratio.toFixed(2)}×`, '≥ 1.5×'],
+      [`etcd puts/s (JSON gateway, HTTP), median of ${rounds}`, median(results['etcd http']).toFixed(0), all('etcd http')],
+      [`etcd puts/s (JSON gateway, HTTPS), median of ${rounds}`, median(results['etcd https']).toFixed(0), all('etcd https')],
+      [`Bosun creates/s (HTTPS, bearer token), median of ${rounds}`, median(results.bosun).toFixed(0), all('bosun')],
+      ['Bosun / etcd over HTTP', ratio('etcd http'), '≥ 1.5×'],
+      ['Bosun / etcd over HTTPS (the same TLS client)', ratio('etcd https'), '≥ 1.5×'],
       [`watch latency p50 (ms), ${watchers} watchers at ${watch.rate.toFixed(0)} events/s`, watch.p50.toFixed(2), ''],
       ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
