@@ -79,9 +79,27 @@ function configMap(i: number): Record<string, unknown> {
   };
 }
 
+/**
+ * CPU time (user + system, ms) a process has used, from /proc: on a machine shared with other work the
+ * server's CPU per request says more than its wall-clock rate, which the other work also sets.
+ */
+function cpuMs(pid: number): number {
+  // The fields after the command name (which may hold spaces) start at the third of /proc/PID/stat.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / 100) * 1000;
+}
+
+interface RoundResult {
+  rate: number;
+  /** The server's CPU per request (µs). */
+  cpuPerRequest: number;
+}
+
 /** Requests/s that `connections` callers complete in one round of roundSeconds; every request a new object. */
-async function round(send: (i: number) => Promise<void>, seconds: number, counter: { next: number }): Promise<number> {
+async function round(send: (i: number) => Promise<void>, seconds: number, counter: { next: number }, server: number): Promise<RoundResult> {
   let done = 0;
+  const cpuBefore = cpuMs(server);
   const start = performance.now();
   const deadline = start + seconds * 1000;
   await Promise.all(
@@ -92,7 +110,8 @@ async function round(send: (i: number) => Promise<void>, seconds: number, counte
       }
     }),
   );
-  return (done / (performance.now() - start)) * 1000;
+  const rate = (done / (performance.now() - start)) * 1000;
+  return { rate, cpuPerRequest: ((cpuMs(server) - cpuBefore) / done) * 1000 };
 }
 
 function bosunCreate(call: Client, token: string): (i: number) => Promise<void> {
@@ -134,18 +153,23 @@ async function main(): Promise<void> {
     // Both etcd sides put new keys into the one etcd.
     const etcdKeys = { next: 0 };
     const counters = { 'etcd http': etcdKeys, 'etcd https': etcdKeys, bosun: { next: 0 } };
+    const servers = { 'etcd http': etcd.child.pid!, 'etcd https': etcd.child.pid!, bosun: bosun.pid! };
     // A short warm-up of each (connections, JIT), not counted.
-    for (const side of order) await round(sides[side], 1, counters[side]);
+    for (const side of order) await round(sides[side], 1, counters[side], servers[side]);
     const results = { 'etcd http': [] as number[], 'etcd https': [] as number[], bosun: [] as number[] };
+    const cpu = { 'etcd http': [] as number[], 'etcd https': [] as number[], bosun: [] as number[] };
     for (let r = 0; r < rounds; r++) {
       for (const side of order) {
-        const rate = await round(sides[side], roundSeconds, counters[side]);
+        const { rate, cpuPerRequest } = await round(sides[side], roundSeconds, counters[side], servers[side]);
         results[side].push(rate);
-        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s`);
+        cpu[side].push(cpuPerRequest);
+        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s, server CPU ${cpuPerRequest.toFixed(0)} µs per request`);
       }
     }
 
+    const watchCpuBefore = cpuMs(bosun.pid!);
     const watch = await watchLatency(port, dataDir, '0', watchSeconds * 1000, watchers);
+    const watchCpu = cpuMs(bosun.pid!) - watchCpuBefore;
 
     const all = (side: keyof typeof results) => `rounds: ${results[side].map((v) => v.toFixed(0)).join(', ')}`;
     const ratio = (side: keyof typeof results) => `${(median(results.bosun) / median(results[side])).toFixed(2)}×`;
@@ -155,9 +179,13 @@ async function main(): Promise<void> {
       [`Bosun creates/s (HTTPS, bearer token), median of ${rounds}`, median(results.bosun).toFixed(0), all('bosun')],
       ['Bosun / etcd over HTTP', ratio('etcd http'), '≥ 1.5×'],
       ['Bosun / etcd over HTTPS (the same TLS client)', ratio('etcd https'), '≥ 1.5×'],
+      [`server CPU per request (µs), etcd HTTP, median of ${rounds}`, median(cpu['etcd http']).toFixed(0), ''],
+      [`server CPU per request (µs), etcd HTTPS, median of ${rounds}`, median(cpu['etcd https']).toFixed(0), ''],
+      [`server CPU per request (µs), Bosun, median of ${rounds}`, median(cpu.bosun).toFixed(0), ''],
       [`watch latency p50 (ms), ${watchers} watchers at ${watch.rate.toFixed(0)} events/s`, watch.p50.toFixed(2), ''],
       ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
+      ['Bosun server CPU during the watch phase (% of one core)', ((watchCpu / (watchSeconds * 1000)) * 100).toFixed(0), ''],
     ];
     console.log(`bench:etcd — ${connections} connections, ${roundSeconds} s rounds, ~1 KiB ConfigMaps, ${etcdVersion}, node ${process.version}, ${new Date().toISOString()}`);
     console.log('durability: etcd fdatasyncs its WAL before it answers (default); Bosun commits each group of writes to the SQLite WAL and fdatasyncs the log before it answers');
