@@ -281,6 +281,10 @@ export class SqliteStore {
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => {
+        // While a sync runs, the writes wait for it and then go in one commit: each commit writes whole
+        // pages to the log, so fewer, larger commits write and sync less for the same writes.
+        this.flushScheduled = false;
+        if (this.syncing) return;
         this.commit();
         this.syncLog();
       });
@@ -332,6 +336,7 @@ export class SqliteStore {
       // A synchronous flush() meanwhile may have released these batches already.
       const upTo = this.unsynced.indexOf(covered) + 1;
       if (upTo > 0) this.release(upTo, error ?? undefined);
+      this.commit();
       this.syncLog();
     });
   }
