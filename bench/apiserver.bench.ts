@@ -43,7 +43,7 @@ async function httpCeiling(dataDir: string): Promise<number> {
   }
 }
 
-/** The same writes straight into the storage layer, each committed on its own (one transaction per write). */
+/** The same writes straight into the storage layer, each committed and synced on its own (flush() per write). */
 function storageCeiling(): number {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-sqlite-'));
   const store = new SqliteStore(join(dir, 'bosun.db'));
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
       ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
       ['informer start() on an empty collection, median of 7 (ms)', informerStart.toFixed(1), '< 200 ms'],
-      ['storage ceiling: same writes into SQLite, one commit each (writes/s)', ceiling.toFixed(0), ''],
+      ['storage ceiling: same writes into SQLite, one synced commit each (writes/s)', ceiling.toFixed(0), ''],
       ['HTTP creates / storage ceiling', `${((creates / ceiling) * 100).toFixed(1)}%`, '≥ 50%'],
       ['HTTP ceiling: Node https echo server, same client (req/s)', echo.toFixed(0), ''],
       ['HTTP creates / HTTP ceiling', `${((creates / echo) * 100).toFixed(1)}%`, ''],
