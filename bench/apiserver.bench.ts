@@ -1,80 +1,27 @@
 // `npm run bench:apiserver`: the embedded API server over HTTP (a child `bosun up`, durable storage) against
 // its own storage ceiling (the same writes straight into SQLite), measured in the same run.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, request } from 'node:https';
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { SqliteStore } from '../src/apiserver/storage/sqlite-store.ts';
+import { client, type Client, freePort, median, pool as poolOf, startBosun, watchLatency } from './bosun-harness.ts';
 
 const objects = Number(process.env['BENCH_OBJECTS'] ?? 10_000);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? 32);
-const bin = join(import.meta.dirname, '..', 'bin', 'bosun.js');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function startBosun(dataDir: string, port: number, extraArgs: string[]): Promise<ChildProcess> {
-  // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof") profiles the server alone.
-  const nodeArgs = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'up', '--data-dir', dataDir, '--port', String(port), '--controllers', 'none', ...extraArgs], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('bosun is ready')) resolve();
-    });
-    child.on('exit', (code) => reject(new Error(`bosun up exited ${code}`)));
-  });
-  return child;
-}
-
-let agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+/** The serving CA, once the server has written it; one keep-alive client per port (the server, the echo server). */
+let ca: string | undefined;
+const clients = new Map<number, Client>();
 
 function call(port: number, token: string, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(
-      { host: '127.0.0.1', port, method, path, agent, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  let send = clients.get(port);
+  if (!send) clients.set(port, (send = client(port, concurrency, ca)));
+  return send(method, path, body, { authorization: `Bearer ${token}` });
 }
 
-async function pool(n: number, task: (i: number) => Promise<void>): Promise<number> {
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) await task(next++);
-    }),
-  );
-  return performance.now() - start;
-}
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
-
-const median = (values: number[]) => quantile(values, 0.5);
+const pool = (n: number, task: (i: number) => Promise<void>): Promise<number> => poolOf(concurrency, n, task);
 
 function configMap(i: number, rv?: string): Record<string, unknown> {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm-${i}`, labels: { app: 'bench', shard: String(i % 10) }, ...(rv ? { resourceVersion: rv } : {}) }, data: { key: `value-${i}`, other: 'x'.repeat(200) } };
@@ -96,7 +43,7 @@ async function httpCeiling(dataDir: string): Promise<number> {
   }
 }
 
-/** The same writes straight into the storage layer, each committed on its own (one transaction per write). */
+/** The same writes straight into the storage layer, each committed and synced on its own (flush() per write). */
 function storageCeiling(): number {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-sqlite-'));
   const store = new SqliteStore(join(dir, 'bosun.db'));
@@ -182,8 +129,7 @@ async function main(): Promise<void> {
   writeFileSync(tokenFile, `${RBAC_USER_TOKEN},bench-user,2001\n`);
   const child = await startBosun(dataDir, port, ['--token-auth-file', tokenFile]);
   const token = readFileSync(join(dataDir, 'token'), 'utf8').trim();
-  const ca = readFileSync(join(dataDir, 'serving.crt'), 'utf8');
-  agent = new Agent({ keepAlive: true, maxSockets: concurrency, ca });
+  ca = readFileSync(join(dataDir, 'serving.crt'), 'utf8');
   const base = '/api/v1/namespaces/default/configmaps';
   try {
     const rvs: string[] = [];
@@ -210,30 +156,8 @@ async function main(): Promise<void> {
       if (count !== objects) throw new Error(`list returned ${count}`);
     }
 
-    // Watch delivery latency at 1,000 events/s, from a writer's send to a watcher's receipt. Both are fresh
-    // processes of their own (wall clock with sub-millisecond precision, same machine), so neither this
-    // process's garbage from the LIST phase nor the writer's load delays the watcher.
-    const watchEvents = 3000;
-    const consumer = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'watch-consumer.ts'), String(port), dataDir, rvs[objects - 1] ?? '0', String(watchEvents)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let consumerOut = '';
-    consumer.stdout?.on('data', (d: Buffer) => (consumerOut += d.toString()));
-    while (!consumerOut.includes('ready')) await new Promise((r) => setTimeout(r, 10));
-    const consumerDone = new Promise<Record<string, number>>((resolve) =>
-      consumer.on('exit', () => resolve(JSON.parse(consumerOut.slice(consumerOut.indexOf('\n') + 1)) as Record<string, number>)),
-    );
-    const writer = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'watch-writer.ts'), String(port), dataDir, String(watchEvents)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let writerOut = '';
-    writer.stdout?.on('data', (d: Buffer) => (writerOut += d.toString()));
-    await new Promise((resolve) => writer.on('exit', resolve));
-    const { rate: achievedRate, sent } = JSON.parse(writerOut) as { rate: number; sent: Record<string, number> };
-    const received = await consumerDone;
-    const latencies = Object.entries(sent)
-      .filter(([name]) => received[name] !== undefined)
-      .map(([name, t]) => received[name]! - t);
+    // Watch delivery latency at 1,000 events/s, one watcher.
+    const watch = await watchLatency(port, dataDir, rvs[objects - 1] ?? '0', 3000, 1);
 
     const rbacCreates = await rbacComparison(port, token);
     const informerStart = await informerStartMs(dataDir);
@@ -248,11 +172,11 @@ async function main(): Promise<void> {
       ['updates/s (durable, HTTP)', ((objects / updateMs) * 1000).toFixed(0), ''],
       ['gets/s (HTTP)', ((objects / getMs) * 1000).toFixed(0), ''],
       [`LIST ${objects} objects, median of 7 (ms)`, median(listTimes).toFixed(1), '< 300 ms'],
-      [`watch latency p50 (ms) at ${achievedRate.toFixed(0)} events/s`, quantile(latencies, 0.5).toFixed(2), ''],
-      ['watch latency p99 (ms)', quantile(latencies, 0.99).toFixed(2), '< 50 ms'],
-      ['watch events delivered', `${latencies.length}/${watchEvents}`, 'all'],
+      [`watch latency p50 (ms) at ${watch.rate.toFixed(0)} events/s`, watch.p50.toFixed(2), ''],
+      ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
+      ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
       ['informer start() on an empty collection, median of 7 (ms)', informerStart.toFixed(1), '< 200 ms'],
-      ['storage ceiling: same writes into SQLite, one commit each (writes/s)', ceiling.toFixed(0), ''],
+      ['storage ceiling: same writes into SQLite, one synced commit each (writes/s)', ceiling.toFixed(0), ''],
       ['HTTP creates / storage ceiling', `${((creates / ceiling) * 100).toFixed(1)}%`, '≥ 50%'],
       ['HTTP ceiling: Node https echo server, same client (req/s)', echo.toFixed(0), ''],
       ['HTTP creates / HTTP ceiling', `${((creates / echo) * 100).toFixed(1)}%`, ''],

@@ -2,7 +2,7 @@
 // resourceVersion, and an append-only event log that serves watch replay until it is compacted.
 // Reads come from an in-memory mirror, so only writes touch SQLite; every write is one transaction.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { checkObjectSize } from '../limits/request-limits.ts';
@@ -59,6 +59,17 @@ function restrictToOwner(path: string): void {
 
 type Listener = (event: StoreEvent) => void;
 
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/** A committed batch whose write-ahead log is not yet known to be on disk: neither acknowledged nor dispatched. */
+interface Unsynced {
+  events: StoreEvent[];
+  waiters: Waiter[];
+}
+
 interface EventRow {
   rev: number;
   resource: string;
@@ -90,8 +101,13 @@ export class SqliteStore {
   private readonly timeline: { revision: number; ts: number }[] = [];
   private readonly pending: StoreEvent[] = [];
   private batch: { event: StoreEvent; name: string; ts: number }[] = [];
-  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private waiters: Waiter[] = [];
   private flushScheduled = false;
+  /** Committed batches, oldest first, waiting for the fdatasync that makes them durable. */
+  private unsynced: Unsynced[] = [];
+  private syncing = false;
+  /** The write-ahead log, opened at the first sync; undefined in memory. */
+  private logFd: number | undefined;
   private lastCommitHitFullDisk = false;
   private dispatching = false;
   private readonly statements;
@@ -163,7 +179,9 @@ export class SqliteStore {
   private static open(path: string): Database.Database {
     const configure = (db: Database.Database): Database.Database => {
       db.pragma('journal_mode = WAL');
-      // NORMAL in WAL mode: a committed transaction survives a process crash (kill -9); fsync happens at checkpoints.
+      // NORMAL in WAL mode: a commit does not sync, checkpoints do. The store fdatasyncs the log itself after
+      // each commit, off the event loop (syncLog), and acknowledges nothing before that: an acknowledged write
+      // survives a power loss, as etcd's fdatasync of its WAL before it answers.
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 1000');
       return db;
@@ -243,8 +261,8 @@ export class SqliteStore {
   /**
    * Writes (or deletes) one object. `mutate` receives the revision the write will get, so the object can
    * carry it as resourceVersion. The mirror changes at once; the commit happens with the other writes of
-   * this event-loop turn in one transaction (group commit), and events are dispatched only after it.
-   * Whoever acknowledges the write to a client awaits `durable()` first.
+   * this event-loop turn in one transaction (group commit), and events are dispatched only once the commit
+   * is on disk. Whoever acknowledges the write to a client awaits `durable()` first.
    */
   write(resource: string, namespace: string, name: string, type: EventType, mutate: (revision: number) => KubeObject): StoreEvent {
     const revision = this.revision + 1;
@@ -262,23 +280,98 @@ export class SqliteStore {
     this.batch.push({ event, name, ts: Date.now() });
     if (!this.flushScheduled) {
       this.flushScheduled = true;
-      setImmediate(() => this.flush());
+      setImmediate(() => {
+        // While a sync runs, the writes wait for it and then go in one commit: each commit writes whole
+        // pages to the log, so fewer, larger commits write and sync less for the same writes.
+        this.flushScheduled = false;
+        if (this.syncing) return;
+        this.commit();
+        this.syncLog();
+      });
     }
     return event;
   }
 
-  /** Resolves once every write made so far is committed (and its events dispatched). */
+  /** Resolves once every write made so far is committed and on disk (and its events dispatched). */
   durable(): Promise<void> {
-    if (this.batch.length === 0) return Promise.resolve();
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    const waiters = this.batch.length > 0 ? this.waiters : this.unsynced.at(-1)?.waiters;
+    if (!waiters) return Promise.resolve();
+    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+  }
+
+  /** Commits the pending writes, syncs the log here and now, and dispatches every event that waited for it. */
+  flush(): void {
+    this.commit();
+    if (this.unsynced.length === 0) return;
+    let failure: Error | undefined;
+    try {
+      if (this.openLog() !== undefined) fdatasyncSync(this.logFd!);
+    } catch (error) {
+      failure = error as Error;
+    }
+    this.release(this.unsynced.length, failure);
   }
 
   /**
-   * Commits the pending writes in one transaction, then dispatches their events. A failed commit (a full
-   * disk) undoes the batch in the mirror and the revision counter, so memory matches the disk again, and
-   * fails the batch's waiters; nothing in it was acknowledged or dispatched, and reads go on.
+   * One fdatasync of the log at a time, on libuv's thread pool, so the event loop goes on preparing the next
+   * batch meanwhile: it covers every batch committed before it started, and the next covers the rest.
    */
-  flush(): void {
+  private syncLog(): void {
+    if (this.syncing || this.unsynced.length === 0) return;
+    let fd: number | undefined;
+    try {
+      fd = this.openLog();
+    } catch (error) {
+      this.release(this.unsynced.length, error as Error);
+      return;
+    }
+    if (fd === undefined) {
+      this.release(this.unsynced.length);
+      return;
+    }
+    this.syncing = true;
+    const covered = this.unsynced.at(-1)!;
+    fdatasync(fd, (error) => {
+      this.syncing = false;
+      // A synchronous flush() meanwhile may have released these batches already.
+      const upTo = this.unsynced.indexOf(covered) + 1;
+      if (upTo > 0) this.release(upTo, error ?? undefined);
+      this.commit();
+      this.syncLog();
+    });
+  }
+
+  /** The write-ahead log's descriptor (it exists once anything was committed); undefined in memory. */
+  private openLog(): number | undefined {
+    if (this.path === ':memory:' || !this.db.open) return undefined;
+    this.logFd ??= openSync(`${this.path}-wal`, 'r');
+    return this.logFd;
+  }
+
+  /**
+   * Acknowledges and dispatches the oldest `count` synced batches. A failed sync leaves the disk's state
+   * unknown: its writers get an error (not an acknowledgement), but the commit stands in the mirror and in
+   * SQLite, so watchers still see what reads show.
+   */
+  private release(count: number, failure?: Error): void {
+    const done = this.unsynced.splice(0, count);
+    const error = failure && new StorageWriteError(`cannot sync the write-ahead log of ${this.path}: ${failure.message}`);
+    for (const { events, waiters } of done) {
+      for (const event of events) this.dispatch(event);
+      for (const waiter of waiters) {
+        if (error) waiter.reject(error);
+        else waiter.resolve();
+      }
+    }
+  }
+
+  /**
+   * Commits the pending writes in one transaction; their events and acknowledgements wait for the sync.
+   * A failed commit (a full disk) undoes the batch in the mirror and the revision counter, so memory
+   * matches the disk again, and fails the batch's waiters; nothing in it was acknowledged or dispatched,
+   * and reads go on.
+   */
+  private commit(): void {
     this.flushScheduled = false;
     if (this.batch.length === 0) return;
     const batch = this.batch;
@@ -305,11 +398,8 @@ export class SqliteStore {
       return;
     }
     this.lastCommitHitFullDisk = false;
-    for (const { event, ts } of batch) {
-      if (event.revision % 64 === 0) this.timeline.push({ revision: event.revision, ts });
-      this.dispatch(event);
-    }
-    for (const waiter of waiters) waiter.resolve();
+    for (const { event, ts } of batch) if (event.revision % 64 === 0) this.timeline.push({ revision: event.revision, ts });
+    this.unsynced.push({ events: batch.map(({ event }) => event), waiters });
     this.writesSinceCheckpoint += batch.length;
     if (this.writesSinceCheckpoint >= CHECKPOINT_EVERY_WRITES && this.checkpointer) {
       this.writesSinceCheckpoint = 0;
@@ -364,7 +454,7 @@ export class SqliteStore {
 
   /** Applies the retention policy; `force` drops the whole history (watchers then need a relist). */
   compact(force = false): void {
-    this.flush();
+    this.commit();
     this.eventsSinceCompaction = 0;
     let upTo = 0;
     if (force) upTo = this.revision;
@@ -404,6 +494,8 @@ export class SqliteStore {
 
   close(): void {
     if (this.db.open) this.flush();
+    if (this.logFd !== undefined) closeSync(this.logFd);
+    this.logFd = undefined;
     this.checkpointer?.postMessage('close');
     this.checkpointer = undefined;
     for (const resolve of this.checkpointWaiters.splice(0)) resolve();
