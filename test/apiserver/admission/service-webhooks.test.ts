@@ -118,6 +118,20 @@ describe('admission webhooks behind a Service', () => {
     }
   });
 
+  test('a Service without EndpointSlices is resolved through its core/v1 Endpoints', async () => {
+    await createService(server, 'legacy');
+    const endpoints = { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'legacy' }, subsets: [{ addresses: [{ ip }], ports: [{ name: 'https', port: hook.address?.port ?? 0 }] }] };
+    assert.equal((await send(server, 'POST', '/api/v1/namespaces/default/endpoints', endpoints)).status, 201);
+    await createValidating(server, 'svc-legacy', [{ name: 'legacy.bosun.test', service: service('legacy'), caBundle }]);
+    try {
+      const { body } = await postConfigMap(server, configMap('legacy'));
+      // The certificate is for webhook.default.svc: reaching the server and failing its name check proves the route.
+      assert.match(body['message'], /Post "https:\/\/legacy\.default\.svc:443\/validate\?timeout=10s": tls: failed to verify certificate: x509: certificate is valid for .*, not legacy\.default\.svc$/);
+    } finally {
+      await deleteConfiguration(server, validatingPath, 'svc-legacy');
+    }
+  });
+
   test("a certificate that is not for the Service's name is refused, as by kube-apiserver", async () => {
     await createService(server, 'other');
     await createSlice(server, 'other', ip, hook.address?.port ?? 0);
