@@ -3,20 +3,13 @@
 // The webhook is the runtime's server listening on a non-loopback address of this host (kube refuses loopback
 // endpoints), which is what a pod IP on the node's bridge is to the API server.
 import assert from 'node:assert/strict';
-import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { denied } from '../../../src/runtime/webhook/responses.ts';
 import { WebhookServer } from '../../../src/runtime/webhook/server.ts';
 import { send, startTestServer, type TestServer } from '../../helpers/api-server.ts';
+import { hostAddress } from '../../helpers/host-address.ts';
 import { configMap, createValidating, deleteConfiguration, postConfigMap, validatingPath } from './support.ts';
 
-function hostAddress(): string {
-  const address = Object.values(networkInterfaces())
-    .flat()
-    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
-  if (!address) throw new Error('this host has no non-loopback IPv4 address for the webhook to listen on');
-  return address.address;
-}
 
 async function createService(server: TestServer, name: string): Promise<void> {
   const service = { apiVersion: 'v1', kind: 'Service', metadata: { name }, spec: { ports: [{ name: 'https', port: 443, targetPort: 9443 }] } };

@@ -3,7 +3,6 @@
 // server reaches it through the Service's endpoint. The webhook listens on a non-loopback address of this host,
 // which the API server reaches as it reaches a pod IP.
 import assert from 'node:assert/strict';
-import { networkInterfaces } from 'node:os';
 import { after, before, test } from 'node:test';
 import type { Secret } from '../../../src/apimachinery/api/core-v1.ts';
 import { secretsResource } from '../../../src/apimachinery/builtin-resources.ts';
@@ -19,14 +18,8 @@ import {
   type WebhookConfigurationObject,
 } from '../../../src/runtime/webhook/index.ts';
 import { send, startTestServer, type TestServer } from '../../helpers/api-server.ts';
+import { hostAddress } from '../../helpers/host-address.ts';
 
-const hostAddress = (): string => {
-  const found = Object.values(networkInterfaces())
-    .flat()
-    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal);
-  if (!found) throw new Error('this host has no non-loopback IPv4 address for the webhook to listen on');
-  return found.address;
-};
 
 let server: TestServer;
 let client: KubeClient;
