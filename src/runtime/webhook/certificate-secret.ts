@@ -9,7 +9,7 @@ import { X509Certificate } from 'node:crypto';
 import type { Secret } from '../../apimachinery/api/core-v1.ts';
 import { secretsResource } from '../../apimachinery/builtin-resources.ts';
 import type { KubeClient } from '../../client/client.ts';
-import { ConflictError } from '../../client/errors.ts';
+import { ConflictError, NotFoundError } from '../../client/errors.ts';
 import { generateCertificateAuthority, issueCertificate, type Validity, type WebhookCertificates } from './certificates.ts';
 
 export const CA_CERT_KEY = 'ca.crt';
@@ -78,7 +78,7 @@ export class WebhookCertificateSecret {
    */
   async ensure(): Promise<KeptCertificates> {
     for (let attempt = 0; ; attempt++) {
-      const secret = await this.o.client.get<Secret>(secretsResource, this.o.name, { namespace: this.o.namespace });
+      const secret = await this.read();
       const kept = this.usable(secret);
       if (kept) return kept;
       const made = await this.make(secret);
@@ -89,6 +89,15 @@ export class WebhookCertificateSecret {
         if (err instanceof ConflictError && attempt < 5) continue;
         throw err;
       }
+    }
+  }
+
+  private async read(): Promise<Secret> {
+    try {
+      return await this.o.client.get<Secret>(secretsResource, this.o.name, { namespace: this.o.namespace });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      throw new Error(`the webhook certificate Secret ${this.o.namespace}/${this.o.name} does not exist: create it empty (bosun manifests does)`, { cause: err });
     }
   }
 

@@ -101,3 +101,9 @@ void test('a certificate for another Service name is replaced; an empty Secret i
   assert.deepEqual(Object.keys(data).sort(), ['ca.crt', 'ca.key', 'tls.crt', 'tls.key']);
   assert.equal(Buffer.from(data['tls.crt'] ?? '', 'base64').toString('utf8'), after.cert);
 });
+
+void test('a missing Secret is a clear error: the install creates it, the controllers may not', async () => {
+  await assert.rejects(replica('absent', { at: T0 }).ensure(), {
+    message: 'the webhook certificate Secret default/absent does not exist: create it empty (bosun manifests does)',
+  });
+});
