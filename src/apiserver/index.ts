@@ -194,7 +194,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
   const tls =
     options.tlsCert && options.tlsKey
       ? { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') }
-      : await loadOrCreateServingCert(dataDir, bind);
+      : await loadOrCreateServingCert(dataDir, bind, [network.kubernetesIP]);
   const server: Server = createHttpsServer(tls, handler);
   server.on('upgrade', createUpgradeHandler(ctx, { auth, onError }));
   server.keepAliveTimeout = 65_000;

@@ -26,6 +26,8 @@ export interface PolicyRule {
   /** Plural names; a subresource is written "plural/subresource" (a plain name does not cover it). */
   readonly resources: readonly string[];
   readonly verbs: readonly PolicyVerb[];
+  /** Only these objects (RBAC cannot restrict create, list, watch or deletecollection by name). */
+  readonly resourceNames?: readonly string[];
 }
 
 export interface Family {

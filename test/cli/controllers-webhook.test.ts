@@ -38,6 +38,10 @@ test('webhook flags: off without a URL, served where the URL says, removed with 
     serve: { bind: '0.0.0.0', port: 9443, url: 'https://svc.example:443', tls: { cert: 'CERT', key: 'KEY', caBundle: 'CA' } },
     prune: 'selected',
   });
+  assert.deepEqual(resolveWebhookFlags(flags({ webhookUrl: 'https://bosun-webhook.ns1.svc:443', webhookCertSecret: 'bosun-webhook-cert' }), read), {
+    serve: { bind: '0.0.0.0', port: 9443, url: 'https://bosun-webhook.ns1.svc:443', certSecret: { namespace: 'ns1', name: 'bosun-webhook-cert', dnsName: 'bosun-webhook.ns1.svc' } },
+    prune: 'selected',
+  });
   const refused: [Partial<WebhookFlags>, RegExp][] = [
     [{ webhookUrl: 'http://127.0.0.1:9443' }, /must be https/],
     [{ webhookUrl: 'not a url' }, /is not a URL/],
@@ -46,13 +50,15 @@ test('webhook flags: off without a URL, served where the URL says, removed with 
     [{ webhookPort: 9443 }, /need --webhook-url/],
     [{ webhookUrl: 'https://a.example', webhookTlsCert: 'tls.crt' }, /go together/],
     [{ webhookUrl: 'https://a.example', webhookCaBundle: 'ca.crt' }, /needs --webhook-tls-cert/],
+    [{ webhookUrl: 'https://a.example', webhookCertSecret: 'cert' }, /needs --webhook-url of a Service/],
+    [{ webhookUrl: 'https://w.ns.svc', webhookCertSecret: 'cert', webhookTlsCert: 'tls.crt', webhookTlsKey: 'tls.key' }, /exclude each other/],
   ];
   for (const [f, message] of refused) assert.throws(() => resolveWebhookFlags(flags(f), read), (e: unknown) => e instanceof WebhookOptionsError && message.test(e.message), JSON.stringify(f));
 });
 
 test('the command has the webhook flags', () => {
   const names = controllersCommand().options.map((o) => o.long);
-  for (const flag of ['--webhook-url', '--webhook-bind', '--webhook-port', '--webhook-tls-cert', '--webhook-tls-key', '--webhook-ca-bundle', '--no-webhook']) assert.ok(names.includes(flag), flag);
+  for (const flag of ['--webhook-url', '--webhook-bind', '--webhook-port', '--webhook-tls-cert', '--webhook-tls-key', '--webhook-ca-bundle', '--webhook-cert-secret', '--no-webhook']) assert.ok(names.includes(flag), flag);
 });
 
 let server: TestServer;

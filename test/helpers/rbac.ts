@@ -17,7 +17,8 @@ export function unauthorizedRequests(requests: readonly RequestLogEntry[], rules
     const info = parseRequestPath(entry.method, url.pathname, url.searchParams);
     if (info?.kind !== 'resource') continue;
     const resource = info.subresource ? `${info.resource}/${info.subresource}` : info.resource;
-    const allowed = rules.some((r) => covers(r.apiGroups, info.group) && covers(r.resources, resource) && covers(r.verbs, info.verb));
+    const named = (r: PolicyRule): boolean => r.resourceNames === undefined || (info.name !== undefined && r.resourceNames.includes(info.name));
+    const allowed = rules.some((r) => covers(r.apiGroups, info.group) && covers(r.resources, resource) && covers(r.verbs, info.verb) && named(r));
     if (!allowed) denied.add(`${info.verb} ${info.group || 'core'}/${resource}`);
   }
   return [...denied].sort();

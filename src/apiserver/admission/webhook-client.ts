@@ -98,6 +98,11 @@ export interface WebhookCall {
   agent: Agent;
   body: string;
   timeoutMs: number;
+  /**
+   * For a service reference: the pod address dialled instead of the URL's host, which stays the Host header and
+   * the TLS server name the certificate is verified against (`NAME.NAMESPACE.svc`).
+   */
+  dial?: { host: string; port: number };
 }
 
 /** The decoded JSON answer; throws WebhookCallError (`failed to call webhook: …`) for anything else. */
@@ -115,9 +120,19 @@ export async function postAdmissionReview(call: WebhookCall): Promise<unknown> {
 /** A reset on a reused keep-alive connection, before any answer: the race of an idle close, not the webhook's fault. */
 class StaleConnectionError extends WebhookCallError {}
 
+/**
+ * The URL as kube-apiserver prints it in errors: a service reference's always carries its port
+ * (`https://NAME.NAMESPACE.svc:443/PATH`), which WHATWG URLs drop when it is the default.
+ */
+export function printedUrl(url: URL, viaService: boolean): string {
+  if (!viaService || url.port !== '') return url.toString();
+  return `${url.protocol}//${url.hostname}:443${url.pathname}${url.search}`;
+}
+
 function postOnce(call: WebhookCall): Promise<unknown> {
   const { url } = call;
-  const fail = (detail: string) => new WebhookCallError(`failed to call webhook: Post ${JSON.stringify(url.toString())}: ${detail}`);
+  const shown = printedUrl(url, call.dial !== undefined);
+  const fail = (detail: string) => new WebhookCallError(`failed to call webhook: Post ${JSON.stringify(shown)}: ${detail}`);
   return new Promise((resolve, reject) => {
     let settled = false;
     const settle = (action: () => void) => {
@@ -131,10 +146,12 @@ function postOnce(call: WebhookCall): Promise<unknown> {
       {
         method: 'POST',
         agent: call.agent,
+        ...(call.dial ? { hostname: call.dial.host, port: call.dial.port, servername: url.hostname } : {}),
         headers: {
           'Content-Type': 'application/json',
           Accept: 'application/json, */*',
           'User-Agent': 'kube-apiserver-admission',
+          ...(call.dial ? { Host: `${url.hostname}:${url.port || '443'}` } : {}),
           'Content-Length': String(Buffer.byteLength(call.body)),
         },
       },

@@ -25,8 +25,9 @@ import {
   type CheckedAdmissionResponse,
 } from './admission-review.ts';
 import { ruleMatches, type RuleTarget } from './rule-matcher.ts';
-import { postAdmissionReview, WebhookCallError } from './webhook-client.ts';
+import { postAdmissionReview, printedUrl, WebhookCallError } from './webhook-client.ts';
 import { isWebhookConfigurationKind } from './webhook-configuration.ts';
+import { resolveServiceEndpoint, ServiceResolutionError, type ResolvedEndpoint, type ServiceTarget } from './webhook-service-resolver.ts';
 import { WebhookSource, type CompiledWebhook } from './webhook-source.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
@@ -269,12 +270,23 @@ export class WebhookDispatcher {
     if (!version) throw new WebhookCallError('could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
     const uid = randomUUID();
     const body = JSON.stringify(admissionReview(version, this.request(uid, invocation, attrs)));
-    const answer = await postAdmissionReview({ url: endpoint.url, agent: endpoint.agent, body, timeoutMs: webhook.timeoutSeconds * 1000 });
+    const dial = endpoint.service ? this.resolve(endpoint.url, endpoint.service) : undefined;
+    const answer = await postAdmissionReview({ url: endpoint.url, agent: endpoint.agent, body, timeoutMs: webhook.timeoutSeconds * 1000, ...(dial ? { dial } : {}) });
     try {
       return verifyAdmissionResponse(version, uid, mutating, answer);
     } catch (error) {
       if (error instanceof InvalidAdmissionResponseError) throw new WebhookCallError(`received invalid webhook response: ${error.message}`);
       throw error;
+    }
+  }
+
+  /** A ready pod address of the webhook's Service; a call failure (as kube's dialer reports it) when there is none. */
+  private resolve(url: URL, service: ServiceTarget): ResolvedEndpoint {
+    try {
+      return resolveServiceEndpoint(this.store, service);
+    } catch (error) {
+      if (!(error instanceof ServiceResolutionError)) throw error;
+      throw new WebhookCallError(`failed to call webhook: Post ${JSON.stringify(printedUrl(url, true))}: ${error.message}`);
     }
   }
 

@@ -1,6 +1,7 @@
 // The webhooks in force, read from the store on every request (so a configuration written a moment ago applies to
 // the next request, with no polling) and compiled once per configuration revision: parsed selectors, compiled
-// matchConditions, and per webhook a keep-alive https Agent that trusts its caBundle (or the system roots).
+// matchConditions, and per webhook a keep-alive https Agent that trusts its caBundle (or the system roots). A
+// service reference is resolved to a pod address on each call (endpoints change without the configuration).
 import { Agent } from 'node:https';
 import { createSecureContext } from 'node:tls';
 import { ADMISSION_REVIEW_VERSIONS, type AdmissionReviewVersion } from '../../apimachinery/admission-review.ts';
@@ -18,10 +19,15 @@ import {
 } from '../../apimachinery/webhook-configuration.ts';
 import { compileMatchCondition, type CompiledMatchCondition } from '../admissionregistration/match-conditions.ts';
 import { storageKey } from '../registry/resource-type.ts';
+import { serviceServerName, type ServiceTarget } from './webhook-service-resolver.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
 
-/** Where a webhook is called, or why it cannot be (a call error, so failurePolicy decides). */
-export type WebhookEndpoint = { url: URL; agent: Agent } | { error: string };
+/**
+ * Where a webhook is called, or why it cannot be (a call error, so failurePolicy decides). For a service reference
+ * `url` is `https://NAME.NAMESPACE.svc:PORT/PATH` (what kube prints and sends as Host) and `service` says which
+ * Service to resolve to a pod address on each call; the certificate is verified against that server name.
+ */
+export type WebhookEndpoint = { url: URL; agent: Agent; service?: ServiceTarget } | { error: string };
 
 export interface CompiledWebhook {
   /** Unique among the webhooks in force: configuration, index and name. */
@@ -44,10 +50,7 @@ export interface CompiledWebhook {
 export const validatingConfigurationsKey = storageKey({ group: ADMISSION_REGISTRATION_GROUP, plural: VALIDATING_WEBHOOK_CONFIGURATIONS });
 export const mutatingConfigurationsKey = storageKey({ group: ADMISSION_REGISTRATION_GROUP, plural: MUTATING_WEBHOOK_CONFIGURATIONS });
 
-export const serviceReferenceUnsupported = 'service references are not supported by the embedded server; use clientConfig.url';
-
 function endpointOf(config: WebhookClientConfig, timeoutSeconds: number, agents: Agent[]): WebhookEndpoint {
-  if (config.service !== undefined) return { error: `could not get REST client: ${serviceReferenceUnsupported}` };
   let ca: string | undefined;
   if (config.caBundle) {
     ca = Buffer.from(config.caBundle, 'base64').toString('utf8');
@@ -57,12 +60,14 @@ function endpointOf(config: WebhookClientConfig, timeoutSeconds: number, agents:
       return { error: 'could not get REST client: unable to load root certificates: unable to parse bytes as PEM block' };
     }
   }
-  const url = new URL(config.url ?? '');
+  const ref = config.service;
+  const service = ref ? { namespace: ref.namespace, name: ref.name, port: ref.port ?? 443 } : undefined;
+  const url = service ? new URL(`https://${serviceServerName(service)}:${service.port}${ref?.path ?? ''}`) : new URL(config.url ?? '');
   // kube-apiserver's REST client tells the webhook its deadline.
   url.searchParams.set('timeout', `${timeoutSeconds}s`);
   const agent = new Agent({ keepAlive: true, ...(ca !== undefined ? { ca } : {}) });
   agents.push(agent);
-  return { url, agent };
+  return { url, agent, ...(service ? { service } : {}) };
 }
 
 function compile(stored: StoredObject, mutating: boolean, agents: Agent[]): CompiledWebhook[] {

@@ -11,7 +11,7 @@ import type { Family } from '../../runtime/family.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { Manager } from '../../runtime/manager.ts';
 import type { MetricsSecurity } from '../../runtime/metrics-server.ts';
-import { AdmissionWebhooks, pruneWebhookConfigurations, WebhookServer } from '../../runtime/webhook/index.ts';
+import { AdmissionWebhooks, pruneWebhookConfigurations, serviceOfUrl, WebhookCertificateSecret, WebhookServer } from '../../runtime/webhook/index.ts';
 import { bosunFamilies, configuredFamilies, selectFamilies } from '../families.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
@@ -46,6 +46,8 @@ export interface WebhookOptions {
     url?: string;
     /** PEM contents of a shared serving certificate (replicas behind one URL); generated when omitted. */
     tls?: { cert: string; key: string; caBundle?: string };
+    /** The Secret (in the Service's namespace) the replicas keep, share and rotate their certificate in. */
+    certSecret?: { namespace: string; name: string; dnsName: string };
   };
   /**
    * Bosun's webhook configurations that are deleted at start unless served here: every one ('all', for
@@ -99,6 +101,7 @@ export async function runControllers(options: ControllersOptions, available: rea
         client,
         logger: log.child({ component: 'webhooks' }),
         server: new WebhookServer({ host: serve.bind, port: serve.port, logger: log, ...(serve.url !== undefined ? { url: serve.url } : {}), ...(serve.tls ? { tls: serve.tls } : {}) }),
+        ...(serve.certSecret ? { certificates: new WebhookCertificateSecret({ client, ...serve.certSecret }) } : {}),
         ...(options.webhook?.prune ? { prune: options.webhook.prune === 'all' ? ('all' as const) : selected } : {}),
       })
     : undefined;
@@ -142,6 +145,7 @@ export interface WebhookFlags {
   webhookTlsCert?: string;
   webhookTlsKey?: string;
   webhookCaBundle?: string;
+  webhookCertSecret?: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -186,7 +190,18 @@ export function resolveWebhookFlags(flags: WebhookFlags, read: (file: string) =>
   const bind = webhookBind ?? (host !== undefined && !local ? '0.0.0.0' : '127.0.0.1');
   const listenPort = webhookPort ?? (local ? urlPort : undefined) ?? 9443;
   const tls = certFile && keyFile ? { cert: read(certFile), key: read(keyFile), ...(caFile ? { caBundle: read(caFile) } : {}) } : undefined;
-  return { serve: { bind, port: listenPort, ...(url !== undefined ? { url } : {}), ...(tls ? { tls } : {}) }, prune: 'selected' };
+  const certSecret = certSecretOf(flags);
+  return { serve: { bind, port: listenPort, ...(url !== undefined ? { url } : {}), ...(tls ? { tls } : {}), ...(certSecret ? { certSecret } : {}) }, prune: 'selected' };
+}
+
+/** --webhook-cert-secret: kept in the namespace of the Service --webhook-url names, for that Service's name. */
+function certSecretOf(flags: WebhookFlags): { namespace: string; name: string; dnsName: string } | undefined {
+  const name = flags.webhookCertSecret;
+  if (name === undefined) return undefined;
+  if (flags.webhookTlsCert) throw new WebhookOptionsError('--webhook-cert-secret and --webhook-tls-cert exclude each other');
+  const service = flags.webhookUrl === undefined ? undefined : serviceOfUrl(flags.webhookUrl);
+  if (!service) throw new WebhookOptionsError('--webhook-cert-secret needs --webhook-url of a Service: https://NAME.NAMESPACE.svc[:PORT]');
+  return { namespace: service.namespace, name, dnsName: `${service.name}.${service.namespace}.svc` };
 }
 
 export function controllersCommand(available: readonly Family[] = bosunFamilies): Command {
@@ -208,6 +223,7 @@ export function controllersCommand(available: readonly Family[] = bosunFamilies)
     .option('--webhook-tls-cert <file>', 'serving certificate shared by the replicas behind --webhook-url (default: a CA and certificate made at start)')
     .option('--webhook-tls-key <file>', 'the key of --webhook-tls-cert')
     .option('--webhook-ca-bundle <file>', 'the CA the API server trusts for --webhook-tls-cert (default: the certificate itself)')
+    .option('--webhook-cert-secret <name>', 'keep the serving certificate in this existing Secret of the --webhook-url Service\'s namespace: made once, shared by the replicas, renewed with a third of its validity left, its CA written as caBundle')
     .option('--no-webhook', 'serve no admission webhooks and remove the selected families\' webhook configurations')
     .option('--chaos-config <file>', "the chaos controller's configuration in upstream's format (controller:, injector:, handler:), over upstream's chart values")
     .action(async (opts: Omit<ControllersOptions, 'webhook'> & WebhookFlags & { chaosConfig?: string }) => {

@@ -1,6 +1,7 @@
 // What a real cluster needs to run `bosun controllers`, as the objects `bosun manifests` prints in apply order:
 // CRDs, Namespace, ServiceAccount, least-privilege roles derived from the rules each family declares (never
-// written a second time here), bindings, the webhook Service, the Deployment and its PodDisruptionBudget.
+// written a second time here), bindings, the webhook certificate Secret and Service, the Deployment and its
+// PodDisruptionBudget.
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { BOSUN_IMAGE } from '../../node/agent/container-argv.ts';
 import type { Family, PolicyRule } from '../../runtime/family.ts';
@@ -16,6 +17,8 @@ export const DEFAULT_INSTALL: InstallOptions = { namespace: 'bosun-system', imag
 
 export const INSTALL_NAME = 'bosun-controllers';
 export const WEBHOOK_SERVICE = 'bosun-webhook';
+/** The Secret the controllers keep their webhook serving certificate in (created empty here, filled by them). */
+export const WEBHOOK_CERT_SECRET = 'bosun-webhook-cert';
 const METRICS_PORT = 8080;
 const WEBHOOK_PORT = 9443;
 
@@ -33,10 +36,13 @@ export const RUNTIME_CLUSTER_RULES: readonly PolicyRule[] = [
   },
 ];
 
-/** What the runtime needs in its own namespace only: the leader-election Lease and the serving-certificate Secret. */
+/**
+ * What the runtime needs in its own namespace only: the leader-election Lease, and get/update on the one
+ * serving-certificate Secret (it exists from the install, so no create; no other Secret is readable).
+ */
 export const RUNTIME_NAMESPACE_RULES: readonly PolicyRule[] = [
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] },
-  { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] },
+  { apiGroups: [''], resources: ['secrets'], resourceNames: [WEBHOOK_CERT_SECRET], verbs: ['get', 'update'] },
 ];
 
 const labels = { 'app.kubernetes.io/name': 'bosun', 'app.kubernetes.io/component': 'controllers' } as const;
@@ -48,7 +54,7 @@ const meta = (name: string, namespace?: string): Record<string, unknown> => ({
 });
 
 const asRules = (rules: readonly PolicyRule[]): Record<string, unknown>[] =>
-  rules.map((r) => ({ apiGroups: [...r.apiGroups], resources: [...r.resources], verbs: [...r.verbs] }));
+  rules.map((r) => ({ apiGroups: [...r.apiGroups], resources: [...r.resources], ...(r.resourceNames ? { resourceNames: [...r.resourceNames] } : {}), verbs: [...r.verbs] }));
 
 const subject = (namespace: string): Record<string, unknown> => ({ kind: 'ServiceAccount', name: INSTALL_NAME, namespace });
 
@@ -74,6 +80,8 @@ export function installObjects(families: readonly Family[], opts: InstallOptions
     { apiVersion: rbac, kind: 'Role', metadata: meta(INSTALL_NAME, namespace), rules: asRules(RUNTIME_NAMESPACE_RULES) },
     ...clusterRoles.map(([name]) => ({ apiVersion: rbac, kind: 'ClusterRoleBinding', metadata: meta(name), roleRef: roleRef('ClusterRole', name), subjects: [subject(namespace)] })),
     { apiVersion: rbac, kind: 'RoleBinding', metadata: meta(INSTALL_NAME, namespace), roleRef: roleRef('Role', INSTALL_NAME), subjects: [subject(namespace)] },
+    // Empty: the first controller replica to start fills it (and `kubectl apply` again leaves its data alone).
+    { apiVersion: 'v1', kind: 'Secret', metadata: meta(WEBHOOK_CERT_SECRET, namespace), type: 'Opaque' },
     {
       apiVersion: 'v1',
       kind: 'Service',
@@ -118,6 +126,7 @@ function deployment(families: readonly Family[], namespace: string, image: strin
                 `--metrics-port=${METRICS_PORT}`,
                 '--metrics-bind-address=0.0.0.0',
                 `--webhook-url=https://${WEBHOOK_SERVICE}.${namespace}.svc:443`,
+                `--webhook-cert-secret=${WEBHOOK_CERT_SECRET}`,
                 `--webhook-port=${WEBHOOK_PORT}`,
               ],
               ports: [

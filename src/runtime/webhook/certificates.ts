@@ -32,13 +32,20 @@ export interface CertificateAuthority {
   key: string;
 }
 
+/** When a certificate is valid; by default from now on (10 years for a CA, 1 year for a leaf). */
+export interface Validity {
+  notBefore: Date;
+  notAfter: Date;
+}
+
 /** A new CA (10 years), to sign serving or client certificates with issueCertificate. */
-export async function generateCertificateAuthority(commonName: string): Promise<CertificateAuthority> {
+export async function generateCertificateAuthority(commonName: string, validity?: Validity): Promise<CertificateAuthority> {
   const ca = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    notAfterDate: yearsFromNow(10),
+    ...(validity ? { notBeforeDate: validity.notBefore } : {}),
+    notAfterDate: validity?.notAfter ?? yearsFromNow(10),
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
@@ -48,12 +55,18 @@ export async function generateCertificateAuthority(commonName: string): Promise<
 }
 
 /** A certificate signed by ca (1 year): a server's for `hosts` (loopback always included), or a client's. */
-export async function issueCertificate(ca: CertificateAuthority, commonName: string, usage: { server: readonly string[] } | 'client'): Promise<{ cert: string; key: string }> {
+export async function issueCertificate(
+  ca: CertificateAuthority,
+  commonName: string,
+  usage: { server: readonly string[] } | 'client',
+  validity?: Validity,
+): Promise<{ cert: string; key: string }> {
   const leaf = await generate([{ name: 'commonName', value: commonName }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',
-    notAfterDate: yearsFromNow(1),
+    ...(validity ? { notBeforeDate: validity.notBefore } : {}),
+    notAfterDate: validity?.notAfter ?? yearsFromNow(1),
     ca: { key: ca.key, cert: ca.cert },
     extensions: [
       { name: 'basicConstraints', cA: false, critical: true },

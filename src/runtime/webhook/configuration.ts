@@ -9,6 +9,8 @@ import {
   type MutatingWebhook,
   type MutatingWebhookConfiguration,
   type RuleWithOperations,
+  type ServiceReference,
+  type WebhookClientConfig,
 } from '../../apimachinery/webhook-configuration.ts';
 import type { KubeClient, ResourceRef } from '../../client/client.ts';
 import { ConflictError, NotFoundError } from '../../client/errors.ts';
@@ -59,17 +61,37 @@ export class WebhookConfigurationUnsupportedError extends Error {
   override readonly name = 'WebhookConfigurationUnsupportedError' as const;
 }
 
+const SERVICE_HOST = /^([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\.([a-z0-9](?:[-a-z0-9]*[a-z0-9])?)\.svc$/;
+
+/**
+ * The Service a base URL `https://NAME.NAMESPACE.svc[:PORT][/PATH]` names. Such a URL is registered as
+ * `clientConfig.service`, as in-cluster webhooks are: the API server resolves the Service to a pod itself
+ * (it cannot look `.svc` names up in DNS) and verifies the certificate for `NAME.NAMESPACE.svc`.
+ */
+export function serviceOfUrl(url: string): ServiceReference | undefined {
+  const parsed = new URL(url);
+  const match = SERVICE_HOST.exec(parsed.hostname);
+  if (!match) return undefined;
+  const path = parsed.pathname.replace(/\/+$/, '');
+  return { namespace: match[2] ?? '', name: match[1] ?? '', port: parsed.port === '' ? 443 : Number(parsed.port), ...(path !== '' ? { path } : {}) };
+}
+
+function clientConfigFor(endpoint: WebhookEndpoint, path: string, caBundle: string): WebhookClientConfig {
+  const service = serviceOfUrl(endpoint.url);
+  if (service) return { service: { ...service, path: `${service.path ?? ''}${path}` }, caBundle };
+  return { url: `${endpoint.url.replace(/\/+$/, '')}${path}`, caBundle };
+}
+
 /** The configuration object as it will be written (without resourceVersion). */
 export function buildWebhookConfiguration(spec: WebhookConfigurationSpec, endpoint: WebhookEndpoint): WebhookConfigurationObject {
   const caBundle = Buffer.from(endpoint.caBundle, 'utf8').toString('base64');
-  const base = endpoint.url.replace(/\/+$/, '');
   return {
     apiVersion: `${ADMISSION_REGISTRATION_GROUP}/${ADMISSION_REGISTRATION_VERSION}`,
     kind: `${spec.type}WebhookConfiguration`,
     metadata: { name: spec.name, labels: { [MANAGED_BY_LABEL]: MANAGED_BY_BOSUN, [COMPONENT_LABEL]: spec.component } },
     webhooks: spec.webhooks.map((w) => ({
       name: w.name,
-      clientConfig: { url: `${base}${w.path}`, caBundle },
+      clientConfig: clientConfigFor(endpoint, w.path, caBundle),
       rules: w.rules.map((r) => ({ ...r, scope: r.scope ?? '*' })),
       failurePolicy: w.failurePolicy ?? 'Fail',
       sideEffects: w.sideEffects ?? 'None',
@@ -139,10 +161,13 @@ export interface DeleteWebhookConfigurationOptions {
 function pointsAt(obj: WebhookConfigurationObject, endpoint: WebhookEndpoint): boolean {
   const caBundle = Buffer.from(endpoint.caBundle, 'utf8').toString('base64');
   const base = endpoint.url.replace(/\/+$/, '');
+  const service = serviceOfUrl(endpoint.url);
   return (obj.webhooks ?? []).every((w) => {
     // Written by anybody: clientConfig may be missing.
     const cc = w.clientConfig as MutatingWebhook['clientConfig'] | undefined;
-    return cc?.caBundle === caBundle && typeof cc.url === 'string' && cc.url.startsWith(base);
+    if (cc?.caBundle !== caBundle) return false;
+    if (service) return cc.service?.namespace === service.namespace && cc.service.name === service.name && (cc.service.port ?? 443) === service.port;
+    return typeof cc.url === 'string' && cc.url.startsWith(base);
   });
 }
 

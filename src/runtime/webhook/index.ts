@@ -6,6 +6,7 @@ export type { GroupVersionKind, GroupVersionResource } from '../../apimachinery/
 export { AdmissionReviewError, decodeAdmissionReview, encodeAdmissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review.ts';
 export { AdmissionWebhooks, type AdmissionWebhooksOptions } from './admission-webhooks.ts';
 export { generateWebhookCertificates, type WebhookCertificates } from './certificates.ts';
+export { WebhookCertificateSecret, type CertificateSecretOptions, type KeptCertificates } from './certificate-secret.ts';
 export {
   applyWebhookConfiguration,
   buildWebhookConfiguration,
@@ -14,6 +15,7 @@ export {
   MANAGED_BY_BOSUN,
   MANAGED_BY_LABEL,
   pruneWebhookConfigurations,
+  serviceOfUrl,
   WebhookConfigurationUnsupportedError,
   webhookConfigurationResource,
   type DeleteWebhookConfigurationOptions,

@@ -65,6 +65,8 @@ export class WebhookServer {
   private readonly handlers = new Map<string, AdmissionHandler>();
   private server: Server | undefined;
   private certs: WebhookCertificates | undefined;
+  /** Certificates given by useCertificates (kept in a Secret and shared by the replicas). */
+  private suppliedCerts = false;
 
   constructor(options: WebhookServerOptions = {}) {
     this.o = options;
@@ -103,7 +105,14 @@ export class WebhookServer {
 
   /** True when the certificate was made by this process, so no other process can serve under it. */
   get generatedCertificate(): boolean {
-    return this.o.tls === undefined;
+    return this.o.tls === undefined && !this.suppliedCerts;
+  }
+
+  /** Serves these certificates from now on (before start, or a rotation while serving: new connections get them). */
+  useCertificates(certs: WebhookCertificates): void {
+    this.certs = { cert: certs.cert, key: certs.key, caBundle: certs.caBundle };
+    this.suppliedCerts = true;
+    this.server?.setSecureContext({ cert: certs.cert, key: certs.key });
   }
 
   /** The base URL the API server calls, without a trailing slash. */
@@ -126,12 +135,13 @@ export class WebhookServer {
     const host = this.o.host ?? '127.0.0.1';
     if (this.o.tls) {
       this.certs = { cert: this.o.tls.cert, key: this.o.tls.key, caBundle: this.o.tls.caBundle ?? this.o.tls.cert };
-    } else {
+    } else if (!this.suppliedCerts || !this.certs) {
       const hosts = [host];
       if (this.o.url !== undefined) hosts.push(new URL(this.o.url).hostname.replace(/^\[|\]$/g, ''));
       this.certs = await generateWebhookCertificates(hosts);
     }
-    const server = createServer({ cert: this.certs.cert, key: this.certs.key }, (req, res) => {
+    const certs = this.certs;
+    const server = createServer({ cert: certs.cert, key: certs.key }, (req, res) => {
       void this.serve(req, res);
     });
     // A broken TLS handshake or a reset socket is the client's problem; keep serving.

@@ -566,27 +566,6 @@ webhooks:
     assert.equal((await postConfigMap(server, configMap('live-2'))).status, 201);
   });
 
-  test('service references are refused with a clear error under failurePolicy Fail, skipped under Ignore', async () => {
-    const service = { namespace: 'default', name: 'webhook', path: '/validate' };
-    await createValidating(server, 'svc', [{ name: 'svc.bosun.test', service }]);
-    try {
-      const { status, body } = await postConfigMap(server, configMap('via-service'));
-      assert.equal(status, 500);
-      assert.equal(
-        body['message'],
-        'Internal error occurred: failed calling webhook "svc.bosun.test": could not get REST client: service references are not supported by the embedded server; use clientConfig.url',
-      );
-    } finally {
-      await deleteConfiguration(server, validatingPath, 'svc');
-    }
-    await createValidating(server, 'svc-ignored', [{ name: 'svc.bosun.test', service, failurePolicy: 'Ignore' }]);
-    try {
-      assert.equal((await postConfigMap(server, configMap('via-service'))).status, 201);
-    } finally {
-      await deleteConfiguration(server, validatingPath, 'svc-ignored');
-    }
-  });
-
   test('the request log records each request once, webhook calls are not in it', async () => {
     hook.on('/logged', () => allow());
     await createValidating(server, 'logged', [{ name: 'logged.bosun.test', url: hook.url('/logged'), caBundle: hook.caBundle }]);

@@ -56,7 +56,7 @@ void test('the stream is in apply order and the Deployment is hardened, with 2 r
   assert.deepEqual(docs.slice(0, crds.length), JSON.parse(JSON.stringify(crds)));
   assert.deepEqual(
     [...new Set(docs.slice(crds.length).map((d) => d.kind))],
-    ['Namespace', 'ServiceAccount', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding', 'Service', 'Deployment', 'PodDisruptionBudget'],
+    ['Namespace', 'ServiceAccount', 'ClusterRole', 'Role', 'ClusterRoleBinding', 'RoleBinding', 'Secret', 'Service', 'Deployment', 'PodDisruptionBudget'],
   );
   const spec = find(docs, 'Deployment', 'bosun-controllers')['spec'] as {
     replicas: number;
