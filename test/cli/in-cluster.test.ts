@@ -3,7 +3,8 @@
 // ServiceAccount with RBAC enforced (Bosun's default image runs this checkout's CLI on the host runtime; the real
 // image is in-cluster-image.test.ts), one replica holds the leader Lease, and the controllers in the pods run a
 // Landscaper, a terrakojo (against the GitHub test server) and a chaos example to their end states. Killing the
-// leader pod hands the Lease over; a verb taken out of a ClusterRole shows as a Forbidden naming it.
+// leader pod hands the Lease over; a verb taken out of a ClusterRole shows as a Forbidden naming it. The pods'
+// webhooks are called through their Service (an invalid Disruption is refused by the chaos webhook).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
@@ -83,6 +84,13 @@ describe('bosun manifests installed on bosun up', () => {
   test('chaos: a cpu-pressure Disruption is injected into its target and cleaned up on delete', { timeout: 240_000 }, async () => {
     await up.ok(['apply', '-f', 'examples/chaos/target.yaml']);
     await up.ok(['rollout', 'status', 'deployment/web', '-n', 'chaos-demo', '--timeout=120s']);
+    // The chaos webhooks, served by the pods behind the bosun-webhook Service, refuse an invalid Disruption.
+    const services = await up.ok(['get', 'validatingwebhookconfigurations', '-o', 'jsonpath={..clientConfig.service.name}']);
+    assert.match(services, /\bbosun-webhook\b/);
+    const invalid = 'apiVersion: chaos.datadoghq.com/v1beta1\nkind: Disruption\nmetadata: {name: invalid, namespace: chaos-demo}\nspec: {count: "150%", level: node, containers: [app], selector: {app: web}, containerFailure: {}, cpuPressure: {}}\n';
+    const refused = await up.kubectl(['apply', '-f', '-'], invalid);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /admission webhook "[^"]+" denied the request: 4 errors occurred/);
     await up.ok(['apply', '-f', 'examples/chaos/cpu-pressure.yaml']);
     const injected = await up.kubectl(['wait', 'disruption/cpu-pressure', '-n', 'chaos-demo', '--for=jsonpath={.status.injectionStatus}=Injected', '--timeout=120s']);
     assert.equal(injected.code, 0, `${injected.stderr}\n${(await up.kubectl(['get', 'disruption/cpu-pressure', '-n', 'chaos-demo', '-o', 'yaml'])).stdout}\n${await podReport(up)}`);

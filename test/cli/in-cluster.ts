@@ -33,15 +33,8 @@ export async function installControllers(up: BosunUp, options: InstallOptions = 
   await up.ok(['apply', '-f', '-'], manifests.stdout);
   const env = Object.entries(options.env ?? {}).map(([name, value]) => `${name}=${value}`);
   if (env.length > 0) await up.ok(['set', 'env', `deployment/${INSTALL}`, '-n', NS, ...env]);
-  // The plane's serving certificate names the kubernetes Service by DNS but not by its ClusterIP, the address
-  // in-cluster config uses (src/apiserver/auth/serving-cert.ts): name it by DNS until then.
-  await up.ok(['set', 'env', `deployment/${INSTALL}`, '-n', NS, 'KUBERNETES_SERVICE_HOST=kubernetes.default.svc']);
-  // The embedded API server calls webhooks by URL from the host, where the Service's DNS name does not resolve,
-  // and does not follow clientConfig.service yet: the pods serve no webhooks until it does.
-  const args = JSON.parse(await up.ok(['get', `deployment/${INSTALL}`, '-n', NS, '-o', 'jsonpath={.spec.template.spec.containers[0].args}'])) as string[];
-  const webhookUrl = args.findIndex((arg) => arg.startsWith('--webhook-url='));
-  assert.notEqual(webhookUrl, -1);
-  await up.ok(['patch', `deployment/${INSTALL}`, '-n', NS, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: `/spec/template/spec/containers/0/args/${webhookUrl}`, value: '--no-webhook' }])]);
+  // No stopgap: pods reach the plane at the kubernetes Service's ClusterIP (in its serving certificate), and the
+  // webhooks are registered through the bosun-webhook Service with the certificate the replicas keep in its Secret.
   const rollout = await up.kubectl(['rollout', 'status', `deployment/${INSTALL}`, '-n', NS, '--timeout=150s']);
   assert.equal(rollout.code, 0, `${rollout.stderr}\n${await podReport(up)}`);
   // The rollout's old pods may still be terminating: the two pods are the ones that are not.
