@@ -98,10 +98,13 @@ describe('bosun manifests installed on bosun up', () => {
     assert.equal(await up.ok(['get', 'pods', '-n', 'chaos-engineering', '-l', 'chaos.datadoghq.com/disruption-name=cpu-pressure', '-o', 'name']), '');
   });
 
-  test('killing the leader pod hands the Lease over once it expires, and no installation is lost', { timeout: 240_000 }, async (t) => {
+  test('killing the leader pod mid-job hands the Lease over once it expires, and the job is not lost', { timeout: 240_000 }, async (t) => {
     const lease = JSON.parse(await up.ok(['get', `lease/${INSTALL}`, '-n', NS, '-o', 'json'])) as { spec: LeaseSpec };
     const leader = pods.find((pod) => lease.spec.holderIdentity.startsWith(`${pod.metadata.name}_`));
     assert.ok(leader, `the holder ${lease.spec.holderIdentity} is one of the pods`);
+    // An installation whose job the leader has just begun: the kill must not lose it.
+    await up.ok(['apply', '-f', '-'], SECOND_INSTALLATION);
+    await up.ok(['wait', 'installation/configmaps-again', '-n', 'default', '--for=jsonpath={.status.jobID}', '--timeout=60s']);
     const killedAt = Date.now();
     await up.ok(['delete', 'pod', leader.metadata.name, '-n', NS, '--grace-period=0', '--force']);
     const transitions = lease.spec.leaseTransitions + 1;
@@ -115,7 +118,6 @@ describe('bosun manifests installed on bosun up', () => {
     const handOverMs = Date.parse(taken.spec.acquireTime) - killedAt;
     t.diagnostic(`hand-over ${handOverMs} ms after the kill`);
     assert.ok(handOverMs <= (lease.spec.leaseDurationSeconds + 2 * RETRY_JITTERED_SECONDS) * 1000, `hand-over took ${handOverMs} ms`);
-    await up.ok(['apply', '-f', '-'], SECOND_INSTALLATION);
     await succeeded(up, 'configmaps-again');
   });
 
