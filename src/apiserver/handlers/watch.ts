@@ -11,7 +11,6 @@ import type { StoreEvent, StoredObject } from '../storage/sqlite-store.ts';
 import { renderJson, renderObject } from './render.ts';
 import { collectionNamespace, type ResourceCall } from './resource-call.ts';
 import { selectionFor } from './selection.ts';
-import { WatchWindow } from './watch-window.ts';
 
 /** A watcher that falls this far behind is cut off; it re-watches from its last resourceVersion. */
 const maxBufferedBytes = 32 * 1024 * 1024;
@@ -46,13 +45,12 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
     unsubscribe();
     clearInterval(bookmarkTimer);
     clearTimeout(timeout);
-    const rest = window.drain() + (last ?? '');
-    if (!res.destroyed && !res.writableEnded) res.end(rest === '' ? undefined : rest);
+    if (!res.destroyed && !res.writableEnded) res.end(last);
   };
-  const window = new WatchWindow((chunk) => {
+  const write = (line: string): void => {
     if (!open) return;
     if (res.destroyed) return end();
-    res.write(chunk);
+    res.write(line);
     // Falling behind, as kube-apiserver's watch cache handles it: the stream ends (the client re-watches or
     // re-lists), and a client that does not read even what is queued loses the connection.
     if (res.writableLength > maxBufferedBytes) {
@@ -60,9 +58,6 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
       const drop = setTimeout(() => res.destroy(), cutOffGraceMs).unref();
       res.once('close', () => clearTimeout(drop));
     }
-  });
-  const write = (line: string): void => {
-    if (open) window.write(line);
   };
   res.on('close', () => end());
   ctx.watches.add(res, () => end());
