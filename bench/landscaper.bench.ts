@@ -7,7 +7,8 @@
 // (b) 1,000 root installations with 3 mock deploy items each in one namespace, then 200 more: the time for
 //     the 200 to reach Succeeded.
 // As `bosun up` runs it, the validating webhook is served and every spec write of an Installation, Execution
-// or DeployItem passes through it (BENCH_WEBHOOK=0 turns it off, to measure its cost).
+// or DeployItem passes through it, called in process (BENCH_WEBHOOK=https calls it over HTTPS, BENCH_WEBHOOK=0
+// turns it off, to measure its cost).
 // Targets: (a) < 10 s and ≤ 6 requests per deploy item; (b) < 30 s. Env: BENCH_PART=a|b|ab (default ab),
 // BENCH_REPEAT (runs of (a), default 3; the median is reported), BENCH_LAYERS / BENCH_WIDTH, BENCH_ROOTS /
 // BENCH_MORE for smaller runs.
@@ -138,6 +139,8 @@ async function main(): Promise<void> {
   const mgr = new Manager({ client: mgrClient, logger: pino({ enabled: process.env['BENCH_LOG'] !== undefined, level: 'info' }), gracefulShutdownTimeoutMs: 5000 });
   const quiet = pino({ enabled: false });
   const webhooks = WEBHOOK ? new AdmissionWebhooks({ client: mgrClient, server: new WebhookServer({ host: '127.0.0.1', port: 0, logger: quiet }), prune: 'all', logger: quiet }) : undefined;
+  // As `bosun up`: the API server in this process calls the webhooks in process (BENCH_WEBHOOK=https: over HTTPS).
+  if (webhooks && process.env['BENCH_WEBHOOK'] !== 'https') server.callWebhooksInProcess((url, body) => webhooks.server.answerInProcess(url, body));
   registerLandscaper(mgr, webhooks ? { webhooks } : {});
   if (webhooks) mgr.add(webhooks);
   await mgr.start();

@@ -25,7 +25,7 @@ import {
   type CheckedAdmissionResponse,
 } from './admission-review.ts';
 import { ruleMatches, type RuleTarget } from './rule-matcher.ts';
-import { postAdmissionReview, WebhookCallError } from './webhook-client.ts';
+import { postAdmissionReview, WebhookCallError, type InProcessWebhooks } from './webhook-client.ts';
 import { isWebhookConfigurationKind } from './webhook-configuration.ts';
 import { WebhookSource, type CompiledWebhook } from './webhook-source.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
@@ -89,6 +89,8 @@ function asVersion(object: KubeObject | undefined, type: ResourceType): KubeObje
 
 export class WebhookDispatcher {
   readonly source: WebhookSource;
+  /** Webhooks this process serves itself, called without HTTPS; others keep the network path. */
+  inProcess: InProcessWebhooks | undefined;
   private readonly store: SqliteStore;
   private readonly registry: ResourceRegistry;
 
@@ -269,7 +271,7 @@ export class WebhookDispatcher {
     if (!version) throw new WebhookCallError('could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
     const uid = randomUUID();
     const body = JSON.stringify(admissionReview(version, this.request(uid, invocation, attrs)));
-    const answer = await postAdmissionReview({ url: endpoint.url, agent: endpoint.agent, body, timeoutMs: webhook.timeoutSeconds * 1000 });
+    const answer = await postAdmissionReview({ url: endpoint.url, agent: endpoint.agent, body, timeoutMs: webhook.timeoutSeconds * 1000 }, this.inProcess);
     try {
       return verifyAdmissionResponse(version, uid, mutating, answer);
     } catch (error) {
