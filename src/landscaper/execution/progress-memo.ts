@@ -1,9 +1,10 @@
 // Incremental classification for Progressing. Each deploy item that finishes wakes its execution; a walk
 // over every item per wake-up made a 1,000-item job O(items²). After a full classification the execution
-// remembers what it waits for: the running items, and for each pending item the first dependency that
-// still blocks it. A later wake-up in which running items only succeeded, none of them such a blocker and
-// some still running, can change nothing: it costs a lookup per running item. Anything else (a failure, a
-// deletion, a job or spec change, the last running item done, a blocker done) falls back to the full walk.
+// remembers what it waits for: the running items, for each pending item how many of its dependencies are
+// unfinished, and which pending items each running item blocks. A later wake-up in which running items only
+// succeeded, some still running and no pending item left without an unfinished dependency, can change
+// nothing: it costs a lookup per running item and a count per dependent. Anything else (a failure, a
+// deletion, a job or spec change, the last running item done, a pending item freed) takes the full walk.
 // A hand-deleted item that is not running is therefore noticed at the next full walk, at the latest when
 // the running items are done: the job's outcome is the same, as a failed item only stops new triggers.
 import { PHASE_SUCCEEDED } from '../api/constants.ts';
@@ -17,8 +18,10 @@ export interface ProgressMemo {
   generation: number | undefined;
   /** Template name → object name of the items running (or just triggered) at the last full walk. */
   running: Map<string, string>;
-  /** Names that block a pending item (each pending item's first unfinished dependency). */
-  blockers: Set<string>;
+  /** Pending item → how many of its dependencies have not finished. */
+  unfinished: Map<string, number>;
+  /** Running item → the pending items that depend on it. */
+  dependents: Map<string, string[]>;
   /** The last full walk's wait, repeated while nothing changes. */
   reason: string;
   message: string;
@@ -38,12 +41,18 @@ export function rememberProgress(env: ExecutionEnv, exec: Execution, c: Classifi
     if (objectName === undefined) return forgetProgress(env, exec);
     running.set(item.name, objectName);
   }
-  const blockers = new Set<string>();
+  const unfinished = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
   for (const item of c.pending) {
-    const blocker = item.dependsOn.find((dep) => !finished.has(dep));
-    if (blocker !== undefined) blockers.add(blocker);
+    let count = 0;
+    for (const dep of new Set(item.dependsOn)) {
+      if (finished.has(dep)) continue;
+      count++;
+      if (running.has(dep)) dependents.set(dep, [...(dependents.get(dep) ?? []), item.name]);
+    }
+    unfinished.set(item.name, count);
   }
-  env.progressMemos.set(memoKey(exec), { jobID: exec.status?.jobID ?? '', generation: exec.metadata.generation, running, blockers, ...wait });
+  env.progressMemos.set(memoKey(exec), { jobID: exec.status?.jobID ?? '', generation: exec.metadata.generation, running, unfinished, dependents, ...wait });
 }
 
 export function forgetProgress(env: ExecutionEnv, exec: Execution): void {
@@ -52,7 +61,7 @@ export function forgetProgress(env: ExecutionEnv, exec: Execution): void {
 
 /**
  * The wait to repeat when nothing that matters changed since the last full walk (the memo is updated to
- * the items still running); undefined when a full walk is needed.
+ * the items still running); undefined when a full walk is needed (the memo is then stale: forget it).
  */
 export function unchangedProgress(env: ExecutionEnv, exec: Execution, written: ReadonlyMap<string, DeployItem>): { reason: string; message: string } | undefined {
   const memo = env.progressMemos.get(memoKey(exec));
@@ -64,10 +73,17 @@ export function unchangedProgress(env: ExecutionEnv, exec: Execution, written: R
     const di = written.get(name) ?? cachedDeployItem(env, exec.metadata.namespace, objectName);
     if (!di || di.metadata.deletionTimestamp !== undefined || di.status?.jobID !== jobID) return undefined;
     if (di.status.jobIDFinished !== jobID) continue;
-    if (di.status.phase !== PHASE_SUCCEEDED || memo.blockers.has(name)) return undefined;
+    if (di.status.phase !== PHASE_SUCCEEDED) return undefined;
     done.push(name);
   }
   if (done.length === memo.running.size) return undefined;
-  for (const name of done) memo.running.delete(name);
+  for (const name of done) {
+    memo.running.delete(name);
+    for (const dependent of memo.dependents.get(name) ?? []) {
+      const left = (memo.unfinished.get(dependent) ?? 0) - 1;
+      memo.unfinished.set(dependent, left);
+      if (left <= 0) return undefined;
+    }
+  }
   return { reason: memo.reason, message: memo.message };
 }
