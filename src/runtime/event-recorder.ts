@@ -55,6 +55,8 @@ interface Queued {
   done: () => void;
 }
 
+let nameSequence = 0;
+
 // Kubernetes caps Event messages at 1 KiB.
 const maxMessage = 1024;
 
@@ -179,8 +181,9 @@ export class EventRecorder {
     const event: KubeObject = {
       apiVersion: 'v1',
       kind: 'Event',
-      // client-go's naming: object name + '.' + a hex timestamp, unique enough without a round trip.
-      metadata: { name: `${m.name ?? 'object'}.${(e.at.getTime() * 1000 + Math.floor(Math.random() * 1000)).toString(16)}`, namespace },
+      // client-go's naming: object name + '.' + a hex timestamp in µs; the process-wide sequence stands in for
+      // the nanoseconds JavaScript's clock lacks, so Events of one millisecond do not collide.
+      metadata: { name: `${m.name ?? 'object'}.${(e.at.getTime() * 1000 + (nameSequence++ % 1000)).toString(16)}`, namespace },
       involvedObject,
       reason: e.reason,
       message: e.message,
