@@ -9,6 +9,7 @@ import { PodSecurityAdmission, type PodSecurityAuditEvent } from './admission/po
 import type { Level } from './admission/pod-security/policy-levels.ts';
 import { POD_SECURITY_ENFORCE_LABEL, TRUSTED_NAMESPACE_LABELS } from '../apimachinery/pod-security-labels.ts';
 import { WebhookDispatcher } from './admission/webhook-dispatcher.ts';
+import type { InProcessWebhooks } from './admission/webhook-client.ts';
 import { adminTokenAuthenticator } from './auth/authenticator.ts';
 import { generateToken, loadOrCreateToken, tokensEqual } from './auth/bearer-token.ts';
 import { loadOrCreateSigningKey } from './auth/service-account-key.ts';
@@ -99,6 +100,8 @@ export interface RunningApiServer {
   readonly objects: ObjectService;
   /** Drops the watch history: watches from older resourceVersions then get 410 Expired. */
   compact(): void;
+  /** Admission webhooks served in this process: their reviews are answered by `answer` instead of over HTTPS. */
+  callWebhooksInProcess(answer: InProcessWebhooks | undefined): void;
   close(): Promise<void>;
 }
 
@@ -252,6 +255,9 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     registry,
     objects,
     compact: () => store.compact(true),
+    callWebhooksInProcess: (answer) => {
+      webhooks.inProcess = answer;
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -23,6 +23,8 @@ import { matchDeployItems } from '../../src/landscaper/execution/phases/init.ts'
 import { compressExecutionSpec, deployItemTemplates, DeployItemsCompressedError } from '../../src/landscaper/api/execution-spec.ts';
 import { deletionItem } from '../../src/landscaper/execution/deletion.ts';
 import { item } from './execution-harness.ts';
+import type { ExecutionEnv } from '../../src/landscaper/execution/env.ts';
+import { forgetProgress, rememberProgress, unchangedProgress } from '../../src/landscaper/execution/progress-memo.ts';
 import { ConfigurationError } from '../../src/landscaper/ls-error.ts';
 
 function di(name: string, status: DeployItem['status'] = {}, meta: Partial<DeployItem['metadata']> = {}): DeployItem {
@@ -173,4 +175,38 @@ test('pickup: picked up at second precision; remaining time never fires early', 
   assert.equal(pickupRemainingMs(triggered, parseTimeout('none'), new Date('2030-01-01T00:00:00Z')), undefined);
   const finished = di('x', { jobID: 'j2', jobIDFinished: 'j2', jobIDGenerationTime: '2024-01-01T00:00:00Z' });
   assert.equal(pickupRemainingMs(finished, pickup, new Date('2030-01-01T00:00:00Z')), undefined);
+});
+
+test('incremental classification: a wake-up that changes nothing skips the walk; anything else walks', () => {
+  const cache = new Map<string, DeployItem>();
+  const env = {
+    progressMemos: new Map(),
+    deployItemInformer: { store: { get: (key: string) => cache.get(key) } },
+    deployItemWrites: { resolve: (d: DeployItem) => d, pending: () => undefined },
+  } as unknown as ExecutionEnv;
+  const exec: Execution = { apiVersion: 'landscaper.gardener.cloud/v1alpha1', kind: 'Execution', metadata: { name: 'e', namespace: 'ns', uid: 'u1', generation: 1 }, spec: {}, status: { jobID: 'j2' } };
+  const running = { jobID: 'j2', jobIDFinished: 'j1', phase: 'Progressing' } as const;
+  const set = (d: DeployItem): void => void cache.set(`ns/${d.metadata.name ?? ''}`, d);
+  for (const n of ['a1', 'a2', 'a3']) set(di(n, running));
+  // a1..a3 run; b1 waits for a1 first, b2 for b1.
+  const items = [ei('a1', [], cache.get('ns/a1')), ei('a2', [], cache.get('ns/a2')), ei('a3', [], cache.get('ns/a3')), ei('b1', ['a1', 'a2'], di('b1')), ei('b2', ['b1'], di('b2'))];
+  rememberProgress(env, exec, classifyForReconcile('j2', items), { reason: 'WaitingForDeployItems', message: 'waiting' });
+  const none = new Map<string, DeployItem>();
+  assert.deepEqual(unchangedProgress(env, exec, none), { reason: 'WaitingForDeployItems', message: 'waiting' }, 'nothing finished');
+  set(di('a2', { jobID: 'j2', jobIDFinished: 'j2', phase: 'Succeeded' }));
+  assert.ok(unchangedProgress(env, exec, none), 'b1 still waits for a1');
+  set(di('a3', { jobID: 'j2', jobIDFinished: 'j2', phase: 'Failed' }));
+  assert.equal(unchangedProgress(env, exec, none), undefined, 'a failure walks');
+  set(di('a3', { jobID: 'j2', jobIDFinished: 'j2', phase: 'Succeeded' }));
+  assert.ok(unchangedProgress(env, exec, none));
+  set(di('a1', { jobID: 'j2', jobIDFinished: 'j2', phase: 'Succeeded' }));
+  assert.equal(unchangedProgress(env, exec, none), undefined, 'b1 is free: walk to trigger it');
+  set(di('a1', running));
+  cache.delete('ns/a1');
+  assert.equal(unchangedProgress(env, exec, none), undefined, 'a running item gone');
+  set(di('a1', running));
+  assert.equal(unchangedProgress(env, { ...exec, status: { jobID: 'j3' } }, none), undefined, 'another job');
+  assert.equal(unchangedProgress(env, { ...exec, metadata: { ...exec.metadata, generation: 2 } }, none), undefined, 'another spec');
+  forgetProgress(env, exec);
+  assert.equal(unchangedProgress(env, exec, none), undefined, 'forgotten');
 });

@@ -105,8 +105,16 @@ export interface WebhookCall {
   dial?: { host: string; port: number };
 }
 
+/**
+ * Answers reviews for webhooks served by this same process, skipping HTTPS: the decoded AdmissionReview, or
+ * undefined when `url` is not served here (the call then goes over the network).
+ */
+export type InProcessWebhooks = (url: URL, body: string) => Promise<unknown> | undefined;
+
 /** The decoded JSON answer; throws WebhookCallError (`failed to call webhook: …`) for anything else. */
-export async function postAdmissionReview(call: WebhookCall): Promise<unknown> {
+export async function postAdmissionReview(call: WebhookCall, inProcess?: InProcessWebhooks): Promise<unknown> {
+  const local = inProcess?.(call.url, call.body);
+  if (local) return answerInProcess(call, local);
   try {
     return await postOnce(call);
   } catch (error) {
@@ -115,6 +123,16 @@ export async function postAdmissionReview(call: WebhookCall): Promise<unknown> {
     if (error instanceof StaleConnectionError) return postOnce(call);
     throw error;
   }
+}
+
+/** An in-process answer bounded by the webhook's timeout, its failures worded as a call's. */
+function answerInProcess(call: WebhookCall, answer: Promise<unknown>): Promise<unknown> {
+  const fail = (detail: string) => new WebhookCallError(`failed to call webhook: Post ${JSON.stringify(call.url.toString())}: ${detail}`);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(fail('context deadline exceeded')), call.timeoutMs);
+  });
+  return Promise.race([answer.catch((error: unknown) => Promise.reject(fail(error instanceof Error ? error.message : String(error)))), deadline]).finally(() => clearTimeout(timer));
 }
 
 /** A reset on a reused keep-alive connection, before any answer: the race of an idle close, not the webhook's fault. */

@@ -25,7 +25,7 @@ import {
   type CheckedAdmissionResponse,
 } from './admission-review.ts';
 import { ruleMatches, type RuleTarget } from './rule-matcher.ts';
-import { postAdmissionReview, printedUrl, WebhookCallError } from './webhook-client.ts';
+import { postAdmissionReview, printedUrl, WebhookCallError, type InProcessWebhooks } from './webhook-client.ts';
 import { isWebhookConfigurationKind } from './webhook-configuration.ts';
 import { resolveServiceEndpoint, ServiceResolutionError, type ResolvedEndpoint, type ServiceTarget } from './webhook-service-resolver.ts';
 import { WebhookSource, type CompiledWebhook } from './webhook-source.ts';
@@ -90,6 +90,8 @@ function asVersion(object: KubeObject | undefined, type: ResourceType): KubeObje
 
 export class WebhookDispatcher {
   readonly source: WebhookSource;
+  /** Webhooks this process serves itself, called without HTTPS; others keep the network path. */
+  inProcess: InProcessWebhooks | undefined;
   private readonly store: SqliteStore;
   private readonly registry: ResourceRegistry;
 
@@ -271,7 +273,7 @@ export class WebhookDispatcher {
     const uid = randomUUID();
     const body = JSON.stringify(admissionReview(version, this.request(uid, invocation, attrs)));
     const dial = endpoint.service ? this.resolve(endpoint.url, endpoint.service) : undefined;
-    const answer = await postAdmissionReview({ url: endpoint.url, agent: endpoint.agent, body, timeoutMs: webhook.timeoutSeconds * 1000, ...(dial ? { dial } : {}) });
+    const answer = await postAdmissionReview({ url: endpoint.url, agent: endpoint.agent, body, timeoutMs: webhook.timeoutSeconds * 1000, ...(dial ? { dial } : {}) }, this.inProcess);
     try {
       return verifyAdmissionResponse(version, uid, mutating, answer);
     } catch (error) {

@@ -11,6 +11,7 @@ import type { Family } from '../../runtime/family.ts';
 import { createLogger } from '../../runtime/logger.ts';
 import { Manager } from '../../runtime/manager.ts';
 import type { MetricsSecurity } from '../../runtime/metrics-server.ts';
+import type { InProcessWebhooks } from '../../apiserver/admission/webhook-client.ts';
 import { AdmissionWebhooks, pruneWebhookConfigurations, serviceOfUrl, WebhookCertificateSecret, WebhookServer } from '../../runtime/webhook/index.ts';
 import { bosunFamilies, configuredFamilies, selectFamilies } from '../families.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
@@ -35,6 +36,11 @@ export interface ControllersOptions {
   logLevel: LevelWithSilent;
   /** Admission webhooks; none are served when omitted. */
   webhook?: WebhookOptions;
+  /**
+   * Given when the API server runs in this process (`bosun up`): it is handed the served webhooks' answers, so
+   * that it calls them in process instead of over HTTPS.
+   */
+  webhooksInProcess?: (answer: InProcessWebhooks) => void;
 }
 
 export interface WebhookOptions {
@@ -105,6 +111,7 @@ export async function runControllers(options: ControllersOptions, available: rea
         ...(options.webhook?.prune ? { prune: options.webhook.prune === 'all' ? ('all' as const) : selected } : {}),
       })
     : undefined;
+  if (webhooks && options.webhooksInProcess) options.webhooksInProcess((url, body) => webhooks.server.answerInProcess(url, body));
   for (const family of families) family.register(mgr, webhooks ? { webhooks } : {});
   // Every replica serves webhooks, leader or not: the manager starts them before caches and controllers.
   if (webhooks && webhooks.configurations.length > 0) {

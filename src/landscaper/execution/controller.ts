@@ -83,6 +83,7 @@ export function registerExecutionController(mgr: Manager, options: ExecutionCont
     recorder: mgr.recorder(options.component ?? 'landscaper-execution-controller'),
     now: options.now ?? (() => new Date()),
     writeConcurrency: Math.max(1, options.writeConcurrency ?? 16),
+    progressMemos: new Map(),
   };
   // The execution reads its own status writes before the cache has them.
   const writer = mgr.statusWriter(executionsResource, { readYourWrites: executionWrites });

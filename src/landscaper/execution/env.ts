@@ -8,6 +8,7 @@ import { EXECUTION_MANAGED_BY_LABEL } from '../api/constants.ts';
 import type { DeployItem } from '../api/deploy-item.ts';
 import type { Execution } from '../api/execution.ts';
 import { deployItemsResource } from '../api/resources.ts';
+import type { ProgressMemos } from './progress-memo.ts';
 
 /** Index of the DeployItem cache: "<namespace>/<managing execution>". */
 export const MANAGED_BY_INDEX = 'landscaper.execution.managedBy';
@@ -28,6 +29,8 @@ export interface ExecutionEnv {
   now(): Date;
   /** Parallel writes when creating or triggering many deploy items. */
   writeConcurrency: number;
+  /** What each execution in Progressing waits for (./progress-memo.ts). */
+  progressMemos: ProgressMemos;
 }
 
 /** The freshest cached view of a deploy item, or undefined when the cache does not have it. */

@@ -119,8 +119,13 @@ export function decodeAdmissionReview(body: string): AdmissionRequest {
   return req;
 }
 
-/** The AdmissionReview the API server expects back, with the request's uid echoed. */
+/** The AdmissionReview the API server expects back, with the request's uid echoed, as JSON text. */
 export function encodeAdmissionReview(uid: string, response: AdmissionResponse): string {
+  return JSON.stringify(admissionReviewOf(uid, response));
+}
+
+/** The AdmissionReview the API server expects back, with the request's uid echoed. */
+export function admissionReviewOf(uid: string, response: AdmissionResponse): admissionv1.AdmissionReview {
   const out: admissionv1.AdmissionResponse = { uid, allowed: response.allowed };
   if (response.result) {
     const { code, message, reason, causes } = response.result;
@@ -140,6 +145,5 @@ export function encodeAdmissionReview(uid: string, response: AdmissionResponse):
   }
   if (response.warnings && response.warnings.length > 0) out.warnings = response.warnings;
   if (response.auditAnnotations) out.auditAnnotations = response.auditAnnotations;
-  const review: admissionv1.AdmissionReview = { apiVersion: ADMISSION_REVIEW_API_VERSION, kind: ADMISSION_REVIEW_KIND, response: out };
-  return JSON.stringify(review);
+  return { apiVersion: ADMISSION_REVIEW_API_VERSION, kind: ADMISSION_REVIEW_KIND, response: out };
 }

@@ -15,6 +15,7 @@ import { triggerDeployItem } from '../deploy-item-writes.ts';
 import { cachedDeployItem } from '../env.ts';
 import { executionItems } from '../execution-items.ts';
 import { describeFailedItem } from '../outcome.ts';
+import { forgetProgress, rememberProgress, unchangedProgress } from '../progress-memo.ts';
 import { templatesOf } from '../templates.ts';
 import type { PhaseHandler } from './types.ts';
 import { waitForItems } from './waiting.ts';
@@ -28,6 +29,10 @@ export const progressing: PhaseHandler = async (exec, run) => {
     .filter((di): di is DeployItem => di !== undefined);
   if (orphans.length > 0) return waitForItems(exec, await driveDeletion(env, exec, orphans, 'orphaned deploy items', PHASE_PROGRESSING), env.now());
 
+  const unchanged = unchangedProgress(env, exec, run.written);
+  if (unchanged) return phaseResult.wait(unchanged.reason, unchanged.message);
+  // Whatever the walk decides, a memo of an earlier walk no longer holds.
+  forgetProgress(env, exec);
   const items = await executionItems(env, exec, templatesOf(exec), run.written);
   const c = classifyForReconcile(jobID, items);
   if (c.failed.length > 0 && c.running.length === 0) {
@@ -51,5 +56,7 @@ export const progressing: PhaseHandler = async (exec, run) => {
   });
   const waitingFor = [...c.running, ...c.runnable].map((i) => i.name);
   const then = c.pending.length > 0 ? `; then ${nameList(c.pending.map((i) => i.name))}` : '';
-  return waitForItems(exec, { reason: 'WaitingForDeployItems', message: `waiting for deploy items: ${nameList(waitingFor)}${then}`, triggered: c.runnable.length }, env.now());
+  const wait = { reason: 'WaitingForDeployItems', message: `waiting for deploy items: ${nameList(waitingFor)}${then}` };
+  rememberProgress(env, exec, c, wait);
+  return waitForItems(exec, { ...wait, triggered: c.runnable.length }, env.now());
 };
