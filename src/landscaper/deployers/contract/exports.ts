@@ -2,7 +2,7 @@
 // execution controller reads it when collecting exports (upstream lib CreateOrUpdateExport).
 import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { KubeClient } from '../../../client/client.ts';
-import { NotFoundError } from '../../../client/errors.ts';
+import { AlreadyExistsError, NotFoundError } from '../../../client/errors.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, LANDSCAPER_API_VERSION } from '../../api/constants.ts';
 import type { DeployItem } from '../../api/deploy-item.ts';
 import type { ObjectReference } from '../../api/shared.ts';
@@ -17,27 +17,31 @@ export interface WriteExportOptions {
   generateName?: string;
 }
 
-/** Creates or updates the export Secret; returns the reference to put into status.exportRef. */
+/**
+ * Creates or updates the export Secret; returns the reference to put into status.exportRef. A Secret of the
+ * fixed name that already exists and is owned by this item is an earlier try's whose status write was lost (a
+ * controller killed between the two): it is updated, as upstream's CreateOrUpdate does; one owned by anything
+ * else is left alone and the conflict is the error.
+ */
 export async function writeExportSecret(client: KubeClient, item: DeployItem, options: WriteExportOptions): Promise<ObjectReference> {
   const namespace = item.status?.exportRef?.namespace ?? item.metadata.namespace ?? '';
   const existingName = item.status?.exportRef?.name;
   const data = { [DATA_OBJECT_SECRET_DATA_KEY]: Buffer.from(options.data, 'utf8').toString('base64') };
   const owner = { apiVersion: LANDSCAPER_API_VERSION, kind: 'DeployItem', name: item.metadata.name ?? '', uid: item.metadata.uid ?? '' };
-  if (existingName) {
+  const update = async (name: string, onlyOwned: boolean): Promise<boolean> => {
     try {
-      const current = await client.get(secretsResource, existingName, { namespace });
+      const current = await client.get(secretsResource, name, { namespace });
       const refs = current.metadata.ownerReferences ?? [];
-      const next: KubeObject = {
-        ...current,
-        data,
-        metadata: { ...current.metadata, ownerReferences: refs.some((r) => r.uid === owner.uid) ? refs : [...refs, owner] },
-      };
-      await client.update(secretsResource, next);
-      return { name: existingName, namespace };
+      const owned = refs.some((r) => r.uid === owner.uid);
+      if (onlyOwned && !owned) return false;
+      await client.update(secretsResource, { ...current, data, metadata: { ...current.metadata, ownerReferences: owned ? refs : [...refs, owner] } });
+      return true;
     } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
+      if (err instanceof NotFoundError) return false;
+      throw err;
     }
-  }
+  };
+  if (existingName && (await update(existingName, false))) return { name: existingName, namespace };
   const name = existingName ?? options.name ?? (options.generateName ? undefined : `${item.metadata.name}-export`);
   const secret: KubeObject = {
     apiVersion: 'v1',
@@ -50,8 +54,13 @@ export async function writeExportSecret(client: KubeClient, item: DeployItem, op
     type: 'Opaque',
     data,
   };
-  const created = await client.create(secretsResource, secret);
-  return { name: created.metadata.name ?? name ?? '', namespace };
+  try {
+    const created = await client.create(secretsResource, secret);
+    return { name: created.metadata.name ?? name ?? '', namespace };
+  } catch (err) {
+    if (err instanceof AlreadyExistsError && name && (await update(name, true))) return { name, namespace };
+    throw err;
+  }
 }
 
 /** Deletes the export Secret named by status.exportRef, if any. */
