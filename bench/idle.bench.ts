@@ -92,7 +92,8 @@ const client = createKubeClient({ kubeconfigPath: join(up.dataDir, 'kubeconfig')
 try {
   const pid = Number(execFileSync('pgrep', ['-f', '--', `up --data-dir ${up.dataDir}`], { encoding: 'utf8' }).trim().split('\n')[0]);
   const built = readdirSync(join(import.meta.dirname, '..')).includes('dist');
-  console.log(`bosun up pid ${pid} (${built ? 'dist/cli if current, else tsx' : 'no dist/: sources through tsx'}); settling ${SETTLE_S} s`);
+  // bin/bosun.js runs dist/cli while it is current (`npm run build`), the sources through tsx otherwise.
+  console.log(`bosun up pid ${pid} (${built ? 'dist/cli if current, else tsx' : 'no dist/: sources through tsx; run "npm run build" first'}); settling ${SETTLE_S} s`);
   await sleep(SETTLE_S * 1000);
   const idle = await sample(pid, 'idle');
 
