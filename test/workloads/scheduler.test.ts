@@ -56,6 +56,8 @@ describe('scheduler', () => {
     assert.equal(perNode('node-b'), 2);
     const s1 = podNamed('s1')!;
     assert.equal(s1.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status, 'True');
+    // Events are sent in the background, as client-go's recorder sends them: wait for it.
+    await h.until(() => h.events('s1').some((e) => e.reason === 'Scheduled'), 'Scheduled event');
     assert.equal(h.events('s1').find((e) => e.reason === 'Scheduled')?.message, `Successfully assigned default/s1 to ${scheduled('s1') ?? ''}`);
     await create(pod('s5', '1'), pod('s6', '1'), pod('big', '1500m'));
     await h.until(() => Boolean(scheduled('s5') && scheduled('s6') && unschedulable('big')), 's5, s6 placed, big refused');
