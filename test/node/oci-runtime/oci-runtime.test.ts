@@ -3,8 +3,7 @@
 // grace period, exec, OOM, and adoption by a second runtime on the same state (an agent restart).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { watch } from 'node:fs/promises';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, watch as watchDir, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -27,16 +26,23 @@ function busyboxRootfs(dir: string): string {
   return dir;
 }
 
-/** Resolves once dir holds name (a watch on dir, no polling). */
-async function untilExists(dir: string, name: string): Promise<void> {
-  const stop = new AbortController();
-  const events = watch(dir, { signal: stop.signal });
-  try {
-    if (existsSync(join(dir, name))) return;
-    for await (const event of events) if (event.filename === name && existsSync(join(dir, name))) return;
-  } finally {
-    stop.abort();
-  }
+/**
+ * Resolves once dir holds name (a watch on dir, no polling). fs.watch starts watching at once, so the check after
+ * it cannot miss a file made in between (fs/promises' watch starts only when first iterated).
+ */
+function untilExists(dir: string, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const done = (error?: Error): void => {
+      watcher.close();
+      if (error) reject(error);
+      else resolve();
+    };
+    const watcher = watchDir(dir, (_event, filename) => {
+      if (filename === name && existsSync(join(dir, name))) done();
+    });
+    watcher.on('error', done);
+    if (existsSync(join(dir, name))) done();
+  });
 }
 
 describe('OCI runtime: runc under conmon', () => {
