@@ -172,8 +172,11 @@ test('descriptors the agent inherited reach neither containers nor exec\'d proce
       const exec = await handle.exec(['ls', '/proc/self/fd']);
       const chunks = [];
       for await (const chunk of exec.stdout) chunks.push(chunk);
+      const { logContents, waitForLog } = await import(${JSON.stringify(new URL('./harness.ts', import.meta.url).pathname)});
+      // The container's ls may not have run yet on a loaded machine: stop once its last line (fd 3, CRI format
+      // "<time> stdout F 3") is in the log, not before.
+      await waitForLog(request.logPath, ' F 3\\n', 30_000);
       await handle.stop(0);
-      const { logContents } = await import(${JSON.stringify(new URL('./harness.ts', import.meta.url).pathname)});
       console.log(JSON.stringify({ container: await logContents(request.logPath), exec: Buffer.concat(chunks).toString().trim().split('\\n') }));
     } finally {
       await h.close();
