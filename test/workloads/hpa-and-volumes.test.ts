@@ -53,7 +53,8 @@ describe('HorizontalPodAutoscaler controller and volume binding', () => {
     assert.equal(condition(hpa, 'AbleToScale')?.reason, 'SucceededGetScale');
     assert.equal(hpa?.status?.currentReplicas, 2);
     assert.equal((await h.client.get<Deployment>(deploymentsResource, 'web', { namespace: 'default' })).spec.replicas, 2);
-    assert.ok(h.events('web').some((e) => e.reason === 'FailedGetResourceMetric'));
+    // Events are sent in the background, as client-go's recorder sends them: wait for it.
+    await h.until(() => h.events('web').some((e) => e.reason === 'FailedGetResourceMetric'), 'FailedGetResourceMetric event');
   });
 
   test('a static volume is bound to the claim that fits, and Released when the claim goes', async () => {
