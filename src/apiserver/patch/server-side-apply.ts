@@ -358,6 +358,14 @@ function withoutManagedFields(obj: JsonObject): JsonObject {
   return copy;
 }
 
+/** The object with its own top level and metadata (without managedFields); everything below is shared. */
+function shallowWithoutManagedFields(obj: JsonObject): JsonObject {
+  const meta = obj['metadata'];
+  if (!isJsonObject(meta)) return { ...obj };
+  const { managedFields: _managedFields, ...rest } = meta;
+  return { ...obj, metadata: rest };
+}
+
 function setManagedFields(obj: JsonObject, sets: ManagedSets): JsonObject {
   const meta = isJsonObject(obj['metadata']) ? obj['metadata'] : (obj['metadata'] = {});
   const encoded = encodeManagedFields(sets);
@@ -498,8 +506,10 @@ export function recordUpdate(
     managers = fromRequest && fromRequest.size ? fromRequest : decodeManagedFields(isJsonObject(oldMeta) ? oldMeta['managedFields'] : undefined);
   }
   managers = cloneSets(managers);
-  const live = oldObj ? withoutManagedFields(oldObj) : {};
-  const next = withoutManagedFields(newObj);
+  // Only read, and only the copy's metadata is written below: copies of the top level and metadata do, where
+  // deep clones of both objects cost a create about a tenth of its CPU.
+  const live = oldObj ? shallowWithoutManagedFields(oldObj) : {};
+  const next = shallowWithoutManagedFields(newObj);
   const ignored = FieldSet.fromPaths(options.ignoredFields ?? []);
   const name = manager || 'unknown';
   const self: ManagerRecord = { manager: name, operation: 'Update', apiVersion, subresource: subresource ?? '', time: undefined, set: new FieldSet() };
