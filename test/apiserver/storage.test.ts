@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { test } from 'node:test';
+import Database from 'better-sqlite3';
 import { CHECKPOINT_EVERY_WRITES, SqliteStore } from '../../src/apiserver/storage/sqlite-store.ts';
 
 function put(store: SqliteStore, name: string): number {
@@ -89,4 +90,27 @@ test('a store closed and removed at once leaves its checkpoint worker nothing to
   rmSync(dir, { recursive: true, force: true });
   // The worker starts after the close; before the fix it opened the removed file and crashed the process.
   await new Promise((r) => setTimeout(r, 500));
+});
+
+test('a store whose objects table has no rowid (before 2026-11-29) keeps its objects in a rowid table', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bosun-store-')), 'bosun.db');
+  const old = new Database(path);
+  old.exec(`
+    CREATE TABLE objects (resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, rev INTEGER NOT NULL, value TEXT NOT NULL,
+      PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID;
+    INSERT INTO objects VALUES ('/configmaps', 'default', 'kept', 7, '{"metadata":{"name":"kept","resourceVersion":"7"}}');
+  `);
+  old.close();
+  const store = new SqliteStore(path);
+  assert.equal(store.get('/configmaps', 'default', 'kept')?.revision, 7);
+  put(store, 'added');
+  store.close();
+  const reopened = new SqliteStore(path);
+  assert.deepEqual(reopened.list('/configmaps').map((o) => o.object.metadata.name).sort(), ['added', 'kept']);
+  reopened.close();
+  const check = new Database(path, { readonly: true });
+  const sql = check.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'objects'").get()?.sql ?? '';
+  check.close();
+  assert.ok(!sql.includes('WITHOUT ROWID'), sql);
+  rmSync(dirname(path), { recursive: true, force: true });
 });

@@ -83,6 +83,10 @@ function keyOf(namespace: string, name: string): string {
   return `${namespace}/${name}`;
 }
 
+/** The objects table: a rowid table (see moveObjectsToRowidTable). */
+const OBJECTS_COLUMNS = `resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
+  rev INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (resource, namespace, name)`;
+
 /** Committed writes between two WAL checkpoints: the log is reused from its start after each. */
 export const CHECKPOINT_EVERY_WRITES = 1000;
 
@@ -138,15 +142,13 @@ export class SqliteStore {
       }
       this.db.exec(`
         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE IF NOT EXISTS objects (
-          resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,
-          rev INTEGER NOT NULL, value TEXT NOT NULL,
-          PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID;
+        CREATE TABLE IF NOT EXISTS objects (${OBJECTS_COLUMNS});
         CREATE TABLE IF NOT EXISTS events (
           rev INTEGER PRIMARY KEY, resource TEXT NOT NULL, namespace TEXT NOT NULL,
           type TEXT NOT NULL, value TEXT NOT NULL, prev TEXT, ts INTEGER NOT NULL);
         CREATE INDEX IF NOT EXISTS events_by_resource ON events (resource, rev);
       `);
+      SqliteStore.moveObjectsToRowidTable(this.db);
     } catch (error) {
       throw new StorageCorruptError(`cannot open storage ${path}: ${(error as Error).message}`);
     }
@@ -196,6 +198,22 @@ export class SqliteStore {
       fallback.pragma('locking_mode = EXCLUSIVE');
       return configure(fallback);
     }
+  }
+
+  /**
+   * Stores before 2026-11-29 kept objects in a WITHOUT ROWID table, whose rows live in its key's B-tree:
+   * objects of ~1 KiB inserted in key order split its pages and cost twice the commit time of a rowid
+   * table, whose key index holds only the keys. Moved once, in one transaction.
+   */
+  private static moveObjectsToRowidTable(db: Database.Database): void {
+    const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").get();
+    if (!table?.sql.includes('WITHOUT ROWID')) return;
+    db.transaction(() => {
+      db.exec(`CREATE TABLE objects_rowid (${OBJECTS_COLUMNS});
+        INSERT INTO objects_rowid (resource, namespace, name, rev, value) SELECT resource, namespace, name, rev, value FROM objects;
+        DROP TABLE objects;
+        ALTER TABLE objects_rowid RENAME TO objects;`);
+    })();
   }
 
   private load(): void {
