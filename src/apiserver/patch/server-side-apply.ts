@@ -517,8 +517,12 @@ export function recordUpdate(
 
   // Ownership moves to a temporary "current operation" first, so the manager's own old fields are treated like anyone's.
   const tmpId = '\u0000current-operation';
-  const cmp = transfer(live, next, managers, tmpId, schema, ignored, true);
-  const gained = cmp.modified.union(cmp.added).difference(cmp.removed).recursiveDifference(ignored);
+  // With no managers yet (a create) there is nothing to take from anyone: the comparison alone says what is gained.
+  const cmp = managers.size === 0 ? compareObjects(live, next, schema) : transfer(live, next, managers, tmpId, schema, ignored, true);
+  let gained = cmp.added;
+  if (!cmp.modified.isEmpty()) gained = gained.union(cmp.modified);
+  if (!cmp.removed.isEmpty()) gained = gained.difference(cmp.removed);
+  gained = gained.recursiveDifference(ignored);
   if (!gained.isEmpty()) {
     const prev = managers.get(selfId);
     self.set = prev ? gained.union(prev.set) : gained;
