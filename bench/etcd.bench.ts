@@ -94,12 +94,15 @@ interface RoundResult {
   rate: number;
   /** The server's CPU per request (µs). */
   cpuPerRequest: number;
+  /** This process's (the client's) CPU per request (µs): it shares the machine's cores with the server. */
+  clientCpuPerRequest: number;
 }
 
 /** Requests/s that `connections` callers complete in one round of roundSeconds; every request a new object. */
 async function round(send: (i: number) => Promise<void>, seconds: number, counter: { next: number }, server: number): Promise<RoundResult> {
   let done = 0;
   const cpuBefore = cpuMs(server);
+  const clientBefore = process.cpuUsage();
   const start = performance.now();
   const deadline = start + seconds * 1000;
   await Promise.all(
@@ -111,7 +114,8 @@ async function round(send: (i: number) => Promise<void>, seconds: number, counte
     }),
   );
   const rate = (done / (performance.now() - start)) * 1000;
-  return { rate, cpuPerRequest: ((cpuMs(server) - cpuBefore) / done) * 1000 };
+  const client = process.cpuUsage(clientBefore);
+  return { rate, cpuPerRequest: ((cpuMs(server) - cpuBefore) / done) * 1000, clientCpuPerRequest: (client.user + client.system) / done };
 }
 
 function bosunCreate(call: Client, token: string): (i: number) => Promise<void> {
@@ -160,10 +164,10 @@ async function main(): Promise<void> {
     const cpu = { 'etcd http': [] as number[], 'etcd https': [] as number[], bosun: [] as number[] };
     for (let r = 0; r < rounds; r++) {
       for (const side of order) {
-        const { rate, cpuPerRequest } = await round(sides[side], roundSeconds, counters[side], servers[side]);
+        const { rate, cpuPerRequest, clientCpuPerRequest } = await round(sides[side], roundSeconds, counters[side], servers[side]);
         results[side].push(rate);
         cpu[side].push(cpuPerRequest);
-        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s, server CPU ${cpuPerRequest.toFixed(0)} µs per request`);
+        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s, server CPU ${cpuPerRequest.toFixed(0)} µs, client CPU ${clientCpuPerRequest.toFixed(0)} µs per request`);
       }
     }
 
@@ -186,6 +190,7 @@ async function main(): Promise<void> {
       ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
       ['Bosun server CPU during the watch phase (% of one core)', ((watchCpu / (watchSeconds * 1000)) * 100).toFixed(0), ''],
+      ['Bosun server CPU per watch event, all watchers (µs)', ((watchCpu * 1000) / (watchSeconds * 1000)).toFixed(0), ''],
     ];
     console.log(`bench:etcd — ${connections} connections, ${roundSeconds} s rounds, ~1 KiB ConfigMaps, ${etcdVersion}, node ${process.version}, ${new Date().toISOString()}`);
     console.log('durability: etcd fdatasyncs its WAL before it answers (default); Bosun commits each group of writes to the SQLite WAL and fdatasyncs the log before it answers');
