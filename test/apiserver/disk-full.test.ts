@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { SqliteStore } from '../../src/apiserver/storage/sqlite-store.ts';
 import { startTestServer, type TestServer } from '../helpers/api-server.ts';
 import { freePort } from '../helpers/bosun-process.ts';
 
@@ -83,4 +85,32 @@ test('a full disk: writes fail with 500, reads and watches go on, then writes re
     server = undefined;
     fill(dataDir);
   }
+});
+
+test('a store from before the rowid objects table opens on a full disk and keeps its table', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bosun-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0755', 'tmpfs', dataDir]);
+  t.after(() => {
+    execFileSync('umount', ['--lazy', dataDir]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const path = join(dataDir, 'bosun.db');
+  const store = new SqliteStore(path);
+  for (const name of ['a', 'b', 'c']) {
+    store.write('/configmaps', 'default', name, 'ADDED', (rev) => ({ metadata: { name, resourceVersion: String(rev) }, data: { value: 'x'.repeat(300 * 1024) } }));
+  }
+  store.close();
+  // The objects table as stores made it before 2026-11-29.
+  const db = new Database(path);
+  db.exec(`CREATE TABLE objects_old (resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL, rev INTEGER NOT NULL, value TEXT NOT NULL,
+      PRIMARY KEY (resource, namespace, name)) WITHOUT ROWID;
+    INSERT INTO objects_old SELECT resource, namespace, name, rev, value FROM objects;
+    DROP TABLE objects;
+    ALTER TABLE objects_old RENAME TO objects;`);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  fill(dataDir);
+  const reopened = new SqliteStore(path);
+  assert.deepEqual(reopened.list('/configmaps').map((o) => o.object.metadata.name).sort(), ['a', 'b', 'c']);
+  reopened.close();
 });

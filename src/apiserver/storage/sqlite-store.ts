@@ -208,12 +208,17 @@ export class SqliteStore {
   private static moveObjectsToRowidTable(db: Database.Database): void {
     const table = db.prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'objects'").get();
     if (!table?.sql.includes('WITHOUT ROWID')) return;
-    db.transaction(() => {
-      db.exec(`CREATE TABLE objects_rowid (${OBJECTS_COLUMNS});
-        INSERT INTO objects_rowid (resource, namespace, name, rev, value) SELECT resource, namespace, name, rev, value FROM objects;
-        DROP TABLE objects;
-        ALTER TABLE objects_rowid RENAME TO objects;`);
-    })();
+    try {
+      db.transaction(() => {
+        db.exec(`CREATE TABLE objects_rowid (${OBJECTS_COLUMNS});
+          INSERT INTO objects_rowid (resource, namespace, name, rev, value) SELECT resource, namespace, name, rev, value FROM objects;
+          DROP TABLE objects;
+          ALTER TABLE objects_rowid RENAME TO objects;`);
+      })();
+    } catch (error) {
+      // On a full disk the old table stays (slower, as correct) and the next start moves it.
+      if (!isDiskFull(error)) throw error;
+    }
   }
 
   private load(): void {
