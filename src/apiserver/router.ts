@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors, StatusError } from '../apimachinery/status-error.ts';
 import type { WarningCarrier } from './admission/webhook-dispatcher.ts';
 import { admitRequest, type RequestAuth } from './auth/request-auth.ts';
-import { withRequestUser } from './auth/request-user.ts';
+import type { UserInfo } from './auth/user-info.ts';
 import { acceptedAggregatedVersion, aggregatedContentType, aggregatedDiscovery } from './discovery/aggregated-discovery.ts';
 import { apiGroupDocument, apiGroupList, apiVersions, resourceList } from './discovery/legacy-discovery.ts';
 import { openApiV2Document, openApiV2Protobuf, openApiV3Document, openApiV3Root } from './discovery/openapi.ts';
@@ -74,10 +74,10 @@ async function route(ctx: HandlerContext, options: RouterOptions, req: IncomingM
   const method = req.method ?? 'GET';
   const info = parseRequestPath(method, path, url.searchParams);
   const user = await admitRequest(options.auth, req, info, path);
-  await withRequestUser(user, () => serve(ctx, req, res, url, path, info));
+  await serve(ctx, req, res, user, url, path, info);
 }
 
-async function serve(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse, url: URL, path: string, info: ReturnType<typeof parseRequestPath>): Promise<void> {
+async function serve(ctx: HandlerContext, req: IncomingMessage, res: ServerResponse, user: UserInfo, url: URL, path: string, info: ReturnType<typeof parseRequestPath>): Promise<void> {
   const method = req.method ?? 'GET';
   const accept = req.headers['accept'];
   const metrics = await metricsApiAnswer(ctx, method, path, url.searchParams);
@@ -111,7 +111,7 @@ async function serve(ctx: HandlerContext, req: IncomingMessage, res: ServerRespo
     }
   }
   if (!info || info.kind === 'nonresource') throw errors.pathNotFound();
-  await handleResource(ctx, req, res, info, url.searchParams);
+  await handleResource(ctx, req, res, user, info, url.searchParams);
 }
 
 /** metrics.k8s.io is served built in (metrics-server's group, which kube-apiserver lists as an APIService). */

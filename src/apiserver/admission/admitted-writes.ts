@@ -5,6 +5,7 @@
 // webhook may not change. Writes made by the server's own controllers do not come through here.
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import type { AdmissionHooks, AdmissionRequest, BuiltinValidation } from '../registry/admission-hooks.ts';
 import type { ObjectService } from '../registry/object-service.ts';
 import type { ResourceType } from '../registry/resource-type.ts';
@@ -40,8 +41,9 @@ function deleteOptionsObject(options: DeleteOptions): Record<string, unknown> {
 }
 
 function attributesOf(request: AdmissionRequest): AdmissionAttributes {
-  const { operation, type, subresource, name, namespace, object, oldObject, options } = request;
+  const { user, operation, type, subresource, name, namespace, object, oldObject, options } = request;
   return {
+    user,
     type,
     operation,
     subresource,
@@ -117,7 +119,8 @@ export class AdmittedWrites {
     return this.dispatcher.applies(type) ? this.hooks : undefined;
   }
 
-  create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
+  /** `user` is the request's: who admission, the webhooks and the RBAC kinds' guards see. */
+  create(user: UserInfo, type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
     // Built-in mutating admission runs before the webhooks, as kube-apiserver orders its plugins.
     // LimitRanger, then ServiceAccount: kube-apiserver's plugin order.
     if (!type.custom && type.group === '' && type.plural === 'pods') {
@@ -126,20 +129,21 @@ export class AdmittedWrites {
       admitPodServiceAccount(this.objects.store, namespace, body);
     }
     if (!type.custom && type.group === '' && type.plural === 'persistentvolumeclaims') admitClaimLimits(this.objects.store, namespace, body);
-    return runAwaiting(createSteps(this.objects, type, namespace, body, options, userAgent, this.hooksFor(type), this.builtinFor(type)));
+    return runAwaiting(createSteps(this.objects, user, type, namespace, body, options, userAgent, this.hooksFor(type), this.builtinFor(type)));
   }
 
   /** Update and patch: `candidate` computes the wanted object from the current one, again after a stale write. */
   update(
+    user: UserInfo,
     type: ResourceType,
     subresource: 'status' | 'finalize' | undefined,
     options: UpdateOptions,
     candidate: () => { current: StoredObject; next: KubeObject },
   ): Promise<WriteResult> {
-    return runAwaiting(updateSteps(this.objects, type, subresource, options, candidate, this.hooksFor(type), this.builtinFor(type)));
+    return runAwaiting(updateSteps(this.objects, user, type, subresource, options, candidate, this.hooksFor(type), this.builtinFor(type)));
   }
 
-  delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): Promise<DeleteResult & { warnings: string[] }> {
-    return runAwaiting(deleteSteps(this.objects, type, namespace, name, options, this.hooksFor(type)));
+  delete(user: UserInfo, type: ResourceType, namespace: string, name: string, options: DeleteOptions): Promise<DeleteResult & { warnings: string[] }> {
+    return runAwaiting(deleteSteps(this.objects, user, type, namespace, name, options, this.hooksFor(type)));
   }
 }

@@ -9,8 +9,7 @@ import { matchesLabels, type LabelSelector } from '../../apimachinery/label-sele
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { evaluateMatchConditions } from '../admissionregistration/match-conditions.ts';
-import { requestUser } from '../auth/request-user.ts';
-import { userInfoJson } from '../auth/user-info.ts';
+import { userInfoJson, type UserInfo } from '../auth/user-info.ts';
 import { applyJsonPatch, decodeJsonPatch, type JsonPatchOperation } from '../patch/json-patch.ts';
 import { compareVersions, type ResourceRegistry } from '../registry/registry.ts';
 import { groupResource, type ResourceType } from '../registry/resource-type.ts';
@@ -33,6 +32,8 @@ import { messageOf } from '../../apimachinery/error-message.ts';
 
 /** One request as admission sees it. */
 export interface AdmissionAttributes {
+  /** Who asked for the write: the AdmissionReview's userInfo. */
+  readonly user: UserInfo;
   /** The resource as requested (group, version, kind, plural). */
   readonly type: ResourceType;
   readonly operation: AdmissionOperation;
@@ -254,7 +255,7 @@ export class WebhookDispatcher {
       name: attrs.name,
       namespace: attrs.namespace,
       operation: attrs.operation,
-      userInfo: userInfoJson(requestUser()),
+      userInfo: userInfoJson(attrs.user),
       object: converted ? asVersion(attrs.object, type) : attrs.object,
       oldObject: converted ? asVersion(attrs.oldObject, type) : attrs.oldObject,
       dryRun: attrs.dryRun,

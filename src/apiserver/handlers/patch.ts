@@ -75,11 +75,11 @@ export async function handlePatch(call: ResourceCall, subresource: 'status' | un
     }
     if (!current) {
       if (subresource) throw errors.notFound(groupResource(type), name);
-      const created = await ctx.writes.create(type, namespace, first.object, { ...options, keepManagedFields: true }, options.userAgent);
+      const created = await ctx.writes.create(call.user, type, namespace, first.object, { ...options, keepManagedFields: true }, options.userAgent);
       await respondWhenDurable(call, 201, created.json, created.warnings);
       return;
     }
-    const updated = await ctx.writes.update(type, subresource, { ...options, skipManagedFields: true }, () => {
+    const updated = await ctx.writes.update(call.user, type, subresource, { ...options, skipManagedFields: true }, () => {
       // Applied again only when the object changed while admission webhooks were called.
       const stored = ctx.objects.get(type, namespace, name);
       const result = stored === current ? first.object : apply(stored).object;
@@ -90,7 +90,7 @@ export async function handlePatch(call: ResourceCall, subresource: 'status' | un
   }
 
   if (!current) throw errors.notFound(groupResource(type), name);
-  const updated = await ctx.writes.update(type, subresource, options, () => {
+  const updated = await ctx.writes.update(call.user, type, subresource, options, () => {
     const stored = ctx.objects.get(type, namespace, name);
     const base = ctx.objects.view(type, stored);
     let patched: unknown;

@@ -55,7 +55,7 @@ function markScheduled(pod: KubeObject): void {
 export async function handleBinding(call: ResourceCall): Promise<void> {
   const { ctx, type, namespace, name } = call;
   const binding = parseBinding(await readObjectBody(call.req), name);
-  await ctx.writes.update(type, undefined, updateOptions(call), () => {
+  await ctx.writes.update(call.user, type, undefined, updateOptions(call), () => {
     const current = ctx.objects.get(type, namespace, name);
     const pod = ctx.objects.view(type, current);
     const meta = pod.metadata;

@@ -34,6 +34,6 @@ export async function handleEviction(call: ResourceCall): Promise<void> {
   const pod = call.ctx.objects.get(call.type, call.namespace, name).object;
   takeDisruption(call.ctx, pod, options.dryRun === true);
   if (!options.dryRun) markDisruptionTarget(call, pod);
-  await call.ctx.writes.delete(call.type, call.namespace, name, options);
+  await call.ctx.writes.delete(call.user, call.type, call.namespace, name, options);
   await respondWhenDurable(call, 201, createdStatusJson);
 }

@@ -1,6 +1,7 @@
 // One resource request as every handler sees it: built once by the dispatcher, so a handler's signature
 // says only what is its own (a subresource, a verb, a representation).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UserInfo } from '../auth/user-info.ts';
 import { decodeBody, mediaType, readBody } from '../http/body.ts';
 import type { UpdateOptions } from '../registry/write-types.ts';
 import { checkDecodedBody } from '../registry/builtin-field-types.ts';
@@ -12,6 +13,8 @@ export interface ResourceCall {
   readonly ctx: HandlerContext;
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
+  /** Who the request acts as (authenticated, impersonation applied): admission and the review kinds see it. */
+  readonly user: UserInfo;
   readonly type: ResourceType;
   /** The namespace on the URL; '' when it names none (path segments are never empty). */
   readonly namespace: string;

@@ -1,6 +1,7 @@
 // Dispatches a resource request to its verb, after checking scope and subresource.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '../../apimachinery/status-error.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import { negotiate } from '../http/negotiation.ts';
 import type { ResourceRequest } from '../http/request-info.ts';
 import type { HandlerContext } from './context.ts';
@@ -15,13 +16,14 @@ export async function handleResource(
   ctx: HandlerContext,
   req: IncomingMessage,
   res: ServerResponse,
+  user: UserInfo,
   info: ResourceRequest,
   query: URLSearchParams,
 ): Promise<void> {
   const type = ctx.registry.lookup(info.group, info.version, info.resource);
   if (!type) throw errors.pathNotFound();
   if (!type.namespaced && info.namespace !== undefined) throw errors.pathNotFound();
-  const call: ResourceCall = { ctx, req, res, type, namespace: info.namespace ?? '', name: info.name ?? '', query };
+  const call: ResourceCall = { ctx, req, res, user, type, namespace: info.namespace ?? '', name: info.name ?? '', query };
   const connect = type.subresources?.find((s) => s.name === info.subresource);
   if (connect && info.name !== undefined) return handleSubresource(call, connect, info.verb);
   if (!type.verbs.includes(info.verb)) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');

@@ -72,7 +72,7 @@ export async function handleScale(call: ResourceCall, verb: Verb): Promise<void>
   if (verb === 'get') return sendJson(call.res, 200, scaleOf(stored.object));
   const body = verb === 'patch' ? await patchedScale(req, scaleOf(stored.object)) : await readObjectBody(req);
   const wanted = wantedReplicas(body, name);
-  const result = await ctx.writes.update(type, undefined, updateOptions(call), () => {
+  const result = await ctx.writes.update(call.user, type, undefined, updateOptions(call), () => {
     const current = ctx.objects.get(type, namespace, name);
     if (wanted.resourceVersion && wanted.resourceVersion !== current.object.metadata.resourceVersion) throw errors.conflict(groupResource(type), name);
     const next = ctx.objects.view(type, current);

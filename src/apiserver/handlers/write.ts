@@ -20,17 +20,17 @@ export async function handleCreate(call: ResourceCall): Promise<void> {
     const warnings: string[] = [];
     decodeObject(type, body as KubeObject, writeOptions(call.query).fieldValidation, warnings);
     const metadata = { creationTimestamp: null, ...(type.namespaced ? { namespace: call.namespace } : {}) };
-    sendJson(call.res, 201, await type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata } as never), warnings);
+    sendJson(call.res, 201, await type.review({ apiVersion: apiVersionOf(type), kind: type.kind, ...(body as object), metadata } as never, call.user), warnings);
     return;
   }
-  const { json, warnings } = await ctx.writes.create(type, call.namespace, body, writeOptions(call.query), req.headers['user-agent']);
+  const { json, warnings } = await ctx.writes.create(call.user, type, call.namespace, body, writeOptions(call.query), req.headers['user-agent']);
   await respondWhenDurable(call, 201, json, warnings);
 }
 
 export async function handleUpdate(call: ResourceCall, subresource: 'status' | 'finalize' | undefined): Promise<void> {
   const { ctx, type } = call;
   const body = await readObjectBody(call.req, type);
-  const { json, warnings } = await ctx.writes.update(type, subresource, updateOptions(call), () =>
+  const { json, warnings } = await ctx.writes.update(call.user, type, subresource, updateOptions(call), () =>
     ctx.objects.updateCandidate(type, call.namespace, call.name, body, subresource),
   );
   await respondWhenDurable(call, 200, json, warnings);
@@ -44,7 +44,7 @@ async function optionalBody(req: IncomingMessage, type: ResourceType): Promise<u
 
 export async function handleDelete(call: ResourceCall): Promise<void> {
   const options = deleteOptions(call.query, await optionalBody(call.req, call.type));
-  const { json, warnings } = await call.ctx.writes.delete(call.type, call.namespace, call.name, options);
+  const { json, warnings } = await call.ctx.writes.delete(call.user, call.type, call.namespace, call.name, options);
   await respondWhenDurable(call, 200, json, warnings);
 }
 
@@ -59,7 +59,7 @@ export async function handleDeleteCollection(call: ResourceCall): Promise<void> 
     if (!select(stored.object)) continue;
     let result;
     try {
-      result = await ctx.writes.delete(type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options);
+      result = await ctx.writes.delete(call.user, type, stored.object.metadata.namespace ?? '', stored.object.metadata.name ?? '', options);
     } catch (error) {
       // Gone while earlier items were being admitted: nothing left to delete, as kube-apiserver treats it.
       if (error instanceof StatusError && error.code === 404) continue;

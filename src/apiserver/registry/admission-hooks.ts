@@ -3,10 +3,13 @@
 // The webhook dispatcher implements the hooks; built-in validating admission (PodSecurity) is synchronous, so a
 // write no webhook applies to still runs to its end at once. The server's own controllers write without either.
 import type { KubeObject } from '../../apimachinery/object.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import type { ResourceType } from './resource-type.ts';
 import type { DeleteOptions, WriteOptions } from './write-types.ts';
 
 export interface AdmissionRequest {
+  /** Who asked for the write (webhooks see it as request.userInfo). */
+  readonly user: UserInfo;
   readonly operation: 'CREATE' | 'UPDATE' | 'DELETE';
   readonly type: ResourceType;
   /** `''` for the main resource, else e.g. `status`. */

@@ -1,10 +1,11 @@
 // What a create does short of storing it, as kube-apiserver's rest.BeforeCreate: the body read against the URL
 // (before decoding), then on the decoded object a generated name, server-owned fields, the strategy's
-// preparation, validation, generation 1 and managedFields.
+// preparation and the checks of who writes, validation, generation 1 and managedFields.
 import { randomUUID } from 'node:crypto';
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import { nowTime } from '../../apimachinery/time.ts';
 import { generatedName } from './generated-name.ts';
 import type { ObjectService } from './object-service.ts';
@@ -34,7 +35,7 @@ export function normalizeCreate(type: ResourceType, namespace: string, body: unk
 }
 
 /** Everything a create does short of storing, on a decoded object: name generation, server-owned fields, validation. */
-export function prepareCreate(objects: ObjectService, type: ResourceType, namespace: string, decoded: KubeObject, options: CreateOptions, userAgent: string | undefined): PreparedCreate {
+export function prepareCreate(objects: ObjectService, user: UserInfo, type: ResourceType, namespace: string, decoded: KubeObject, options: CreateOptions, userAgent: string | undefined): PreparedCreate {
   const object = structuredClone(decoded);
   object.apiVersion = apiVersionOf(type);
   object.kind = type.kind;
@@ -54,6 +55,7 @@ export function prepareCreate(objects: ObjectService, type: ResourceType, namesp
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTime();
   type.prepareForCreate?.(object);
+  type.guardWrite?.(object, user);
   validateObject(type, object, undefined, schemaCauses(type, object, undefined, undefined));
   if (objects.find(type, namespace, meta.name)) throw errors.alreadyExists(groupResource(type), meta.name);
   if (type.tracksGeneration || type.custom) meta.generation = 1;

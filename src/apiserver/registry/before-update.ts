@@ -5,6 +5,7 @@
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import { isPlainObject, type KubeObject } from '../../apimachinery/object.ts';
 import { errors } from '../../apimachinery/status-error.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { ObjectService } from './object-service.ts';
 import { checkTypeMeta } from './object-decoding.ts';
@@ -67,7 +68,7 @@ export function updateCandidate(
 }
 
 /** The tail of update and patch short of storing, on a decoded object: server-owned fields, finalizer rules, validation, generation, no-op. */
-export function prepareUpdate(objects: ObjectService, type: ResourceType, current: StoredObject, next: KubeObject, options: UpdateOptions, subresource: string | undefined): PreparedUpdate {
+export function prepareUpdate(objects: ObjectService, user: UserInfo, type: ResourceType, current: StoredObject, next: KubeObject, options: UpdateOptions, subresource: string | undefined): PreparedUpdate {
   const old = current.object;
   const name = old.metadata.name ?? '';
   const meta = next.metadata;
@@ -94,7 +95,10 @@ export function prepareUpdate(objects: ObjectService, type: ResourceType, curren
       ]);
     }
   }
-  if (subresource === undefined) type.prepareForUpdate?.(next, old);
+  if (subresource === undefined) {
+    type.prepareForUpdate?.(next, old);
+    type.guardWrite?.(next, user);
+  }
   validateObject(type, next, old, schemaCauses(type, next, old, subresource));
   if ((type.tracksGeneration || type.custom) && subresource !== 'status' && specPart(next) !== specPart(old)) {
     meta.generation = (old.metadata.generation ?? 1) + 1;

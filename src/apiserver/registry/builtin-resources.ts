@@ -10,9 +10,8 @@ import {
 } from '../../apimachinery/webhook-configuration.ts';
 import { defaultWebhookConfiguration } from '../admissionregistration/webhook-defaults.ts';
 import { validateWebhookConfiguration } from '../admissionregistration/webhook-validation.ts';
-import { requestUser } from '../auth/request-user.ts';
 import { reviewToken } from '../auth/token-review.ts';
-import { userInfoJson } from '../auth/user-info.ts';
+import { userInfoJson, type UserInfo } from '../auth/user-info.ts';
 import { defaultEndpoints, defaultEndpointSlice, validateEndpoints, validateEndpointSlice } from '../services/endpoint-validation.ts';
 import { serviceStrategy } from '../services/service-strategy.ts';
 import type { ResourceType, SubresourceInfo } from './resource-type.ts';
@@ -77,8 +76,8 @@ function labelNamespaceName(object: KubeObject): void {
 }
 
 /** Review kinds: answered on create, never stored. */
-function review(spec: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'> & { namespaced?: boolean }, answer: (object: KubeObject) => Record<string, unknown>): ResourceType {
-  return builtin({ namespaced: false, ...spec, verbs: ['create'], strategicMerge: false, review: (object) => ({ ...object, status: answer(object) }) });
+function review(spec: Pick<ResourceType, 'group' | 'version' | 'kind' | 'plural'> & { namespaced?: boolean }, answer: (object: KubeObject, user: UserInfo) => Record<string, unknown>): ResourceType {
+  return builtin({ namespaced: false, ...spec, verbs: ['create'], strategicMerge: false, review: (object, user) => ({ ...object, status: answer(object, user) }) });
 }
 
 /** Cluster-scoped, defaulted and validated as admissionregistration/v1 does; the server calls them on writes. */
@@ -103,9 +102,7 @@ export const builtinResources: readonly ResourceType[] = [
   review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SubjectAccessReview', plural: 'subjectaccessreviews' }, () => ({ allowed: false })),
   review({ group: 'authorization.k8s.io', version: 'v1', kind: 'LocalSubjectAccessReview', plural: 'localsubjectaccessreviews', namespaced: true }, () => ({ allowed: false })),
   review({ group: 'authorization.k8s.io', version: 'v1', kind: 'SelfSubjectRulesReview', plural: 'selfsubjectrulesreviews' }, () => ({ resourceRules: [], nonResourceRules: [], incomplete: true })),
-  review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, () => ({
-    userInfo: userInfoJson(requestUser()),
-  })),
+  review({ group: 'authentication.k8s.io', version: 'v1', kind: 'SelfSubjectReview', plural: 'selfsubjectreviews' }, (_, user) => ({ userInfo: userInfoJson(user) })),
   // Answered with the server's own token authenticators, which startApiServer puts in place of these none.
   builtin({ group: 'authentication.k8s.io', version: 'v1', kind: 'TokenReview', plural: 'tokenreviews', namespaced: false, verbs: ['create'], strategicMerge: false, review: reviewToken(() => undefined) }),
   builtin({

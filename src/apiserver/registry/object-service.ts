@@ -1,11 +1,12 @@
 // The registry's face to its writers: reads, the NamespaceLifecycle check, committing a prepared write to the store,
 // and the writes of the server's own controllers (GC, namespaces, CRDs), which run the one write sequence
-// (write-sequence.ts) without admission. The HTTP API runs the same sequence with admission hooks
+// (write-sequence.ts) without admission, as serverSelf. The HTTP API runs the same sequence with admission hooks
 // (admission/admitted-writes.ts). The rules themselves live in before-create/-update/-delete.ts.
 import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import { nowTime } from '../../apimachinery/time.ts';
+import { serverSelf } from '../auth/user-info.ts';
 import type { SqliteStore, StoredObject } from '../storage/sqlite-store.ts';
 import { updateCandidate } from './before-update.ts';
 import { typeFirst } from './object-shape.ts';
@@ -76,16 +77,16 @@ export class ObjectService {
   }
 
   create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent?: string): WriteResult {
-    return runNow(createSteps(this, type, namespace, body, options, userAgent, undefined));
+    return runNow(createSteps(this, serverSelf, type, namespace, body, options, userAgent, undefined));
   }
 
   /** Replaces an object (PUT semantics). `subresource === 'status'` takes only `.status` from the body. */
   update(type: ResourceType, namespace: string, name: string, body: unknown, options: UpdateOptions & { subresource?: 'status' | 'finalize' }): WriteResult {
-    return runNow(updateSteps(this, type, options.subresource, options, () => this.updateCandidate(type, namespace, name, body, options.subresource), undefined));
+    return runNow(updateSteps(this, serverSelf, type, options.subresource, options, () => this.updateCandidate(type, namespace, name, body, options.subresource), undefined));
   }
 
   delete(type: ResourceType, namespace: string, name: string, options: DeleteOptions): DeleteResult {
-    const { json, deleted } = runNow(deleteSteps(this, type, namespace, name, options, undefined));
+    const { json, deleted } = runNow(deleteSteps(this, serverSelf, type, namespace, name, options, undefined));
     return { json, deleted };
   }
 
@@ -94,7 +95,7 @@ export class ObjectService {
     const next = structuredClone(stored.object);
     change(next);
     try {
-      runNow(updateSteps(this, type, undefined, { fieldManager: 'bosun-apiserver' }, () => ({ current: stored, next }), undefined));
+      runNow(updateSteps(this, serverSelf, type, undefined, { fieldManager: 'bosun-apiserver' }, () => ({ current: stored, next }), undefined));
     } catch (error) {
       if (!(error instanceof StatusError) || error.code !== 404) throw error;
     }

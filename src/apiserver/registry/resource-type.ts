@@ -1,5 +1,6 @@
 // What the server knows about one served resource (one group/version/plural), built-in or from a CRD.
 import type { KubeObject, StatusCause } from '../../apimachinery/object.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import type { PrinterColumn } from '../table/table.ts';
 
 /** A CRD version's compiled openAPIV3Schema: pruning, defaulting and validation of custom resources. */
@@ -77,12 +78,17 @@ export interface ResourceType {
    * removed, given the grace period the request asked for; 0 removes it at once.
    */
   gracefulDeletePeriod?(object: KubeObject, requested: number | undefined): number;
-  /** Review-style resources (SelfSubjectAccessReview…): answered on create, never stored. */
-  review?(object: KubeObject): KubeObject | Promise<KubeObject>;
+  /** Review-style resources (SelfSubjectAccessReview…): answered on create for `user`, never stored. */
+  review?(object: KubeObject, user: UserInfo): KubeObject | Promise<KubeObject>;
   /** Type-specific defaults on update. */
   prepareForUpdate?(object: KubeObject, old: KubeObject): void;
   /** Type-specific defaults on create. */
   prepareForCreate?(object: KubeObject): void;
+  /**
+   * Checks of who writes (the RBAC kinds' escalation and bind prevention): after prepareForCreate, or
+   * prepareForUpdate on the main resource; throws Forbidden. `user` is the request's, or serverSelf.
+   */
+  guardWrite?(object: KubeObject, user: UserInfo): void;
   /**
    * Takes what the object needs from what is stored (a Service's ClusterIP and NodePorts) as the write is stored:
    * run synchronously with the store's write, after admission, so no other write comes between the choice and

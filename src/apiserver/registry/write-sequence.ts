@@ -2,7 +2,8 @@
 // the handler's admission): decode (unknown fields, custom resources' defaults), mutating admission (and decoding
 // what it changed), the strategy's preparation and validation (BeforeCreate/BeforeUpdate/BeforeDelete),
 // built-in validating admission (PodSecurity), validating admission webhooks, store. Admission comes
-// in as hooks; the server's own controllers (GC, namespace cleanup, CRD status) write without them. While hooks are
+// in as hooks; the server's own controllers (GC, namespace cleanup, CRD status) write without them. Every write
+// names its user: the request's, or serverSelf for the server's own. While hooks are
 // awaited the object may change: the write is then recomputed from the new object and admitted again
 // (GuaranteedUpdate's retry).
 //
@@ -12,6 +13,7 @@ import { apiVersionOf } from '../../apimachinery/group-version.ts';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { errors, StatusError } from '../../apimachinery/status-error.ts';
 import type { WarningCarrier } from '../admission/webhook-dispatcher.ts';
+import type { UserInfo } from '../auth/user-info.ts';
 import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { AdmissionHooks, AdmissionRequest, BuiltinValidation } from './admission-hooks.ts';
 import { prepareCreate, normalizeCreate } from './before-create.ts';
@@ -72,6 +74,7 @@ function carrying(error: unknown, warnings: readonly string[]): unknown {
 
 export function* createSteps(
   objects: ObjectService,
+  user: UserInfo,
   type: ResourceType,
   namespace: string,
   body: unknown,
@@ -86,7 +89,7 @@ export function* createSteps(
   const warnings: string[] = [];
   try {
     decodeObject(type, object, options.fieldValidation, warnings);
-    const request: AdmissionRequest = { operation: 'CREATE', type, subresource: '', name, namespace, object, oldObject: undefined, options };
+    const request: AdmissionRequest = { user, operation: 'CREATE', type, subresource: '', name, namespace, object, oldObject: undefined, options };
     let admitted = object;
     if (admission) {
       const mutation = yield* awaited(admission.mutate(request));
@@ -97,7 +100,7 @@ export function* createSteps(
     }
     const generated = !admitted.metadata.name;
     for (let attempt = 1; ; attempt++) {
-      const prepared = prepareCreate(objects, type, namespace, admitted, options, userAgent);
+      const prepared = prepareCreate(objects, user, type, namespace, admitted, options, userAgent);
       if (builtin) warnings.push(...builtin.validate({ type, operation: 'CREATE', subresource: '', object: prepared.object, oldObject: undefined }));
       if (admission) warnings.push(...(yield* awaited(admission.validate({ ...request, object: prepared.object }))));
       try {
@@ -119,6 +122,7 @@ export function* createSteps(
  */
 export function* updateSteps(
   objects: ObjectService,
+  user: UserInfo,
   type: ResourceType,
   subresource: 'status' | 'finalize' | undefined,
   options: UpdateOptions,
@@ -139,6 +143,7 @@ export function* updateSteps(
     try {
       decodeObject(type, next, options.fieldValidation, warnings);
       const request: AdmissionRequest = {
+        user,
         operation: 'UPDATE',
         type,
         subresource: subresource ?? '',
@@ -157,7 +162,7 @@ export function* updateSteps(
           decodeObject(type, wanted, 'Ignore', warnings);
         }
       }
-      const prepared = prepareUpdate(objects, type, current, wanted, options, subresource);
+      const prepared = prepareUpdate(objects, user, type, current, wanted, options, subresource);
       if (builtin) warnings.push(...builtin.validate({ type, operation: 'UPDATE', subresource: subresource ?? '', object: prepared.object, oldObject: current.object }));
       if (admission) warnings.push(...(yield* awaited(admission.validate({ ...request, object: prepared.object }))));
       return { json: objects.commit(prepared), warnings: merged(warnings) };
@@ -171,6 +176,7 @@ export function* updateSteps(
 
 export function* deleteSteps(
   objects: ObjectService,
+  user: UserInfo,
   type: ResourceType,
   namespace: string,
   name: string,
@@ -182,7 +188,7 @@ export function* deleteSteps(
     const warnings: string[] = [];
     try {
       if (admission) {
-        const request: AdmissionRequest = { operation: 'DELETE', type, subresource: '', name, namespace, object: undefined, oldObject: objects.view(type, prepared.current), options };
+        const request: AdmissionRequest = { user, operation: 'DELETE', type, subresource: '', name, namespace, object: undefined, oldObject: objects.view(type, prepared.current), options };
         warnings.push(...(yield* awaited(admission.mutate(request))).warnings);
         warnings.push(...(yield* awaited(admission.validate(request))));
       }

@@ -5,7 +5,6 @@ import type { KubeObject } from '../../../apimachinery/object.ts';
 import type { RbacPolicyRule } from '../../../apimachinery/rbac.ts';
 import { errors } from '../../../apimachinery/status-error.ts';
 import type { Authorizer, RequestAttributes } from '../authorizer.ts';
-import { requestUser } from '../request-user.ts';
 import type { UserInfo } from '../user-info.ts';
 import type { RuleResolver } from './rule-resolver.ts';
 import { SYSTEM_MASTERS } from './rbac-authorizer.ts';
@@ -43,8 +42,9 @@ async function answer(authorizer: Authorizer, review: KubeObject, user: UserInfo
   return { ...review, status: { allowed: decision.allowed, ...(decision.reason ? { reason: decision.reason } : {}) } };
 }
 
-export function selfSubjectAccessReview(authorizer: Authorizer): (review: KubeObject) => Promise<KubeObject> {
-  return (review) => answer(authorizer, review, requestUser());
+/** Answered for the requesting user. */
+export function selfSubjectAccessReview(authorizer: Authorizer): (review: KubeObject, user: UserInfo) => Promise<KubeObject> {
+  return (review, user) => answer(authorizer, review, user);
 }
 
 function subjectOf(spec: Spec): UserInfo {
@@ -71,9 +71,8 @@ export function localSubjectAccessReview(authorizer: Authorizer): (review: KubeO
 }
 
 /** The rules the requesting user holds in spec.namespace, as kube's SelfSubjectRulesReview (RBAC's RulesFor). */
-export function selfSubjectRulesReview(resolver: RuleResolver): (review: KubeObject) => KubeObject {
-  return (review) => {
-    const user = requestUser();
+export function selfSubjectRulesReview(resolver: RuleResolver): (review: KubeObject, user: UserInfo) => KubeObject {
+  return (review, user) => {
     const namespace = specOf(review).namespace ?? '';
     const { rules, errors: resolutionErrors } = user.groups.includes(SYSTEM_MASTERS)
       ? { rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }, { verbs: ['*'], nonResourceURLs: ['*'] }] as RbacPolicyRule[], errors: [] }

@@ -7,7 +7,6 @@ import { RBAC_GROUP, type ClusterRole, type RbacPolicyRule, type RoleBinding } f
 import { errors } from '../../../apimachinery/status-error.ts';
 import type { ResourceType } from '../../registry/resource-type.ts';
 import type { Decision, RequestAttributes } from '../authorizer.ts';
-import { requestUser } from '../request-user.ts';
 import type { UserInfo } from '../user-info.ts';
 import { SYSTEM_MASTERS } from './rbac-authorizer.ts';
 import type { RuleResolver } from './rule-resolver.ts';
@@ -24,8 +23,8 @@ function check(user: UserInfo, verb: string, resource: string, namespace: string
   return { user, verb, resourceRequest: true, path: '', apiGroup: RBAC_GROUP, apiVersion: 'v1', namespace, resource, subresource: '', name };
 }
 
-/** The storage hooks of one RBAC kind, to spread over its ResourceType. */
-export function escalationGuard(type: ResourceType, authorizer: SyncAuthorizer, resolver: RuleResolver): Pick<ResourceType, 'prepareForCreate' | 'prepareForUpdate'> {
+/** The write guard of one RBAC kind, to spread over its ResourceType. */
+export function escalationGuard(type: ResourceType, authorizer: SyncAuthorizer, resolver: RuleResolver): Required<Pick<ResourceType, 'guardWrite'>> {
   const confirmNoEscalation = (user: UserInfo, namespace: string, name: string, rules: readonly RbacPolicyRule[]): void => {
     const owner = resolver.rulesFor(user, namespace);
     const missing = uncoveredRules(owner.rules, rules);
@@ -34,8 +33,7 @@ export function escalationGuard(type: ResourceType, authorizer: SyncAuthorizer, 
     if (owner.errors.length > 0) message += `; resolution errors: [${owner.errors.join(' ')}]`;
     throw errors.forbidden(`${type.plural}.${RBAC_GROUP} ${JSON.stringify(name)} is forbidden: ${message}`, { name, group: RBAC_GROUP, kind: type.plural });
   };
-  const guard = (object: KubeObject): void => {
-    const user = requestUser();
+  const guard = (object: KubeObject, user: UserInfo): void => {
     if (user.groups.includes(SYSTEM_MASTERS)) return;
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name ?? '';
@@ -50,14 +48,5 @@ export function escalationGuard(type: ResourceType, authorizer: SyncAuthorizer, 
     const resolved = resolver.roleRefRules(ref, namespace);
     confirmNoEscalation(user, namespace, name, 'rules' in resolved ? resolved.rules : []);
   };
-  return {
-    prepareForCreate: (object) => {
-      type.prepareForCreate?.(object);
-      guard(object);
-    },
-    prepareForUpdate: (object, old) => {
-      type.prepareForUpdate?.(object, old);
-      guard(object);
-    },
-  };
+  return { guardWrite: guard };
 }
