@@ -9,13 +9,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { podsResource } from '../src/apimachinery/builtin-resources.ts';
 import type { KubeObject } from '../src/apimachinery/object.ts';
 import { startApiServer } from '../src/apiserver/index.ts';
 import type { KubeClient } from '../src/client/client.ts';
 import { createKubeClient } from '../src/client/create-client.ts';
+import { loadOrCreateKubeletPki } from '../src/node/kubelet-api/kubelet-pki.ts';
 import { Sandbox } from '../src/node/sandbox/sandbox.ts';
 import { Manager } from '../src/runtime/manager.ts';
 import { registerWorkloads } from '../src/workloads/family.ts';
@@ -104,7 +105,10 @@ async function settledRssKiB(pid: number): Promise<number> {
 }
 
 async function startAgent(kubeconfig: string, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [bin, 'node', '--kubeconfig', kubeconfig, '--name', 'bench-node', '--data-dir', dataDir, '--log-level', 'warn'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // `bosun node` serves the kubelet API with the certificates `bosun up` makes beside the kubeconfig.
+  await loadOrCreateKubeletPki(join(dirname(kubeconfig), 'pki', 'kubelet'));
+  // The host sandbox, which the ceiling measures; `auto` would pull busybox from a registry.
+  const child = spawn(process.execPath, [bin, 'node', '--kubeconfig', kubeconfig, '--name', 'bench-node', '--data-dir', dataDir, '--log-level', 'warn', '--container-runtime', 'host'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
