@@ -1,42 +1,8 @@
-// Running the host's network tools (iproute2's ip, util-linux's unshare, mount's umount) as root: argv arrays,
-// never a shell, and a fixed environment so that nothing of the agent's own environment reaches them.
-import { spawn } from 'node:child_process';
+// What the pod network makes of the host's tools' words: ip batches, and the answers that mean "already done".
+import { HostCommandError } from '../host-commands/host-command.ts';
 
-const COMMAND_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C' };
-
-/** A command that could not start or exited non-zero; stderr is the tool's own explanation. */
-export class HostCommandError extends Error {
-  override readonly name = 'HostCommandError' as const;
-  constructor(
-    readonly argv: readonly string[],
-    readonly stderr: string,
-    /** The spawn error's code (ENOENT: the tool is not installed), when it did not start. */
-    readonly spawnCode?: string,
-  ) {
-    super(`${argv.join(' ')}: ${stderr.trim() || 'failed'}`);
-  }
-}
-
-/** Runs argv with stdin as its input; resolves with its stdout. */
-export function runHostCommand(argv: readonly string[], stdin = ''): Promise<string> {
-  const [program, ...args] = argv;
-  if (program === undefined) return Promise.reject(new Error('runHostCommand needs a program'));
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { env: COMMAND_ENV, stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
-    // A tool that exits without reading its input makes this write fail (EPIPE); its exit status says why.
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(stdin);
-    child.once('error', (error: NodeJS.ErrnoException) => reject(new HostCommandError(argv, error.message, error.code)));
-    child.once('close', (code, signal) => {
-      if (code === 0) resolve(Buffer.concat(stdout).toString('utf8'));
-      else reject(new HostCommandError(argv, Buffer.concat(stderr).toString('utf8') || `exited with ${signal ?? code}`));
-    });
-  });
-}
+// The network's modules (and the service proxy) reach the host command runner through this file.
+export { HostCommandError, runHostCommand } from '../host-commands/host-command.ts';
 
 // iproute2 splits batch lines on blanks and gives quotes, backslashes and '#' meaning: words are checked so
 // that a value can never become a second word or a comment.

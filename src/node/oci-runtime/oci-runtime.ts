@@ -1,20 +1,18 @@
 // Containers from OCI runtime specs, run by runc under conmon. Each container's bundle and record live in
 // <state>/containers/<id>; conmon keeps it running, logging and reporting its exit without the agent, so an agent
 // that restarts lists what is there and adopts it (same pid, log continued) instead of starting it again.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { access, constants, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
 import type { ExecOptions, ExecProcess } from '../sandbox/container-handle.ts';
 import { createUnderConmon } from './conmon.ts';
 import { OciRuntimeError, OciRuntimeUnavailableError } from './errors.ts';
 import { ExitWatcher } from './exit-watcher.ts';
 import type { OciSpec } from './runtime-spec.ts';
 import { tracePodStart } from '../pod-start-trace.ts';
-
-const run = promisify(execFile);
+import { HostCommandError, runHostCommand } from '../host-commands/host-command.ts';
 
 /** What the agent records about a container, to find it again after a restart. */
 export interface ContainerRecord {
@@ -162,10 +160,9 @@ export class OciRuntime {
   /** @internal */
   async runc(args: string[]): Promise<string> {
     try {
-      const { stdout } = await run(this.runcBinary, [`--root=${this.dirs.runcRoot}`, ...args], { maxBuffer: 16 * 1024 * 1024 });
-      return stdout;
+      return await runHostCommand([this.runcBinary, `--root=${this.dirs.runcRoot}`, ...args]);
     } catch (error) {
-      const stderr = (error as { stderr?: string }).stderr?.trim();
+      const stderr = error instanceof HostCommandError ? error.stderr.trim() : '';
       throw new OciRuntimeError(`runc ${args[0] ?? ''} failed: ${stderr || (error as Error).message}`);
     }
   }

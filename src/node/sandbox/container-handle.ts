@@ -18,6 +18,7 @@ import { removeRunDir, type RunDir } from './run-dir.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONTAINER_SETUP, CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
 import { SetupReport } from './setup-report.ts';
+import { runHostCommand } from '../host-commands/host-command.ts';
 
 /** containerd's exit code for a container whose process never started. */
 const START_ERROR_EXIT_CODE = 128;
@@ -158,12 +159,8 @@ export function terminalResizer(tools: Pick<HostTools, 'stty'>, root: number, ou
     const size = wanted;
     const holder = await terminalHolder(root);
     if (size === undefined || holder === undefined) return;
-    const stty = spawn(tools.stty, ['-F', `/proc/${holder}/fd/0`, 'rows', String(size.rows), 'cols', String(size.columns)], { stdio: 'ignore', env: HELPER_ENV });
     // Best effort: the command may be gone already.
-    await new Promise<void>((resolve) => {
-      stty.once('error', () => resolve());
-      stty.once('close', () => resolve());
-    });
+    await runHostCommand([tools.stty, '-F', `/proc/${holder}/fd/0`, 'rows', String(size.rows), 'cols', String(size.columns)]).catch(() => undefined);
   };
   const apply = (): Promise<void> => {
     applying = applying.then(applyNow).catch(() => undefined);

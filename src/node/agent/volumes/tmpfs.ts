@@ -1,19 +1,9 @@
 // Memory-backed volume directories (emptyDir medium Memory, and secret and projected volumes, which kubelet keeps
 // off the disk): a tmpfs mounted on the volume's directory in the agent's mount namespace, sized by sizeLimit.
 // Containers bind the directory, so they see the tmpfs; the pod's cleanup unmounts it.
-import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
-import { promisify } from 'node:util';
-import { findHostTools, type HostTools } from '../../sandbox/host-tools.ts';
+import { runHostCommand } from '../../host-commands/host-command.ts';
 import { readMountInfo } from '../../sandbox/mountinfo.ts';
-
-const run = promisify(execFile);
-let tools: Promise<HostTools> | undefined;
-
-function hostTools(): Promise<HostTools> {
-  tools ??= findHostTools();
-  return tools;
-}
 
 /** Mounts a tmpfs on dir unless one is already there (an agent restart re-materialises its pods' volumes). */
 export async function mountTmpfs(dir: string, sizeBytes: number | undefined): Promise<void> {
@@ -21,7 +11,7 @@ export async function mountTmpfs(dir: string, sizeBytes: number | undefined): Pr
   const real = await realpath(dir);
   if ((await readMountInfo()).some((entry) => entry.mountPoint === real)) return;
   const options = ['mode=0777', 'nosuid', 'nodev', ...(sizeBytes !== undefined && sizeBytes > 0 ? [`size=${sizeBytes}`] : [])];
-  await run((await hostTools()).mount, ['-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir]);
+  await runHostCommand(['mount', '-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir]);
 }
 
 /** Every mount at or below dir (by its real path), deepest first; none when dir does not exist. */
@@ -36,5 +26,5 @@ export async function mountsUnder(dir: string): Promise<string[]> {
 }
 
 export async function unmount(mountPoint: string): Promise<void> {
-  await run((await hostTools()).umount, [mountPoint]);
+  await runHostCommand(['umount', mountPoint]);
 }

@@ -1,8 +1,8 @@
 // A container's root file system: the image's layer directories as overlayfs lower directories (highest first),
 // with an upper and a work directory per container. The kernel copies mount options into one page, so a long
 // lowerdir list is given relative to the layers' common parent, from a mount process started there.
-import { spawn } from 'node:child_process';
 import { dirname, relative } from 'node:path';
+import { HostCommandError, runHostCommand } from '../../host-commands/host-command.ts';
 
 /** The kernel's limit on mount options: one page (4096 bytes on the machines Bosun runs on), NUL included. */
 export const MOUNT_OPTIONS_LIMIT = 4095;
@@ -56,25 +56,22 @@ export function overlayMountOptions(rootfs: OverlayRootfs): OverlayMountOptions 
   return { options: shortened, cwd: parent };
 }
 
-function run(command: string, args: string[], cwd?: string): Promise<{ code: number | null; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr: stderr.trim() }));
-  });
-}
-
 /** Mounts the container's root file system at `target` (an existing directory). */
 export async function mountOverlay(rootfs: OverlayRootfs, target: string): Promise<void> {
   const { options, cwd } = overlayMountOptions(rootfs);
-  const { code, stderr } = await run('mount', ['-t', 'overlay', 'overlay', '-o', options, target], cwd);
-  if (code !== 0) throw new Error(`could not mount the container's root file system at ${target}: ${stderr}`);
+  try {
+    await runHostCommand(['mount', '-t', 'overlay', 'overlay', '-o', options, target], '', cwd === undefined ? {} : { cwd });
+  } catch (error) {
+    throw new Error(`could not mount the container's root file system at ${target}: ${error instanceof HostCommandError ? error.stderr.trim() || error.message : String(error)}`, { cause: error });
+  }
 }
 
 /** Unmounts `target`; a target that is not mounted is fine (cleanup after a failed start). */
 export async function unmountOverlay(target: string): Promise<void> {
-  const { code, stderr } = await run('umount', [target]);
-  if (code !== 0 && !/not mounted|no mount point specified/.test(stderr)) throw new Error(`could not unmount ${target}: ${stderr}`);
+  try {
+    await runHostCommand(['umount', target]);
+  } catch (error) {
+    const stderr = error instanceof HostCommandError ? error.stderr.trim() || error.message : String(error);
+    if (!/not mounted|no mount point specified/.test(stderr)) throw new Error(`could not unmount ${target}: ${stderr}`, { cause: error });
+  }
 }
