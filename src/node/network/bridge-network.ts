@@ -186,44 +186,46 @@ export class BridgeNetwork implements PodNetworkProvider {
   attach(pod: PodIdentity, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment> {
     if (this.tornDown) return Promise.reject(new PodNetworkError(`the pod network on ${this.bridgeName} was torn down`));
     if (!isSafeUid(pod.uid)) return Promise.reject(new PodNetworkError(`pod uid "${pod.uid}" cannot name a network namespace file`));
-    return this.queue.run(pod.uid, async () => {
-      const { uid } = pod;
-      const held = this.addresses.addressOf(uid);
-      if (held !== undefined && this.ready.has(uid)) return this.attachment(uid, held);
-      const spare = held === undefined ? this.spares.take() : undefined;
-      if (spare) return this.takeSpare(pod, spare, addressed);
-      const address = this.addresses.allocate(uid);
-      this.pods.set(uid, `${pod.namespace}/${pod.name}`);
-      addressed?.(this.attachment(uid, address));
-      const name = this.namespaceName(uid);
-      const plumbing = {
-        path: this.namespacePath(name),
-        veth: hostEndOf(name),
-        addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
-        gateway: this.gateway,
-        mtu: this.settings.mtu,
-        bridge: this.bridgeName,
-      };
-      try {
-        // The allocation is saved while the namespace is made, and both are done before attach returns: a
-        // crash in between leaves a namespace or an address that the next open removes, never a pod whose
-        // address could be handed out again.
-        const steps = await Promise.allSettled([
-          this.stateFile.save(),
-          (async () => {
-            // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
-            if (held !== undefined) await this.plumber.remove(plumbing.path, plumbing.veth);
-            await this.plumber.create(plumbing);
-          })(),
-        ]);
-        for (const step of steps) if (step.status === 'rejected') throw step.reason;
-      } catch (error) {
-        await this.release(uid).catch(() => undefined);
-        throw new PodNetworkError(`cannot attach pod ${pod.namespace}/${pod.name} to ${this.bridgeName}: ${(error as Error).message}`);
-      }
-      this.ready.add(uid);
-      return this.attachment(uid, address);
-    });
+    return this.queue.run(pod.uid, () => this.attachNow(pod, addressed).finally(() => this.spares.fill()));
+  }
+
+  private async attachNow(pod: PodIdentity, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment> {
+    const { uid } = pod;
+    const held = this.addresses.addressOf(uid);
+    if (held !== undefined && this.ready.has(uid)) return this.attachment(uid, held);
+    const spare = held === undefined ? this.spares.take() : undefined;
+    if (spare) return this.takeSpare(pod, spare, addressed);
+    const address = this.addresses.allocate(uid);
+    this.pods.set(uid, `${pod.namespace}/${pod.name}`);
+    addressed?.(this.attachment(uid, address));
+    const name = this.namespaceName(uid);
+    const plumbing = {
+      path: this.namespacePath(name),
+      veth: hostEndOf(name),
+      addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
+      gateway: this.gateway,
+      mtu: this.settings.mtu,
+      bridge: this.bridgeName,
+    };
+    try {
+      // The allocation is saved while the namespace is made, and both are done before attach returns: a
+      // crash in between leaves a namespace or an address that the next open removes, never a pod whose
+      // address could be handed out again.
+      const steps = await Promise.allSettled([
+        this.stateFile.save(),
+        (async () => {
+          // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
+          if (held !== undefined) await this.plumber.remove(plumbing.path, plumbing.veth);
+          await this.plumber.create(plumbing);
+        })(),
+      ]);
+      for (const step of steps) if (step.status === 'rejected') throw step.reason;
+    } catch (error) {
+      await this.release(uid).catch(() => undefined);
+      throw new PodNetworkError(`cannot attach pod ${pod.namespace}/${pod.name} to ${this.bridgeName}: ${(error as Error).message}`);
+    }
+    this.ready.add(uid);
+    return this.attachment(uid, address);
   }
 
   /** The pod gets a spare as it is: its namespace file and veth keep their names, the state file maps them. */

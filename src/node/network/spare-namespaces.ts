@@ -1,7 +1,7 @@
 // Network namespaces made ahead of the pods that will use them: a namespace, its veth pair on the bridge and its
 // address take two host commands (33-70 ms of a warm pod start), so a few are kept ready and a pod takes one
 // instead of waiting for its own. Nothing in a spare is pod-specific (lo, eth0 with an address, a default route),
-// so a pod takes it as it is; the pool is refilled in the background after each take. A spare's namespace file
+// so a pod takes it as it is; the pool is refilled in the background after each attach. A spare's namespace file
 // and host end carry names no pod uid can have, so an agent that restarts after a crash knows them for spares.
 import { randomBytes } from 'node:crypto';
 
@@ -44,16 +44,16 @@ export class SpareNamespaces {
     private readonly discard: (spare: SpareNamespace) => Promise<void>,
   ) {}
 
-  /** A ready spare, or undefined when there is none; either way the pool starts filling up again. */
+  /** A ready spare, or undefined when there is none. */
   take(): SpareNamespace | undefined {
-    const spare = this.ready.shift();
-    this.fill();
-    return spare;
+    return this.ready.shift();
   }
 
   /**
-   * Starts making spares until the pool is full. A failure leaves the pool short until the next take: pods then
-   * make their own namespaces, which fail with the cause where it lasts.
+   * Starts making spares until the pool is full: called once a pod's attach is done, so that the refill's
+   * processes start after the pod's own (a pod without a spare would otherwise wait for the refill's batch). A
+   * failure leaves the pool short until the next call: pods then make their own namespaces, which fail with the
+   * cause where it lasts.
    */
   fill(): void {
     while (!this.closed && this.ready.length + this.making.size < this.size) {
