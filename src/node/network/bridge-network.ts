@@ -9,7 +9,7 @@ import { PodNetworkConfigError, PodNetworkError, PodNetworkUnavailableError } fr
 import { HostCommandError } from './host-command.ts';
 import { containsAddress, containsCidr, formatAddress, formatCidr, gatewayOf, parseAddress, parseCidr, subnets, type Ipv4Cidr } from './ipv4.ts';
 import { PerPodQueue } from './per-pod-queue.ts';
-import { hostEndOf, isNamespaceName, isSafeUid, mountedNamespaces, namespacePath, PodPlumber } from './pod-namespace.ts';
+import { hostEndOf, isNamespaceName, isSafeUid, mountedNamespaces, namespacePath, PodPlumber, type PodPlumbing } from './pod-namespace.ts';
 import { DEFAULT_SPARE_NAMESPACES, isSpareName, newSpareName, SpareNamespaces, type SpareNamespace } from './spare-namespaces.ts';
 import { StateFile, readNetworkState, type NetworkState } from './state-file.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
@@ -198,15 +198,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     const address = this.addresses.allocate(uid);
     this.pods.set(uid, `${pod.namespace}/${pod.name}`);
     addressed?.(this.attachment(uid, address));
-    const name = this.namespaceName(uid);
-    const plumbing = {
-      path: this.namespacePath(name),
-      veth: hostEndOf(name),
-      addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
-      gateway: this.gateway,
-      mtu: this.settings.mtu,
-      bridge: this.bridgeName,
-    };
+    const plumbing = this.plumbing(this.namespaceName(uid), address);
     try {
       // The allocation is saved while the namespace is made, and both are done before attach returns: a
       // crash in between leaves a namespace or an address that the next open removes, never a pod whose
@@ -252,14 +244,7 @@ export class BridgeNetwork implements PodNetworkProvider {
     const name = newSpareName();
     const address = this.addresses.allocate(name);
     try {
-      await this.plumber.create({
-        path: this.namespacePath(name),
-        veth: hostEndOf(name),
-        addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
-        gateway: this.gateway,
-        mtu: this.settings.mtu,
-        bridge: this.bridgeName,
-      });
+      await this.plumber.create(this.plumbing(name, address));
     } catch (error) {
       // What is left of it goes now; if that fails too, the next open finds it unclaimed and removes it.
       await this.removeNamespace(name).catch(() => undefined);
@@ -305,12 +290,12 @@ export class BridgeNetwork implements PodNetworkProvider {
    */
   async teardown(): Promise<void> {
     this.tornDown = true;
-    const dropped = await this.spares.close().then(() => undefined, (error: unknown) => error);
+    // The spares first: one being made is not yet in mountinfo's list below, and close waits for it.
+    const [spares] = await Promise.allSettled([this.spares.close()]);
     const pods = this.podAddresses().map(([uid]) => uid);
     const podNamespaces = new Set(pods.map((uid) => this.namespaceName(uid)));
     const unclaimed = [...(await mountedNamespaces(this.namespaceDir))].filter((name) => !podNamespaces.has(name) && !name.includes('/'));
     const results = await Promise.allSettled([
-      ...(dropped === undefined ? [] : [Promise.reject(dropped as Error)]),
       ...pods.map((uid) =>
         this.queue.run(uid, async () => {
           await this.removeNamespace(this.namespaceName(uid));
@@ -320,12 +305,23 @@ export class BridgeNetwork implements PodNetworkProvider {
       ),
       ...unclaimed.map((name) => this.removeNamespace(name)),
     ]);
-    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    const failure = [spares, ...results].find((result): result is PromiseRejectedResult => result?.status === 'rejected');
     if (failure) throw new PodNetworkError(`cannot tear down the pod network on ${this.bridgeName}: ${(failure.reason as Error).message}`);
     await releaseGateway(this.bridgeName, this.block);
     await removeBridgeIfUnused(this.bridgeName);
     await this.stateFile.remove();
     await rm(this.namespaceDir, { recursive: true, force: true });
+  }
+
+  private plumbing(name: string, address: number): PodPlumbing {
+    return {
+      path: this.namespacePath(name),
+      veth: hostEndOf(name),
+      addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
+      gateway: this.gateway,
+      mtu: this.settings.mtu,
+      bridge: this.bridgeName,
+    };
   }
 
   private namespaceName(uid: string): string {
