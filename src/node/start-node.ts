@@ -162,6 +162,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       // Pods that keep running keep their namespaces for the next agent on dataDir; with them gone, the node's
       // address block goes back to the bridge (else every data dir ever used would hold a /24).
       if (stopOptions.killPods === true && result.kept === 0) await network.release();
+      else await network.bridge?.dropSpares();
       return result;
     },
   };

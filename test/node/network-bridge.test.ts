@@ -4,7 +4,7 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,10 +29,13 @@ function bridgeName(): string {
   return `bt${process.pid % 100000}x${++bridges}`;
 }
 
-/** A provider on a fresh state directory (or the given one), torn down after the tests, its bridge removed too. */
+/**
+ * A provider on a fresh state directory (or the given one), torn down after the tests, its bridge removed too.
+ * Without spare namespaces unless asked: most tests here are about the namespace a pod makes for itself.
+ */
 async function openNetwork(options: Partial<BridgeNetworkOptions> & { bridgeName: string }): Promise<BridgeNetwork> {
   const stateDir = options.stateDir ?? (await mkdtemp(join(tmpdir(), 'bosun-network-')));
-  const network = await BridgeNetwork.open({ clusterCIDR: CLUSTER, ...options, stateDir });
+  const network = await BridgeNetwork.open({ clusterCIDR: CLUSTER, spareNamespaces: 0, ...options, stateDir });
   cleanups.push(async () => {
     await network.teardown().catch(() => undefined);
     await runHostCommand(['ip', 'link', 'del', options.bridgeName]).catch(() => undefined);
@@ -97,6 +100,40 @@ async function linkExists(name: string): Promise<boolean> {
 
 async function mounted(path: string): Promise<boolean> {
   return (await readMountInfo()).some((entry) => entry.mountPoint === path);
+}
+
+/** The namespace files bound in a state directory now. */
+async function mountedIn(stateDir: string): Promise<string[]> {
+  const prefix = `${await realpath(join(stateDir, 'netns'))}/`;
+  return (await readMountInfo()).filter((entry) => entry.mountPoint.startsWith(prefix)).map((entry) => entry.mountPoint.slice(prefix.length)).sort();
+}
+
+/** The spare namespaces of a state directory (not the ones pods took) and the bridge ports of theirs. */
+async function sparesOf(stateDir: string, bridge: string): Promise<{ names: string[]; ports: string[] }> {
+  const taken = new Set(Object.values((await stateOf(stateDir)).pods).map((record) => record.namespace));
+  const names = (await mountedIn(stateDir)).filter((name) => name.startsWith('_spare-') && !taken.has(name));
+  const ports = ((await inspectBridge(bridge))?.ports ?? []).filter((port) => names.some((name) => port === `bsp${name.slice('_spare-'.length)}`));
+  return { names, ports };
+}
+
+/** Re-checks with backoff until the provider has made its spares: it has no event for that. */
+async function sparesReady(stateDir: string, bridge: string, count: number): Promise<string[]> {
+  const end = Date.now() + 20_000;
+  for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
+    const { names, ports } = await sparesOf(stateDir, bridge);
+    if (names.length === count && ports.length === count) return names;
+    if (Date.now() > end) throw new Error(`expected ${count} spares in ${stateDir}, found ${names.join(', ')} with ports ${ports.join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+interface State {
+  lastAllocated?: string;
+  pods: Record<string, { address: string; pod: string; namespace?: string }>;
+}
+
+async function stateOf(stateDir: string): Promise<State> {
+  return JSON.parse(await readFile(join(stateDir, 'network.json'), 'utf8')) as State;
 }
 
 describe('bridge pod network', { concurrency: false }, () => {
@@ -213,6 +250,89 @@ describe('bridge pod network', { concurrency: false }, () => {
     assert.equal(await exists(join(namespacePath(atB), '..')), false, 'no namespace directory left');
   });
 
+  test('a pod takes a spare namespace and is reachable in it; the spares refill; detach removes only the pod\'s own', async () => {
+    const name = bridgeName();
+    const stateDir = await mkdtemp(join(tmpdir(), 'bosun-network-'));
+    const network = await openNetwork({ bridgeName: name, stateDir, spareNamespaces: 2 });
+    const spares = await sparesReady(stateDir, name, 2);
+    assert.deepEqual(await network.attached(), [], 'spares are not pods');
+    assert.deepEqual((await stateOf(stateDir)).pods, {}, 'nor in the state file');
+
+    const [a, b] = [pod('a'), pod('b')];
+    const atA = await network.attach(a);
+    const atB = await network.attach(b);
+    const [spareA, spareB] = [namespacePath(atA).split('/').pop() ?? '', namespacePath(atB).split('/').pop() ?? ''];
+    assert.deepEqual([spareA, spareB].sort(), spares, 'each pod took a spare as it was');
+    assert.deepEqual((await network.attached()).sort(), [a.uid, b.uid].sort());
+    const state = await stateOf(stateDir);
+    assert.deepEqual(state.pods[a.uid], { address: atA.podIP, pod: 'default/a', namespace: spareA });
+    assert.deepEqual(await network.attach(a), atA, 'attaching again returns the same attachment');
+
+    // The address, route and reachability a namespace made for the pod has.
+    assert.equal((await runHostCommand(inNamespace(namespacePath(atA), ['ip', '-4', '-o', 'addr', 'show', 'dev', 'eth0']))).split(/\s+/)[3], `${atA.podIP}/16`);
+    assert.match(await runHostCommand(inNamespace(namespacePath(atA), ['ip', 'route', 'show', 'default'])), /^default via 10\.251\.0\.1 dev eth0/);
+    await serveInPod(namespacePath(atB), 'b', 8080);
+    assert.equal(await fetchFromPod(namespacePath(atA), atB.podIP, 8080), `hello from b to ${atA.podIP}`);
+    assert.equal(await fetchFromHost(atB.podIP, 8080), `hello from b to 10.251.0.1`);
+
+    const refilled = await sparesReady(stateDir, name, 2);
+    assert.equal(refilled.filter((spare) => [spareA, spareB].includes(spare)).length, 0, 'two new spares');
+    const pool = (await inspectBridge(name))?.ports.length;
+    assert.equal(pool, 4, 'two pods and two spares on the bridge');
+
+    await network.detach(a.uid);
+    assert.equal(await mounted(namespacePath(atA)), false);
+    assert.equal(await exists(namespacePath(atA)), false);
+    assert.equal(await linkExists(`bsp${spareA.slice('_spare-'.length)}`), false, 'its veth gone');
+    assert.deepEqual(await mountedIn(stateDir), [spareB, ...refilled].sort(), 'the other pod and the spares untouched');
+    assert.equal(await fetchFromHost(atB.podIP, 8080), `hello from b to 10.251.0.1`);
+    assert.deepEqual(Object.keys((await stateOf(stateDir)).pods), [b.uid]);
+  });
+
+  test('an agent stop drops the spares and their addresses; a restart keeps the pods and removes a crashed agent\'s spares', async () => {
+    const name = bridgeName();
+    const stateDir = await mkdtemp(join(tmpdir(), 'bosun-network-'));
+    const first = await openNetwork({ bridgeName: name, stateDir, spareNamespaces: 2 });
+    await sparesReady(stateDir, name, 2);
+    const a = pod('a');
+    const atA = await first.attach(a);
+    const kept = namespacePath(atA).split('/').pop() ?? '';
+    const spares = await sparesReady(stateDir, name, 2);
+
+    await first.dropSpares();
+    assert.deepEqual(await mountedIn(stateDir), [kept], 'only the pod\'s namespace is left');
+    assert.deepEqual((await inspectBridge(name))?.ports, [`bsp${kept.slice('_spare-'.length)}`], 'and its veth');
+    for (const spare of spares) assert.equal(await exists(join(stateDir, 'netns', spare)), false);
+    assert.deepEqual(Object.keys((await stateOf(stateDir)).pods), [a.uid]);
+    const late = pod('late');
+    assert.equal(namespacePath(await first.attach(late)).split('/').pop(), late.uid, 'a pod attaching after the stop makes its own');
+
+    // The next agent keeps the pod, makes spares of its own; it then dies without its stop, leaving them.
+    const second = await openNetwork({ bridgeName: name, stateDir, spareNamespaces: 2 });
+    assert.deepEqual(await second.attach(a), atA, 'the pod keeps its namespace and address');
+    const crashed = await sparesReady(stateDir, name, 2);
+    const crashedAddresses = await Promise.all(
+      crashed.map(async (spare) => (await runHostCommand(inNamespace(join(stateDir, 'netns', spare), ['ip', '-4', '-o', 'addr', 'show', 'dev', 'eth0']))).split(/\s+/)[3]),
+    );
+    const third = await openNetwork({ bridgeName: name, stateDir, spareNamespaces: 2 });
+    assert.deepEqual((await third.attached()).sort(), [a.uid, late.uid].sort(), 'the pods, not the spares');
+    for (const spare of crashed) {
+      assert.equal(await exists(join(stateDir, 'netns', spare)), false, `${spare} removed`);
+      assert.equal(await linkExists(`bsp${spare.slice('_spare-'.length)}`), false);
+    }
+    assert.deepEqual(await third.attach(a), atA);
+    const fresh = await sparesReady(stateDir, name, 2);
+    assert.equal(fresh.filter((spare) => crashed.includes(spare)).length, 0);
+    // The crashed spares' addresses were free again, the pod's never is.
+    const b = await third.attach(pod('b'));
+    assert.notEqual(b.podIP, atA.podIP);
+    assert.ok(crashedAddresses.every((address) => address !== `${atA.podIP}/16`));
+
+    await third.teardown();
+    assert.deepEqual(await mountedIn(stateDir).catch(() => []), [], 'teardown leaves no namespace');
+    assert.equal(await inspectBridge(name), undefined, 'nor the bridge');
+  });
+
   test('a sandboxed container joins its pod\'s namespace and sees the pod\'s address and route', async () => {
     const network = await openNetwork({ bridgeName: bridgeName() });
     const sandbox = await openSandboxHarness();
@@ -312,7 +432,7 @@ test('pod traffic is not routed off the machine even where the host forwards IP'
     await run(['sh', '-c', 'echo 1 > /proc/sys/net/ipv4/ip_forward']);
     for (const words of [['link', 'set', 'lo', 'up'], ['link', 'add', 'up0', 'type', 'veth', 'peer', 'name', 'up1'], ['link', 'set', 'up0', 'up'],
       ['link', 'set', 'up1', 'up'], ['addr', 'add', '198.51.100.1/24', 'dev', 'up0'], ['route', 'add', 'default', 'via', '198.51.100.254']]) await run(['ip', ...words]);
-    const network = await BridgeNetwork.open({ stateDir: process.argv[1] });
+    const network = await BridgeNetwork.open({ stateDir: process.argv[1], spareNamespaces: 0 });
     try {
       const { podIP } = await network.attach({ uid: 'forwarding-check', name: 'p', namespace: 'default' });
       console.log(JSON.stringify({ outside: await routeGet('203.0.113.5', podIP), host: await routeGet('198.51.100.1', podIP) }));

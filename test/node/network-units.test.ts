@@ -10,7 +10,8 @@ import { BatchQueue } from '../../src/node/network/batch-queue.ts';
 import { BridgeNetwork } from '../../src/node/network/bridge-network.ts';
 import { ipBatchScript } from '../../src/node/network/host-command.ts';
 import { containsCidr, formatAddress, formatCidr, parseAddress, parseCidr, subnets } from '../../src/node/network/ipv4.ts';
-import { isSafeUid, vethName } from '../../src/node/network/pod-namespace.ts';
+import { hostEndOf, isNamespaceName, isSafeUid, vethName } from '../../src/node/network/pod-namespace.ts';
+import { isSpareName, newSpareName, SpareNamespaces, type SpareNamespace } from '../../src/node/network/spare-namespaces.ts';
 import { StateFile, readNetworkState, type NetworkState } from '../../src/node/network/state-file.ts';
 
 test('IPv4: addresses and blocks parse, format and subdivide; malformed ones are refused', () => {
@@ -92,6 +93,73 @@ test('pod uids name files and veths safely', () => {
   assert.notEqual(vethName('a'), vethName('b'));
 });
 
+test('spare namespaces have names no pod uid can have, and host ends apart from pods\' ones', () => {
+  const spare = newSpareName();
+  assert.match(spare, /^_spare-[0-9a-f]{12}$/);
+  assert.equal(isSpareName(spare), true);
+  assert.equal(isSafeUid(spare), false, 'never a pod uid');
+  assert.equal(isNamespaceName(spare), true);
+  assert.equal(hostEndOf(spare), `bsp${spare.slice('_spare-'.length)}`);
+  assert.equal(hostEndOf('8d3c0a56-1f0e-4a8e-9d7b-3f1c2a7e9b10'), vethName('8d3c0a56-1f0e-4a8e-9d7b-3f1c2a7e9b10'));
+  for (const bad of ['_spare-', '_spare-../x', '_spare-0123456789abc', '../_spare-0123456789ab']) assert.equal(isNamespaceName(bad), false, bad);
+});
+
+test('address pool: a spare\'s address is handed to the pod that takes it', () => {
+  const pool = new AddressPool(parseCidr('10.244.0.0/24'));
+  const address = pool.allocate('_spare-0123456789ab');
+  assert.equal(pool.reassign('_spare-0123456789ab', 'pod-a'), address);
+  assert.deepEqual(pool.entries(), [['pod-a', address]]);
+  assert.throws(() => pool.reassign('_spare-0123456789ab', 'pod-b'), { name: 'PodNetworkError' });
+  assert.notEqual(pool.allocate('pod-b'), address);
+});
+
+test('spare pool: fill keeps it full, a failed make leaves it short until the next fill, close removes what is ready', async () => {
+  let made = 0;
+  let failNext = false;
+  const discarded: string[] = [];
+  const pending: (() => void)[] = [];
+  const spares = new SpareNamespaces(
+    2,
+    () =>
+      new Promise<SpareNamespace>((resolve, reject) => {
+        const n = made++;
+        const fail = failNext;
+        pending.push(() => (fail ? reject(new Error('no')) : resolve({ name: `s${n}`, address: n })));
+      }),
+    (spare) => {
+      discarded.push(spare.name);
+      return Promise.resolve();
+    },
+  );
+  const settle = async () => {
+    for (const done of pending.splice(0)) done();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  spares.fill();
+  spares.fill();
+  assert.equal(made, 2, 'never more than the pool size at once');
+  assert.equal(spares.take(), undefined, 'none ready yet');
+  await settle();
+  assert.deepEqual(spares.take(), { name: 's0', address: 0 });
+  assert.equal(made, 2, 'a take alone makes none');
+  failNext = true;
+  spares.fill();
+  assert.equal(made, 3);
+  await settle();
+  assert.equal(made, 3, 'the failed make is not retried on its own');
+  failNext = false;
+  assert.deepEqual(spares.take(), { name: 's1', address: 1 });
+  spares.fill();
+  assert.equal(made, 5, 'the next fill makes the pool full again');
+  const closing = spares.close();
+  await settle();
+  await closing;
+  assert.deepEqual(discarded.sort(), ['s3', 's4'], 'spares finished after close are removed too');
+  spares.fill();
+  assert.equal(spares.take(), undefined);
+  assert.equal(made, 5, 'a closed pool makes no more');
+});
+
 test('bad options are refused before anything is made', async () => {
   const stateDir = '/nonexistent/never-created';
   const open = (options: Partial<Parameters<typeof BridgeNetwork.open>[0]>) => BridgeNetwork.open({ stateDir, ...options });
@@ -101,6 +169,7 @@ test('bad options are refused before anything is made', async () => {
   await assert.rejects(open({ nodeCIDR: '10.245.0.0/24' }), { name: 'PodNetworkConfigError', message: /inside the cluster CIDR 10\.244\.0\.0\/16/ });
   await assert.rejects(open({ nodeCIDRMaskSize: 8 }), { name: 'PodNetworkConfigError', message: /mask size/ });
   await assert.rejects(open({ mtu: 100 }), { name: 'PodNetworkConfigError', message: /MTU/ });
+  await assert.rejects(open({ spareNamespaces: -1 }), { name: 'PodNetworkConfigError', message: /spare pod namespaces/ });
 });
 
 test('batch queue: the first item runs at once, items arriving meanwhile share the next batch, failures stay per item', async () => {

@@ -1,4 +1,4 @@
-// IPAM for one node: the pod addresses of the node's block, one per pod uid. Allocation is next-fit after the
+// IPAM for one node: the pod addresses of the node's block, one per pod uid (or spare namespace's name). Allocation is next-fit after the
 // last address handed out (as CNI's host-local plugin does), so an address just released is not reused at once
 // while a peer may still hold its ARP entry or a connection to it.
 import { PodNetworkError } from './errors.ts';
@@ -57,6 +57,15 @@ export class AddressPool {
       return candidate;
     }
     throw new PodNetworkError(`no pod address left in this node's block (${this.capacity} addresses, all in use); delete pods or give the node a larger block`);
+  }
+
+  /** Hands an allocation to another holder (a spare namespace's address to the pod that takes it). */
+  reassign(from: string, to: string): number {
+    const address = this.byUid.get(from);
+    if (address === undefined || this.byUid.has(to)) throw new PodNetworkError(`cannot hand the address of ${from} to ${to}`);
+    this.byUid.delete(from);
+    this.byUid.set(to, address);
+    return address;
   }
 
   release(uid: string): void {

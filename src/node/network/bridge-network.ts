@@ -9,7 +9,8 @@ import { PodNetworkConfigError, PodNetworkError, PodNetworkUnavailableError } fr
 import { HostCommandError } from './host-command.ts';
 import { containsAddress, containsCidr, formatAddress, formatCidr, gatewayOf, parseAddress, parseCidr, subnets, type Ipv4Cidr } from './ipv4.ts';
 import { PerPodQueue } from './per-pod-queue.ts';
-import { isSafeUid, mountedNamespaces, namespacePath, PodPlumber, vethName } from './pod-namespace.ts';
+import { hostEndOf, isNamespaceName, isSafeUid, mountedNamespaces, namespacePath, PodPlumber, type PodPlumbing } from './pod-namespace.ts';
+import { DEFAULT_SPARE_NAMESPACES, isSpareName, newSpareName, SpareNamespaces, type SpareNamespace } from './spare-namespaces.ts';
 import { StateFile, readNetworkState, type NetworkState } from './state-file.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
@@ -26,9 +27,11 @@ export interface BridgeNetworkOptions {
   nodeCIDRMaskSize?: number;
   /** Of the bridge and every veth. Default 1500: pod traffic never leaves the machine, so the uplink's MTU does not matter. */
   mtu?: number;
+  /** How many namespaces with their veth and address are kept ready for the next pods. Default 2; 0 makes each pod its own. */
+  spareNamespaces?: number;
 }
 
-const DEFAULTS = { bridgeName: 'bosun0', clusterCIDR: '10.244.0.0/16', nodeCIDRMaskSize: 24, mtu: 1500 };
+const DEFAULTS = { bridgeName: 'bosun0', clusterCIDR: '10.244.0.0/16', nodeCIDRMaskSize: 24, mtu: 1500, spareNamespaces: DEFAULT_SPARE_NAMESPACES };
 
 const INTERFACE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,14}$/;
 
@@ -38,6 +41,7 @@ interface Settings {
   nodeMaskSize: number;
   explicitNode: Ipv4Cidr | undefined;
   mtu: number;
+  spareNamespaces: number;
 }
 
 function validate(options: BridgeNetworkOptions): Settings {
@@ -54,7 +58,11 @@ function validate(options: BridgeNetworkOptions): Settings {
   }
   const mtu = options.mtu ?? DEFAULTS.mtu;
   if (!Number.isInteger(mtu) || mtu < 576 || mtu > 65535) throw new PodNetworkConfigError(`the pod MTU must be an integer from 576 to 65535, not ${mtu}`);
-  return { bridgeName, cluster, nodeMaskSize, explicitNode, mtu };
+  const spareNamespaces = options.spareNamespaces ?? DEFAULTS.spareNamespaces;
+  if (!Number.isInteger(spareNamespaces) || spareNamespaces < 0 || spareNamespaces > 16) {
+    throw new PodNetworkConfigError(`the number of spare pod namespaces must be an integer from 0 to 16, not ${spareNamespaces}`);
+  }
+  return { bridgeName, cluster, nodeMaskSize, explicitNode, mtu, spareNamespaces };
 }
 
 function unavailable(bridge: string, error: unknown): PodNetworkUnavailableError {
@@ -100,13 +108,17 @@ export class BridgeNetwork implements PodNetworkProvider {
   readonly gateway: string;
   private readonly namespaceDir: string;
   private readonly stateFile: StateFile;
-  private readonly pool: AddressPool;
+  /** The addresses of the pods (by uid) and of the spare namespaces (by name). */
+  private readonly addresses: AddressPool;
   /** uid → namespace/name, for the state file's readers and error messages. */
   private readonly pods = new Map<string, string>();
+  /** uid → the name of its namespace file, where that is not the uid (a spare the pod took). */
+  private readonly namespaceNames = new Map<string, string>();
   /** The pods whose plumbing is complete. */
   private readonly ready = new Set<string>();
   private readonly queue = new PerPodQueue();
   private readonly plumber = new PodPlumber();
+  private readonly spares: SpareNamespaces;
   private tornDown = false;
 
   private constructor(
@@ -120,8 +132,13 @@ export class BridgeNetwork implements PodNetworkProvider {
     this.nodeCIDR = formatCidr(block);
     this.gateway = formatAddress(gatewayOf(block));
     this.namespaceDir = join(stateDir, 'netns');
-    this.pool = new AddressPool(block, lastAllocated);
+    this.addresses = new AddressPool(block, lastAllocated);
     this.stateFile = new StateFile(join(stateDir, 'network.json'), () => this.snapshot());
+    this.spares = new SpareNamespaces(
+      settings.spareNamespaces,
+      () => this.makeSpare(),
+      (spare) => this.removeNamespace(spare.name).then(() => this.addresses.release(spare.name)),
+    );
   }
 
   /**
@@ -162,53 +179,93 @@ export class BridgeNetwork implements PodNetworkProvider {
     const lastAllocated = sameNetwork ? parseRememberedAddress(remembered.lastAllocated) : undefined;
     const network = new BridgeNetwork(stateDir, settings, block, lastAllocated);
     await network.recover(sameNetwork ? remembered : undefined, new Set(bridge.ports));
+    network.spares.fill();
     return network;
   }
 
   attach(pod: PodIdentity, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment> {
     if (this.tornDown) return Promise.reject(new PodNetworkError(`the pod network on ${this.bridgeName} was torn down`));
     if (!isSafeUid(pod.uid)) return Promise.reject(new PodNetworkError(`pod uid "${pod.uid}" cannot name a network namespace file`));
-    return this.queue.run(pod.uid, async () => {
-      const { uid } = pod;
-      const held = this.pool.addressOf(uid);
-      if (held !== undefined && this.ready.has(uid)) return this.attachment(uid, held);
-      const address = this.pool.allocate(uid);
-      this.pods.set(uid, `${pod.namespace}/${pod.name}`);
-      addressed?.(this.attachment(uid, address));
-      const plumbing = {
-        path: this.namespacePath(uid),
-        veth: vethName(uid),
-        addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
-        gateway: this.gateway,
-        mtu: this.settings.mtu,
-        bridge: this.bridgeName,
-      };
-      try {
-        // The allocation is saved while the namespace is made, and both are done before attach returns: a
-        // crash in between leaves a namespace or an address that the next open removes, never a pod whose
-        // address could be handed out again.
-        const steps = await Promise.allSettled([
-          this.stateFile.save(),
-          (async () => {
-            // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
-            if (held !== undefined) await this.plumber.remove(plumbing.path, plumbing.veth);
-            await this.plumber.create(plumbing);
-          })(),
-        ]);
-        for (const step of steps) if (step.status === 'rejected') throw step.reason;
-      } catch (error) {
-        await this.release(uid).catch(() => undefined);
-        throw new PodNetworkError(`cannot attach pod ${pod.namespace}/${pod.name} to ${this.bridgeName}: ${(error as Error).message}`);
-      }
-      this.ready.add(uid);
-      return this.attachment(uid, address);
-    });
+    return this.queue.run(pod.uid, () => this.attachNow(pod, addressed).finally(() => this.spares.fill()));
+  }
+
+  private async attachNow(pod: PodIdentity, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment> {
+    const { uid } = pod;
+    const held = this.addresses.addressOf(uid);
+    if (held !== undefined && this.ready.has(uid)) return this.attachment(uid, held);
+    const spare = held === undefined ? this.spares.take() : undefined;
+    if (spare) return this.takeSpare(pod, spare, addressed);
+    const address = this.addresses.allocate(uid);
+    this.pods.set(uid, `${pod.namespace}/${pod.name}`);
+    addressed?.(this.attachment(uid, address));
+    const plumbing = this.plumbing(this.namespaceName(uid), address);
+    try {
+      // The allocation is saved while the namespace is made, and both are done before attach returns: a
+      // crash in between leaves a namespace or an address that the next open removes, never a pod whose
+      // address could be handed out again.
+      const steps = await Promise.allSettled([
+        this.stateFile.save(),
+        (async () => {
+          // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
+          if (held !== undefined) await this.plumber.remove(plumbing.path, plumbing.veth);
+          await this.plumber.create(plumbing);
+        })(),
+      ]);
+      for (const step of steps) if (step.status === 'rejected') throw step.reason;
+    } catch (error) {
+      await this.release(uid).catch(() => undefined);
+      throw new PodNetworkError(`cannot attach pod ${pod.namespace}/${pod.name} to ${this.bridgeName}: ${(error as Error).message}`);
+    }
+    this.ready.add(uid);
+    return this.attachment(uid, address);
+  }
+
+  /** The pod gets a spare as it is: its namespace file and veth keep their names, the state file maps them. */
+  private async takeSpare(pod: PodIdentity, spare: SpareNamespace, addressed?: (attachment: PodNetworkAttachment) => void): Promise<PodNetworkAttachment> {
+    const { uid } = pod;
+    this.addresses.reassign(spare.name, uid);
+    this.namespaceNames.set(uid, spare.name);
+    this.pods.set(uid, `${pod.namespace}/${pod.name}`);
+    const attachment = this.attachment(uid, spare.address);
+    addressed?.(attachment);
+    try {
+      // Saved before attach returns, as for a namespace made for the pod: a crash before it leaves a spare,
+      // which the next open removes, never a pod whose namespace it would take for a leftover.
+      await this.stateFile.save();
+    } catch (error) {
+      await this.release(uid).catch(() => undefined);
+      throw new PodNetworkError(`cannot attach pod ${pod.namespace}/${pod.name} to ${this.bridgeName}: ${(error as Error).message}`);
+    }
+    this.ready.add(uid);
+    return attachment;
+  }
+
+  private async makeSpare(): Promise<SpareNamespace> {
+    const name = newSpareName();
+    const address = this.addresses.allocate(name);
+    try {
+      await this.plumber.create(this.plumbing(name, address));
+    } catch (error) {
+      // What is left of it goes now; if that fails too, the next open finds it unclaimed and removes it.
+      await this.removeNamespace(name).catch(() => undefined);
+      this.addresses.release(name);
+      throw error;
+    }
+    return { name, address };
+  }
+
+  /**
+   * The agent stops and its pods keep running (the next agent adopts them): the spares go, with their addresses,
+   * and no more are made; the pods' namespaces stay. Pods that still attach make their own.
+   */
+  async dropSpares(): Promise<void> {
+    await this.spares.close();
   }
 
   detach(podUid: string): Promise<void> {
     if (!isSafeUid(podUid)) return Promise.resolve();
     return this.queue.run(podUid, async () => {
-      if (this.pool.addressOf(podUid) === undefined) return;
+      if (this.addresses.addressOf(podUid) === undefined) return;
       try {
         await this.release(podUid);
       } catch (error) {
@@ -219,7 +276,12 @@ export class BridgeNetwork implements PodNetworkProvider {
 
   /** The pods holding an address, a failed attach that could not clean up included (detach retries it). */
   attached(): Promise<string[]> {
-    return Promise.resolve(this.pool.entries().map(([uid]) => uid));
+    return Promise.resolve(this.podAddresses().map(([uid]) => uid));
+  }
+
+  /** The addresses held by pods, not by spares. */
+  private podAddresses(): [uid: string, address: number][] {
+    return this.addresses.entries().filter(([holder]) => !isSpareName(holder));
   }
 
   /**
@@ -228,17 +290,22 @@ export class BridgeNetwork implements PodNetworkProvider {
    */
   async teardown(): Promise<void> {
     this.tornDown = true;
-    const uids = new Set([...this.pool.entries().map(([uid]) => uid), ...(await mountedNamespaces(this.namespaceDir))]);
-    const results = await Promise.allSettled(
-      [...uids].map((uid) =>
+    // The spares first: one being made is not yet in mountinfo's list below, and close waits for it.
+    const [spares] = await Promise.allSettled([this.spares.close()]);
+    const pods = this.podAddresses().map(([uid]) => uid);
+    const podNamespaces = new Set(pods.map((uid) => this.namespaceName(uid)));
+    const unclaimed = [...(await mountedNamespaces(this.namespaceDir))].filter((name) => !podNamespaces.has(name) && !name.includes('/'));
+    const results = await Promise.allSettled([
+      ...pods.map((uid) =>
         this.queue.run(uid, async () => {
-          await this.plumber.remove(this.namespacePath(uid), vethName(uid));
-          this.pool.release(uid);
+          await this.removeNamespace(this.namespaceName(uid));
+          this.addresses.release(uid);
           this.ready.delete(uid);
         }),
       ),
-    );
-    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+      ...unclaimed.map((name) => this.removeNamespace(name)),
+    ]);
+    const failure = [spares, ...results].find((result): result is PromiseRejectedResult => result?.status === 'rejected');
     if (failure) throw new PodNetworkError(`cannot tear down the pod network on ${this.bridgeName}: ${(failure.reason as Error).message}`);
     await releaseGateway(this.bridgeName, this.block);
     await removeBridgeIfUnused(this.bridgeName);
@@ -246,56 +313,88 @@ export class BridgeNetwork implements PodNetworkProvider {
     await rm(this.namespaceDir, { recursive: true, force: true });
   }
 
-  private namespacePath(uid: string): string {
-    return namespacePath(this.namespaceDir, uid);
+  private plumbing(name: string, address: number): PodPlumbing {
+    return {
+      path: this.namespacePath(name),
+      veth: hostEndOf(name),
+      addressWithPrefix: `${formatAddress(address)}/${this.settings.cluster.prefix}`,
+      gateway: this.gateway,
+      mtu: this.settings.mtu,
+      bridge: this.bridgeName,
+    };
+  }
+
+  private namespaceName(uid: string): string {
+    return this.namespaceNames.get(uid) ?? uid;
+  }
+
+  private namespacePath(name: string): string {
+    return namespacePath(this.namespaceDir, name);
+  }
+
+  /** Removes what exists of a namespace file's namespace and its veth pair. */
+  private removeNamespace(name: string): Promise<void> {
+    return this.plumber.remove(this.namespacePath(name), hostEndOf(name));
   }
 
   private attachment(uid: string, address: number): PodNetworkAttachment {
-    return { podIP: formatAddress(address), network: { kind: 'namespace', path: this.namespacePath(uid) } };
+    return { podIP: formatAddress(address), network: { kind: 'namespace', path: this.namespacePath(this.namespaceName(uid)) } };
   }
 
   /** Removes a pod's plumbing, then frees its address; an error keeps the address reserved. */
   private async release(uid: string): Promise<void> {
     this.ready.delete(uid);
-    await this.plumber.remove(this.namespacePath(uid), vethName(uid));
-    this.pool.release(uid);
+    await this.removeNamespace(this.namespaceName(uid));
+    this.addresses.release(uid);
     this.pods.delete(uid);
+    this.namespaceNames.delete(uid);
     await this.stateFile.save();
   }
 
   /**
    * After a restart: a remembered pod whose namespace is mounted and whose veth is on the bridge is attached;
-   * whatever else is there (an attach or a detach cut short) is removed and its address freed.
+   * whatever else is there (an attach or a detach cut short, the spares of an agent that did not stop cleanly)
+   * is removed and its address freed.
    */
   private async recover(remembered: NetworkState | undefined, ports: Set<string>): Promise<void> {
     const mounted = await mountedNamespaces(this.namespaceDir);
+    const kept = new Set<string>();
     const leftovers = new Set<string>();
     for (const [uid, record] of Object.entries(remembered?.pods ?? {})) {
       const address = parseRememberedAddress(record.address);
-      const complete = isSafeUid(uid) && mounted.has(uid) && ports.has(vethName(uid));
-      if (complete && address !== undefined && this.pool.restore(uid, address)) {
+      const name = record.namespace ?? uid;
+      if (!isSafeUid(uid) || !isNamespaceName(name)) continue;
+      const complete = mounted.has(name) && ports.has(hostEndOf(name));
+      if (complete && address !== undefined && this.addresses.restore(uid, address)) {
         this.pods.set(uid, record.pod);
+        if (name !== uid) this.namespaceNames.set(uid, name);
         this.ready.add(uid);
-      } else if (isSafeUid(uid)) {
-        leftovers.add(uid);
+        kept.add(name);
+      } else {
+        leftovers.add(name);
       }
     }
-    for (const name of mounted) if (!this.ready.has(name) && !name.includes('/')) leftovers.add(name);
+    for (const name of mounted) if (!kept.has(name) && !name.includes('/')) leftovers.add(name);
     // Files whose bind mount never happened.
     for (const name of await readdir(this.namespaceDir)) if (!mounted.has(name)) leftovers.add(name);
-    await Promise.all([...leftovers].map((name) => this.plumber.remove(this.namespacePath(name), vethName(name))));
+    await Promise.all([...leftovers].map((name) => this.removeNamespace(name)));
     await this.stateFile.save();
   }
 
   private snapshot(): NetworkState {
-    const last = this.pool.lastHandedOut;
+    const last = this.addresses.lastHandedOut;
     return {
       version: 1,
       bridge: this.bridgeName,
       clusterCIDR: this.clusterCIDR,
       nodeCIDR: this.nodeCIDR,
       ...(last === undefined ? {} : { lastAllocated: formatAddress(last) }),
-      pods: Object.fromEntries(this.pool.entries().map(([uid, address]) => [uid, { address: formatAddress(address), pod: this.pods.get(uid) ?? '' }])),
+      pods: Object.fromEntries(
+        this.podAddresses().map(([uid, address]) => {
+          const namespace = this.namespaceNames.get(uid);
+          return [uid, { address: formatAddress(address), pod: this.pods.get(uid) ?? '', ...(namespace === undefined ? {} : { namespace }) }];
+        }),
+      ),
     };
   }
 }

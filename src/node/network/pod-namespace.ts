@@ -14,6 +14,7 @@ import { readMountInfo } from '../sandbox/mountinfo.ts';
 import { BatchQueue } from './batch-queue.ts';
 import { HostCommandError, ipBatchScript, isAlreadyGone, runHostCommand } from './host-command.ts';
 import { IpBatcher, runIpBatch } from './ip-batcher.ts';
+import { isSpareName, spareVethName } from './spare-namespaces.ts';
 
 export interface PodPlumbing {
   /** The namespace's file. */
@@ -41,6 +42,16 @@ export function namespacePath(directory: string, uid: string): string {
 /** The host end's name: IFNAMSIZ allows 15 characters, so a hash of the uid; uids are unique in a cluster. */
 export function vethName(uid: string): string {
   return `bsn${createHash('sha256').update(uid).digest('hex').slice(0, 12)}`;
+}
+
+/** A namespace file's name: a pod's uid, or a spare's name (which a pod keeps when it takes the spare). */
+export function isNamespaceName(name: string): boolean {
+  return isSafeUid(name) || isSpareName(name);
+}
+
+/** The host end of the veth pair whose pod end is in the namespace file of that name. */
+export function hostEndOf(name: string): string {
+  return spareVethName(name) ?? vethName(name);
 }
 
 interface NamespaceRequest {

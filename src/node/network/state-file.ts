@@ -12,8 +12,11 @@ export interface NetworkState {
   nodeCIDR: string;
   /** The pod address handed out last (next-fit IPAM). */
   lastAllocated?: string;
-  /** Pod uid → its address and, for people reading the file, namespace/name. */
-  pods: Record<string, { address: string; pod: string }>;
+  /**
+   * Pod uid → its address, for people reading the file namespace/name, and the name of its namespace file when
+   * that is not the uid (a spare namespace the pod took). Spares themselves are not kept: a restart removes them.
+   */
+  pods: Record<string, { address: string; pod: string; namespace?: string }>;
 }
 
 /** The state a provider saved, or undefined when there is none. */

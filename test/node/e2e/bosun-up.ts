@@ -14,8 +14,11 @@ export interface BosunUp {
   kubectl: Kubectl;
   /** Runs kubectl and asserts it succeeded; resolves with its stdout. */
   ok(args: string[], input?: string): Promise<string>;
-  /** Stops `bosun up` (SIGTERM, as Ctrl-C does) and starts it again on the same data dir and port, until its node is Ready. */
-  restart(): Promise<void>;
+  /**
+   * Stops `bosun up` (SIGTERM, as Ctrl-C does) and starts it again on the same data dir and port, until its node
+   * is Ready; whileStopped runs in between.
+   */
+  restart(whileStopped?: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,9 +38,10 @@ export async function startBosunUp(flags: string[] = [], env: Record<string, str
     dataDir,
     kubectl,
     ok,
-    async restart() {
+    async restart(whileStopped) {
       bosun.kill('SIGTERM');
       await exited(bosun);
+      await whileStopped?.();
       bosun = await startBosun(dataDir, port, flags, env);
       await ok(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
     },

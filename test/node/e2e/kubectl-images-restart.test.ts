@@ -2,7 +2,8 @@
 // start on the data dir adopts them (same processes, same restartCount, logs continued, a Job completes once).
 // A file of its own: it restarts bosun up, and its run time adds to no other test's.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +11,18 @@ import { after, before, describe, test } from 'node:test';
 import { buildOciImage, pushImage, type BuiltImage } from '../../helpers/oci-image.ts';
 import { startTestRegistry, type TestRegistry } from '../../helpers/test-registry.ts';
 import { startBosunUp, type BosunUp } from './bosun-up.ts';
+
+/** The node's pod network directory, the namespace files bound in it now, and the pods its network.json holds. */
+function podNetwork(dataDir: string): { dir: string; mounted: string[]; pods: Record<string, { address: string; namespace?: string }> } {
+  const [node = ''] = readdirSync(join(dataDir, 'nodes'));
+  const dir = realpathSync(join(dataDir, 'nodes', node, 'network'));
+  const mountPoints = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((line) => line.split(' ')[4] ?? '');
+  const mounted = mountPoints.filter((point) => point.startsWith(`${dir}/netns/`)).map((point) => point.slice(`${dir}/netns/`.length)).sort();
+  const { pods } = JSON.parse(readFileSync(join(dir, 'network.json'), 'utf8')) as { pods: Record<string, { address: string; namespace?: string }> };
+  return { dir, mounted, pods };
+}
+
+const linkExists = (name: string) => spawnSync('ip', ['link', 'show', 'dev', name], { stdio: 'ignore' }).status === 0;
 
 /** A container's main process on the host, from its node's runtime state (nodes/<name>/oci): its pid and start time (field 22 of stat). */
 function hostProcess(dataDir: string, containerID: string): { pid: number; startTime: string } {
@@ -61,7 +74,18 @@ describe('image containers across a bosun up restart', () => {
       before.set(pod, { containerID, startedAt, process: hostProcess(up.dataDir, containerID) });
     }
 
-    await up.restart();
+    const keeperIP = (await field(keeper, '{.status.podIP}')).trim();
+    const running = podNetwork(up.dataDir);
+    const spares = running.mounted.filter((name) => name.startsWith('_spare-') && !Object.values(running.pods).some((pod) => pod.namespace === name));
+    assert.equal(spares.length, 2, `two spare namespaces beside the pods': ${running.mounted.join(', ')}`);
+    await up.restart(async () => {
+      // The stopped agent left its pods' namespaces and nothing else: its spares and their addresses are gone.
+      const stopped = podNetwork(up.dataDir);
+      assert.equal(Object.keys(stopped.pods).length, 2, 'the two pods keep their addresses');
+      assert.deepEqual(stopped.mounted, Object.entries(stopped.pods).map(([uid, pod]) => pod.namespace ?? uid).sort(), 'only the pods\' namespaces are left');
+      for (const spare of spares) assert.equal(linkExists(`bsp${spare.slice('_spare-'.length)}`), false, `${spare}'s veth removed`);
+      return Promise.resolve();
+    });
 
     // The new agent adopts the containers once it has set their pods up again; exec reaches a container only then.
     for (let delay = 50; ; delay = Math.min(delay * 2, 1000)) {
@@ -89,5 +113,17 @@ describe('image containers across a bosun up restart', () => {
       assert.equal((await field(pod, '{.status.containerStatuses[0].containerID}')).trim(), was.containerID);
     }
     assert.equal((await field(keeper, '{.status.containerStatuses[0].state.running.startedAt}')).trim(), before.get(keeper)?.startedAt);
+    assert.equal((await field(keeper, '{.status.podIP}')).trim(), keeperIP, 'the pod keeps its address');
+    // The new agent made spares of its own, without taking the running pod's namespace for a leftover (the Job's
+    // went when it completed).
+    assert.ok(Object.values(podNetwork(up.dataDir).pods).some((pod) => pod.address === keeperIP), 'the keeper\'s address is still its own');
+    const end = Date.now() + 30_000;
+    for (let delay = 20; ; delay = Math.min(delay * 2, 500)) {
+      const { mounted, pods } = podNetwork(up.dataDir);
+      const taken = new Set(Object.entries(pods).map(([uid, pod]) => pod.namespace ?? uid));
+      if (mounted.filter((name) => !taken.has(name)).length === 2 && [...taken].every((name) => mounted.includes(name))) break;
+      if (Date.now() > end) assert.fail(`expected the pods' namespaces and 2 spares, found ${mounted.join(', ')} for ${JSON.stringify(pods)}`);
+      await sleep(delay);
+    }
   });
 });
