@@ -57,6 +57,8 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
     classify,
     writer: deps.writer,
     recorder: deps.recorder,
+    // The phases one reconcile passes through go out in one status write: no one waits for them in between.
+    coalesce: true,
     status: {
       /** A new job: Init or InitDelete, written without touching jobIDFinished. */
       start(s, inst) {
