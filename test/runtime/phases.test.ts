@@ -182,3 +182,25 @@ test('a coalescing machine writes what it staged with a wait, and with an error'
   assert.equal(stored.status?.phase, 'Work', 'the error belongs to the phase the pass reached');
   assert.equal(stored.status?.lastError, 'Work: target unreachable');
 });
+
+test('a coalescing machine goes on from a write its handler made itself and kept its object in step with', async () => {
+  const w = await h.client.create<Widget>(widgets, widget('coalesced-own-write'));
+  let writes = 0;
+  const m: PhaseMachine<Widget, Phase, WidgetStatus, undefined> = {
+    ...machine({
+      Init: async (o) => {
+        // As the deployer library does: write the working status, then keep the machine's object in step.
+        const stored = await h.client.updateStatus<Widget>(widgets, { ...o, status: { ...o.status, job: 'own' } });
+        o.metadata = stored.metadata;
+        o.status = stored.status;
+        return phaseResult.next('Succeeded');
+      },
+    }, () => writes++),
+    coalesce: true,
+  };
+  await runPhases(m, w, undefined);
+  assert.equal(writes, 1, 'the final write needs no conflict retry');
+  const stored = await fresh('coalesced-own-write');
+  assert.equal(stored.status?.phase, 'Succeeded');
+  assert.equal(stored.status?.job, 'own');
+});

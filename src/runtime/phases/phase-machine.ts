@@ -121,6 +121,15 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
     }
     return next;
   };
+  /**
+   * A handler that wrote the object itself keeps its copy in step (the deployer library does): the staged
+   * changes then go on top of that write, as a conflict retry would put them on a fresh read.
+   */
+  const adoptOwnWrite = (): void => {
+    if (current.metadata.resourceVersion === staged.stored.metadata.resourceVersion) return;
+    staged.stored = current;
+    staged.from = machine.phaseOf(current);
+  };
   if (phase === undefined || machine.isFinal(phase)) {
     try {
       const from = current;
@@ -143,9 +152,16 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
     }
     try {
       result = await handler(current, data);
+      adoptOwnWrite();
       if (result.type === 'done') {
-        // The object is gone, or another party owns the next step: what was staged is written if it can be.
-        if (staged.mutations.length > 0) await flush().catch((err: unknown) => { if (!(err instanceof NotFoundError)) throw err; });
+        // The object is gone, or another party owns the next step: what was staged is written if it can be,
+        // and the steps it passed are told in Events either way.
+        if (staged.mutations.length > 0) {
+          await flush().catch((err: unknown) => {
+            if (!(err instanceof NotFoundError)) throw err;
+            for (const p of staged.progress) recordProgress(machine, current, p.phase, p.how);
+          });
+        }
         return action.awaitChange();
       }
       if (result.type === 'wait') {
@@ -170,6 +186,7 @@ export async function runPhases<T extends KubeObject & { status?: S }, P extends
       // A final phase ends the pass: it goes out now, with anything staged before it.
       current = machine.isFinal(to) ? await flushMoved(transition) : await change(transition, 'moved');
     } catch (err) {
+      adoptOwnWrite();
       return fail(machine, staged, current, from, err);
     }
     phase = machine.phaseOf(current);
