@@ -33,7 +33,7 @@ import { initDelete } from './phases/init-delete.ts';
 import { objectsCreated } from './phases/objects-created.ts';
 import { progressing } from './phases/progressing.ts';
 import { triggerDelete } from './phases/trigger-delete.ts';
-import { siblings, successorsOutsideCycles } from './siblings.ts';
+import { successorsOutsideCycles } from './siblings.ts';
 import type { Deps } from './types.ts';
 
 /** The codes upstream records in lastError while an installation waits for another object (never retried by polling). */
@@ -87,7 +87,7 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
         // Successors (the spec's "Completing - triggering successors") are poked at the start of the next
         // reconcile: gate 4 of ./reconcile.ts.
         if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
-          const dependents = successorsOutsideCycles(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
+          const dependents = successorsOutsideCycles(deps, inst).map((x) => ({ name: nameOf(x) }));
           if (dependents.length > 0) s.dependentsToTrigger = dependents;
           else delete s.dependentsToTrigger;
         }

@@ -23,7 +23,7 @@ import { ensureExecution } from '../execution.ts';
 import { nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
 import { writeImportCopies } from '../import-copies.ts';
 import { loadImports } from '../imports.ts';
-import { predecessors, predecessorsWait, rejectImportCycle, siblings } from '../siblings.ts';
+import { exportingSiblings, predecessors, predecessorsWait, rejectImportCycle, siblings } from '../siblings.ts';
 import { ensureSubinstallations } from '../subinstallations.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
 import type { Deps } from '../types.ts';
@@ -35,10 +35,9 @@ const OP = 'Init';
 /** The predecessors, all finished; or what Init waits for. */
 function readyPredecessors(deps: Deps, inst: Installation): Installation[] | Waiting {
   if (inst.spec.optimization?.hasNoSiblingImports === true) return [];
-  const sibs = siblings(deps, inst);
-  const preds = predecessors(inst, sibs);
+  const preds = predecessors(inst, exportingSiblings(deps, inst));
   // Before waiting: in a cycle, the predecessors would wait for this installation in turn.
-  if (preds.length > 0) rejectImportCycle(inst, sibs);
+  if (preds.length > 0) rejectImportCycle(inst, siblings(deps, inst));
   return predecessorsWait(inst, preds) ?? preds;
 }
 
