@@ -20,7 +20,7 @@ import { execution, subinstallations } from '../children.ts';
 import { resolveContext } from '../context.ts';
 import { deleteManaged } from '../data-objects.ts';
 import { ensureExecution } from '../execution.ts';
-import { nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
+import { hasExports, nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
 import { writeImportCopies } from '../import-copies.ts';
 import { loadImports } from '../imports.ts';
 import { exportingSiblings, predecessors, predecessorsWait, rejectImportCycle, siblings } from '../siblings.ts';
@@ -45,8 +45,11 @@ const jobsOf = (preds: readonly Installation[]): string =>
   preds.map((p) => `${nameOf(p)}=${statusOf(p).jobID ?? ''}/${statusOf(p).jobIDFinished ?? ''}`).sort().join(',');
 
 export const init: PhaseHandler = async (inst, deps) => {
-  // Exports of an earlier job are stale once a new job starts.
-  await deleteManaged(deps, inst, `${DATA_OBJECT_SOURCE_LABEL}=${installationSource(nameOf(inst))},${DATA_OBJECT_SOURCE_TYPE_LABEL}=${DATA_OBJECT_SOURCE_TYPE_EXPORT}`);
+  // Exports of an earlier job are stale once a new job starts; the first job of an installation that exports
+  // nothing has none (a deleted namesake's are its owner's, for the garbage collector).
+  if (statusOf(inst).jobIDFinished !== undefined || hasExports(inst)) {
+    await deleteManaged(deps, inst, `${DATA_OBJECT_SOURCE_LABEL}=${installationSource(nameOf(inst))},${DATA_OBJECT_SOURCE_TYPE_LABEL}=${DATA_OBJECT_SOURCE_TYPE_EXPORT}`);
+  }
   await resolveContext(deps, inst, OP);
   const loaded = resolveBlueprint(inst, OP);
   rejectDataMappings(inst, 'importDataMappings', OP);
