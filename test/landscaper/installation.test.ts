@@ -72,7 +72,8 @@ test('a root installation runs a full job: Init → … → Succeeded, exports w
   }, RECONCILE));
   const done = await untilInst(h, ns, 'a', 'a Succeeded', (i) => phaseOf(i) === 'Succeeded' && finished(i));
   await rec.stop();
-  assert.deepEqual(rec.phases, ['Init', 'CleanupOrphaned', 'ObjectsCreated', 'Progressing', 'Completing', 'Succeeded']);
+  // The phases one reconcile passes through go out in one write: the job is seen waiting in Progressing, then done.
+  assert.deepEqual(rec.phases, ['Progressing', 'Succeeded']);
   assert.match(done.status!.jobID!, /^[0-9a-f-]{36}$/);
   assert.equal(done.metadata.annotations?.[OP], undefined, 'reconcile annotation removed');
   assert.ok(done.metadata.finalizers?.includes('finalizer.landscaper.gardener.cloud'));

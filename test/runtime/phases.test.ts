@@ -8,6 +8,7 @@ import { isTerminal } from '../../src/runtime/controller/terminal-error.ts';
 import { isConflict, PhaseMovedError, type ClassifiedError } from '../../src/runtime/phases/phase-error.ts';
 import { messageOf } from '../../src/apimachinery/error-message.ts';
 import { runPhases, type PhaseMachine } from '../../src/runtime/phases/phase-machine.ts';
+import type { EventRecorder } from '../../src/runtime/event-recorder.ts';
 import { phaseResult } from '../../src/runtime/phases/phase-result.ts';
 import { statusWriter } from '../../src/runtime/status.ts';
 import { startHarness, widget, widgets, type Harness } from './harness.ts';
@@ -140,4 +141,66 @@ test('a transition retried after a conflict gives up when the object left the ph
   const err = await runPhases(machine({ Init: async () => phaseResult.next('Work') }), started, undefined).then(() => undefined, (e: unknown) => e);
   assert.ok(err instanceof PhaseMovedError, `PhaseMovedError, got ${String(err)}`);
   assert.equal((await fresh('moved')).status?.phase, 'Succeeded', 'the newer state stands');
+});
+
+test('a coalescing machine writes the phases one pass goes through in one write, and its Events after it', async () => {
+  const w = await h.client.create<Widget>(widgets, widget('coalesced'));
+  let writes = 0;
+  const seen: string[] = [];
+  const events: string[] = [];
+  const m: PhaseMachine<Widget, Phase, WidgetStatus, undefined> = {
+    ...machine({
+      // Each handler sees what the pass staged before it.
+      Init: async (o) => { seen.push(`Init:${String(o.status?.visited?.length)}`); return phaseResult.next('Work'); },
+      Work: async (o) => { seen.push(`Work:${o.status?.visited?.join('>') ?? ''}`); return phaseResult.next('Succeeded'); },
+    }, () => writes++),
+    coalesce: true,
+    progress: (_o, phase, how) => ({ reason: how, message: phase }),
+    recorder: { normal: async (_o: KubeObject, reason: string, message: string) => void events.push(`${reason} ${message}`), warning: async () => {} } as unknown as EventRecorder,
+  };
+  await runPhases(m, w, undefined);
+  assert.equal(writes, 1, 'start, Work and Succeeded in one write');
+  assert.deepEqual(seen, ['Init:0', 'Work:Work']);
+  const stored = await fresh('coalesced');
+  assert.equal(stored.status?.phase, 'Succeeded');
+  assert.deepEqual(stored.status?.visited, ['Work', 'Succeeded']);
+  assert.deepEqual(events, ['started Init', 'moved Work', 'moved Succeeded']);
+});
+
+test('a coalescing machine writes what it staged with a wait, and with an error', async () => {
+  const waits = await h.client.create<Widget>(widgets, widget('coalesced-wait'));
+  let writes = 0;
+  const m = (handlers: PhaseMachine<Widget, Phase, WidgetStatus, undefined>['handlers']): PhaseMachine<Widget, Phase, WidgetStatus, undefined> => ({ ...machine(handlers, () => writes++), coalesce: true });
+  await runPhases(m({ Init: async () => phaseResult.next('Work'), Work: async () => phaseResult.wait('Children', 'a') }), waits, undefined);
+  assert.equal(writes, 1);
+  assert.deepEqual((await fresh('coalesced-wait')).status, { phase: 'Work', visited: ['Work'], waitingFor: 'Children: a' });
+
+  const fails = await h.client.create<Widget>(widgets, widget('coalesced-error'));
+  const boom = new Error('target unreachable');
+  await assert.rejects(runPhases(m({ Init: async () => phaseResult.next('Work'), Work: async () => { throw boom; } }), fails, undefined), (e) => e === boom);
+  const stored = await fresh('coalesced-error');
+  assert.equal(stored.status?.phase, 'Work', 'the error belongs to the phase the pass reached');
+  assert.equal(stored.status?.lastError, 'Work: target unreachable');
+});
+
+test('a coalescing machine goes on from a write its handler made itself and kept its object in step with', async () => {
+  const w = await h.client.create<Widget>(widgets, widget('coalesced-own-write'));
+  let writes = 0;
+  const m: PhaseMachine<Widget, Phase, WidgetStatus, undefined> = {
+    ...machine({
+      Init: async (o) => {
+        // As the deployer library does: write the working status, then keep the machine's object in step.
+        const stored = await h.client.updateStatus<Widget>(widgets, { ...o, status: { ...o.status, job: 'own' } });
+        o.metadata = stored.metadata;
+        o.status = stored.status;
+        return phaseResult.next('Succeeded');
+      },
+    }, () => writes++),
+    coalesce: true,
+  };
+  await runPhases(m, w, undefined);
+  assert.equal(writes, 1, 'the final write needs no conflict retry');
+  const stored = await fresh('coalesced-own-write');
+  assert.equal(stored.status?.phase, 'Succeeded');
+  assert.equal(stored.status?.job, 'own');
 });

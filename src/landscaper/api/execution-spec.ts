@@ -5,6 +5,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { DeployItemTemplate, ExecutionSpec } from './execution.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
+import { FrozenCache } from '../frozen-cache.ts';
 
 /** spec.deployItemsCompressed is not gzipped JSON of a deploy item list. */
 export class DeployItemsCompressedError extends Error {
@@ -15,33 +16,12 @@ export class DeployItemsCompressedError extends Error {
  * Decoded lists by their compressed form. Every reconcile of an execution reads the same list, and with
  * 1,000 items gunzip + JSON.parse cost milliseconds each time; the lists are frozen so sharing is safe.
  */
-const decoded = new Map<string, readonly DeployItemTemplate[]>();
-const DECODED_CACHE_SIZE = 64;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
+const decoded = new FrozenCache<readonly DeployItemTemplate[]>(64);
 
 /** The deploy item templates of an execution, from either form (a compressed list is decoded once and shared, frozen). */
 export function deployItemTemplates(spec: ExecutionSpec | undefined): readonly DeployItemTemplate[] {
   const compressed = spec?.deployItemsCompressed;
-  if (compressed !== undefined && compressed !== '') {
-    const hit = decoded.get(compressed);
-    if (hit !== undefined) {
-      // Refresh the entry's recency.
-      decoded.delete(compressed);
-      decoded.set(compressed, hit);
-      return hit;
-    }
-    const list = deepFreeze(decodeDeployItemsCompressed(compressed));
-    decoded.set(compressed, list);
-    if (decoded.size > DECODED_CACHE_SIZE) decoded.delete(decoded.keys().next().value as string);
-    return list;
-  }
+  if (compressed !== undefined && compressed !== '') return decoded.get(compressed, () => decodeDeployItemsCompressed(compressed));
   return spec?.deployItems ?? [];
 }
 

@@ -46,6 +46,8 @@ export function executionMachine(env: ExecutionEnv, writer: StatusWriter<Executi
     classify,
     writer,
     recorder: env.recorder,
+    // The phases one reconcile passes through go out in one status write: no one waits for them in between.
+    coalesce: true,
     status: {
       start(s, exec) {
         const now = env.now();

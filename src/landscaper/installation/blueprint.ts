@@ -1,7 +1,14 @@
 // The installation's blueprint: inline filesystems only (component references need OCM, which Bosun lacks).
 import type { Installation } from '../api/installation.ts';
 import { loadInlineBlueprint, type LoadedBlueprint } from '../blueprint/load.ts';
+import { deepFreeze, FrozenCache } from '../frozen-cache.ts';
 import { ConfigurationError } from '../ls-error.ts';
+
+/**
+ * Loaded inline blueprints by their filesystem: Init and Completing of every installation load one, and many
+ * installations share one (parse, schema validator). The parsed blueprint is frozen; the validator only caches.
+ */
+const loaded = new FrozenCache<LoadedBlueprint>(64, (l) => ({ ...l, blueprint: deepFreeze(l.blueprint) }));
 
 export function resolveBlueprint(inst: Installation, operation: string): LoadedBlueprint {
   const bp = inst.spec.blueprint;
@@ -11,7 +18,7 @@ export function resolveBlueprint(inst: Installation, operation: string): LoadedB
     throw new ConfigurationError(operation, 'BlueprintNotSupported', `the installation has ${what}: Bosun supports inline blueprints (spec.blueprint.inline.filesystem) only`);
   }
   try {
-    return loadInlineBlueprint(fs);
+    return loaded.get(JSON.stringify(fs), () => loadInlineBlueprint(fs));
   } catch (err) {
     if (err instanceof Error) throw new ConfigurationError(operation, err.name, `blueprint: ${err.message}`, undefined, { cause: err });
     throw err;

@@ -5,7 +5,7 @@ import { DEFAULT_CONTEXT_NAME } from '../api/constants.ts';
 import type { Context } from '../api/context.ts';
 import type { Installation } from '../api/installation.ts';
 import { ensureDefaultContext } from '../context/index.ts';
-import { contextName, getOrUndefined, namespaceOf } from './helpers.ts';
+import { contextName, getFresh, namespaceOf } from './helpers.ts';
 import { contextsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 import { ConfigurationError } from '../ls-error.ts';
@@ -13,7 +13,7 @@ import { ConfigurationError } from '../ls-error.ts';
 export async function resolveContext(deps: Deps, inst: Installation, operation: string): Promise<Context> {
   const ns = namespaceOf(inst);
   const name = contextName(inst);
-  const found = await getOrUndefined<Context>(deps, contextsResource, ns, name);
+  const found = await getFresh<Context>(deps, deps.contexts, contextsResource, ns, name);
   if (found?.metadata.deletionTimestamp !== undefined) {
     // Kept only by its in-use finalizer, for the uninstall of the deploy items that use it: no new work.
     throw new ConfigurationError(operation, 'ContextBeingDeleted', `Context ${JSON.stringify(name)} in namespace ${ns} is being deleted (it stays until no deploy item uses it): create a new one or change spec.context`);

@@ -99,3 +99,9 @@ export function ownerRef(inst: Installation, controller: boolean): NonNullable<K
     ...(controller ? { controller: true, blockOwnerDeletion: true } : {}),
   };
 }
+
+/** The installation exports data or targets into its parent scope. */
+export const hasExports = (inst: Installation): boolean => (inst.spec.exports?.data?.length ?? 0) + (inst.spec.exports?.targets?.length ?? 0) > 0;
+
+/** The installation imports data or targets (copied into its own context). */
+export const hasImports = (inst: Installation): boolean => (inst.spec.imports?.data?.length ?? 0) + (inst.spec.imports?.targets?.length ?? 0) > 0;

@@ -4,10 +4,11 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import type { Controller, Manager, Predicate } from '../../runtime/index.ts';
 import { statusWriter } from '../../runtime/index.ts';
 import { OPERATION_ANNOTATION } from '../api/constants.ts';
+import type { Context } from '../api/context.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 import { reconcileInstallation } from './reconcile.ts';
-import { executionsResource, installationsResource } from '../api/resources.ts';
+import { contextsResource, executionsResource, installationsResource } from '../api/resources.ts';
 import { indexers, neighbourKeys } from './siblings.ts';
 import type { Deps, InstallationControllerOptions } from './types.ts';
 
@@ -41,6 +42,7 @@ export function registerInstallationController(mgr: Manager, options: Installati
     client: mgr.client,
     installations,
     executions,
+    contexts: mgr.informer<Context>(contextsResource),
     recorder: mgr.recorder(options.component ?? 'landscaper-installation-controller'),
     writer: statusWriter<Installation>(mgr.client, installationsResource),
     log: mgr.log.child({ controller: INSTALLATION_CONTROLLER_NAME }),

@@ -33,7 +33,7 @@ import { initDelete } from './phases/init-delete.ts';
 import { objectsCreated } from './phases/objects-created.ts';
 import { progressing } from './phases/progressing.ts';
 import { triggerDelete } from './phases/trigger-delete.ts';
-import { siblings, successorsOutsideCycles } from './siblings.ts';
+import { successorsOutsideCycles } from './siblings.ts';
 import type { Deps } from './types.ts';
 
 /** The codes upstream records in lastError while an installation waits for another object (never retried by polling). */
@@ -57,6 +57,8 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
     classify,
     writer: deps.writer,
     recorder: deps.recorder,
+    // The phases one reconcile passes through go out in one status write: no one waits for them in between.
+    coalesce: true,
     status: {
       /** A new job: Init or InitDelete, written without touching jobIDFinished. */
       start(s, inst) {
@@ -85,7 +87,7 @@ export function installationMachine(deps: Deps): PhaseMachine<Installation, Inst
         // Successors (the spec's "Completing - triggering successors") are poked at the start of the next
         // reconcile: gate 4 of ./reconcile.ts.
         if (!isDeletionPhase(phase) && !isDeleting(inst) && inst.spec.optimization?.hasNoSiblingExports !== true) {
-          const dependents = successorsOutsideCycles(inst, siblings(deps, inst)).map((x) => ({ name: nameOf(x) }));
+          const dependents = successorsOutsideCycles(deps, inst).map((x) => ({ name: nameOf(x) }));
           if (dependents.length > 0) s.dependentsToTrigger = dependents;
           else delete s.dependentsToTrigger;
         }

@@ -50,13 +50,31 @@ export function siblings(deps: Deps, inst: Installation): Installation[] {
   return deps.installations.byIndex(SCOPE_INDEX, scopeKey(inst)).filter((s) => nameOf(s) !== me);
 }
 
+/**
+ * The siblings on the other side of `keys` in `index`, from the cache's index: a scope can hold every root of
+ * a namespace (thousands), and most installations have no edge at all.
+ */
+function edgeSiblings(deps: Deps, inst: Installation, index: string, keys: readonly string[]): Installation[] {
+  const scope = scopeKey(inst);
+  const me = nameOf(inst);
+  const out = new Map<string, Installation>();
+  for (const k of keys) for (const s of deps.installations.byIndex(index, `${scope}|${k}`)) if (nameOf(s) !== me) out.set(nameOf(s), s);
+  return [...out.values()];
+}
+
+/** The siblings exporting something `inst` imports: all that predecessors() looks at among the siblings. */
+export function exportingSiblings(deps: Deps, inst: Installation): Installation[] {
+  return edgeSiblings(deps, inst, EXPORTS_INDEX, importKeys(inst));
+}
+
+/** The siblings importing something `inst` exports: all that successors() looks at among the siblings. */
+export function importingSiblings(deps: Deps, inst: Installation): Installation[] {
+  return edgeSiblings(deps, inst, IMPORTS_INDEX, exportKeys(inst));
+}
+
 /** Keys of the installations that import what `inst` exports or export what it imports (same scope). */
 export function neighbourKeys(deps: Deps, inst: Installation): string[] {
-  const scope = scopeKey(inst);
-  const out = new Set<string>();
-  for (const k of exportKeys(inst)) for (const s of deps.installations.byIndex(IMPORTS_INDEX, `${scope}|${k}`)) out.add(`${namespaceOf(s)}/${nameOf(s)}`);
-  for (const k of importKeys(inst)) for (const s of deps.installations.byIndex(EXPORTS_INDEX, `${scope}|${k}`)) out.add(`${namespaceOf(s)}/${nameOf(s)}`);
-  out.delete(`${namespaceOf(inst)}/${nameOf(inst)}`);
+  const out = new Set([...importingSiblings(deps, inst), ...exportingSiblings(deps, inst)].map((s) => `${namespaceOf(s)}/${nameOf(s)}`));
   return [...out];
 }
 
@@ -102,10 +120,11 @@ export function transitivePredecessors(inst: Installation, sibs: readonly Instal
  * The successors that `inst`'s finish or deletion has to wait for or trigger: those that are also its
  * (transitive) predecessors form an import cycle with it, and waiting for them would never end.
  */
-export function successorsOutsideCycles(inst: Installation, sibs: readonly Installation[]): Installation[] {
-  const succs = successors(inst, sibs);
+export function successorsOutsideCycles(deps: Deps, inst: Installation): Installation[] {
+  const succs = successors(inst, importingSiblings(deps, inst));
   if (succs.length === 0) return succs;
-  const preds = transitivePredecessors(inst, sibs);
+  // A cycle may run through any sibling: only now the whole scope is needed.
+  const preds = transitivePredecessors(inst, siblings(deps, inst));
   return succs.filter((s) => !preds.has(nameOf(s)));
 }
 

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { KubeClient } from '../../client/client.ts';
 import type { EventRecorder, Informer, StatusWriter } from '../../runtime/index.ts';
+import type { Context } from '../api/context.ts';
 import type { Execution } from '../api/execution.ts';
 import type { Installation } from '../api/installation.ts';
 
@@ -20,6 +21,8 @@ export interface Deps {
   client: KubeClient;
   installations: Informer<Installation>;
   executions: Informer<Execution>;
+  /** Contexts from the manager's cache (the deployers share it): a miss still asks the server. */
+  contexts: Informer<Context>;
   recorder: EventRecorder;
   /** The one way the controller writes an installation's status (conflict retry). */
   writer: StatusWriter<Installation>;

@@ -43,6 +43,12 @@ export interface Deployer {
   /** spec.type this deployer is responsible for. */
   readonly type: string;
   /**
+   * Its reconcile and delete take moments (no target cluster, no waits): the library writes the pickup together
+   * with their outcome, one status write per job instead of two. A slow deployer leaves it unset, so that the
+   * pickup shows (and the pickup timeout stays quiet) while it works.
+   */
+  readonly quick?: boolean;
+  /**
    * Reconciles the item: sets a final phase (Succeeded/Failed) when done, or returns what it waits for. Throw
    * a LandscaperError (../../ls-error.ts) for failures: its codes decide whether the job ends.
    */

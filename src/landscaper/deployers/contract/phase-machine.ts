@@ -69,6 +69,7 @@ export function deployerMachine(lib: Library): DeployerMachine {
     },
     writer: lib.writer,
     recorder: lib.recorder,
+    coalesce: lib.deployer.quick === true,
   };
 }
 

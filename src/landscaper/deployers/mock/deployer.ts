@@ -34,6 +34,7 @@ function setValidationCondition(status: DeployItemStatus, ok: boolean, reason: s
 
 export class MockDeployer implements Deployer {
   readonly type = DEPLOY_ITEM_TYPE_MOCK;
+  readonly quick = true;
 
   async reconcile(ctx: DeployerContext): Promise<void> {
     const status = (ctx.item.status ??= {});

@@ -17,12 +17,13 @@ import type { AnyJSON } from '../../api/shared.ts';
 import type { Target } from '../../api/target.ts';
 import { constructImports } from '../../blueprint/imports.ts';
 import { generateDataObjectName, installationSource, type DataObjectMetadata } from '../../naming.ts';
+import type { LoadedBlueprint } from '../../blueprint/load.ts';
 import { renderExportExecutions, type ExportInputs } from '../../templating/exports.ts';
 import { applyImportExecutions } from '../../templating/import-executions.ts';
 import { rejectDataMappings, resolveBlueprint } from '../blueprint.ts';
 import { execution } from '../children.ts';
 import { deleteManaged, writeDataObject, writeTarget } from '../data-objects.ts';
-import { childContext, getOrUndefined, nameOf, namespaceOf, scopeContext, statusOf } from '../helpers.ts';
+import { childContext, getOrUndefined, hasExports, hasImports, nameOf, namespaceOf, scopeContext, statusOf } from '../helpers.ts';
 import { loadImports, targetValue } from '../imports.ts';
 import { dataObjectsResource, targetsResource } from '../../api/resources.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
@@ -31,6 +32,9 @@ import type { PhaseHandler } from './types.ts';
 import { ConfigurationError, JobFailedError } from '../../ls-error.ts';
 
 const OP = 'Completing';
+
+const hasSubinstallations = (loaded: LoadedBlueprint): boolean =>
+  (loaded.blueprint.subinstallations?.length ?? 0) + (loaded.blueprint.subinstallationExecutions?.length ?? 0) > 0;
 
 async function exportInputs(deps: Deps, inst: Installation): Promise<ExportInputs> {
   const ns = namespaceOf(inst);
@@ -57,9 +61,14 @@ async function exportInputs(deps: Deps, inst: Installation): Promise<ExportInput
 export const completing: PhaseHandler = async (inst, deps) => {
   const s = statusOf(inst);
   const jobID = s.jobID ?? '';
-  // Objects of older jobs in the own context (imports and subinstallation exports) are stale now.
-  await deleteManaged(deps, inst, `${DATA_OBJECT_CONTEXT_LABEL}=${childContext(inst)},${DATA_OBJECT_JOB_ID_LABEL}`, (o) => o.metadata.labels?.[DATA_OBJECT_JOB_ID_LABEL] === jobID);
   const loaded = resolveBlueprint(inst, OP);
+  const exportsNothing = (loaded.blueprint.exportExecutions ?? []).length === 0 && !hasExports(inst);
+  // Objects of older jobs in the own context (imports and subinstallation exports) are stale now. A first job
+  // that puts nothing there (no imports, no subinstallations) and reads nothing from it has none to drop.
+  const ownContextUnused = s.jobIDFinished === undefined && !hasImports(inst) && !hasSubinstallations(loaded) && exportsNothing;
+  if (!ownContextUnused) {
+    await deleteManaged(deps, inst, `${DATA_OBJECT_CONTEXT_LABEL}=${childContext(inst)},${DATA_OBJECT_JOB_ID_LABEL}`, (o) => o.metadata.labels?.[DATA_OBJECT_JOB_ID_LABEL] === jobID);
+  }
   rejectDataMappings(inst, 'exportDataMappings', OP);
   if ((inst.metadata.generation ?? 0) !== s.observedGeneration) {
     throw new JobFailedError(OP, 'SpecChanged', `the spec changed during the job (generation ${inst.metadata.generation ?? 0}, observed ${s.observedGeneration}); add the reconcile annotation to the root installation to start a new job`);
@@ -69,8 +78,7 @@ export const completing: PhaseHandler = async (inst, deps) => {
     throw new JobFailedError(OP, 'ImportsChanged', 'the imports changed during the job; add the reconcile annotation to the root installation to start a new job');
   }
   const imports = applyImportExecutions(loaded, constructImports(loaded.blueprint.imports, loadedImports.values, loaded.validator), { installation: inst });
-  const hasExports = (inst.spec.exports?.data?.length ?? 0) + (inst.spec.exports?.targets?.length ?? 0) > 0;
-  if ((loaded.blueprint.exportExecutions ?? []).length === 0 && !hasExports) return phaseResult.next(PHASE_SUCCEEDED);
+  if (exportsNothing) return phaseResult.next(PHASE_SUCCEEDED);
 
   const states = await readStates(deps, inst, stateKeys(loaded, 'export'));
   const rendered = renderExportExecutions(loaded, imports, await exportInputs(deps, inst), { installation: inst, states });

@@ -9,7 +9,7 @@ import { NotFoundError } from '../../../client/errors.ts';
 import { execution, subinstallations } from '../children.ts';
 import { annotation, nameOf, namespaceOf } from '../helpers.ts';
 import { executionsResource, installationsResource } from '../../api/resources.ts';
-import { siblings, successorsBlockingDelete, successorsOutsideCycles } from '../siblings.ts';
+import { successorsBlockingDelete, successorsOutsideCycles } from '../siblings.ts';
 import type { Deps } from '../types.ts';
 import type { PhaseHandler } from './types.ts';
 
@@ -27,7 +27,7 @@ async function deleteChild(deps: Deps, resource: ResourceRef, child: KubeObject,
 
 export const initDelete: PhaseHandler = async (inst, deps) => {
   if (annotation(inst, DELETE_IGNORE_SUCCESSORS_ANNOTATION) !== 'true' && inst.spec.optimization?.hasNoSiblingExports !== true) {
-    const wait = successorsBlockingDelete(inst, successorsOutsideCycles(inst, siblings(deps, inst)));
+    const wait = successorsBlockingDelete(inst, successorsOutsideCycles(deps, inst));
     if (wait) return phaseResult.wait(wait.reason, wait.message);
   }
   const withoutUninstall = annotation(inst, DELETE_WITHOUT_UNINSTALL_ANNOTATION) === 'true';

@@ -20,10 +20,10 @@ import { execution, subinstallations } from '../children.ts';
 import { resolveContext } from '../context.ts';
 import { deleteManaged } from '../data-objects.ts';
 import { ensureExecution } from '../execution.ts';
-import { nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
+import { hasExports, nameOf, namespaceOf, parentName, statusOf } from '../helpers.ts';
 import { writeImportCopies } from '../import-copies.ts';
 import { loadImports } from '../imports.ts';
-import { predecessors, predecessorsWait, rejectImportCycle, siblings } from '../siblings.ts';
+import { exportingSiblings, predecessors, predecessorsWait, rejectImportCycle, siblings } from '../siblings.ts';
 import { ensureSubinstallations } from '../subinstallations.ts';
 import { readStates, stateKeys, writeStates } from '../template-state.ts';
 import type { Deps } from '../types.ts';
@@ -35,10 +35,9 @@ const OP = 'Init';
 /** The predecessors, all finished; or what Init waits for. */
 function readyPredecessors(deps: Deps, inst: Installation): Installation[] | Waiting {
   if (inst.spec.optimization?.hasNoSiblingImports === true) return [];
-  const sibs = siblings(deps, inst);
-  const preds = predecessors(inst, sibs);
+  const preds = predecessors(inst, exportingSiblings(deps, inst));
   // Before waiting: in a cycle, the predecessors would wait for this installation in turn.
-  if (preds.length > 0) rejectImportCycle(inst, sibs);
+  if (preds.length > 0) rejectImportCycle(inst, siblings(deps, inst));
   return predecessorsWait(inst, preds) ?? preds;
 }
 
@@ -46,8 +45,11 @@ const jobsOf = (preds: readonly Installation[]): string =>
   preds.map((p) => `${nameOf(p)}=${statusOf(p).jobID ?? ''}/${statusOf(p).jobIDFinished ?? ''}`).sort().join(',');
 
 export const init: PhaseHandler = async (inst, deps) => {
-  // Exports of an earlier job are stale once a new job starts.
-  await deleteManaged(deps, inst, `${DATA_OBJECT_SOURCE_LABEL}=${installationSource(nameOf(inst))},${DATA_OBJECT_SOURCE_TYPE_LABEL}=${DATA_OBJECT_SOURCE_TYPE_EXPORT}`);
+  // Exports of an earlier job are stale once a new job starts; the first job of an installation that exports
+  // nothing has none (a deleted namesake's are its owner's, for the garbage collector).
+  if (statusOf(inst).jobIDFinished !== undefined || hasExports(inst)) {
+    await deleteManaged(deps, inst, `${DATA_OBJECT_SOURCE_LABEL}=${installationSource(nameOf(inst))},${DATA_OBJECT_SOURCE_TYPE_LABEL}=${DATA_OBJECT_SOURCE_TYPE_EXPORT}`);
+  }
   await resolveContext(deps, inst, OP);
   const loaded = resolveBlueprint(inst, OP);
   rejectDataMappings(inst, 'importDataMappings', OP);
