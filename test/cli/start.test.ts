@@ -2,7 +2,7 @@
 // sources through tsx otherwise; and the build behaves as the sources do. (Start-up time: npm run bench:cli.)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -63,6 +63,10 @@ test('the build lists the commands and finds the CRD manifests in the checkout',
   const crds = built('manifests');
   assert.match(crds, /kind: CustomResourceDefinition/);
   assert.equal(crds, sources('manifests'));
+
+  // client-node is bundled, so its package entry (and the generated API modules it loads) is never imported.
+  const chunks = readdirSync(outdir).filter((file) => file.endsWith('.js'));
+  assert.deepEqual(chunks.filter((file) => readFileSync(join(outdir, file), 'utf8').includes('"@kubernetes/client-node')), []);
 
   const manifest = JSON.parse(readFileSync(join(outdir, 'build.json'), 'utf8')) as { builtAt: number; inputs: string[] };
   assert.ok(manifest.inputs.includes('src/cli/main.ts') && manifest.inputs.includes('scripts/build-cli.mjs'), manifest.inputs.join(' '));
