@@ -144,6 +144,8 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
     await kubelet.close();
     await dns?.stop();
     await proxy?.stop();
+    // No agent takes the spare namespaces the bridge made: leave none mounted in the data dir.
+    await network.bridge?.dropSpares();
     throw error;
   }
   const running = agent;
