@@ -47,8 +47,8 @@ async function topPod(name: string): Promise<{ milli: number; mi: number }> {
   return { milli: Number(match[1]), mi: Number(match[2]) };
 }
 
-function pod(name: string, script: string): string {
-  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'top' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', script] }] } });
+function pod(name: string, script: string, resources?: object): string {
+  return JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'top' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'c', image: 'busybox', command: ['sh', '-c', script], ...(resources ? { resources } : {}) }] } });
 }
 
 function within(actual: number, expected: number, what: string): void {
@@ -56,7 +56,10 @@ function within(actual: number, expected: number, what: string): void {
 }
 
 test('kubectl top pods and nodes track a CPU burner and a memory holder within 20% of their cgroups', { timeout: 180_000 }, async (t) => {
-  await up.ok(['apply', '-f', '-'], pod('burn', 'while :; do :; done'));
+  // A CPU limit keeps the burner's rate steady whatever else runs on the machine: kubectl top's window (between
+  // the node's two readings) and the cgroup's (around the two kubectl runs) are not the same interval, and an
+  // unlimited burner's share of a busy machine changes between them.
+  await up.ok(['apply', '-f', '-'], pod('burn', 'while :; do :; done', { limits: { cpu: '300m' } }));
   // 64 MiB held in a shell variable (anonymous memory: all of it in the working set).
   await up.ok(['apply', '-f', '-'], pod('hold', 'x=$(head -c 67108864 /dev/zero | tr "\\0" a); echo held; sleep 3600'));
   await up.ok(['wait', '--for=condition=Ready', 'pod/burn', 'pod/hold', '--timeout=60s']);
@@ -75,7 +78,7 @@ test('kubectl top pods and nodes track a CPU burner and a memory holder within 2
   const top = await topPod('burn');
   const end = await cpuNs(burnUid);
   const cgroupMilli = ((end.ns - start.ns) / 1e6 / (end.at - start.at)) * 1000;
-  assert.ok(cgroupMilli > 300, `the burner got ${cgroupMilli.toFixed(0)}m of CPU: the machine is too busy to compare`);
+  assert.ok(cgroupMilli > 150, `the burner got ${cgroupMilli.toFixed(0)}m of CPU: the machine is too busy to compare`);
   t.diagnostic(`burn: kubectl top ${top.milli}m, cgroup ${cgroupMilli.toFixed(0)}m`);
   within(top.milli, cgroupMilli, 'burn CPU (m)');
 
