@@ -34,9 +34,11 @@ export function normalizeCreate(type: ResourceType, namespace: string, body: unk
   return object;
 }
 
-/** Everything a create does short of storing, on a decoded object: name generation, server-owned fields, validation. */
-export function prepareCreate(objects: ObjectService, user: UserInfo, type: ResourceType, namespace: string, decoded: KubeObject, options: CreateOptions, userAgent: string | undefined): PreparedCreate {
-  const object = structuredClone(decoded);
+/**
+ * Everything a create does short of storing, on a decoded object: name generation, server-owned fields, validation.
+ * Works on `object` in place: the caller passes a copy it owns.
+ */
+export function prepareCreate(objects: ObjectService, user: UserInfo, type: ResourceType, namespace: string, object: KubeObject, options: CreateOptions, userAgent: string | undefined): PreparedCreate {
   object.apiVersion = apiVersionOf(type);
   object.kind = type.kind;
   const meta = object.metadata;

@@ -100,7 +100,8 @@ export function* createSteps(
     }
     const generated = !admitted.metadata.name;
     for (let attempt = 1; ; attempt++) {
-      const prepared = prepareCreate(objects, user, type, namespace, admitted, options, userAgent);
+      // The normalized object is this call's own; only a create that may be tried again needs a fresh copy each time.
+      const prepared = prepareCreate(objects, user, type, namespace, generated ? structuredClone(admitted) : admitted, options, userAgent);
       if (builtin) warnings.push(...builtin.validate({ type, operation: 'CREATE', subresource: '', object: prepared.object, oldObject: undefined }));
       if (admission) warnings.push(...(yield* awaited(admission.validate({ ...request, object: prepared.object }))));
       try {
