@@ -3,6 +3,7 @@ import { parseDocument, type ScalarTag } from 'yaml';
 import { formatFloat } from '../template/strconv.ts';
 import type { AnyJSON } from './api/shared.ts';
 import { ConfigurationError } from './ls-error.ts';
+import { parsePlainBlockYaml } from './yaml-fast-path.ts';
 
 /** A YAML syntax error (a configuration error: no retry fixes it); `line` is 1-based when known. */
 export class YamlError extends ConfigurationError {
@@ -116,6 +117,12 @@ function toJSON(x: unknown, shape?: GoShape): AnyJSON {
  * does into Go structs of that shape (see GoShape).
  */
 export function parseYaml(text: string, shape?: GoShape): AnyJSON {
+  const plain = parsePlainBlockYaml(text);
+  return plain !== undefined ? toJSON(plain, shape) : parseYamlFully(text, shape);
+}
+
+/** parseYaml without the plain-block fast path (yaml-fast-path.ts): the reference it must agree with. */
+export function parseYamlFully(text: string, shape?: GoShape): AnyJSON {
   const doc = parseGoYamlDocument(text, { floatsApart: true });
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
