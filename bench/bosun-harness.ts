@@ -18,11 +18,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** `bosun up` with no controllers on dataDir (SQLite, durable); resolves once it is ready. */
+/**
+ * `bosun up` with no controllers on dataDir (SQLite, durable); resolves once it is ready. Its metrics and dashboard
+ * take any free port, so a bench never takes the fixed defaults from a bosun up (or a test) running beside it.
+ */
 export async function startBosun(dataDir: string, port: number, extraArgs: string[] = []): Promise<ChildProcess> {
   // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof") profiles the server alone.
   const nodeArgs = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, bin, 'up', '--data-dir', dataDir, '--port', String(port), '--controllers', 'none', ...extraArgs], {
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'up', '--data-dir', dataDir, '--port', String(port), '--controllers', 'none', '--metrics-port', '0', '--dashboard-port', '0', ...extraArgs], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve, reject) => {
