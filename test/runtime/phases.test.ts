@@ -183,6 +183,23 @@ test('a coalescing machine writes what it staged with a wait, and with an error'
   assert.equal(stored.status?.lastError, 'Work: target unreachable');
 });
 
+test('a coalescing machine that fails after staging phases still tells them in Events, after the error is written', async () => {
+  const w = await h.client.create<Widget>(widgets, widget('coalesced-error-events'));
+  const events: string[] = [];
+  const m: PhaseMachine<Widget, Phase, WidgetStatus, undefined> = {
+    ...machine({ Init: async () => phaseResult.next('Work'), Work: async () => { throw new Fatal('bad config'); } }),
+    coalesce: true,
+    progress: (_o, phase, how) => ({ reason: how, message: phase }),
+    recorder: {
+      normal: async (_o: KubeObject, reason: string, message: string) => void events.push(`${reason} ${message}`),
+      warning: async (_o: KubeObject, reason: string) => void events.push(`warning ${reason}`),
+    } as unknown as EventRecorder,
+  };
+  await assert.rejects(runPhases(m, w, undefined), (e) => isTerminal(e));
+  assert.equal((await fresh('coalesced-error-events')).status?.phase, 'Failed');
+  assert.deepEqual(events, ['started Init', 'moved Work', 'warning Fatal']);
+});
+
 test('a coalescing machine goes on from a write its handler made itself and kept its object in step with', async () => {
   const w = await h.client.create<Widget>(widgets, widget('coalesced-own-write'));
   let writes = 0;

@@ -222,9 +222,12 @@ async function fail<T extends KubeObject & { status?: S }, P extends string, S e
 ): Promise<Action> {
   const err = classified ?? machine.classify(thrown, phase);
   // What the pass staged goes out with the error: the error belongs to the phase it reached.
-  const withStaged = (mutate: StatusMutation<S>): Promise<T> => {
+  // Its staged progress Events follow the write, as after any flush.
+  const withStaged = async (mutate: StatusMutation<S>): Promise<T> => {
     const mutations = [...staged.mutations, mutate];
-    return write(machine, staged.stored, staged.from, (s) => mutations.forEach((m) => m(s)));
+    const stored = await write(machine, staged.stored, staged.from, (s) => mutations.forEach((m) => m(s)));
+    for (const p of staged.progress) recordProgress(machine, stored, p.phase, p.how);
+    return stored;
   };
   switch (err.class) {
     case 'superseded':
