@@ -1,6 +1,7 @@
 // ContainerHandle.attach on real sandboxed containers: the container's stdin is the agent's pipe when its spec
-// keeps one (kube's stdin), stdinOnce closes it when the first attach with stdin lets go, a later attach sees
-// only what is written from then on, and a tty container's output comes from a terminal.
+// keeps one (kube's stdin), stdinOnce closes it when the first attach with stdin lets go and gives that first
+// attach what the container wrote before it, a later attach sees only what is written from then on, and a tty
+// container's output comes from a terminal.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Readable } from 'node:stream';
@@ -42,6 +43,28 @@ test('stdinOnce: what the attach writes reaches the container, and letting go cl
   const exit = await handle.exited;
   assert.equal(exit.reason, 'Completed');
   assert.equal(await readLog(request.logPath).then((log) => log.includes('stdin closed')), true);
+});
+
+test('stdinOnce (kubectl run -i): the first attach also gets what the container wrote before it; a second does not', { timeout: 60_000 }, async () => {
+  const request = h.request('quick', { name: 'main', argv: ['sh', '-c', 'echo early; echo warning >&2; while read line; do echo "got $line"; done'], stdin: { once: true } });
+  const handle = await h.sandbox.start(request);
+  // The attacher comes late: the output is in the log before it.
+  await waitForLog(request.logPath, 'warning');
+  const first = handle.attach({ stdin: true });
+  const replayed = until(first.stdout, /early\n/);
+  const replayedErr = until(first.stderr, /warning\n/);
+  assert.equal(await replayed, 'early\n');
+  assert.equal(await replayedErr, 'warning\n');
+  const reply = until(first.stdout, /got x\n/);
+  first.stdin!.write('x\n');
+  assert.equal(await reply, 'got x\n');
+  const second = handle.attach({ stdin: false });
+  let secondText = '';
+  second.stdout.on('data', (chunk: Buffer) => (secondText += chunk.toString()));
+  first.detach();
+  await handle.exited;
+  await second.exited;
+  assert.equal(secondText, '', 'only the first attach gets the earlier output');
 });
 
 test('stdin without once stays open across attaches; a later attach sees only new output', async () => {

@@ -22,6 +22,8 @@ import { runHostCommand } from '../host-commands/host-command.ts';
 
 /** containerd's exit code for a container whose process never started. */
 const START_ERROR_EXIT_CODE = 128;
+/** What a stdinOnce container may write before its first attach and still have it replayed there. */
+const MAX_KEPT_FOR_FIRST_ATTACH = 1024 * 1024;
 
 export interface ContainerExit {
   /** As kubelet reports it: 128 + the signal number when a signal ended the process. */
@@ -192,6 +194,13 @@ export class ContainerHandle {
   /** The container's stdin (kube's stdin: true): the setup's pipe, kept open after the go-ahead. */
   private stdin: Writable | undefined;
   private stdinOnce = false;
+  /**
+   * A container made for one attacher (stdin with stdinOnce, as `kubectl run -i` makes it): what it writes
+   * before that first attach, kept for it, up to a cap. Kubelet's attach shows only what comes after it, so a
+   * quick command's output is lost whenever kubectl attaches a moment after the start; here it is not.
+   */
+  private beforeFirstAttach: { stream: 'stdout' | 'stderr'; chunk: Buffer }[] | undefined;
+  private beforeFirstAttachBytes = 0;
   private tty = false;
 
   private constructor(private readonly context: ExecContext | undefined) {}
@@ -275,13 +284,19 @@ export class ContainerHandle {
         this.pid = pid;
         try {
           for (const stream of OUTPUT_STREAMS) {
-            outputs.push(new OutputCopy(stream, stream === 'stdout' ? request.run.stdoutFifo : request.run.stderrFifo, log, (chunk) => this.output.emit(stream, chunk)));
+            outputs.push(
+              new OutputCopy(stream, stream === 'stdout' ? request.run.stdoutFifo : request.run.stderrFifo, log, (chunk) => {
+                this.keepForFirstAttach(stream, chunk);
+                this.output.emit(stream, chunk);
+              }),
+            );
           }
           if (request.stdin) {
             // The pipe stays open: after the go-ahead it is the container's stdin.
             child.stdin.write('\n');
             this.stdin = child.stdin;
             this.stdinOnce = request.stdin.once;
+            if (this.stdinOnce) this.beforeFirstAttach = [];
           } else child.stdin.end('\n');
         } catch (error) {
           // Without its output the container must not run: end-of-file instead of the go-ahead stops the setup.
@@ -330,6 +345,7 @@ export class ContainerHandle {
       // Every copy exists by now (the pid line came before the channel closed), and nothing in the container
       // writes any more: what is in the FIFOs is all there is.
       await Promise.all(outputs.map((output) => output.finish()));
+      this.beforeFirstAttach = undefined;
       this.output.emit('done');
       await log.close().catch((error: Error) => (cleanupError ??= error));
       await removeRunDir(request.run).catch((error: Error) => (cleanupError ??= error));
@@ -401,9 +417,19 @@ export class ContainerHandle {
     if (options.tty && child.pid !== undefined) started.resize = terminalResizer(tools, child.pid, child.stdout);
     return started;
   }
+  private keepForFirstAttach(stream: 'stdout' | 'stderr', chunk: Buffer): void {
+    if (!this.beforeFirstAttach) return;
+    if (this.beforeFirstAttachBytes + chunk.length > MAX_KEPT_FOR_FIRST_ATTACH) {
+      this.beforeFirstAttach = undefined; // more than an attacher could have missed by a moment: the log has it
+      return;
+    }
+    this.beforeFirstAttach.push({ stream, chunk });
+    this.beforeFirstAttachBytes += chunk.length;
+  }
+
   /**
-   * Follows the container's live output (not the log: what it writes from now on) until it exits or detach() is
-   * called, with its stdin when it keeps one and the caller asks. As kubelet's attach, the end is always a
+   * Follows the container's live output (not the log: what it writes from now on; a stdinOnce container's first
+   * attach also gets what it wrote before) until it exits or detach() is called, with its stdin when it keeps one and the caller asks. As kubelet's attach, the end is always a
    * success: exited resolves with exit code 0 whether the container ended or the client let go.
    */
   attach(options: AttachOptions = {}): AttachedProcess {
@@ -429,6 +455,10 @@ export class ContainerHandle {
       stderr.end();
       ended();
     };
+    // What the container wrote before its one attacher came, then (in the same turn: nothing lost or doubled)
+    // the live output.
+    for (const { stream, chunk } of this.beforeFirstAttach ?? []) (stream === 'stdout' ? stdout : stderr).write(chunk);
+    this.beforeFirstAttach = undefined;
     this.output.on('stdout', toStdout).on('stderr', toStderr).once('done', finish);
     const stdin = pipe
       ? new Writable({

@@ -82,6 +82,25 @@ describe('images on bosun up --container-runtime oci', () => {
     assert.equal(await ok(['exec', 'cmd', '--', 'sh', '-c', 'echo $GREETING']), 'from the image\n');
   });
 
+  test('a stdinOnce container (kubectl run -i): the first attach shows what it wrote before it', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'once' }, spec: { restartPolicy: 'Never', containers: [{ name: 'once', image: 'example.test/bosun/web:1.0', stdin: true, stdinOnce: true }] } };
+    await ok(['apply', '-f', '-'], JSON.stringify(pod));
+    await ok(['wait', '--for=condition=Ready', 'pod/once', '--timeout=90s']);
+    // The image's Cmd prints its line at once; the attacher comes after it is in the log.
+    const logs = up.kubectl.stream(['logs', '-f', 'once']);
+    try {
+      await logs.waitForLines(1, 30_000);
+    } finally {
+      await logs.stop();
+    }
+    const first = up.kubectl.stream(['attach', 'once']);
+    try {
+      assert.deepEqual(await first.waitForLines(1, 30_000), ['from the image cmd']);
+    } finally {
+      await first.stop();
+    }
+  });
+
   test('an image with USER app runs as uid 1000 from the image\'s /etc/passwd', async () => {
     await ok(['run', 'user', '--image=example.test/bosun/user:1.0', '--restart=Never']);
     await ok(['wait', '--for=jsonpath={.status.phase}=Succeeded', 'pod/user', '--timeout=90s']);

@@ -100,7 +100,7 @@ export class ImageContainers {
       const spec = await this.spec(request, image, rootfs, scratchDir);
       tracePodStart(pod.uid, 'spec');
       const started = await this.options.runtime.start(spec, { podUid: pod.uid, containerName: container.name, attempt, logPath: request.logPath, ...record, ...(image.config.stopSignal ? { stopSignal: image.config.stopSignal } : {}) });
-      return this.wrap(started, () => this.cleanup(id, record, release));
+      return this.wrap(started, () => this.cleanup(id, record, release), container.stdin?.once === true);
     } catch (error) {
       await this.cleanup(id, record, release);
       throw error;
@@ -152,7 +152,9 @@ export class ImageContainers {
     });
   }
 
-  private wrap(container: OciContainer, cleanup: () => Promise<void>): RunningContainer {
+  /** forOneAttacher: stdinOnce (kubectl run -i): the first attach follows the log from its start, not its end. */
+  private wrap(container: OciContainer, cleanup: () => Promise<void>, forOneAttacher = false): RunningContainer {
+    let replayForAttach = forOneAttacher;
     const exited = container.exited.then(async (exit) => {
       await cleanup().catch(() => undefined);
       return toContainerExit(exit);
@@ -175,7 +177,9 @@ export class ImageContainers {
       },
       attach: () => {
         if (!container.isRunning) throw new ContainerNotRunningError('the container is not running');
-        return attachToLog(container.record.logPath, container.pid, container.exited);
+        const fromStart = replayForAttach;
+        replayForAttach = false;
+        return attachToLog(container.record.logPath, container.pid, container.exited, fromStart);
       },
       commandPid: () => Promise.resolve(container.isRunning ? container.pid : undefined),
       cgroup: undefined,

@@ -10,7 +10,8 @@ import type { AttachedProcess, ExecResult } from '../../sandbox/container-handle
 
 const READ_CHUNK = 64 * 1024;
 
-export function attachToLog(logPath: string, pid: number, exited: Promise<unknown>): AttachedProcess {
+/** fromStart: the whole log, then what comes (a stdinOnce container's first attach, which must not miss its start). */
+export function attachToLog(logPath: string, pid: number, exited: Promise<unknown>, fromStart = false): AttachedProcess {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let ended!: (result: ExecResult) => void;
@@ -19,7 +20,7 @@ export function attachToLog(logPath: string, pid: number, exited: Promise<unknow
   const follow = async () => {
     const file = await open(logPath, 'r');
     const decoder = new CriLineDecoder();
-    let position = (await file.stat()).size;
+    let position = fromStart ? 0 : (await file.stat()).size;
     // Set by inotify and by the exit; stays set until the next read, so nothing that comes during a read is lost.
     let changed: boolean;
     let wake = () => undefined as void;
