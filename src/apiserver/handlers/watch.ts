@@ -16,6 +16,8 @@ import { selectionFor } from './selection.ts';
 const maxBufferedBytes = 32 * 1024 * 1024;
 /** How long a watcher that was cut off may take to read what is already queued before its connection is dropped. */
 const cutOffGraceMs = 30_000;
+/** How long a busy watch stream gathers events before its next write. */
+const joinWindowMs = 2;
 
 export function handleWatch(call: ResourceCall, rep: Representation): void {
   const { ctx, res, type, query } = call;
@@ -39,18 +41,21 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
   let unsubscribe = (): void => {};
   let bookmarkTimer: NodeJS.Timeout | undefined;
   let timeout: NodeJS.Timeout | undefined;
-  const end = (last?: string): void => {
-    if (!open) return;
-    open = false;
-    unsubscribe();
-    clearInterval(bookmarkTimer);
-    clearTimeout(timeout);
-    if (!res.destroyed && !res.writableEnded) res.end(last);
-  };
-  const write = (line: string): void => {
-    if (!open) return;
+  // A busy stream's events are joined: each socket write of a TLS stream costs a record and a system call,
+  // about as much as encoding the event. A stream that wrote within the last `joinWindowMs` waits out the
+  // rest of the window, so at a high event rate one write carries several events; an idle stream writes at
+  // the end of the current turn, as before.
+  let pending = '';
+  let flushScheduled = false;
+  let lastFlushAt = -Infinity;
+  const flush = (): void => {
+    flushScheduled = false;
+    if (!open || pending === '') return;
     if (res.destroyed) return end();
-    res.write(line);
+    lastFlushAt = performance.now();
+    const out = pending;
+    pending = '';
+    res.write(out);
     // Falling behind, as kube-apiserver's watch cache handles it: the stream ends (the client re-watches or
     // re-lists), and a client that does not read even what is queued loses the connection.
     if (res.writableLength > maxBufferedBytes) {
@@ -58,6 +63,26 @@ export function handleWatch(call: ResourceCall, rep: Representation): void {
       const drop = setTimeout(() => res.destroy(), cutOffGraceMs).unref();
       res.once('close', () => clearTimeout(drop));
     }
+  };
+  const end = (last?: string): void => {
+    if (!open) return;
+    open = false;
+    unsubscribe();
+    clearInterval(bookmarkTimer);
+    clearTimeout(timeout);
+    if (!res.destroyed && !res.writableEnded) res.end(pending + (last ?? ''));
+    pending = '';
+  };
+  const write = (line: string): void => {
+    if (!open) return;
+    if (res.destroyed) return end();
+    pending += line;
+    if (pending.length > maxBufferedBytes) return flush();
+    if (flushScheduled) return;
+    flushScheduled = true;
+    const wait = lastFlushAt + joinWindowMs - performance.now();
+    if (wait > 0) setTimeout(flush, wait);
+    else process.nextTick(flush);
   };
   res.on('close', () => end());
   ctx.watches.add(res, () => end());
