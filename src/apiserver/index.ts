@@ -1,5 +1,6 @@
 // The embedded Kubernetes-compatible API server: storage, registry, lifecycle controllers and HTTP, wired.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -94,6 +95,13 @@ export interface RunningApiServer {
   readonly servingKey: string;
   /** Kubeconfig YAML: the https server, its certificate as CA, the bearer token. */
   readonly kubeconfig: string;
+  /**
+   * Kubeconfig YAML for clients in this process (bosun up's controllers, node agent, dashboard): plain HTTP on a
+   * loopback port, the same bearer token. Both ends of a TLS connection in one process hold OpenSSL's buffers
+   * twice, per watch and per connection a burst opens (17 of the 31 MB of native memory at the peak of
+   * bench:idle's load), and the process kept that heap after the burst.
+   */
+  readonly inProcessKubeconfig: string;
   readonly kubeconfigPath: string | undefined;
   readonly store: SqliteStore;
   readonly registry: ResourceRegistry;
@@ -199,9 +207,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
       ? { cert: readFileSync(options.tlsCert, 'utf8'), key: readFileSync(options.tlsKey, 'utf8') }
       : await loadOrCreateServingCert(dataDir, bind, [network.kubernetesIP]);
   const server: Server = createHttpsServer(tls, handler);
-  server.on('upgrade', createUpgradeHandler(ctx, { auth, onError }));
+  const upgradeHandler = createUpgradeHandler(ctx, { auth, onError });
+  server.on('upgrade', upgradeHandler);
   server.keepAliveTimeout = 65_000;
   server.requestTimeout = 0;
+  // Loopback only, whatever the bind address; every request still needs the token.
+  const inProcessServer: HttpServer = createHttpServer(handler);
+  inProcessServer.on('upgrade', upgradeHandler);
+  inProcessServer.keepAliveTimeout = 65_000;
+  inProcessServer.requestTimeout = 0;
   const systemServices = new SystemServices(parts, network);
   const serviceAccounts = new ServiceAccountController(parts, options.rootCAPublisher === false ? undefined : tls.cert);
   ctx.writes.ensureDefaultServiceAccount = (namespace) => serviceAccounts.ensureDefault(namespace);
@@ -225,7 +239,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
         resolve();
       });
     });
+    await new Promise<void>((resolve, reject) => {
+      inProcessServer.once('error', reject);
+      inProcessServer.listen(0, '127.0.0.1', () => {
+        inProcessServer.off('error', reject);
+        resolve();
+      });
+    });
   } catch (error) {
+    server.close();
     stopControllers();
     store.close();
     unlock();
@@ -250,6 +272,7 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
     caCert: tls.cert,
     servingKey: tls.key,
     kubeconfig,
+    inProcessKubeconfig: kubeconfigFor(`http://127.0.0.1:${(inProcessServer.address() as AddressInfo).port}`, token, undefined),
     kubeconfigPath,
     store,
     registry,
@@ -262,10 +285,15 @@ export async function startApiServer(options: ApiServerOptions = {}): Promise<Ru
       if (closed) return;
       closed = true;
       watches.closeAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      await Promise.all(
+        [server, inProcessServer].map(
+          (listening) =>
+            new Promise<void>((resolve) => {
+              listening.close(() => resolve());
+              listening.closeIdleConnections();
+            }),
+        ),
+      );
       stopControllers();
       // The lock goes even when the store cannot close cleanly (a full disk): no stale lock after any shutdown.
       try {

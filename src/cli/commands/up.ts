@@ -168,11 +168,11 @@ export function upCommand(): Command {
       const running = server;
       let manager: Manager | undefined;
       try {
-        // The same controllers as `bosun controllers`, talking to this server over its own kubeconfig.
+        // The same controllers as `bosun controllers`, talking to this server over its in-process kubeconfig.
         manager = await runControllers(
           {
             embedded: true,
-            kubeconfigContent: running.kubeconfig,
+            kubeconfigContent: running.inProcessKubeconfig,
             leaderElect: false,
             leaderElectionId: 'bosun-controllers',
             metricsPort: options.metricsPort,
@@ -208,7 +208,7 @@ export function upCommand(): Command {
           // Pods' resolv.conf names the kube-dns address the API server gave kube-dns, unless --cluster-dns says otherwise.
           const clusterDns = options.clusterDns ?? [serviceNetwork(options.serviceClusterIpRange, undefined).clusterDNS];
           node = await startNodeFromFlags({ ...options, clusterDns }, {
-            client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-node' }),
+            client: createKubeClient({ kubeconfig: running.inProcessKubeconfig, userAgent: 'bosun-node' }),
             nodeName: options.nodeName,
             dataDir: join(dataDir, 'nodes', options.nodeName),
             hiddenDirs: [dataDir],
@@ -226,7 +226,7 @@ export function upCommand(): Command {
         enabled: options.webhookServer,
         port: options.webhookServerPort,
         secretFile: options.webhookSecretFile,
-        kubeconfig: running.kubeconfig,
+        kubeconfig: running.inProcessKubeconfig,
         logger: createLogger({ level: options.logLevel, name: 'bosun-webhook-server' }),
         registry: manager?.metrics.registry,
       });
@@ -234,7 +234,7 @@ export function upCommand(): Command {
       if (options.dashboard) {
         try {
           dashboard = await startDashboard({
-            client: createKubeClient({ kubeconfig: running.kubeconfig, userAgent: 'bosun-dashboard' }),
+            client: createKubeClient({ kubeconfig: running.inProcessKubeconfig, userAgent: 'bosun-dashboard' }),
             views: dashboardViews(),
             apiToken: running.token,
             port: options.dashboardPort,

@@ -1,6 +1,6 @@
 // A registered container as GET /v1/containers/{id} shows it: the main PID while it runs and its cgroup
 // directory per controller, as upstream's injector reads them from containerd.
-import { readFile } from 'node:fs/promises';
+import { readKernelFile } from '../sandbox/kernel-file.ts';
 import { join } from 'node:path';
 import type { RuntimeContainer } from '../../client/node-runtime/protocol.ts';
 import type { ContainerLookup } from '../agent/pods/container-registry.ts';
@@ -15,7 +15,7 @@ const UNMANAGED_V1 = ['cpuset'];
 
 async function unmanagedCgroups(pid: number): Promise<Record<string, string>> {
   const found: Record<string, string> = {};
-  const [text, mounts] = await Promise.all([readFile(`/proc/${pid}/cgroup`, 'utf8').catch(() => ''), readMountInfo()]);
+  const [text, mounts] = await Promise.all([readKernelFile(`/proc/${pid}/cgroup`).catch(() => ''), readMountInfo()]);
   for (const line of text.split('\n')) {
     const [, controllers = '', ...path] = line.split(':');
     for (const controller of controllers.split(',').filter((c) => UNMANAGED_V1.includes(c))) {

@@ -1,7 +1,8 @@
 // The sandbox's cgroups: <root>/pod<uid>/<container> in every managed hierarchy. Every process of a pod
 // (the sandbox's own helpers included) lives in a container cgroup, so an agent that was killed finds
 // what it started by listing the tree, and can kill it.
-import { mkdir, readdir, readFile, rmdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rmdir, writeFile } from 'node:fs/promises';
+import { readKernelFile } from './kernel-file.ts';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Backoff, realClock } from '../../runtime/index.ts';
@@ -48,7 +49,7 @@ export async function subdirectories(dir: string): Promise<string[]> {
 async function processesUnder(dir: string): Promise<number[]> {
   let own: number[];
   try {
-    own = (await readFile(join(dir, 'cgroup.procs'), 'utf8')).split('\n').filter((l) => l !== '').map(Number);
+    own = (await readKernelFile(join(dir, 'cgroup.procs'))).split('\n').filter((l) => l !== '').map(Number);
   } catch (error) {
     if (isGone(error)) return [];
     throw error;
@@ -132,7 +133,7 @@ export class ContainerCgroup {
   /** 0 when the cgroup is already gone (a pod destroyed from under its container). */
   async oomKills(): Promise<number> {
     try {
-      return parseOomKills(await readFile(join(this.dirFor('memory'), oomCounterFile(this.tree.layout.version)), 'utf8'));
+      return parseOomKills(await readKernelFile(join(this.dirFor('memory'), oomCounterFile(this.tree.layout.version))));
     } catch (error) {
       if (isGone(error)) return 0;
       throw error;
@@ -174,7 +175,7 @@ export class CgroupTree {
   private async enableSubtree(hierarchy: Hierarchy, dir: string): Promise<void> {
     if (this.layout.version === 1) return;
     const file = join(dir, 'cgroup.subtree_control');
-    const enabled = (await readFile(file, 'utf8')).trim().split(/\s+/);
+    const enabled = (await readKernelFile(file)).trim().split(/\s+/);
     for (const controller of hierarchy.controllers.filter((c) => !enabled.includes(c))) {
       await writeCgroupFile(dir, { file: 'cgroup.subtree_control', value: `+${controller}` });
     }

@@ -4,7 +4,7 @@
 // kills leftovers and removes the run's cgroups and files.
 import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
-import { readFile, readlink } from 'node:fs/promises';
+import { readlink } from 'node:fs/promises';
 import { constants as osConstants } from 'node:os';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ContainerCgroup } from './cgroup-tree.ts';
@@ -14,6 +14,7 @@ import { DEFAULT_PATH } from './environment.ts';
 import { ContainerNotRunningError, ExecStartError, SandboxStartTimeoutError } from './errors.ts';
 import type { HostTools } from './host-tools.ts';
 import { OutputCopy } from './output-copy.ts';
+import { readKernelFile } from './kernel-file.ts';
 import { removeRunDir, type RunDir } from './run-dir.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONTAINER_SETUP, CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
@@ -142,7 +143,7 @@ async function terminalHolder(root: number): Promise<number | undefined> {
   for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
     const stdin = await readlink(`/proc/${pid}/fd/0`).catch(() => '');
     if (stdin.startsWith('/dev/pts/')) return pid;
-    const children = await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '');
+    const children = await readKernelFile(`/proc/${pid}/task/${pid}/children`).catch(() => '');
     queue.push(...children.split(' ').filter((word) => word !== '').map(Number));
   }
   return undefined;
@@ -249,7 +250,7 @@ export class ContainerHandle {
       (words[0] === context.tools.env && words[1] === '-i' && envWords.every((word, i) => words[i + 2] === word));
     const deadline = Date.now() + 2000;
     for (let delayMs = 1; this.running; delayMs = Math.min(50, delayMs * 2)) {
-      const words = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+      const words = (await readKernelFile(`/proc/${pid}/cmdline`).catch(() => '')).split('\0');
       if (!inSandboxChain(words) || Date.now() > deadline) return this.running ? pid : undefined;
       await sleep(delayMs);
     }

@@ -1,6 +1,6 @@
 // /proc/self/mountinfo, parsed: the host's mount table, from which the sandbox rebuilds a read-only
 // copy of the host's view and finds the cgroup hierarchies.
-import { readFile } from 'node:fs/promises';
+import { readKernelFile } from './kernel-file.ts';
 
 export interface MountEntry {
   mountPoint: string;
@@ -41,5 +41,5 @@ export function parseMountInfo(text: string): MountEntry[] {
 }
 
 export async function readMountInfo(): Promise<MountEntry[]> {
-  return parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8'));
+  return parseMountInfo(await readKernelFile('/proc/self/mountinfo'));
 }

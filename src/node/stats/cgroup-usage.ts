@@ -1,6 +1,6 @@
 // One cgroup's CPU and memory counters, as cAdvisor reads them for kubelet's Summary API: cumulative CPU time,
 // memory usage, working set (usage less inactive file pages, which the kernel reclaims first) and RSS.
-import { readFile } from 'node:fs/promises';
+import { readKernelFile } from '../sandbox/kernel-file.ts';
 import { join } from 'node:path';
 
 export interface CgroupUsage {
@@ -29,13 +29,13 @@ function statFields(text: string): Map<string, number> {
 }
 
 async function readNumber(path: string): Promise<number> {
-  return Number((await readFile(path, 'utf8')).trim());
+  return Number((await readKernelFile(path)).trim());
 }
 
 /** Reads the counters; undefined when the cgroup is gone (a pod deleted while it is read). */
 export async function readCgroupUsage(dirs: UsageDirs): Promise<CgroupUsage | undefined> {
   try {
-    const memoryStat = statFields(await readFile(join(dirs.memory, 'memory.stat'), 'utf8'));
+    const memoryStat = statFields(await readKernelFile(join(dirs.memory, 'memory.stat')));
     if (dirs.version === 1) {
       const usage = await readNumber(join(dirs.memory, 'memory.usage_in_bytes'));
       const inactiveFile = memoryStat.get('total_inactive_file') ?? 0;
@@ -47,7 +47,7 @@ export async function readCgroupUsage(dirs: UsageDirs): Promise<CgroupUsage | un
       };
     }
     const usage = await readNumber(join(dirs.memory, 'memory.current'));
-    const cpuStat = statFields(await readFile(join(dirs.cpu, 'cpu.stat'), 'utf8'));
+    const cpuStat = statFields(await readKernelFile(join(dirs.cpu, 'cpu.stat')));
     return {
       cpuNanoSeconds: (cpuStat.get('usage_usec') ?? 0) * 1000,
       memoryUsageBytes: usage,

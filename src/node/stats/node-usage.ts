@@ -1,7 +1,8 @@
 // The host's own readings, as kubelet takes them for the node in its Summary API and for its eviction signals:
 // CPU time from /proc/stat, memory from /proc/meminfo, the node's filesystem (the one holding its data
 // directory) from statfs, and the process count against kernel.pid_max.
-import { readdir, readFile, statfs } from 'node:fs/promises';
+import { readdir, statfs } from 'node:fs/promises';
+import { readKernelFile } from '../sandbox/kernel-file.ts';
 
 // /proc/stat counts in USER_HZ, 100 on every Linux architecture kubelet supports.
 const NANOSECONDS_PER_TICK = 10_000_000;
@@ -40,7 +41,7 @@ export function parseMeminfo(text: string): Map<string, number> {
 }
 
 export async function readNodeUsage(fsPath: string): Promise<NodeUsage> {
-  const [stat, meminfoText, fs, pidMax, proc] = await Promise.all([readFile('/proc/stat', 'utf8'), readFile('/proc/meminfo', 'utf8'), statfs(fsPath), readFile('/proc/sys/kernel/pid_max', 'utf8'), readdir('/proc')]);
+  const [stat, meminfoText, fs, pidMax, proc] = await Promise.all([readKernelFile('/proc/stat'), readKernelFile('/proc/meminfo'), statfs(fsPath), readKernelFile('/proc/sys/kernel/pid_max'), readdir('/proc')]);
   const meminfo = parseMeminfo(meminfoText);
   const total = meminfo.get('MemTotal') ?? 0;
   const available = meminfo.get('MemAvailable') ?? meminfo.get('MemFree') ?? 0;
