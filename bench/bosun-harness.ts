@@ -101,6 +101,8 @@ export interface WatchLatency {
   expected: number;
   p50: number;
   p99: number;
+  /** The receiving process's CPU over the phase, % of one core. */
+  consumerCpu: number;
 }
 
 /**
@@ -129,6 +131,6 @@ export async function watchLatency(port: number, dataDir: string, fromRevision: 
   await new Promise((resolve) => writer.on('exit', resolve));
   const { rate } = JSON.parse(writerOut) as { rate: number };
   await consumerDone;
-  const result = JSON.parse(consumerOut.slice(consumerOut.indexOf('ready\n') + 'ready\n'.length)) as { delivered: number; p50: number; p99: number };
+  const result = JSON.parse(consumerOut.slice(consumerOut.indexOf('ready\n') + 'ready\n'.length)) as { delivered: number; p50: number; p99: number; consumerCpu: number };
   return { rate, expected: events * watchers, ...result };
 }

@@ -190,6 +190,7 @@ async function main(): Promise<void> {
       ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
       ['Bosun server CPU during the watch phase (% of one core)', ((watchCpu / (watchSeconds * 1000)) * 100).toFixed(0), ''],
+      ['the watchers\' process CPU during the watch phase (% of one core)', watch.consumerCpu.toFixed(0), ''],
       ['Bosun server CPU per watch event, all watchers (µs)', ((watchCpu * 1000) / (watchSeconds * 1000)).toFixed(0), ''],
     ];
     console.log(`bench:etcd — ${connections} connections, ${roundSeconds} s rounds, ~1 KiB ConfigMaps, ${etcdVersion}, node ${process.version}, ${new Date().toISOString()}`);
