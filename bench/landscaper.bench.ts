@@ -226,7 +226,17 @@ async function main(): Promise<void> {
           }),
         );
       };
-      const allDone = (list: string[]) => () => list.every((n) => done(watcher.store.get(`${ns}/${n}`)));
+      // Checked on every watch event: finished roots leave the set, so a check does not walk all of them again.
+      const allDone = (list: string[]) => {
+        const pending = new Set(list);
+        return () => {
+          for (const n of pending) {
+            if (!done(watcher.store.get(`${ns}/${n}`))) return false;
+            pending.delete(n);
+          }
+          return true;
+        };
+      };
       counting = true;
       const mark0 = requests.length;
       const cpu0 = process.cpuUsage();
