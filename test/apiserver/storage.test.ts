@@ -114,3 +114,31 @@ test('a store whose objects table has no rowid (before 2026-11-29) keeps its obj
   assert.ok(!sql.includes('WITHOUT ROWID'), sql);
   rmSync(dirname(path), { recursive: true, force: true });
 });
+
+test('objects listed by label follow relabels, deletes and a reopen', () => {
+  const path = join(mkdtempSync(join(tmpdir(), 'bosun-store-')), 'bosun.db');
+  let store = new SqliteStore(path);
+  const label = (name: string, namespace: string, labels: Record<string, string> | undefined): void => {
+    store.write('/configmaps', namespace, name, 'MODIFIED', (rev) => ({ metadata: { name, namespace, resourceVersion: String(rev), ...(labels ? { labels } : {}) } }));
+  };
+  const names = (namespace: string | undefined, key: string, value: string): string[] =>
+    store.listLabelled('/configmaps', namespace, key, value).map((s) => s.object.metadata.name ?? '').sort();
+  label('a', 'one', { app: 'x', tier: 'web' });
+  label('b', 'one', { app: 'x' });
+  label('c', 'two', { app: 'x' });
+  assert.deepEqual(names(undefined, 'app', 'x'), ['a', 'b', 'c']);
+  assert.deepEqual(names('one', 'app', 'x'), ['a', 'b']);
+  label('a', 'one', { app: 'y', tier: 'web' });
+  label('b', 'one', undefined);
+  assert.deepEqual(names('one', 'app', 'x'), []);
+  assert.deepEqual(names('one', 'app', 'y'), ['a']);
+  assert.deepEqual(names('one', 'tier', 'web'), ['a']);
+  store.write('/configmaps', 'two', 'c', 'DELETED', (rev) => ({ metadata: { name: 'c', namespace: 'two', resourceVersion: String(rev), labels: { app: 'x' } } }));
+  assert.deepEqual(names(undefined, 'app', 'x'), []);
+  store.flush();
+  store.close();
+  store = new SqliteStore(path);
+  assert.deepEqual(names(undefined, 'app', 'y'), ['a']);
+  assert.deepEqual(names(undefined, 'tier', 'web'), ['a']);
+  store.close();
+});

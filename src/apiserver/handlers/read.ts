@@ -8,7 +8,7 @@ import type { StoredObject } from '../storage/sqlite-store.ts';
 import type { HandlerContext } from './context.ts';
 import { renderJson, renderObject } from './render.ts';
 import { collectionNamespace, type ResourceCall } from './resource-call.ts';
-import { selectionFor } from './selection.ts';
+import { selectedLabel, selectionFor } from './selection.ts';
 
 export function handleGet(call: ResourceCall, rep: Representation): void {
   const { ctx, res, type } = call;
@@ -55,7 +55,9 @@ export function handleList(call: ResourceCall, rep: Representation): void {
   const key = `${type.group}/${type.plural}`;
   // Later pages of a chunked list are served from the first page's snapshot, as kube-apiserver does.
   const atRevision = start ? start.rv : revision;
-  const objects = atRevision === revision ? ctx.store.list(key, namespace) : snapshotAt(ctx, key, namespace, atRevision);
+  const labelled = selectedLabel(query);
+  const current = (): StoredObject[] => (labelled ? ctx.store.listLabelled(key, namespace, labelled.label, labelled.value) : ctx.store.list(key, namespace));
+  const objects = atRevision === revision ? current() : snapshotAt(ctx, key, namespace, atRevision);
   const all = objects.filter((s) => select(s.object)).sort((a, b) => keyOf(a.object).localeCompare(keyOf(b.object)));
   const from = start ? all.findIndex((s) => keyOf(s.object) > start.start) : 0;
   const remaining = from < 0 ? [] : all.slice(from);

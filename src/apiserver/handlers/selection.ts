@@ -7,6 +7,17 @@ import type { ResourceType } from '../registry/resource-type.ts';
 
 export type Selection = (object: KubeObject) => boolean;
 
+/**
+ * A `key=value` requirement of the request's label selector (the first, if several), which the store's
+ * label index can answer; the selection still filters what it returns. Call after selectionFor checked it.
+ */
+export function selectedLabel(query: URLSearchParams): { label: string; value: string } | undefined {
+  for (const r of parseLabelSelector(query.get('labelSelector') ?? '')) {
+    if (r.op === 'in' && r.values.length === 1) return { label: r.key, value: r.values[0]! };
+  }
+  return undefined;
+}
+
 export function selectionFor(type: ResourceType, namespace: string | undefined, query: URLSearchParams): Selection {
   let labels;
   let fields;

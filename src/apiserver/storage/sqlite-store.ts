@@ -6,6 +6,7 @@ import { chmodSync, closeSync, existsSync, fdatasync, fdatasyncSync, openSync } 
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '../../apimachinery/object.ts';
 import { checkObjectSize } from '../limits/request-limits.ts';
+import { LabelIndex } from './label-index.ts';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -93,6 +94,7 @@ export const CHECKPOINT_EVERY_WRITES = 1000;
 export class SqliteStore {
   private readonly db: Database.Database;
   private readonly mirror = new Map<string, Map<string, StoredObject>>();
+  private readonly labels = new LabelIndex();
   private readonly listeners = new Set<Listener>();
   private revision = 0;
   private compactedRevision = 0;
@@ -234,20 +236,23 @@ export class SqliteStore {
       this.revision = Math.max(this.compactedRevision, recorded, this.statements.maxEventRevision.get()?.rev ?? 0);
       for (const row of this.statements.all.iterate()) {
         const object = JSON.parse(row.value) as KubeObject;
-        this.bucket(row.resource).set(keyOf(row.namespace, row.name), { object, json: row.value, revision: row.rev });
+        this.place(row.resource, keyOf(row.namespace, row.name), { object, json: row.value, revision: row.rev });
       }
     } catch (error) {
       throw new StorageCorruptError(`storage is corrupt: ${(error as Error).message}`);
     }
   }
 
-  private bucket(resource: string): Map<string, StoredObject> {
+  /** Puts `stored` at `key` in the mirror (undefined: removes it), and keeps the label index in step. */
+  private place(resource: string, key: string, stored: StoredObject | undefined): void {
     let bucket = this.mirror.get(resource);
     if (!bucket) {
       bucket = new Map();
       this.mirror.set(resource, bucket);
     }
-    return bucket;
+    this.labels.update(resource, key, bucket.get(key)?.object, stored?.object);
+    if (stored) bucket.set(key, stored);
+    else bucket.delete(key);
   }
 
   /** The last commit failed for a full disk (and none has succeeded since). */
@@ -277,6 +282,19 @@ export class SqliteStore {
     return out;
   }
 
+  /** The objects of a resource labelled `label=value`, optionally in one namespace, in no particular order. */
+  listLabelled(resource: string, namespace: string | undefined, label: string, value: string): StoredObject[] {
+    const bucket = this.mirror.get(resource);
+    if (!bucket) return [];
+    const prefix = namespace === undefined ? undefined : `${namespace}/`;
+    const out: StoredObject[] = [];
+    for (const key of this.labels.lookup(resource, label, value)) {
+      const stored = bucket.get(key);
+      if (stored && (prefix === undefined || key.startsWith(prefix))) out.push(stored);
+    }
+    return out;
+  }
+
   /** Storage keys that hold objects. */
   resources(): string[] {
     return [...this.mirror.entries()].filter(([, bucket]) => bucket.size > 0).map(([key]) => key);
@@ -302,8 +320,7 @@ export class SqliteStore {
     const previous = this.mirror.get(resource)?.get(key);
     this.revision = revision;
     const current: StoredObject = { object, json, revision };
-    if (type === 'DELETED') this.mirror.get(resource)?.delete(key);
-    else this.bucket(resource).set(key, current);
+    this.place(resource, key, type === 'DELETED' ? undefined : current);
     const event: StoreEvent = { type, revision, resource, namespace, current, previous };
     this.batch.push({ event, name, ts: Date.now() });
     if (!this.flushScheduled) {
@@ -441,8 +458,7 @@ export class SqliteStore {
   private undo(batch: { event: StoreEvent; name: string }[]): void {
     for (const { event, name } of [...batch].reverse()) {
       const key = keyOf(event.namespace, name);
-      if (event.previous) this.bucket(event.resource).set(key, event.previous);
-      else this.mirror.get(event.resource)?.delete(key);
+      this.place(event.resource, key, event.previous);
     }
     if (batch[0]) this.revision = batch[0].event.revision - 1;
   }

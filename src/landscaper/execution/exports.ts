@@ -3,7 +3,7 @@
 // execution; status.exportRef points at it and the installation reads it.
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject } from '../../apimachinery/object.ts';
-import { NotFoundError } from '../../client/errors.ts';
+import { AlreadyExistsError, NotFoundError } from '../../client/errors.ts';
 import { messageOf } from '../../runtime/index.ts';
 import { DATA_OBJECT_SECRET_DATA_KEY, KIND_DATA_OBJECT, KIND_EXECUTION, LANDSCAPER_API_VERSION } from '../api/constants.ts';
 import type { DataObject } from '../api/data-object.ts';
@@ -55,21 +55,32 @@ export async function collectExports(env: ExecutionEnv, exec: Execution, items: 
     metadata: { name, namespace, labels: dataObjectLabels({ context: source, source }), annotations, ownerReferences: [owner] },
     data: values,
   };
-  let existing: DataObject | undefined;
+  // A job of an execution that has exported before reads the DataObject first; a first job creates it at once
+  // (no GET that can only answer 404) and reads it only if the server says it exists.
+  let existing = exec.status?.exportRef !== undefined ? await getDataObject(env, name, namespace) : undefined;
+  if (!existing) {
+    try {
+      await env.client.create<DataObject>(dataObjectsResource, desired);
+      return { name, namespace };
+    } catch (err) {
+      existing = err instanceof AlreadyExistsError ? await getDataObject(env, name, namespace) : undefined;
+      if (!existing) throw err;
+    }
+  }
+  const owners = (existing.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.uid);
+  await env.client.update<DataObject>(dataObjectsResource, {
+    ...existing,
+    metadata: { ...existing.metadata, labels: { ...existing.metadata.labels, ...desired.metadata.labels }, annotations: { ...existing.metadata.annotations, ...annotations }, ownerReferences: [...owners, owner] },
+    data: values,
+  });
+  return { name, namespace };
+}
+
+async function getDataObject(env: ExecutionEnv, name: string, namespace: string): Promise<DataObject | undefined> {
   try {
-    existing = await env.client.get<DataObject>(dataObjectsResource, name, { namespace });
+    return await env.client.get<DataObject>(dataObjectsResource, name, { namespace });
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
+    return undefined;
   }
-  if (!existing) {
-    await env.client.create<DataObject>(dataObjectsResource, desired);
-  } else {
-    const owners = (existing.metadata.ownerReferences ?? []).filter((r) => r.uid !== owner.uid);
-    await env.client.update<DataObject>(dataObjectsResource, {
-      ...existing,
-      metadata: { ...existing.metadata, labels: { ...existing.metadata.labels, ...desired.metadata.labels }, annotations: { ...existing.metadata.annotations, ...annotations }, ownerReferences: [...owners, owner] },
-      data: values,
-    });
-  }
-  return { name, namespace };
 }

@@ -26,9 +26,17 @@ export async function subinstallations(deps: Deps, inst: Installation, fromServe
 }
 
 export async function execution(deps: Deps, inst: Installation): Promise<Execution | undefined> {
-  const exec = await getFresh<Execution>(deps, deps.executions, executionsResource, namespaceOf(inst), nameOf(inst));
-  if (exec === undefined) return undefined;
-  return (exec.metadata.ownerReferences ?? []).some((r) => r.uid === inst.metadata.uid) ? exec : undefined;
+  return owned(inst, await getFresh<Execution>(deps, deps.executions, executionsResource, namespaceOf(inst), nameOf(inst)));
+}
+
+/** The execution as the cache has it (a copy), without asking the server about one the cache has not seen. */
+export function cachedExecution(deps: Deps, inst: Installation): Execution | undefined {
+  const cached = deps.executions.get(nameOf(inst), namespaceOf(inst));
+  return owned(inst, cached === undefined ? undefined : structuredClone(cached));
+}
+
+function owned(inst: Installation, exec: Execution | undefined): Execution | undefined {
+  return exec !== undefined && (exec.metadata.ownerReferences ?? []).some((r) => r.uid === inst.metadata.uid) ? exec : undefined;
 }
 
 export function finishedJob(obj: { status?: { jobID?: string; jobIDFinished?: string } }, jobID: string): boolean {

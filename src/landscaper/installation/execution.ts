@@ -10,25 +10,26 @@ import { contextName, nameOf, namespaceOf, operationOf, ownerRef } from './helpe
 import { executionsResource } from '../api/resources.ts';
 import type { Deps } from './types.ts';
 import { LandscaperError } from '../ls-error.ts';
+import { AlreadyExistsError } from '../../client/errors.ts';
+import { execution } from './children.ts';
 
-/** Creates or updates the Execution; returns it, or undefined when there is nothing to deploy and none exists. */
+/**
+ * Creates or updates the Execution; returns it, or undefined when there is nothing to deploy and none exists.
+ * `existing` may come from the cache, which can lag: a create the server refuses as existing reads the server's
+ * and goes on with it. A first job so creates its execution without a GET that can only answer 404.
+ */
 export async function ensureExecution(deps: Deps, inst: Installation, items: readonly DeployItemTemplate[], existing: Execution | undefined): Promise<Execution | undefined> {
   if (existing === undefined && items.length === 0) return undefined;
   const spec: ExecutionSpec = { context: contextName(inst), deployItemsCompressed: encodeDeployItemsCompressed(items) };
   const force = operationOf(inst) === OPERATION_FORCE_RECONCILE;
   if (existing === undefined) {
-    return deps.client.create<Execution>(executionsResource, {
-      apiVersion: LANDSCAPER_API_VERSION as Execution['apiVersion'],
-      kind: 'Execution',
-      metadata: {
-        name: nameOf(inst),
-        namespace: namespaceOf(inst),
-        finalizers: [LANDSCAPER_FINALIZER],
-        ownerReferences: [ownerRef(inst, true)],
-        ...(force ? { annotations: { [OPERATION_ANNOTATION]: OPERATION_FORCE_RECONCILE } } : {}),
-      },
-      spec,
-    });
+    try {
+      return await create(deps, inst, spec, force);
+    } catch (err) {
+      const current = err instanceof AlreadyExistsError ? await execution(deps, inst) : undefined;
+      if (current === undefined) throw err;
+      return ensureExecution(deps, inst, items, current);
+    }
   }
   if (existing.metadata.deletionTimestamp !== undefined) {
     throw new LandscaperError('Init', 'ExecutionBeingDeleted', `execution ${nameOf(existing)} is still being deleted; it is recreated afterwards`);
@@ -38,4 +39,19 @@ export async function ensureExecution(deps: Deps, inst: Installation, items: rea
   const annotations = { ...existing.metadata.annotations, ...(force ? { [OPERATION_ANNOTATION]: OPERATION_FORCE_RECONCILE } : {}) };
   const { deployItems: _old, ...rest } = existing.spec ?? {};
   return deps.client.update<Execution>(executionsResource, { ...existing, metadata: { ...existing.metadata, annotations }, spec: { ...rest, ...spec } });
+}
+
+function create(deps: Deps, inst: Installation, spec: ExecutionSpec, force: boolean): Promise<Execution> {
+  return deps.client.create<Execution>(executionsResource, {
+    apiVersion: LANDSCAPER_API_VERSION as Execution['apiVersion'],
+    kind: 'Execution',
+    metadata: {
+      name: nameOf(inst),
+      namespace: namespaceOf(inst),
+      finalizers: [LANDSCAPER_FINALIZER],
+      ownerReferences: [ownerRef(inst, true)],
+      ...(force ? { annotations: { [OPERATION_ANNOTATION]: OPERATION_FORCE_RECONCILE } } : {}),
+    },
+    spec,
+  });
 }

@@ -16,7 +16,7 @@ import { renderDeployExecutions, toDeployItemTemplates } from '../../templating/
 import { applyImportExecutions } from '../../templating/import-executions.ts';
 import { renderSubinstallations } from '../../templating/subinstallations.ts';
 import { rejectDataMappings, resolveBlueprint } from '../blueprint.ts';
-import { execution, subinstallations } from '../children.ts';
+import { cachedExecution, execution, subinstallations } from '../children.ts';
 import { resolveContext } from '../context.ts';
 import { deleteManaged } from '../data-objects.ts';
 import { ensureExecution } from '../execution.ts';
@@ -74,7 +74,7 @@ export const init: PhaseHandler = async (inst, deps) => {
 
   await writeImportCopies(deps, inst, loaded.blueprint.imports, imports);
   const cache = await ensureSubinstallations(deps, inst, subs.subinstallations, loaded.blueprint.imports, imports, await subinstallations(deps, inst, true));
-  const exec = await ensureExecution(deps, inst, items, await execution(deps, inst));
+  const exec = await ensureExecution(deps, inst, items, items.length > 0 ? cachedExecution(deps, inst) : await execution(deps, inst));
   await writeStates(deps, inst, { ...subs.states, ...deploy.states });
 
   // Predecessors or imports that moved meanwhile make this Init inconsistent: run it again.

@@ -16,11 +16,14 @@ import { stringFunctions } from './strings.ts';
 import { urlFunctions } from './url.ts';
 
 
+// Merged once: merging the fourteen tables per template cost ~1 ms, a copy of the merged map next to nothing.
+const sprig: FuncMap = {
+  ...stringFunctions, ...mathFunctions, ...defaultFunctions, ...dictFunctions, ...listFunctions, ...encodingFunctions,
+  ...regexFunctions, ...semverFunctions, ...dateFunctions, ...cryptoFunctions, ...reflectFunctions, ...pathFunctions,
+  ...urlFunctions, ...flowFunctions,
+};
 
+/** A fresh map per call: callers add their own functions to it. */
 export function sprigFunctions(): FuncMap {
-  return {
-    ...stringFunctions, ...mathFunctions, ...defaultFunctions, ...dictFunctions, ...listFunctions, ...encodingFunctions,
-    ...regexFunctions, ...semverFunctions, ...dateFunctions, ...cryptoFunctions, ...reflectFunctions, ...pathFunctions,
-    ...urlFunctions, ...flowFunctions,
-  };
+  return { ...sprig };
 }
