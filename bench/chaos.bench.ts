@@ -70,7 +70,8 @@ function targetPod(namespace: string, i: number, nodes: readonly string[]): Kube
 async function main(): Promise<void> {
   const server = await startApiServer({ inMemory: true, port: 0, crds: loadBosunCrds(), onError: () => {} });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
-  const mgrClient = createKubeClient({ kubeconfig: server.kubeconfig });
+  // As `bosun up`: the controllers reach the server in their own process over its loopback HTTP port.
+  const mgrClient = createKubeClient({ kubeconfig: server.inProcessKubeconfig });
   const quiet = pino({ enabled: false });
   const mgr = new Manager({ client: mgrClient, logger: pino({ enabled: process.env['BENCH_LOG'] !== undefined, level: 'info' }), gracefulShutdownTimeoutMs: 5000 });
   const webhooks = new AdmissionWebhooks({ client: mgrClient, server: new WebhookServer({ host: '127.0.0.1', port: 0, logger: quiet }), prune: 'all', logger: quiet });

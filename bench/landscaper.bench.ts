@@ -164,7 +164,8 @@ async function main(): Promise<void> {
   let counting = false;
   const server = await startApiServer({ inMemory: true, port: 0, crds: loadBosunCrds(), onError: () => {}, onRequest: (e) => counting && requests.push(e) });
   const client = createKubeClient({ kubeconfig: server.kubeconfig });
-  const mgrClient = createKubeClient({ kubeconfig: server.kubeconfig });
+  // As `bosun up`: the controllers reach the server in their own process over its loopback HTTP port.
+  const mgrClient = createKubeClient({ kubeconfig: server.inProcessKubeconfig });
   const mgr = new Manager({ client: mgrClient, logger: pino({ enabled: process.env['BENCH_LOG'] !== undefined, level: 'info' }), gracefulShutdownTimeoutMs: 5000 });
   const quiet = pino({ enabled: false });
   const webhooks = WEBHOOK ? new AdmissionWebhooks({ client: mgrClient, server: new WebhookServer({ host: '127.0.0.1', port: 0, logger: quiet }), prune: 'all', logger: quiet }) : undefined;
