@@ -12,6 +12,7 @@ import { PerPodQueue } from './per-pod-queue.ts';
 import { hostEndOf, isNamespaceName, isSafeUid, mountedNamespaces, namespacePath, PodPlumber, type PodPlumbing } from './pod-namespace.ts';
 import { DEFAULT_SPARE_NAMESPACES, isSpareName, newSpareName, SpareNamespaces, type SpareNamespace } from './spare-namespaces.ts';
 import { StateFile, readNetworkState, type NetworkState } from './state-file.ts';
+import { tracePodStart } from '../pod-start-trace.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
 export interface BridgeNetworkOptions {
@@ -204,11 +205,12 @@ export class BridgeNetwork implements PodNetworkProvider {
       // crash in between leaves a namespace or an address that the next open removes, never a pod whose
       // address could be handed out again.
       const steps = await Promise.allSettled([
-        this.stateFile.save(),
+        this.stateFile.save().then(() => tracePodStart(uid, 'network-saved')),
         (async () => {
           // An earlier attach that failed and could not clean up left its address reserved and maybe its pieces.
           if (held !== undefined) await this.plumber.remove(plumbing.path, plumbing.veth);
           await this.plumber.create(plumbing);
+          tracePodStart(uid, 'network-plumbed');
         })(),
       ]);
       for (const step of steps) if (step.status === 'rejected') throw step.reason;

@@ -19,6 +19,7 @@ import { limitsFor } from './resource-limits.ts';
 import { prepareRunDir, removeRunDir, writePodFiles, type RunDir } from './run-dir.ts';
 import { CONTAINER_SETUP } from './scripts.ts';
 import type { StartRequest } from './types.ts';
+import { tracePodStart } from '../pod-start-trace.ts';
 
 export interface SandboxOptions {
   /** Where the pods' cgroups go; a node agent uses { placement: 'top', name: 'bosun' }. */
@@ -117,6 +118,7 @@ export class Sandbox {
   async start(request: StartRequest): Promise<ContainerHandle> {
     validate(request);
     const { pod, container, logPath } = request;
+    tracePodStart(pod.uid, 'sandbox');
     const limits = limitsFor(container);
     const credentials = resolveCredentials(pod, container, this.identity, await readPasswd(), this.lastCap);
     const privileged = container.securityContext?.privileged === true;
@@ -124,8 +126,10 @@ export class Sandbox {
     // The container's /root belongs to its user, as the host sees it.
     await chown(run.scratch.root, credentials.userNamespace?.hostUid ?? credentials.uid, credentials.userNamespace?.hostGid ?? credentials.gid);
     let cgroup: ContainerCgroup | undefined;
+    tracePodStart(pod.uid, 'sandbox-files');
     try {
       const created = await this.cgroups.createContainer(pod.uid, container.name, limits, !privileged);
+      tracePodStart(pod.uid, 'sandbox-cgroups');
       cgroup = created;
       const plan = await planMounts({
         hostMounts: await readMountInfo(),
@@ -149,6 +153,7 @@ export class Sandbox {
         return ContainerHandle.startError(error.message);
       }
       await Promise.all([writeFile(run.fstab, renderFstab(plan.mounts, run.stagingRoot)), mkdir(dirname(logPath), { recursive: true })]);
+      tracePodStart(pod.uid, 'sandbox-launch');
       const pidNamespace = !(pod.hostPID === true || privileged);
       const identity = identityCommand(this.tools, credentials);
       return await ContainerHandle.launch({

@@ -5,11 +5,16 @@ import { realpath } from 'node:fs/promises';
 import { runHostCommand } from '../../host-commands/host-command.ts';
 import { readMountInfo } from '../../sandbox/mountinfo.ts';
 
-/** Mounts a tmpfs on dir unless one is already there (an agent restart re-materialises its pods' volumes). */
-export async function mountTmpfs(dir: string, sizeBytes: number | undefined): Promise<void> {
-  // mountinfo shows real paths; the data directory may be reached through a symbolic link.
-  const real = await realpath(dir);
-  if ((await readMountInfo()).some((entry) => entry.mountPoint === real)) return;
+/**
+ * Mounts a tmpfs on dir unless one is already there (an agent restart re-materialises its pods' volumes); fresh
+ * says the caller made dir just now, so nothing can be mounted on it.
+ */
+export async function mountTmpfs(dir: string, sizeBytes: number | undefined, { fresh = false }: { fresh?: boolean } = {}): Promise<void> {
+  if (!fresh) {
+    // mountinfo shows real paths; the data directory may be reached through a symbolic link.
+    const real = await realpath(dir);
+    if ((await readMountInfo()).some((entry) => entry.mountPoint === real)) return;
+  }
   const options = ['mode=0777', 'nosuid', 'nodev', ...(sizeBytes !== undefined && sizeBytes > 0 ? [`size=${sizeBytes}`] : [])];
   await runHostCommand(['mount', '-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir]);
 }

@@ -15,8 +15,10 @@ export function podVolumesDir(podDir: string): string {
  */
 export async function makeVolumeDir(podDir: string, plugin: VolumePlugin, name: string, memory?: { sizeBytes: number | undefined }): Promise<string> {
   const dir = join(podVolumesDir(podDir), plugin, name);
-  await mkdir(dir, { recursive: true });
-  if (memory !== undefined) await mountTmpfs(dir, memory.sizeBytes);
+  // mkdir names the first directory it made: a directory made just now holds no mount, so the tmpfs needs no
+  // look in mountinfo (which a burst of pods, each reading the whole table while the others mount, makes slow).
+  const made = await mkdir(dir, { recursive: true });
+  if (memory !== undefined) await mountTmpfs(dir, memory.sizeBytes, { fresh: made !== undefined });
   await chmod(dir, 0o777);
   return dir;
 }
