@@ -181,8 +181,10 @@ test('exec: a non-zero exit is a NonZeroExitCode status, v4 works, a missing com
 });
 
 test('exec with a terminal: the command runs on a pseudo-terminal that takes the size the client sends', async () => {
-  // The trap fires on the SIGWINCH the resize sends; the loop only keeps the shell alive until then.
-  const script = encodeURIComponent('trap "stty size; tty; exit 0" WINCH; echo ready; while :; do sleep 0.1; done');
+  // The trap fires on the SIGWINCH the resize sends; the loop only keeps the shell alive until then. stty sets
+  // rows and columns with one ioctl each, so the first SIGWINCH may come with the rows set and not yet the
+  // columns: the trap answers once both are.
+  const script = encodeURIComponent('trap \'set -- $(stty size); [ "$2" = 123 ] && { echo "$1 $2"; tty; exit 0; }\' WINCH; echo ready; while :; do sleep 0.1; done');
   const result = await exec(`/exec/default/sleeper/main?command=sh&command=-c&command=${script}&stdin=1&stdout=1&tty=1`, ['v5.channel.k8s.io'], undefined, { Width: 123, Height: 45 });
   assert.match(result.stdout, /^ready\r\n45 123\r\n\/dev\/pts\/\d+\r\n$/);
   assert.equal(result.error, '{"metadata":{},"status":"Success"}');
