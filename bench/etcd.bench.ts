@@ -83,9 +83,9 @@ function configMap(i: number): Record<string, unknown> {
  * CPU time (user + system, ms) a process has used, from /proc: on a machine shared with other work the
  * server's CPU per request says more than its wall-clock rate, which the other work also sets.
  */
-function cpuMs(pid: number): number {
+function cpuMs(pid: number, thread?: number): number {
   // The fields after the command name (which may hold spaces) start at the third of /proc/PID/stat.
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) / 100) * 1000;
 }
@@ -94,6 +94,11 @@ interface RoundResult {
   rate: number;
   /** The server's CPU per request (µs). */
   cpuPerRequest: number;
+  /**
+   * The CPU per request (µs) of the server's main thread: Bosun's event loop, which bounds its rate, where the
+   * process's total also counts its worker threads (commits, syncs).
+   */
+  mainCpuPerRequest: number;
   /** This process's (the client's) CPU per request (µs): it shares the machine's cores with the server. */
   clientCpuPerRequest: number;
 }
@@ -102,6 +107,7 @@ interface RoundResult {
 async function round(send: (i: number) => Promise<void>, seconds: number, counter: { next: number }, server: number): Promise<RoundResult> {
   let done = 0;
   const cpuBefore = cpuMs(server);
+  const mainBefore = cpuMs(server, server);
   const clientBefore = process.cpuUsage();
   const start = performance.now();
   const deadline = start + seconds * 1000;
@@ -115,7 +121,11 @@ async function round(send: (i: number) => Promise<void>, seconds: number, counte
   );
   const rate = (done / (performance.now() - start)) * 1000;
   const client = process.cpuUsage(clientBefore);
-  return { rate, cpuPerRequest: ((cpuMs(server) - cpuBefore) / done) * 1000, clientCpuPerRequest: (client.user + client.system) / done };
+  return {
+    rate,
+    cpuPerRequest: ((cpuMs(server) - cpuBefore) / done) * 1000,
+    mainCpuPerRequest: ((cpuMs(server, server) - mainBefore) / done) * 1000,
+    clientCpuPerRequest: (client.user + client.system) / done };
 }
 
 function bosunCreate(call: Client, token: string): (i: number) => Promise<void> {
@@ -162,12 +172,15 @@ async function main(): Promise<void> {
     for (const side of order) await round(sides[side], 1, counters[side], servers[side]);
     const results = { 'etcd http': [] as number[], 'etcd https': [] as number[], bosun: [] as number[] };
     const cpu = { 'etcd http': [] as number[], 'etcd https': [] as number[], bosun: [] as number[] };
+    const bosunMainCpu: number[] = [];
     for (let r = 0; r < rounds; r++) {
       for (const side of order) {
-        const { rate, cpuPerRequest, clientCpuPerRequest } = await round(sides[side], roundSeconds, counters[side], servers[side]);
+        const { rate, cpuPerRequest, mainCpuPerRequest, clientCpuPerRequest } = await round(sides[side], roundSeconds, counters[side], servers[side]);
         results[side].push(rate);
         cpu[side].push(cpuPerRequest);
-        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s, server CPU ${cpuPerRequest.toFixed(0)} µs, client CPU ${clientCpuPerRequest.toFixed(0)} µs per request`);
+        if (side === 'bosun') bosunMainCpu.push(mainCpuPerRequest);
+        const main = side === 'bosun' ? ` (main thread ${mainCpuPerRequest.toFixed(0)} µs)` : '';
+        console.log(`round ${r + 1} ${side.padEnd(10)} ${rate.toFixed(0)}/s, server CPU ${cpuPerRequest.toFixed(0)} µs${main}, client CPU ${clientCpuPerRequest.toFixed(0)} µs per request`);
       }
     }
 
@@ -186,6 +199,7 @@ async function main(): Promise<void> {
       [`server CPU per request (µs), etcd HTTP, median of ${rounds}`, median(cpu['etcd http']).toFixed(0), ''],
       [`server CPU per request (µs), etcd HTTPS, median of ${rounds}`, median(cpu['etcd https']).toFixed(0), ''],
       [`server CPU per request (µs), Bosun, median of ${rounds}`, median(cpu.bosun).toFixed(0), ''],
+      [`Bosun main thread (event loop) CPU per request (µs), median of ${rounds}`, median(bosunMainCpu).toFixed(0), ''],
       [`watch latency p50 (ms), ${watchers} watchers at ${watch.rate.toFixed(0)} events/s`, watch.p50.toFixed(2), ''],
       ['watch latency p99 (ms)', watch.p99.toFixed(2), '< 50 ms'],
       ['watch events delivered', `${watch.delivered}/${watch.expected}`, 'all'],
