@@ -119,7 +119,10 @@ export class AdmittedWrites {
     return this.dispatcher.applies(type) ? this.hooks : undefined;
   }
 
-  /** `user` is the request's: who admission, the webhooks and the RBAC kinds' guards see. */
+  /**
+   * `user` is the request's: who admission, the webhooks and the RBAC kinds' guards see. `body` becomes the
+   * write's own (the request's freshly decoded body): it is changed in place, not copied.
+   */
   create(user: UserInfo, type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent: string | undefined): Promise<WriteResult> {
     // Built-in mutating admission runs before the webhooks, as kube-apiserver orders its plugins.
     // LimitRanger, then ServiceAccount: kube-apiserver's plugin order.

@@ -16,10 +16,13 @@ import type { PreparedCreate } from './prepared-write.ts';
 import { groupResource, type ResourceType } from './resource-type.ts';
 import type { CreateOptions } from './write-types.ts';
 
-/** A create body as the server reads it: an object, type meta checked and set, the namespace from the URL. */
+/**
+ * A create body as the server reads it: an object, type meta checked and set, the namespace from the URL.
+ * Works on `body` in place: the caller passes a body it owns (a request's, freshly decoded, or a copy).
+ */
 export function normalizeCreate(type: ResourceType, namespace: string, body: unknown): KubeObject {
   if (!isPlainObject(body)) throw errors.badRequest('the body of the request must be a JSON object');
-  const object = structuredClone(body) as KubeObject;
+  const object = body as KubeObject;
   if (!isPlainObject(object.metadata)) object.metadata = {};
   checkTypeMeta(type, object);
   const meta = object.metadata;

@@ -12,5 +12,5 @@ export function storedClasses(store: SqliteStore): () => StorageClass[] {
 }
 
 export function seedDefaultStorageClass(objects: ObjectService, type: ResourceType): void {
-  if (!objects.find(type, '', localPathStorageClass.metadata.name ?? '')) objects.create(type, '', structuredClone(localPathStorageClass), { fieldManager: 'bosun' });
+  if (!objects.find(type, '', localPathStorageClass.metadata.name ?? '')) objects.create(type, '', localPathStorageClass, { fieldManager: 'bosun' });
 }

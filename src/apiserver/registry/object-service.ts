@@ -78,7 +78,8 @@ export class ObjectService {
   }
 
   create(type: ResourceType, namespace: string, body: unknown, options: CreateOptions, userAgent?: string): WriteResult {
-    return runNow(createSteps(this, serverSelf, type, namespace, body, options, userAgent, undefined));
+    // The server's own writers may keep their bodies (a template, the wanted state): the write works on a copy.
+    return runNow(createSteps(this, serverSelf, type, namespace, structuredClone(body), options, userAgent, undefined));
   }
 
   /** Replaces an object (PUT semantics). `subresource === 'status'` takes only `.status` from the body. */

@@ -22,7 +22,7 @@ export function reconcileBootstrapPolicy(objects: ObjectService, registry: Resou
   for (const role of bootstrapClusterRoles) {
     const stored = objects.find(roles, '', role.metadata.name ?? '');
     if (!stored) {
-      objects.create(roles, '', structuredClone(role), options);
+      objects.create(roles, '', role, options);
       continue;
     }
     const lost = role.aggregationRule ? [] : missing(role.rules ?? [], (stored.object as ClusterRole).rules);
@@ -31,7 +31,7 @@ export function reconcileBootstrapPolicy(objects: ObjectService, registry: Resou
   for (const binding of bootstrapClusterRoleBindings) {
     const stored = objects.find(bindings, '', binding.metadata.name ?? '');
     if (!stored) {
-      objects.create(bindings, '', structuredClone(binding), options);
+      objects.create(bindings, '', binding, options);
       continue;
     }
     const lost = missing(binding.subjects ?? [], (stored.object as RoleBinding).subjects);
