@@ -145,6 +145,75 @@ function compareNode(l: unknown, r: unknown, schema: FieldSchema | undefined, pa
   for (const pe of new Set([...li.pes, ...ri.pes])) compareNode(li.byPE.get(pe), ri.byPE.get(pe), items, [...path, pe], c);
 }
 
+/** metadata fields never recorded as owned (STRIPPED_FIELDS below f:metadata). */
+const strippedMetadata = new Set([...STRIPPED_FIELDS.withPrefix('f:metadata').members].map((pe) => pe.slice(2)));
+
+/**
+ * FieldsV1 of a value's fields below it, in one walk: what walkAll, then FieldSet's encoding, give. `replace`
+ * may answer for a key: null leaves it out, a FieldsV1 stands in for its fields (left out when empty). Undefined
+ * when the value holds a list that is not atomic (its items' keys need the general path).
+ */
+function fieldsBelow(value: JsonObject, schema: FieldSchema | undefined, replace?: (key: string, v: unknown) => JsonObject | null | undefined): JsonObject | undefined {
+  const out: JsonObject = {};
+  // Field path elements in FieldSet order: by name, as strings compare.
+  for (const key of Object.keys(value).sort()) {
+    const v = value[key];
+    const replaced = replace?.(key, v);
+    if (replaced === null) continue;
+    if (replaced !== undefined) {
+      if (Object.keys(replaced).length > 0) out[fieldPE(key)] = replaced;
+      continue;
+    }
+    const child = childSchema(schema, key);
+    const shape = shapeOf(child, v);
+    if (shape === 'list') return undefined;
+    if (shape === 'leaf' || Object.keys(v as JsonObject).length === 0) {
+      out[fieldPE(key)] = {};
+      continue;
+    }
+    const below = fieldsBelow(v as JsonObject, child);
+    if (!below) return undefined;
+    out[fieldPE(key)] = { '.': {}, ...below };
+  }
+  return out;
+}
+
+/**
+ * recordUpdate of a create with no managers yet (the common create): its one entry owns every field the object
+ * sets, less the stripped and the ignored ones, built without field sets. Undefined where the general path is
+ * needed: lists that are not atomic, ignored fields below the top level, a stripped metadata field with fields
+ * of its own.
+ */
+function recordCreate(newObj: JsonObject, manager: string, apiVersion: string, time: Date | string, schema: ObjectFieldSchema, ignoredFields: readonly (readonly string[])[]): JsonObject | undefined {
+  if (ignoredFields.some((path) => path.length !== 1)) return undefined;
+  const ignored = new Set(ignoredFields.map((path) => path[0]!));
+  const next = shallowWithoutManagedFields(newObj);
+  const meta = next['metadata'];
+  const metaSchema = childSchema(schema, 'metadata');
+  if (!isJsonObject(meta) || shapeOf(metaSchema, meta) !== 'map') return undefined;
+  // A stripped field with fields below it keeps those in the general path.
+  for (const v of [next['apiVersion'], next['kind'], ...[...strippedMetadata].map((key) => meta[key])]) {
+    if (isJsonObject(v) ? Object.keys(v).length > 0 : Array.isArray(v) && v.length > 0) return undefined;
+  }
+  const metaFields = fieldsBelow(meta, metaSchema, (key) => (strippedMetadata.has(key) ? null : undefined));
+  if (!metaFields) return undefined;
+  // At the top, as compareObjects from an empty object: unset fields are no fields.
+  const fields = fieldsBelow(next, schema, (key, v) => {
+    if (key === 'metadata') return metaFields;
+    return v === undefined || key === 'apiVersion' || key === 'kind' || ignored.has(fieldPE(key)) ? null : undefined;
+  });
+  if (!fields) return undefined;
+  if (Object.keys(fields).length === 0) return next;
+  // Key order follows metav1.ManagedFieldsEntry's JSON, as encodeManagedFields writes it.
+  const entry: JsonObject = { manager, operation: 'Update' };
+  if (apiVersion) entry['apiVersion'] = apiVersion;
+  entry['time'] = formatTime(time);
+  entry['fieldsType'] = 'FieldsV1';
+  entry['fieldsV1'] = fields;
+  meta['managedFields'] = [entry];
+  return next;
+}
+
 function walkChildren(v: unknown, schema: FieldSchema | undefined, path: string[], into: FieldSet): void {
   const tmp = new FieldSet();
   walkAll(v, schema, path, tmp);
@@ -504,6 +573,10 @@ export function recordUpdate(
     }
     // Clients that drop managedFields (or send garbage) keep the stored ones.
     managers = fromRequest && fromRequest.size ? fromRequest : decodeManagedFields(isJsonObject(oldMeta) ? oldMeta['managedFields'] : undefined);
+  }
+  if (!oldObj && !subresource && managers.size === 0) {
+    const created = recordCreate(newObj, manager || 'unknown', apiVersion, time, schema, options.ignoredFields ?? []);
+    if (created) return created;
   }
   managers = cloneSets(managers);
   // Only read, and only the copy's metadata is written below: copies of the top level and metadata do, where

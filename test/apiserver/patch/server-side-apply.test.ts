@@ -176,6 +176,28 @@ test('recordUpdate: status subresource entries and managers left with nothing ar
   assert.deepEqual(mf(after).map((e) => e['manager']), ['controller'], 'creator owned only spec and is dropped; wiper gained nothing');
 });
 
+test('recordUpdate: a create records exactly what an update from an empty object records', () => {
+  // A create with no managers takes a one-walk path; an update from {} takes the field-set path. Both must
+  // write the same entry, byte for byte.
+  const configMap = builtinSchema('', 'v1', 'ConfigMap')!;
+  const deployment = builtinSchema('apps', 'v1', 'Deployment')!;
+  const cases: [string, JsonObject, typeof schema, string[][]][] = [
+    ['a ConfigMap', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'x', uid: 'u', creationTimestamp: T0, labels: { b: '1', a: '2' }, annotations: {} }, data: { z: 'x', key: 'v' }, binaryData: {} }, configMap, []],
+    ['only stripped metadata', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'x', generation: 1 } }, configMap, []],
+    ['nulls and empty maps', base({ size: null, color: 'red' }, { labels: {}, annotations: { 'a/b': '' } }), schema, []],
+    ['status ignored', { ...base({ size: 1 }), status: { phase: 'x' } }, schema, [['f:status']]],
+    ['an atomic list and a set', base({ args: ['a'], tags: ['t'] }), schema, []],
+    ['a map list', base({ ports: [{ port: 80 }] }), schema, []],
+    ['a Deployment', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', labels: { app: 'a' } }, spec: { replicas: 1, selector: { matchLabels: { app: 'a' } }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } }, deployment, [['f:status']]],
+    ['unknown fields', base({ size: 1, extra: { deep: { er: 1 } } }), fromOpenAPIV3Schema({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true }), []],
+  ];
+  for (const [what, object, objectSchema, ignoredFields] of cases) {
+    const created = recordUpdate(undefined, structuredClone(object), 'kubectl-create', 'v1', undefined, T0, objectSchema, { ignoredFields });
+    const general = recordUpdate({}, structuredClone(object), 'kubectl-create', 'v1', undefined, T0, objectSchema, { ignoredFields });
+    assert.equal(JSON.stringify(created), JSON.stringify(general), what);
+  }
+});
+
 test('builtin pod: containers keyed by name, ports by containerPort+protocol with default', () => {
   const podSchema = builtinSchema('', 'v1', 'Pod');
   assert.ok(podSchema);
