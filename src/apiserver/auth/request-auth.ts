@@ -18,7 +18,9 @@ export interface RequestAuth {
  */
 export async function admitRequest(auth: RequestAuth, req: IncomingMessage, request: ResourceRequest | NonResourceRequest | undefined, path: string): Promise<UserInfo> {
   const authenticated = await authenticate(auth.authenticators, req);
-  const user = await impersonate(auth.authorizer, authenticated, req.headersDistinct);
+  // Most requests impersonate no one: their headers need no second, per-value copy.
+  const impersonating = Object.keys(req.headers).some((header) => header.startsWith('impersonate-'));
+  const user = impersonating ? await impersonate(auth.authorizer, authenticated, req.headersDistinct) : authenticated;
   const method = req.method ?? 'GET';
   await authorizeOrForbid(auth.authorizer, requestAttributes(user, request ?? { kind: 'nonresource', path }, method));
   return user;

@@ -55,6 +55,8 @@ export function requestUrl(target: string | undefined): URL {
 
 /** A percent-decoded path segment; a bad escape is a 400 in Go's url.PathUnescape words, not a URIError. */
 function decodePathSegment(segment: string): string {
+  // Most segments have nothing escaped.
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

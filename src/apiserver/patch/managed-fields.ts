@@ -322,6 +322,8 @@ export function encodeManagedFields(sets: ManagedSets): ManagedFieldsEntry[] | u
 
 /** metav1.Time: RFC 3339 in UTC with second precision. */
 export function formatTime(t: Date | string): string {
+  // Already in that form (nowTime's): as it is, without a parse and a print.
+  if (typeof t === 'string' && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(t)) return t;
   const d = typeof t === 'string' ? new Date(t) : t;
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
