@@ -10,6 +10,7 @@
 // created at once through the API, from the creates to all 200 Complete. Env: BENCH_REPEAT (default 3; medians
 // are reported), BENCH_FOLDERS (default 200), BENCH_TRACE=1 (when the n-th Workflow, Job, pod and check run
 // appeared and ended, as quantiles from the push, and the same for the ceiling's Jobs and pods).
+import { readdirSync, readFileSync } from 'node:fs';
 import type { KubeObject } from '../src/apimachinery/object.ts';
 import { jobsResource, namespacesResource, podsResource } from '../src/apimachinery/builtin-resources.ts';
 import { workflowsResource } from '../src/terrakojo/api/resources.ts';
@@ -68,15 +69,51 @@ class Trace {
     await Promise.all(this.informers.map((i) => i.stop()));
   }
 
+  private cpuAtStart = { main: 0, tree: 0 };
+
+  startCpu(): void {
+    if (TRACE) this.cpuAtStart = upCpu(this.t.up.dataDir);
+  }
+
   report(label: string, from: number, n: number): void {
     if (!TRACE) return;
-    console.log(`    trace ${label} (ms from start: first / 25% / 50% / 75% / last of ${n}):`);
+    const cpu = upCpu(this.t.up.dataDir);
+    console.log(`    trace ${label}: CPU of bosun up ${(cpu.main - this.cpuAtStart.main).toFixed(2)} s, of its process tree ${(cpu.tree - this.cpuAtStart.tree).toFixed(2)} s; ms from start: first / 25% / 50% / 75% / last of ${n}:`);
     for (const [state, seen] of this.firsts) {
       const at = [...seen.values()].map((v) => v - from).sort((a, b) => a - b);
       const nth = (q: number) => at[Math.min(at.length - 1, Math.max(0, Math.ceil(q * n) - 1))];
       console.log(`      ${state.padEnd(28)} ${[0, 0.25, 0.5, 0.75, 1].map((q) => (q === 0 ? at[0] : nth(q)) ?? '-').map((v) => String(v).padStart(6)).join(' ')}  (${at.length})`);
     }
   }
+}
+
+/** CPU seconds so far of `bosun up` itself and of its whole process tree (helpers, pods), from /proc; TRACE only. */
+function upCpu(dataDir: string): { main: number; tree: number } {
+  const tick = 100; // USER_HZ on Linux
+  const procs = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  const stats = new Map<number, { ppid: number; self: number; children: number }>();
+  let root: number | undefined;
+  for (const pid of procs) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(pid), { ppid: Number(f[1]), self: Number(f[11]) + Number(f[12]), children: Number(f[13]) + Number(f[14]) });
+      if (root === undefined) {
+        const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        if (cmd.includes('up') && cmd.includes(dataDir)) root = Number(pid);
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (root === undefined) return { main: NaN, tree: NaN };
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = stats.get(p)?.ppid) if (p === root) return true;
+    return false;
+  };
+  let tree = 0;
+  for (const [pid, s] of stats) if (inTree(pid)) tree += s.self + s.children;
+  return { main: stats.get(root)!.self / tick, tree: tree / tick };
 }
 
 const podStates = (pod: KubeObject): string[] => {
@@ -123,6 +160,7 @@ async function terrakojoRun(t: TerrakojoUp, n: number): Promise<TerrakojoRun> {
     await trace.watch<Job>(jobsResource, jobStates);
     await trace.watch(podsResource, podStates);
   }
+  trace.startCpu();
   const pushedWall = Date.now();
   const pushedAt = performance.now();
   const sha = t.gh.commit(OWNER, ns, { branch: 'main', files: folders });
@@ -201,6 +239,7 @@ async function ceilingRun(t: TerrakojoUp, n: number): Promise<number> {
       await trace.watch<Job>(jobsResource, jobStates);
       await trace.watch(podsResource, podStates);
     }
+    trace.startCpu();
     const createdWall = Date.now();
     const createdAt = performance.now();
     await Promise.all(Array.from({ length: FOLDERS }, (_, i) => t.client.create<Job>(jobsResource, bareJob(ns, i), { namespace: ns })));
