@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Volume } from '../../src/apimachinery/api/index.ts';
 import { materialiseVolumes, removePodVolumes, volumeBindings, type VolumeContext } from '../../src/node/agent/pod-volumes.ts';
-import { mountsUnder } from '../../src/node/agent/volumes/tmpfs.ts';
+import { mountTmpfs, mountsUnder, unmount } from '../../src/node/agent/volumes/tmpfs.ts';
 import { SandboxSpecError } from '../../src/node/sandbox/errors.ts';
 import { CLAIMS, CONFIGMAPS, NAMESPACE, SECRETS, configMap, openPodFixture, secret, type PodFixture } from './agent-pod-fixture.ts';
 
@@ -68,6 +68,32 @@ test('emptyDir medium Memory is a tmpfs of sizeLimit, unmounted by cleanup, also
   await assert.rejects(stat(join(context.podDir, 'volumes')), { code: 'ENOENT' });
 });
 
+test('memory-backed volumes set up at once share a mount batch, each with its own size; a failure stays its own', async () => {
+  // The first mount runs alone; the five arriving meanwhile are one `mount -a`, one of them through a space.
+  const contexts = Array.from({ length: 6 }, (_, i) => {
+    const context = fixture.context();
+    return i === 5 ? { ...context, podDir: `${context.podDir} spaced` } : context;
+  });
+  const volumes = await Promise.all(contexts.map((context, i) => one(context, { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: `${i + 1}Mi` } })));
+  const mountinfo = (await readFile('/proc/self/mountinfo', 'utf8')).split('\n');
+  for (const [i, volume] of volumes.entries()) {
+    const line = mountinfo.find((l) => l.split(' ')[4] === volume.hostPath.replaceAll(' ', '\\040'));
+    assert.ok(line, `${volume.hostPath} is mounted`);
+    assert.match(line, new RegExp(` - tmpfs tmpfs \\S*size=${(i + 1) * 1024}k`));
+  }
+  await removePodVolumes(contexts[5]!.podDir);
+
+  const dirs = ['first', 'second', 'missing/below', 'third'].map((name) => join(fixture.dir, 'batch', name));
+  await Promise.all(dirs.filter((dir) => !dir.includes('missing')).map((dir) => mkdir(dir, { recursive: true })));
+  const results = await Promise.allSettled(dirs.map((dir) => mountTmpfs(dir, undefined, { fresh: true })));
+  assert.deepEqual(results.map((r) => r.status), ['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+  assert.match(String((results[2] as PromiseRejectedResult).reason), /missing\/below/);
+  for (const dir of dirs.filter((d) => !d.includes('missing'))) {
+    assert.equal((await mountsUnder(dir)).length, 1, `${dir} holds one tmpfs`);
+    await unmount(dir);
+  }
+});
+
 test('configMap volumes are projected atomically: ..data, a timestamped dir, a link per key, modes', async () => {
   const context = fixture.context();
   const volume = await one(context, { name: 'config', configMap: { name: 'app-config' } });
@@ -88,6 +114,7 @@ test('configMap volumes are projected atomically: ..data, a timestamped dir, a l
   // Items choose keys, paths (nested) and modes; a rewrite swaps ..data and drops what the new payload lacks,
   // and what an interrupted write left behind.
   await mkdir(join(dir, '..2020_01_01_00_00_00.stray'));
+  await symlink('..2020_01_01_00_00_00.stray', join(dir, '..data_tmp'));
   // A strict agent umask must not make nested directories untraversable for container users.
   const umask = process.umask(0o077);
   try {

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AddressPool } from '../../src/node/network/address-pool.ts';
-import { BatchQueue } from '../../src/node/network/batch-queue.ts';
+import { BatchQueue } from '../../src/node/host-commands/batch-queue.ts';
 import { BridgeNetwork } from '../../src/node/network/bridge-network.ts';
 import { ipBatchScript } from '../../src/node/network/host-command.ts';
 import { containsCidr, formatAddress, formatCidr, parseAddress, parseCidr, subnets } from '../../src/node/network/ipv4.ts';

@@ -81,6 +81,8 @@ export class LiveVolumes {
   private tokenTimer: NodeJS.Timeout | undefined;
   /** The last failure recorded per volume, so that a failure is recorded once. */
   private readonly failures = new Map<string, string>();
+  /** What the volumes were set up from (the API objects as read then), until their first rewrite. */
+  private setUp: { objects: PodApiObjects; metadata: PodView['metadata'] } | undefined;
 
   /** context: what the pod's volumes were set up with. */
   constructor(
@@ -89,6 +91,7 @@ export class LiveVolumes {
     volumes: readonly Volume[],
   ) {
     this.volumes = volumes.filter(isApiData);
+    this.setUp = { objects: context.objects, metadata: context.pod.metadata };
     this.context = { ...context, objects: new WatchedPodObjects(o.client, context.objects.namespace, o.watches, context.objects.tokens) };
   }
 
@@ -127,12 +130,37 @@ export class LiveVolumes {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.dirty && !this.stopped) {
       this.dirty = false;
+      // A change while this looks sets dirty again, and the next pass looks again.
+      if (this.setUp !== undefined && (await this.unchangedSinceSetUp(this.setUp))) continue;
+      this.setUp = undefined;
       for (const volume of this.volumes) {
         if (this.stopped) return;
         await this.refresh(volume);
       }
     }
     this.renewTokensWhenDue();
+  }
+
+  /**
+   * The watches' first listing usually holds the objects the volumes were just set up from: when every one has
+   * the resourceVersion read then (or is missing as it was), the pod's metadata is as it was and no token is
+   * due, the volumes hold what a rewrite would write, and a burst of pods skips a second set-up of each.
+   */
+  private async unchangedSinceSetUp(setUp: { objects: PodApiObjects; metadata: PodView['metadata'] }): Promise<boolean> {
+    const tokenDue = this.context.objects.tokens.nextRefresh();
+    if (tokenDue !== undefined && Date.now() >= tokenDue) return false;
+    if (metadataKey(setUp.metadata) !== metadataKey(this.context.pod.metadata)) return false;
+    try {
+      const versions = await Promise.all(
+        references(this.volumes).map(async ([kind, name]) => {
+          const [seen, read] = await Promise.all(kind === 'configmap' ? [this.context.objects.configMap(name), setUp.objects.configMap(name)] : [this.context.objects.secret(name), setUp.objects.secret(name)]);
+          return seen?.metadata.resourceVersion === read?.metadata.resourceVersion;
+        }),
+      );
+      return versions.every(Boolean);
+    } catch {
+      return false; // rewritten, and the rewrite reports what fails
+    }
   }
 
   private renewTokensWhenDue(): void {

@@ -1,6 +1,6 @@
 // The host-side ip commands of pods attaching (or detaching) at once, run by one `ip -force -batch` process:
 // -force runs every line, and ip names each line that failed.
-import { BatchQueue } from './batch-queue.ts';
+import { BatchQueue } from '../host-commands/batch-queue.ts';
 import { HostCommandError, ipBatchScript, runHostCommand } from './host-command.ts';
 
 export class IpBatcher {

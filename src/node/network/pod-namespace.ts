@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMountInfo } from '../sandbox/mountinfo.ts';
-import { BatchQueue } from './batch-queue.ts';
+import { BatchQueue } from '../host-commands/batch-queue.ts';
 import { HostCommandError, ipBatchScript, isAlreadyGone, runHostCommand } from './host-command.ts';
 import { IpBatcher, runIpBatch } from './ip-batcher.ts';
 import { isSpareName, spareVethName } from './spare-namespaces.ts';

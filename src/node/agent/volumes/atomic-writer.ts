@@ -2,7 +2,7 @@
 // to it by renaming a symlink (atomic), and each top-level name is a symlink through `..data`. A container
 // therefore sees either the old or the new set of files, never a mix, and a rewrite (a changed ConfigMap,
 // Secret or pod label) replaces the content in one step; an unchanged payload is not written again.
-import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SandboxSpecError } from '../../sandbox/errors.ts';
 
@@ -47,53 +47,67 @@ async function pathsUnder(dir: string): Promise<Set<string>> {
 }
 
 /** kubelet's shouldWritePayload and pathsToRemove: true when a file's content differs or a previous path goes. */
-async function payloadDiffers(targetDir: string, payload: Payload): Promise<boolean> {
-  const current = await readlink(join(targetDir, DATA_LINK)).catch(() => undefined);
-  if (current === undefined) return true;
-  const oldDir = join(targetDir, current);
+async function payloadDiffers(oldDir: string, payload: Payload): Promise<boolean> {
   const wanted = new Set<string>();
   for (const path of payload.keys()) for (let sub = path; sub !== '.' && sub !== ''; sub = dirname(sub)) wanted.add(sub);
-  for (const path of await pathsUnder(oldDir)) if (!wanted.has(path)) return true;
-  for (const [path, file] of payload) {
-    const onDisk = await readFile(join(oldDir, path)).catch(() => undefined);
-    if (onDisk === undefined || !onDisk.equals(file.content)) return true;
-  }
-  return false;
+  const files = [...payload];
+  const [present, onDisk] = await Promise.all([pathsUnder(oldDir), Promise.all(files.map(([path]) => readFile(join(oldDir, path)).catch(() => undefined)))]);
+  for (const path of present) if (!wanted.has(path)) return true;
+  return files.some(([, file], i) => !onDisk[i]?.equals(file.content));
+}
+
+async function writePayloadFile(dataDir: string, path: string, file: ProjectedFile): Promise<void> {
+  const target = join(dataDir, path);
+  await makeDirs(dataDir, dirname(path));
+  await writeFile(target, file.content, { mode: file.mode });
+  // writeFile's mode is narrowed by the umask; the volume's mode is not.
+  await chmod(target, file.mode);
+}
+
+/** A symbolic link at path unless something is there already (true when it was made). */
+function linkUnlessPresent(target: string, path: string): Promise<boolean> {
+  return symlink(target, path).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => (error.code === 'EEXIST' ? false : Promise.reject(error)),
+  );
+}
+
+/** Removes what targetDir holds of an earlier payload: its data directory (or a failed write's) and its names' links. */
+async function removePrevious(targetDir: string, current: string, visible: Set<string>): Promise<void> {
+  await Promise.all(
+    (await readdir(targetDir)).map(async (name) => {
+      if (TIMESTAMPED_DIR.test(name) && name !== current) await rm(join(targetDir, name), { recursive: true, force: true });
+      if (name.startsWith('..') || visible.has(name)) return;
+      const target = await readlink(join(targetDir, name)).catch(() => undefined);
+      if (target?.startsWith(`${DATA_LINK}/`)) await rm(join(targetDir, name));
+    }),
+  );
 }
 
 /**
  * Writes payload into targetDir (which must exist) as kubelet's AtomicWriter lays it out; false, writing nothing,
- * when the volume already holds exactly that content (kubelet compares contents, not modes).
+ * when the volume already holds exactly that content (kubelet compares contents, not modes). Independent steps
+ * run side by side: in a burst of pods each step waits its turn in the thread pool, so the number of steps one
+ * after another is what a volume's set-up takes.
  */
 export async function writeAtomically(targetDir: string, payload: Payload): Promise<boolean> {
   for (const path of payload.keys()) validatePayloadPath(path);
-  if (!(await payloadDiffers(targetDir, payload))) return false;
+  const previous = await readlink(join(targetDir, DATA_LINK)).catch(() => undefined);
+  if (previous !== undefined && !(await payloadDiffers(join(targetDir, previous), payload))) return false;
   const dataDir = await mkdtemp(join(targetDir, timestampPrefix(new Date())));
-  await chmod(dataDir, 0o755);
-  for (const [path, file] of payload) {
-    const target = join(dataDir, path);
-    await makeDirs(dataDir, dirname(path));
-    await writeFile(target, file.content, { mode: file.mode });
-    // writeFile's mode is narrowed by the umask; the volume's mode is not.
-    await chmod(target, file.mode);
-  }
+  await Promise.all([chmod(dataDir, 0o755), ...[...payload].map(([path, file]) => writePayloadFile(dataDir, path, file))]);
+  const current = basename(dataDir);
   const tmpLink = join(targetDir, DATA_LINK_TMP);
-  await rm(tmpLink, { force: true });
-  await symlink(basename(dataDir), tmpLink);
+  // A link left by a write that failed here is replaced.
+  if (!(await linkUnlessPresent(current, tmpLink))) {
+    await rm(tmpLink, { force: true });
+    await symlink(current, tmpLink);
+  }
   await rename(tmpLink, join(targetDir, DATA_LINK));
 
   const visible = new Set([...payload.keys()].map((path) => path.split('/')[0] ?? path));
-  for (const name of visible) {
-    const link = join(targetDir, name);
-    if (!(await lstat(link).then(() => true, () => false))) await symlink(join(DATA_LINK, name), link);
-  }
+  await Promise.all([...visible].map((name) => linkUnlessPresent(join(DATA_LINK, name), join(targetDir, name))));
   // Names of the previous payload that the new one lacks, then the previous data (and any a failed write left).
-  const current = basename(dataDir);
-  for (const name of await readdir(targetDir)) {
-    if (TIMESTAMPED_DIR.test(name) && name !== current) await rm(join(targetDir, name), { recursive: true, force: true });
-    if (name.startsWith('..') || visible.has(name)) continue;
-    const target = await readlink(join(targetDir, name)).catch(() => undefined);
-    if (target?.startsWith(`${DATA_LINK}/`)) await rm(join(targetDir, name));
-  }
+  await removePrevious(targetDir, current, visible);
   return true;
 }
