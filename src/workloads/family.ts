@@ -61,16 +61,17 @@ export function registerWorkloads(mgr: Manager, options: WorkloadsOptions = {}):
  * controller patches taints and writes node and pod status; the endpointslice and endpoints controllers read
  * Services and write EndpointSlices and Endpoints; each records Events.
  */
+// get on every resource whose status is written: the runtime's status writer reads the object again after a
+// write conflict (client-go's RetryOnConflict does the same; upstream's controller roles have get).
 const rbac: readonly PolicyRule[] = [
-  { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch', 'create', 'patch', 'delete'] },
+  { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
   { apiGroups: [''], resources: ['pods/status'], verbs: ['update'] },
   { apiGroups: [''], resources: ['pods/binding'], verbs: ['create'] },
-  { apiGroups: [''], resources: ['nodes'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: [''], resources: ['nodes/status'], verbs: ['update'] },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: ['list', 'watch'] },
   { apiGroups: ['batch'], resources: ['jobs'], verbs: ['get', 'list', 'watch', 'create', 'delete'] },
   { apiGroups: ['batch'], resources: ['jobs/status'], verbs: ['update'] },
-  // get: the status writer reads the CronJob again after a write conflict.
   { apiGroups: ['batch'], resources: ['cronjobs'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['batch'], resources: ['cronjobs/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['replicasets'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] },
@@ -85,21 +86,21 @@ const rbac: readonly PolicyRule[] = [
   { apiGroups: ['apps'], resources: ['statefulsets'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['statefulsets/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['controllerrevisions'], verbs: ['get', 'list', 'watch', 'create', 'patch', 'delete'] },
-  { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['list', 'watch', 'create', 'patch'] },
+  { apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'watch', 'create', 'patch'] },
   // The HorizontalPodAutoscaler controller: its autoscalers' status, its targets' scale, and the pods' readings.
-  { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['list', 'watch'] },
+  { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['autoscaling'], resources: ['horizontalpodautoscalers/status'], verbs: ['update'] },
   { apiGroups: ['apps'], resources: ['deployments/scale', 'replicasets/scale', 'statefulsets/scale'], verbs: ['get', 'patch'] },
   { apiGroups: ['metrics.k8s.io'], resources: ['pods'], verbs: ['list'] },
   // The PersistentVolume controller: binds claims and volumes and keeps their phases.
-  { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['list', 'watch', 'patch'] },
+  { apiGroups: [''], resources: ['persistentvolumes'], verbs: ['get', 'list', 'watch', 'patch'] },
   { apiGroups: [''], resources: ['persistentvolumes/status', 'persistentvolumeclaims/status'], verbs: ['update'] },
   { apiGroups: ['storage.k8s.io'], resources: ['storageclasses'], verbs: ['list', 'watch'] },
   // The DaemonSet controller: its sets' status (it shares the pod, node and ControllerRevision rules above).
   { apiGroups: ['apps'], resources: ['daemonsets'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['apps'], resources: ['daemonsets/status'], verbs: ['update'] },
   // The disruption controller: budgets' status from the pods they select and their controllers' scale.
-  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['list', 'watch'] },
+  { apiGroups: ['policy'], resources: ['poddisruptionbudgets'], verbs: ['get', 'list', 'watch'] },
   { apiGroups: ['policy'], resources: ['poddisruptionbudgets/status'], verbs: ['update'] },
 ];
 

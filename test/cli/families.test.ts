@@ -95,3 +95,20 @@ test('bosun manifests --family NAME prints that family\'s CRDs (first, then the 
   }
   assert.deepEqual(names(all.out), [...chaosFamily.crds, ...landscaperFamily.crds, ...terrakojoFamily.crds].sort());
 });
+
+test('every family that updates a status may also get the object: the status writer reads it again after a conflict', () => {
+  const missing: string[] = [];
+  for (const f of bosunFamilies) {
+    const allowed = (group: string, resource: string, verb: string): boolean =>
+      f.rbac.some((rule) => (rule.apiGroups ?? []).includes(group) && (rule.resources ?? []).includes(resource) && (rule.verbs as readonly string[]).some((v) => v === verb || v === '*'));
+    for (const rule of f.rbac) {
+      if (!(rule.verbs as readonly string[]).includes('update')) continue;
+      for (const resource of rule.resources ?? []) {
+        if (!resource.endsWith('/status')) continue;
+        const object = resource.slice(0, -'/status'.length);
+        for (const group of rule.apiGroups ?? []) if (!allowed(group, object, 'get')) missing.push(`${f.name}: get ${group || 'core'}/${object}`);
+      }
+    }
+  }
+  assert.deepEqual(missing, []);
+});
