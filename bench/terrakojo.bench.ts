@@ -5,7 +5,7 @@
 // Measured, per run, in a fresh namespace and GitHub repository: one commit touching 200 folders
 // (infra/f000/main.tf … infra/f199/main.tf) pushed, its webhook delivered; the time from the push until the first
 // check run exists and until all 200 are completed/success; GitHub API calls under /check-runs per Workflow
-// (at most one per distinct phase: 3) and the calls of the sync itself (everything else).
+// (target: distinct phases + 1 = 4) and the calls of the sync itself (everything else).
 // The ceiling, in the same run and on the same node agent: 200 bare Jobs with the same (hardened) pod template
 // created at once through the API, from the creates to all 200 Complete. Env: BENCH_REPEAT (default 3; medians
 // are reported), BENCH_FOLDERS (default 200), BENCH_TRACE=1 (when the n-th Workflow, Job, pod and check run
@@ -24,7 +24,7 @@ const REPEAT = Number(process.env['BENCH_REPEAT'] ?? 3);
 const FOLDERS = Number(process.env['BENCH_FOLDERS'] ?? 200);
 const TIMEOUT_MS = 300_000;
 const SCRIPT = 'echo ok';
-const TARGET_CALLS = 3;
+const TARGET_CALLS = 4;
 const TRACE = process.env['BENCH_TRACE'] === '1';
 
 const median = (xs: number[]): number => {
@@ -279,7 +279,7 @@ async function main(): Promise<void> {
   console.log(`terrakojo, medians of ${REPEAT} runs:`);
   console.log(`  push → first check run created: ${fmt(median(runs.map((r) => r.firstCheckRunMs)))}; → all ${FOLDERS} created: ${fmt(median(runs.map((r) => r.allCreatedMs)))}`);
   console.log(`  push → all ${FOLDERS} check runs completed/success: ${fmt(all)} (ceiling, ${FOLDERS} bare Jobs created at once → all Complete: ${fmt(ceiling)}; ratio ${(all / ceiling).toFixed(2)}x; per-run ratios ${runs.map((r, i) => (r.allCompletedMs / ceilings[i]!).toFixed(2)).join(' / ')})`);
-  console.log(`  GitHub calls under /check-runs per Workflow: ${median(runs.map((r) => r.checkRunCallsPerWorkflow)).toFixed(2)} (at most one per distinct phase: ${TARGET_CALLS})`);
+  console.log(`  GitHub calls under /check-runs per Workflow: ${median(runs.map((r) => r.checkRunCallsPerWorkflow)).toFixed(2)} (target: distinct phases + 1 = ${TARGET_CALLS})`);
   console.log(`  GitHub calls of the sync itself (all others): ${median(runs.map((r) => r.syncCalls))} for the push`);
 }
 

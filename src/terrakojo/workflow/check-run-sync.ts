@@ -27,25 +27,19 @@ export function checkRunDetailsUrl(base: string | undefined, workflow: Workflow)
   return `${base.replace(/\/+$/, '')}/namespaces/${ns}/workflows/${name}`;
 }
 
-export interface CheckRunLookUp {
-  /** false only when no check run can exist yet: the finalizer, without which none is made, was added just now. */
-  lookUpCheckRun: boolean;
-}
-
 /**
  * Creates the check run and persists its id and name before anything else happens. Returns the stored
  * Workflow, or undefined when the Workflow was deleted meanwhile (the reconcile then ends quietly).
  *
  * The check run carries the Workflow's UID as its external_id, and one with that id is looked for first: a
- * controller killed between GitHub's answer and the status write, or a create whose answer was lost, finds the
- * check run it made instead of making a second one (upstream leaves a queued duplicate behind). That look-up is
- * the one GitHub read per Workflow, skipped on the pass that added the finalizer.
+ * controller killed between GitHub's answer and the status write finds the check run it made instead of making
+ * a second one (upstream leaves a queued duplicate behind). That look-up is the one GitHub read per Workflow.
  */
-export async function createCheckRun(d: WorkflowControllerData, gh: GitHubClient, workflow: Workflow, name: string, options: CheckRunLookUp = { lookUpCheckRun: true }): Promise<Workflow | undefined> {
+export async function createCheckRun(d: WorkflowControllerData, gh: GitHubClient, workflow: Workflow, name: string): Promise<Workflow | undefined> {
   const detailsUrl = checkRunDetailsUrl(d.detailsUrlBase, workflow);
   const { owner, repository, sha } = workflow.spec;
   const externalId = workflow.metadata.uid ?? '';
-  let id = externalId && options.lookUpCheckRun ? await gh.findCheckRun(owner, repository, sha, name, externalId) : undefined;
+  let id = externalId ? await gh.findCheckRun(owner, repository, sha, name, externalId) : undefined;
   if (id === undefined) {
     id = await gh.createCheckRun(owner, repository, { name, headSha: sha, ...(externalId ? { externalId } : {}), ...(detailsUrl ? { detailsUrl } : {}) });
     void d.recorder.normal(workflow, EVENT_CHECK_RUN_CREATED, `Created GitHub check run ${id} "${name}" on ${owner}/${repository}@${sha}`);

@@ -20,13 +20,13 @@ import type { KubeObject } from '../../apimachinery/object.ts';
 import type { ResourceRef } from '../../client/client.ts';
 import { AlreadyExistsError, ForbiddenError, ignoreNotFound, InvalidError, NotFoundError } from '../../client/errors.ts';
 import type { Action, Informer, ReconcileContext } from '../../runtime/index.ts';
-import { action, finalizer, hasFinalizer } from '../../runtime/index.ts';
+import { action, finalizer } from '../../runtime/index.ts';
 import { CLEANUP_CHECKRUN_FINALIZER } from '../api/constants.ts';
 import { branchesResource, workflowsResource, workflowTemplatesResource } from '../api/resources.ts';
 import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
 import { GitHubRequestError } from '../github/errors.ts';
 import type { GitHubClient } from '../github/github-client.ts';
-import { createCheckRun, defaultCheckRunName, showPhase, syncJobPhase, type CheckRunLookUp } from './check-run-sync.ts';
+import { createCheckRun, defaultCheckRunName, showPhase, syncJobPhase } from './check-run-sync.ts';
 import { cancelCheckRunOnDeletion } from './deletion.ts';
 import { CancelPendingError, isConfigurationError, JobNotControlledError } from './errors.ts';
 import { EVENT_BRANCH_NOT_FOUND, EVENT_CHECK_RUN_CREATE_FAILED, EVENT_GITHUB_ACCESS_FAILED, EVENT_JOB_CREATE_FAILED, EVENT_JOB_CREATED, EVENT_JOB_NOT_CONTROLLED, EVENT_TEMPLATE_NOT_FOUND } from './events.ts';
@@ -43,25 +43,13 @@ type Ctx = ReconcileContext<WorkflowControllerData>;
 export async function reconcileWorkflow(workflow: Workflow, ctx: Ctx): Promise<Action> {
   const d = ctx.data;
   const branch = await getBranch(d, workflow, ctx.signal);
-  // Bosun: upstream returns after adding the finalizer and goes on in the reconcile its write triggers; here the
-  // pass goes on with the Workflow as stored (one watch round trip less before the Job). A check run is only ever
-  // created once the finalizer is there, so none can exist for a Workflow whose finalizer this pass added: its
-  // look-up by external_id is skipped.
-  const finalizerAdded = !workflow.metadata.deletionTimestamp && !hasFinalizer(workflow, CLEANUP_CHECKRUN_FINALIZER);
-  return finalizer(
-    d.client,
-    workflowsResource,
-    CLEANUP_CHECKRUN_FINALIZER,
-    workflow,
-    {
-      apply: (wf) => reconcileLive(wf, branch, ctx, { lookUpCheckRun: !finalizerAdded }),
-      cleanup: async (wf) => {
-        await cancelCheckRunOnDeletion(d, wf, branch, ctx.signal);
-        return action.awaitChange();
-      },
+  return finalizer(d.client, workflowsResource, CLEANUP_CHECKRUN_FINALIZER, workflow, {
+    apply: (wf) => reconcileLive(wf, branch, ctx),
+    cleanup: async (wf) => {
+      await cancelCheckRunOnDeletion(d, wf, branch, ctx.signal);
+      return action.awaitChange();
     },
-    { applyAfterAdd: true },
-  );
+  });
 }
 
 /** A failed deletion cancel comes back no later than its deadline; everything else backs off as usual. */
@@ -69,7 +57,7 @@ export function workflowErrorPolicy(_workflow: Workflow, err: unknown): Action {
   return err instanceof CancelPendingError ? action.requeue({ atMostMs: err.retryInMs }) : action.requeue();
 }
 
-async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx: Ctx, options: CheckRunLookUp): Promise<Action> {
+async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx: Ctx): Promise<Action> {
   const d = ctx.data;
   if (!branch) {
     ctx.log.info({ branch: workflow.spec.branch }, 'Branch not found for Workflow, deleting it');
@@ -104,7 +92,7 @@ async function reconcileLive(workflow: Workflow, branch: Branch | undefined, ctx
   const name = defaultCheckRunName(template.spec.displayName, workflow.spec.path);
   if (!current.status?.checkRunID) {
     const github = await gh();
-    const stored = await createCheckRun(d, github, current, name, options).catch((err: unknown) => {
+    const stored = await createCheckRun(d, github, current, name).catch((err: unknown) => {
       // Retried with backoff; without the Event nothing would show why a Workflow (on a commit GitHub does not
       // know: 422) never gets a phase.
       if (err instanceof GitHubRequestError) void d.recorder.warning(workflow, EVENT_CHECK_RUN_CREATE_FAILED, err.message);
