@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { nodesResource, podsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import { disruptionsResource } from '../../../src/chaos/api/resources.ts';
+import { ConflictError } from '../../../src/client/errors.ts';
 import { CHAOS_NS, startHarness, type Harness } from './harness.ts';
 
 let h: Harness;
@@ -86,9 +87,20 @@ test('an orphaned chaos pod (its disruption\'s finalizer removed by hand) goes o
   await h.createDisruption(ns, 'orphan', { selector: { app: 'orphan' }, cpuPressure: {} });
   const [pod] = await h.until('chaos pod', () => h.chaosPods(ns, 'orphan'), (p) => p.length === 1);
   await h.untilDisruption(ns, 'orphan', 'finalizer', (d) => (d.metadata.finalizers ?? []).length === 1);
-  // Remove the finalizer by hand (what the webhook forbids while chaos pods exist), then delete.
-  await h.client.patch(disruptionsResource, 'orphan', { metadata: { finalizers: null } }, { type: 'merge', namespace: ns });
-  await h.client.delete(disruptionsResource, 'orphan', { namespace: ns });
+  // Remove the finalizer by hand (what the webhook forbids while chaos pods exist), then delete. The controller
+  // adds a missing finalizer back when it sees the disruption, and a delete after that cleans up as usual: the
+  // delete is made on the object as patched (a resourceVersion precondition), both again if the controller won.
+  for (;;) {
+    const patched = await h.client.patch(disruptionsResource, 'orphan', { metadata: { finalizers: null } }, { type: 'merge', namespace: ns });
+    const deleted = await h.client.delete(disruptionsResource, 'orphan', { namespace: ns, preconditions: { resourceVersion: patched.metadata.resourceVersion ?? '' } }).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof ConflictError) return false;
+        throw err;
+      },
+    );
+    if (deleted) break;
+  }
   await h.until('disruption gone', () => h.getDisruption(ns, 'orphan'), (x) => x === undefined);
   // Its target still runs: the chaos pod stays (its injector may still have to clean).
   assert.equal(h.chaosPods(ns, 'orphan').length, 1);
