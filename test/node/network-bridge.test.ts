@@ -116,7 +116,7 @@ async function sparesOf(stateDir: string, bridge: string): Promise<{ names: stri
   return { names, ports };
 }
 
-/** Re-checks with backoff until the provider has made its spares: it has no event for that. */
+/** Re-checks with backoff until the host shows the provider's spares (sparesSettled says when the pool has them). */
 async function sparesReady(stateDir: string, bridge: string, count: number): Promise<string[]> {
   const end = Date.now() + 20_000;
   for (let delay = 5; ; delay = Math.min(delay * 2, 200)) {
@@ -255,6 +255,8 @@ describe('bridge pod network', { concurrency: false }, () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'bosun-network-'));
     const network = await openNetwork({ bridgeName: name, stateDir, spareNamespaces: 2 });
     const spares = await sparesReady(stateDir, name, 2);
+    // The host shows a spare a moment before its plumbing is done and the pool can hand it out.
+    await network.sparesSettled();
     assert.deepEqual(await network.attached(), [], 'spares are not pods');
     assert.deepEqual((await stateOf(stateDir)).pods, {}, 'nor in the state file');
 
@@ -294,6 +296,7 @@ describe('bridge pod network', { concurrency: false }, () => {
     const stateDir = await mkdtemp(join(tmpdir(), 'bosun-network-'));
     const first = await openNetwork({ bridgeName: name, stateDir, spareNamespaces: 2 });
     await sparesReady(stateDir, name, 2);
+    await first.sparesSettled();
     const a = pod('a');
     const atA = await first.attach(a);
     const kept = namespacePath(atA).split('/').pop() ?? '';

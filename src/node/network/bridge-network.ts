@@ -256,6 +256,11 @@ export class BridgeNetwork implements PodNetworkProvider {
     return { name, address };
   }
 
+  /** Resolves once no spare namespace is being made (the host shows a spare before the pool can hand it out). */
+  sparesSettled(): Promise<void> {
+    return this.spares.settled();
+  }
+
   /**
    * The agent stops and its pods keep running (the next agent adopts them): the spares go, with their addresses,
    * and no more are made; the pods' namespaces stay. Pods that still attach make their own.

@@ -69,6 +69,11 @@ export class SpareNamespaces {
     }
   }
 
+  /** Resolves once no spare is being made: the pool is then as full as it will get until the next fill. */
+  async settled(): Promise<void> {
+    while (this.making.size > 0) await Promise.allSettled([...this.making]);
+  }
+
   /** Makes no more spares and removes the ready ones, after the ones being made are done. */
   async close(): Promise<void> {
     this.closed = true;
