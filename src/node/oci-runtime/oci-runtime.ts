@@ -2,11 +2,11 @@
 // <state>/containers/<id>; conmon keeps it running, logging and reporting its exit without the agent, so an agent
 // that restarts lists what is there and adopts it (same pid, log continued) instead of starting it again.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { access, constants, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ExecOptions, ExecProcess } from '../sandbox/container-handle.ts';
+import type { ExecOptions, ExecProcess, TerminalSize } from '../sandbox/container-handle.ts';
 import { createUnderConmon } from './conmon.ts';
 import { OciRuntimeError, OciRuntimeUnavailableError } from './errors.ts';
 import { ExitWatcher } from './exit-watcher.ts';
@@ -173,8 +173,24 @@ export class OciRuntime {
   }
 
   /** @internal */
-  execArgs(id: string, argv: string[], options: ExecOptions): string[] {
+  execArgs(id: string, argv: string[], options: ExecOptions, processFile?: string): string[] {
+    if (processFile !== undefined) return [`--root=${this.dirs.runcRoot}`, 'exec', '--process', processFile, id];
     return [`--root=${this.dirs.runcRoot}`, 'exec', ...(options.tty === true ? ['--tty'] : []), id, ...argv];
+  }
+
+  /**
+   * A terminal exec's process, as `runc exec --tty` makes it from the container's (its user, environment,
+   * capabilities), plus the terminal's size: runc sizes the terminal before the command starts only from the
+   * process's consoleSize; the size it copies from its own terminal comes after the start, so a command that asks
+   * at once would see 0x0.
+   */
+  async writeExecProcess(id: string, argv: string[], size: TerminalSize): Promise<string> {
+    const bundle = join(this.dirs.containers, id);
+    const spec = JSON.parse(await readFile(join(bundle, 'config.json'), 'utf8')) as OciSpec;
+    const process_ = { ...spec.process, args: argv, terminal: true, consoleSize: { height: Math.trunc(size.rows), width: Math.trunc(size.columns) } };
+    const file = join(bundle, `exec-${randomUUID()}.json`);
+    await writeFile(file, JSON.stringify(process_), { mode: 0o600 });
+    return file;
   }
 
   /** @internal */
@@ -240,11 +256,12 @@ export class OciContainer {
   }
 
   /** A process in the container (exec probes, kubectl exec), as runc exec runs it. */
-  exec(argv: string[], options: ExecOptions = {}): ExecProcess {
+  async exec(argv: string[], options: ExecOptions = {}): Promise<ExecProcess> {
     if (!this.running) throw new OciRuntimeError(`container ${this.record.containerName} is not running`);
-    const args = this.runtime.execArgs(this.id, argv, options);
+    const processFile = options.tty === true && options.size ? await this.runtime.writeExecProcess(this.id, argv, options.size) : undefined;
+    const args = this.runtime.execArgs(this.id, argv, options, processFile);
     // runc wants a terminal on its own stdin for --tty: script(1) gives it one and copies it to our pipes. runc
-    // gives the container's terminal the size of its own, so that one is sized first.
+    // copies its own terminal's size to the container's after the start (and at SIGWINCH), so that one is sized too.
     const runc = [this.runtime.runcPath, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
     const sized = options.size ? `stty rows ${Math.trunc(options.size.rows)} cols ${Math.trunc(options.size.columns)}; exec ${runc}` : runc;
     const child =
@@ -252,7 +269,10 @@ export class OciContainer {
         ? spawn('script', ['-qfec', sized, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] })
         : spawn(this.runtime.runcPath, args, { stdio: [options.stdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
     const exited = new Promise<{ exitCode: number; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('close', (code, signal) => resolve({ exitCode: code ?? 128, signal })),
+      child.once('close', (code, signal) => {
+        if (processFile !== undefined) void rm(processFile, { force: true }).catch(() => undefined);
+        resolve({ exitCode: code ?? 128, signal });
+      }),
     );
     const { stdout, stderr } = child;
     if (stdout === null || stderr === null) throw new OciRuntimeError('runc exec started without output pipes');

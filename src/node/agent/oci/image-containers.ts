@@ -170,7 +170,7 @@ export class ImageContainers {
         return exited;
       },
       exec: async (argv: string[], options?: ExecOptions) => {
-        const process = container.exec(argv, options);
+        const process = await container.exec(argv, options);
         // runc exec -t copies its own terminal (script's) to the container's and passes its size on at SIGWINCH.
         if (options?.tty === true && process.pid !== undefined) process.resize = terminalResizer(await findHostTools(), process.pid, process.stdout);
         return process;
