@@ -66,15 +66,18 @@ export async function showPhase(gh: GitHubClient, workflow: Workflow, phase: Wor
 
 /**
  * Brings the check run and status.phase in line with the Job. The status is written after the PATCH, so a
- * crash in between PATCHes again (GitHub takes the same state twice) instead of losing the update.
+ * crash in between PATCHes again (GitHub takes the same state twice) instead of losing the update; a reconcile
+ * on a cached Workflow that lags that status write does not (d.shown).
  */
 export async function syncJobPhase(d: WorkflowControllerData, gh: () => Promise<GitHubClient>, workflow: Workflow, job: Job, phase: WorkflowPhase, signal: AbortSignal): Promise<void> {
   const previous = workflow.status?.phase;
   if (previous === phase) return;
-  if (checkRunChanges(previous, phase)) {
-    const state = checkRunStateOf(phase);
+  const uid = workflow.metadata.uid ?? '';
+  const state = checkRunStateOf(phase);
+  if (checkRunChanges(previous, phase) && !d.shown.shows(uid, state)) {
     const output = state.status === 'completed' ? jobOutput(workflow.status?.checkRunName ?? '', phase, job.metadata.name ?? '', await readJobLogTail(d.client, job, d.logTail, signal)) : undefined;
     await showPhase(await gh(), workflow, phase, output);
+    d.shown.record(uid, state);
   }
   try {
     await writeJobPhase(d.status, workflow, phase);

@@ -24,6 +24,7 @@ import { isTerminalPhase, phaseOfJob } from './phase.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
 export async function cancelCheckRunOnDeletion(d: WorkflowControllerData, workflow: Workflow, branch: Branch | undefined, signal: AbortSignal): Promise<void> {
+  d.shown.forget(workflow.metadata.uid ?? '');
   const id = workflow.status?.checkRunID ?? 0;
   if (!branch || id === 0 || isTerminalPhase(workflow.status?.phase)) return;
   if (!(await jobUnfinished(d, workflow, signal))) return;

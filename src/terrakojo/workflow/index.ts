@@ -13,6 +13,7 @@ import { indexRepositoriesBySecret, repositoriesUsing, secretContentChanged } fr
 import { reconcileWorkflow, workflowErrorPolicy } from './controller.ts';
 import type { Job } from '../../apimachinery/api/index.ts';
 import type { WorkflowControllerData, WorkflowControllerOptions } from './options.ts';
+import { ShownCheckRuns } from './shown-check-runs.ts';
 
 export type { GitHubClientForBranch, WorkflowControllerData, WorkflowControllerOptions } from './options.ts';
 
@@ -34,6 +35,7 @@ export function registerWorkflowController(mgr: Manager, options: WorkflowContro
     detailsUrlBase: options.detailsUrlBase,
     cancelTimeoutMs: options.cancelTimeoutMs ?? DEFAULT_CANCEL_TIMEOUT_MS,
     logTail: { tailLines: options.logTail?.tailLines ?? DEFAULT_LOG_TAIL_LINES, limitBytes: options.logTail?.limitBytes ?? DEFAULT_LOG_LIMIT_BYTES },
+    shown: new ShownCheckRuns(),
     now: options.now ?? (() => new Date()),
   };
   const repositories = mgr.informer<Repository>(repositoriesResource);

@@ -5,6 +5,7 @@ import type { Branch, Workflow, WorkflowTemplate } from '../api/types.ts';
 import type { GitHubClient } from '../github/github-client.ts';
 import type { Job } from '../../apimachinery/api/index.ts';
 import type { LogLimits } from './pod-log.ts';
+import type { ShownCheckRuns } from './shown-check-runs.ts';
 
 /**
  * The GitHub client for a Branch's Repository (upstream's GitHubClientManager.GetClientForBranch): the
@@ -45,5 +46,7 @@ export interface WorkflowControllerData {
   detailsUrlBase: string | undefined;
   cancelTimeoutMs: number;
   logTail: LogLimits;
+  /** What this controller last PATCHed each check run to, so a reconcile on a stale cache does not repeat it. */
+  shown: ShownCheckRuns;
   now(): Date;
 }

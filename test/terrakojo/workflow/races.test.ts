@@ -5,11 +5,15 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { jobsResource } from '../../../src/apimachinery/builtin-resources.ts';
 import { statusWriter } from '../../../src/runtime/status.ts';
-import { workflowsResource } from '../../../src/terrakojo/api/resources.ts';
-import type { Branch, Workflow } from '../../../src/terrakojo/api/types.ts';
+import { branchesResource, workflowsResource, workflowTemplatesResource } from '../../../src/terrakojo/api/resources.ts';
+import type { Branch, Workflow, WorkflowTemplate } from '../../../src/terrakojo/api/types.ts';
+import type { Job } from '../../../src/apimachinery/api/index.ts';
+import { createCheckRun, syncJobPhase } from '../../../src/terrakojo/workflow/check-run-sync.ts';
 import { createJob } from '../../../src/terrakojo/workflow/controller.ts';
 import { JobNotControlledError } from '../../../src/terrakojo/workflow/errors.ts';
 import { buildJob } from '../../../src/terrakojo/workflow/job-builder.ts';
+import type { WorkflowControllerData } from '../../../src/terrakojo/workflow/options.ts';
+import { ShownCheckRuns } from '../../../src/terrakojo/workflow/shown-check-runs.ts';
 import { writeJobPhase } from '../../../src/terrakojo/workflow/workflow-status.ts';
 import { branch, template } from './fixtures.ts';
 import { OWNER, REPO, startHarness, type Harness } from './harness.ts';
@@ -56,6 +60,38 @@ test('AlreadyExists on Job create: our own Job is carried on with, a foreign one
   // A different Workflow of the same name (another uid) does not control it either.
   await assert.rejects(createJob(d, { ...wf, metadata: { ...wf.metadata, uid: 'other' } }, job, signal), JobNotControlledError);
   assert.ok(!((await h.getJob(ns, WF))?.metadata.ownerReferences?.length));
+});
+
+test('a reconcile on a cached Workflow that lags the last phase write does not PATCH the check run again', async () => {
+  const ns = await h.namespace();
+  const d: WorkflowControllerData = {
+    client: h.client,
+    github: h.github,
+    recorder: h.mgr.recorder('test'),
+    status: statusWriter<Workflow>(h.client, workflowsResource),
+    branches: h.mgr.informer<Branch>(branchesResource),
+    templates: h.mgr.informer<WorkflowTemplate>(workflowTemplatesResource),
+    jobs: h.mgr.informer<Job>(jobsResource),
+    detailsUrlBase: undefined,
+    cancelTimeoutMs: 60_000,
+    logTail: { tailLines: 50, limitBytes: 16 * 1024 },
+    shown: new ShownCheckRuns(),
+    now: () => new Date(),
+  };
+  const gh = () => Promise.resolve(h.octokit);
+  const made = await createCheckRun(d, h.octokit, await h.createWorkflow(ns), 'Plan(infra/app)');
+  assert.ok(made);
+  const patches = () => h.checkRunCalls().filter((c) => c.method === 'PATCH' && c.path.endsWith(`/${made.status?.checkRunID}`)).length;
+  const job = (status: Job['status']): Job => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: WF, namespace: ns }, spec: { template: { spec: { containers: [] } } }, status });
+  await syncJobPhase(d, gh, made, job({ active: 1 }), 'Running', signal);
+  // The next Job event finds the Workflow in a cache that has not seen that status write yet.
+  await syncJobPhase(d, gh, made, job({ active: 1 }), 'Running', signal);
+  assert.equal(patches(), 1);
+  assert.equal((await h.getWorkflow(ns, WF))?.status?.phase, 'Running');
+  // What the check run shows next still goes out, from the stale copy too.
+  await syncJobPhase(d, gh, made, job({ succeeded: 1 }), 'Succeeded', signal);
+  assert.equal(patches(), 2);
+  assert.deepEqual(h.checkRuns().filter((r) => r.id === made.status?.checkRunID).map((r) => [r.status, r.conclusion]), [['completed', 'success']]);
 });
 
 test('a check run id without a name is reused, and the name repaired and persisted before the update', async () => {
