@@ -10,7 +10,25 @@ function nodeDirs(dataDir: string): string[] {
   return existsSync(nodes) ? readdirSync(nodes).map((name) => join(nodes, name)) : [];
 }
 
-/** Kills and deletes every container of dataDir's nodes' runc roots, then unmounts what is mounted from under dataDir. */
+/** The node's gateway on its bridge (its block's first address), which a node that kept pods running did not release. */
+function releaseGateway(nodeDir: string): void {
+  const stateFile = join(nodeDir, 'network', 'network.json');
+  if (!existsSync(stateFile)) return;
+  const { bridge, nodeCIDR } = JSON.parse(readFileSync(stateFile, 'utf8')) as { bridge: string; nodeCIDR: string };
+  const [network = '', prefix = ''] = nodeCIDR.split('/');
+  const value = network.split('.').reduce((n, octet) => n * 256 + Number(octet), 0) + 1;
+  const gateway = [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+  try {
+    execFileSync('ip', ['addr', 'del', `${gateway}/${prefix}`, 'dev', bridge], { stdio: 'ignore' });
+  } catch {
+    // Released already.
+  }
+}
+
+/**
+ * Kills and deletes every container of dataDir's nodes' runc roots, unmounts what is mounted from under dataDir,
+ * and releases the nodes' gateway addresses (else every such test leaves a /24 on the bridge).
+ */
 export function removeKeptContainers(dataDir: string): void {
   for (const runcRoot of nodeDirs(dataDir).map((dir) => join(dir, 'oci', 'runc')).filter(existsSync)) {
     for (const id of readdirSync(runcRoot)) {
@@ -35,4 +53,5 @@ export function removeKeptContainers(dataDir: string): void {
       // Unmounted with its parent.
     }
   }
+  for (const dir of nodeDirs(dataDir)) releaseGateway(dir);
 }
