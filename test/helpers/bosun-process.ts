@@ -37,7 +37,9 @@ export async function startReady(args: string[], readyText: string, env: Record<
 /** startReady, with what the command printed until it was ready. */
 export function startReadyWithOutput(args: string[], readyText: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    // BENCH_SERVER_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=DIR", which NODE_OPTIONS refuses) profiles the bosun process alone, as in bench/bosun-harness.ts.
+    const nodeArgs = (process.env['BENCH_SERVER_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
