@@ -1,10 +1,10 @@
 // Starts a real embedded API server on a free loopback port for a test, with a request log.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiServer, type ApiServerOptions, type RunningApiServer } from '../../src/apiserver/index.ts';
 import type { RequestLogEntry } from '../../src/apiserver/router.ts';
+import { tempDirRemovedAtExit } from './temp-dir.ts';
 
 export interface TestServer extends RunningApiServer {
   readonly requests: RequestLogEntry[];
@@ -29,7 +29,7 @@ export interface ApiInit {
 export async function startTestServer(options: ApiServerOptions = {}): Promise<TestServer> {
   const requests: RequestLogEntry[] = [];
   const server = await startApiServer({ inMemory: options.dataDir === undefined, port: 0, ...options, onRequest: (e) => requests.push(e) });
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-test-'));
+  const dir = tempDirRemovedAtExit('bosun-test-');
   const kubeconfigFile = join(dir, 'kubeconfig');
   writeFileSync(kubeconfigFile, server.kubeconfig, { mode: 0o600 });
   const agent = new Agent({ ca: server.caCert, keepAlive: true });

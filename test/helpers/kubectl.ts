@@ -1,8 +1,6 @@
 // Runs the real kubectl (the dispatcher on PATH) against a test server, with a fresh discovery cache.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDirRemovedAtExit } from './temp-dir.ts';
 
 export interface KubectlResult {
   code: number;
@@ -33,7 +31,7 @@ export interface KubectlStream {
 
 /** `binary` defaults to the dispatcher on PATH; a bundled `kubectl.1.NN` forces that version. */
 export function kubectlFor(kubeconfigFile: string, binary = 'kubectl'): Kubectl {
-  const cacheDir = mkdtempSync(join(tmpdir(), 'bosun-kubectl-cache-'));
+  const cacheDir = tempDirRemovedAtExit('bosun-kubectl-cache-');
   const base = ['--kubeconfig', kubeconfigFile, '--cache-dir', cacheDir];
   const env = { ...process.env, KUBECONFIG: kubeconfigFile, HOME: cacheDir };
   const spawnKubectl = (args: string[]) => spawn(binary, [...base, ...args], { env });
