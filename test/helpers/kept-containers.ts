@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { formatAddress, gatewayOf, parseCidr } from '../../src/node/network/ipv4.ts';
 
 /** The data dirs of dataDir's nodes (bosun up's is nodes/<name>), where each keeps its runtime's state. */
 function nodeDirs(dataDir: string): string[] {
@@ -15,11 +16,9 @@ function releaseGateway(nodeDir: string): void {
   const stateFile = join(nodeDir, 'network', 'network.json');
   if (!existsSync(stateFile)) return;
   const { bridge, nodeCIDR } = JSON.parse(readFileSync(stateFile, 'utf8')) as { bridge: string; nodeCIDR: string };
-  const [network = '', prefix = ''] = nodeCIDR.split('/');
-  const value = network.split('.').reduce((n, octet) => n * 256 + Number(octet), 0) + 1;
-  const gateway = [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
+  const block = parseCidr(nodeCIDR);
   try {
-    execFileSync('ip', ['addr', 'del', `${gateway}/${prefix}`, 'dev', bridge], { stdio: 'ignore' });
+    execFileSync('ip', ['addr', 'del', `${formatAddress(gatewayOf(block))}/${block.prefix}`, 'dev', bridge], { stdio: 'ignore' });
   } catch {
     // Released already.
   }
