@@ -18,7 +18,11 @@ export class Redraw {
   /** The latest picture: drawn now, or when the interval since the last draw has passed (unless superseded). */
   offer(picture: string): void {
     this.pending = picture;
-    if (this.timer) return;
+    if (!this.timer) this.flushWhenDue();
+  }
+
+  /** Draws once the interval has passed. Node's timers count whole milliseconds and may fire a fraction early: the wait is rounded up and checked again. */
+  private flushWhenDue(): void {
     const wait = this.lastDrawAt + this.minIntervalMs - this.now();
     if (wait <= 0) {
       this.flush();
@@ -26,8 +30,8 @@ export class Redraw {
     }
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flush();
-    }, wait);
+      this.flushWhenDue();
+    }, Math.ceil(wait));
   }
 
   /** Drops a picture not drawn yet (on exit). */

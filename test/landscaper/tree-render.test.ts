@@ -230,3 +230,23 @@ test('Redraw draws a burst once per interval, ending on the latest picture, and 
   await new Promise((r) => setTimeout(r, 80));
   assert.deepEqual(drawn, ['a', 'c', 'd'], 'stopped: the held picture is dropped');
 });
+
+test('Redraw never draws sooner than its interval on the real clock (timers count whole milliseconds)', async () => {
+  const drawnAt: number[] = [];
+  const redraw = new Redraw(() => drawnAt.push(performance.now()), 100);
+  let n = 0;
+  // Offers at odd moments, so each wait has a fraction of a millisecond that a truncated timer would lose.
+  await new Promise<void>((resolve) => {
+    const offer = (): void => {
+      redraw.offer(`picture ${n++}`);
+      if (n < 90) setTimeout(offer, 3 + (n % 5) * 0.7);
+      else resolve();
+    };
+    offer();
+  });
+  await new Promise((r) => setTimeout(r, 150));
+  redraw.stop();
+  const gaps = drawnAt.slice(1).map((at, i) => at - drawnAt[i]!);
+  assert.ok(gaps.length >= 3, `${gaps.length + 1} draws`);
+  assert.ok(gaps.every((gap) => gap >= 100), `gaps ${gaps.map((g) => g.toFixed(2)).join(', ')} ms`);
+});
