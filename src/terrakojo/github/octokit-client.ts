@@ -6,17 +6,15 @@ import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import { restEndpointMethods } from '@octokit/plugin-rest-endpoint-methods';
-import { retry } from '@octokit/plugin-retry';
-import { throttling } from '@octokit/plugin-throttling';
 import { RequestError } from '@octokit/request-error';
-import Bottleneck from 'bottleneck';
 import type { GitHubCredentials } from './credentials.ts';
 import { baseUrl, githubEndpoints, type GitHubEndpoints } from './endpoints.ts';
 import { GitHubRequestError } from './errors.ts';
+import { pacedRequest, rateLimitRetryAfterSeconds } from './request-pacing.ts';
 import type { CheckRunCreate, CheckRunUpdate, CompareResult, GitHubClient, PullRequestHead } from './github-client.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 
-const BosunOctokit = Octokit.plugin(restEndpointMethods, paginateRest, retry, throttling);
+const BosunOctokit = Octokit.plugin(restEndpointMethods, paginateRest);
 type BosunOctokitInstance = InstanceType<typeof BosunOctokit>;
 
 export const DEFAULT_USER_AGENT = 'bosun-terrakojo';
@@ -32,7 +30,7 @@ export interface OctokitClientOptions {
   requestTimeoutMs?: number;
   /** Retries of a 5xx, a dropped connection or a timeout. Default 3. */
   retries?: number;
-  /** Backoff unit: retry n waits n² units (plugin-retry). Default 1000 ms. */
+  /** Backoff unit: retry n waits n² units. Default 1000 ms. */
   retryBaseMs?: number;
   /** Retries after a rate limit, each waiting as GitHub's headers say. Default 3. */
   rateLimitRetries?: number;
@@ -59,8 +57,6 @@ export class OctokitGitHubClient implements GitHubClient {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
     const rateLimitRetries = options.rateLimitRetries ?? 3;
     const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 60_000;
-    const onLimit = (retryAfterSeconds: number, _request: unknown, _octokit: unknown, retryCount: number): boolean =>
-      retryCount < rateLimitRetries && retryAfterSeconds * 1000 <= maxRateLimitWaitMs;
     this.octokit = new BosunOctokit({
       // Endpoints given directly may still carry the trailing slash Octokit breaks on.
       baseUrl: baseUrl(endpoints.apiUrl, 'the GitHub API URL'),
@@ -75,15 +71,15 @@ export class OctokitGitHubClient implements GitHubClient {
             authStrategy: createAppAuth,
             auth: { appId: credentials.appId, privateKey: credentials.privateKey, installationId: credentials.installationId },
           }),
-      // 429 is the throttling plugin's: it waits as Retry-After says, where plugin-retry would guess.
-      retry: { retries: options.retries ?? 3, retryAfterBaseValue: options.retryBaseMs ?? 1000, doNotRetry: [400, 401, 403, 404, 410, 422, 429, 451] },
-      throttle: {
-        id: options.throttleId ?? DEFAULT_USER_AGENT,
-        onRateLimit: onLimit,
-        onSecondaryRateLimit: onLimit,
-        write: writeGroup(options.writeIntervalMs ?? 1000),
-      },
     });
+    const paced = pacedRequest({
+      id: options.throttleId ?? DEFAULT_USER_AGENT,
+      writeIntervalMs: options.writeIntervalMs ?? 1000,
+      retries: options.retries ?? 3,
+      retryBaseMs: options.retryBaseMs ?? 1000,
+      onRateLimit: (retryAfterSeconds, retryCount) => retryCount < rateLimitRetries && retryAfterSeconds * 1000 <= maxRateLimitWaitMs,
+    });
+    this.octokit.hook.wrap('request', (request, requestOptions) => paced(request, requestOptions));
   }
 
   getBranchHead(owner: string, repo: string, branch: string, signal?: AbortSignal): Promise<string> {
@@ -227,13 +223,13 @@ function requestError(err: unknown, operation: string, repository: string, reque
     return new GitHubRequestError({ operation, repository, status: undefined, detail: messageOf(err) });
   }
   if (err.response === undefined) {
-    // No answer: plugin-retry already retried it. @octokit/request reports these as a 500; say what happened.
+    // No answer: request-pacing.ts already retried it. @octokit/request reports these as a 500; say what happened.
     const timedOut = err.cause instanceof Error && err.cause.name === 'TimeoutError';
     const detail = timedOut ? `no answer within ${requestTimeoutMs} ms` : err.message;
     return new GitHubRequestError({ operation, repository, status: undefined, timedOut, detail });
   }
   const mintingToken = /\/app\/installations\/[^/]+\/access_tokens$/.test(err.request.url);
-  const retryAfterSeconds = rateLimitWaitSeconds(err.status, err.response.headers);
+  const retryAfterSeconds = rateLimitRetryAfterSeconds(err);
   return new GitHubRequestError({
     operation,
     repository,
@@ -241,16 +237,6 @@ function requestError(err: unknown, operation: string, repository: string, reque
     detail: `${mintingToken ? 'creating the App installation token: ' : ''}${err.message}`,
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
   });
-}
-
-/** For a rate-limited answer (403 or 429), how long GitHub's headers say to wait. */
-function rateLimitWaitSeconds(status: number, headers: Record<string, string | number | undefined>): number | undefined {
-  if (status !== 403 && status !== 429) return undefined;
-  const retryAfter = headers['retry-after'];
-  if (retryAfter !== undefined && Number.isFinite(Number(retryAfter))) return Math.max(0, Number(retryAfter));
-  const reset = Number(headers['x-ratelimit-reset']);
-  if (String(headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset)) return Math.max(0, Math.ceil(reset - Date.now() / 1000));
-  return undefined;
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
@@ -271,7 +257,7 @@ function fetchWithDeadline(timeoutMs: number): typeof fetch {
       response = await fetch(input, { ...init, signal });
       body = NULL_BODY_STATUSES.has(response.status) ? null : await response.arrayBuffer();
     } catch (err) {
-      // As an AbortError, @octokit/request passes it through unwrapped, and neither plugin retries it.
+      // As an AbortError, @octokit/request passes it through unwrapped, and request-pacing.ts does not retry it.
       if (caller?.aborted) throw new DOMException('aborted by the caller', 'AbortError');
       throw err;
     }
@@ -280,15 +266,4 @@ function fetchWithDeadline(timeoutMs: number): typeof fetch {
     Object.defineProperty(buffered, 'url', { value: response.url });
     return buffered;
   };
-}
-
-/** plugin-throttling keeps its limiters per process, keyed by throttle id; so does the configurable write spacing. */
-const writeGroups = new Map<number, Bottleneck.Group>();
-function writeGroup(intervalMs: number): Bottleneck.Group {
-  let group = writeGroups.get(intervalMs);
-  if (!group) {
-    group = new Bottleneck.Group({ id: `bosun-terrakojo-write-${intervalMs}`, maxConcurrent: 1, minTime: intervalMs });
-    writeGroups.set(intervalMs, group);
-  }
-  return group;
 }
