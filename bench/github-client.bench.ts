@@ -72,7 +72,7 @@ console.log(`GitHub client benchmark (node ${process.version}): ${CALLS} check r
 for (const way of ways) await round(way, -1);
 const results = new Map<Way, { wallMs: number; cpuMs: number }[]>(ways.map((w) => [w, []]));
 for (let r = 0; r < ROUNDS; r++) for (const way of ways) results.get(way)!.push(await round(way, r));
-gh.close();
+await gh.close();
 
 const floor = results.get(ways[2]!)!;
 const floorCpu = median(floor.map((x) => x.cpuMs));
