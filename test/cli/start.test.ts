@@ -2,16 +2,16 @@
 // sources through tsx otherwise; and the build behaves as the sources do. (Start-up time: npm run bench:cli.)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { tempDirRemovedAtExit } from '../helpers/temp-dir.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
 /** A checkout in miniature: the real bin/bosun.js, a one-line "source" CLI and a one-line "build" of it. */
 function miniatureCheckout(): { dir: string; run: () => string } {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-start-'));
+  const dir = tempDirRemovedAtExit('bosun-start-');
   mkdirSync(join(dir, 'bin'));
   mkdirSync(join(dir, 'src', 'cli'), { recursive: true });
   mkdirSync(join(dir, 'dist', 'cli'), { recursive: true });
@@ -51,7 +51,7 @@ test('bin/bosun.js runs the build while every input is older than it, the source
 });
 
 test('the build lists the commands and finds the CRD manifests in the checkout', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-build-'));
+  const dir = tempDirRemovedAtExit('bosun-build-');
   // Packages stay external: the chunks find them through node_modules above them, as in dist/cli.
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
   const outdir = join(dir, 'cli');

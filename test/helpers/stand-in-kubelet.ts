@@ -3,16 +3,14 @@
 // real node agent. One PKI per test process, made in a temporary directory.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
-import { mkdtemp } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { loadOrCreateKubeletPki, type KubeletPki } from '../../src/node/kubelet-api/kubelet-pki.ts';
+import { tempDirRemovedAtExit } from './temp-dir.ts';
 
 let pki: Promise<KubeletPki> | undefined;
 
 function testPki(): Promise<KubeletPki> {
-  pki ??= mkdtemp(join(tmpdir(), 'bosun-kubelet-pki-')).then((dir) => loadOrCreateKubeletPki(dir));
+  pki ??= loadOrCreateKubeletPki(tempDirRemovedAtExit('bosun-kubelet-pki-'));
   return pki;
 }
 
