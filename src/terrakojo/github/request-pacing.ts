@@ -119,7 +119,8 @@ export function rateLimitRetryAfterSeconds(err: RequestError): number | undefine
   const retryAfter = headers['retry-after'];
   if (retryAfter !== undefined && Number.isFinite(Number(retryAfter))) return Math.max(0, Number(retryAfter));
   if (/\bsecondary rate\b/i.test(err.message)) return SECONDARY_FALLBACK_SECONDS;
-  if (String(headers['x-ratelimit-remaining']) === '0') return Math.max(Math.ceil((Number(headers['x-ratelimit-reset']) * 1000 - Date.now()) / 1000) + 1, 0);
+  const reset = Number(headers['x-ratelimit-reset']);
+  if (String(headers['x-ratelimit-remaining']) === '0' && Number.isFinite(reset)) return Math.max(Math.ceil((reset * 1000 - Date.now()) / 1000) + 1, 0);
   return undefined;
 }
 

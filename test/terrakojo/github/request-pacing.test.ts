@@ -112,6 +112,7 @@ test('how long a rate-limited answer says to wait', () => {
     ['403 with Retry-After', answer(403, { 'retry-after': '3' }), 3],
     ['a secondary limit without Retry-After: a minute', answer(403, {}, 'You have exceeded a secondary rate limit.'), 60],
     ['the primary limit: a second past its reset', answer(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset }), 11],
+    ['an exhausted limit without a reset to wait for', answer(403, { 'x-ratelimit-remaining': '0' }), undefined],
     ['a 403 that is no rate limit', answer(403, { 'x-ratelimit-remaining': '4999' }, 'Resource not accessible by integration'), undefined],
     ['a 500', answer(500, { 'retry-after': '1' }), undefined],
   ];
