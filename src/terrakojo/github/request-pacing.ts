@@ -62,11 +62,11 @@ class WriteSpacing {
 
   constructor(private readonly intervalMs: number) {}
 
-  async acquire(): Promise<void> {
+  async acquire(wait: (ms: number) => Promise<void>): Promise<void> {
     const now = performance.now();
     const start = Math.max(now, this.nextStart);
     this.nextStart = start + this.intervalMs;
-    if (start > now) await sleep(Math.ceil(start - now));
+    if (start > now) await wait(Math.ceil(start - now));
   }
 }
 
@@ -96,8 +96,8 @@ function writeSpacing(lanes: Lanes, intervalMs: number): WriteSpacing {
 interface RequestOptions {
   method: string;
   url: string;
-  /** Octokit's per-request options; `retries` is this hook's. */
-  request?: { [option: string]: unknown };
+  /** Octokit's per-request options; `retries` is this hook's, `signal` the caller's. */
+  request?: { [option: string]: unknown; signal?: AbortSignal };
 }
 
 /** The token requests of a GitHub App (plugin-throttling's list). */
@@ -134,11 +134,13 @@ export function pacedRequest(options: RequestPacingOptions) {
     const write = !auth && method !== 'GET' && method !== 'HEAD';
     const own = requestOptions.request?.['retries'];
     const retries = typeof own === 'number' ? own : options.retries;
+    // An aborted caller stops waiting at once (its next fetch would send nothing anyway).
+    const wait = (ms: number): Promise<void> => sleep(ms, undefined, { signal: requestOptions.request?.signal });
     let failures = 0;
     let rateLimits = 0;
     for (;;) {
       try {
-        if (write && options.writeIntervalMs > 0) await writeSpacing(lanes, options.writeIntervalMs).acquire();
+        if (write && options.writeIntervalMs > 0) await writeSpacing(lanes, options.writeIntervalMs).acquire(wait);
         return await paced(auth ? lanes.auth : lanes.all, () => request(requestOptions));
       } catch (err) {
         if (!(err instanceof RequestError)) throw err;
@@ -146,13 +148,13 @@ export function pacedRequest(options: RequestPacingOptions) {
         if (retryAfterSeconds !== undefined) {
           if (!options.onRateLimit(retryAfterSeconds, rateLimits)) throw err;
           rateLimits++;
-          await sleep(retryAfterSeconds * 1000);
+          await wait(retryAfterSeconds * 1000);
           continue;
         }
         // @octokit/request reports a request that got no answer (refused, reset, timed out) as a 500.
         if (DO_NOT_RETRY.has(err.status) || err.status < 400 || failures >= retries) throw err;
         failures++;
-        await sleep(failures * failures * options.retryBaseMs);
+        await wait(failures * failures * options.retryBaseMs);
       }
     }
   };

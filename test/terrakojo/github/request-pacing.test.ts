@@ -122,3 +122,20 @@ test('how long a rate-limited answer says to wait', () => {
     else assert.equal(got, seconds, name);
   }
 });
+
+test('an aborted caller stops waiting out a rate limit at once and sends nothing more', async () => {
+  const paced = hook();
+  const caller = new AbortController();
+  let attempts = 0;
+  const started = performance.now();
+  setTimeout(() => caller.abort(new Error('leadership lost')), 50);
+  await assert.rejects(
+    paced(() => {
+      attempts++;
+      throw answer(429, { 'retry-after': '30' });
+    }, { ...get, request: { signal: caller.signal } }),
+    (err: Error) => err.name === 'AbortError',
+  );
+  assert.ok(performance.now() - started < 1000, `${performance.now() - started} ms`);
+  assert.equal(attempts, 1);
+});
