@@ -1,5 +1,6 @@
-// The node agent's one-shot host commands (ip, unshare, mount, umount, runc state/start/kill/delete, nft) are
-// started by a helper process (helper.mjs), not by the agent's own event loop. Starting a process from Node forks
+// The node agent's one-shot host commands (ip, unshare, mount, umount, runc state/start/kill/delete, nft) and
+// its sandboxes' setup processes are started by a helper process (helper.mjs), not by the agent's own event
+// loop. Starting a process from Node forks
 // the whole process: the loop that the API server, the controllers and the agent share stops for the copy of
 // its page tables, 2.5 ms a spawn at ~330 MiB RSS here and 10 ms on a loaded machine, about a dozen times per
 // pod. The helper is a bare Node process (~40 MiB), whose forks are cheap, and the agent only writes a line to
@@ -12,15 +13,18 @@
 // (p99 loop delay 5 ms) and 30 ms of the agent's CPU, with the burst done sooner (2.6–2.8 ms a command
 // against 3.4–4.1 ms).
 //
-// The helper starts on the first command and ends after IDLE_MS without one, so an idle agent holds no
-// second process. It runs in its own session: a Ctrl-C meant for `bosun up` must not kill it while the agent
+// The helper starts on the first command and ends after IDLE_MS without one, and without a launched process
+// still running, so an idle agent holds no second process. It runs in its own session: a Ctrl-C meant for `bosun up` must not kill it while the agent
 // still unmounts and deletes on its way out. When it dies, every command it had not answered fails with
 // HelperExitedError (its caller's error, never a silent loss: the command may or may not have run, so it is
-// not repeated), and the next command starts a new helper.
+// not repeated), every launched process it still watched is reported lost (its exit status is unknown), and the
+// next command starts a new helper.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
+import type { Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { LaunchChannels } from './launch-channels.ts';
 
 export interface CommandRequest {
   argv: readonly string[];
@@ -38,6 +42,31 @@ export interface CommandResult {
   spawnError?: { code?: string; message: string };
 }
 
+/** What a launched process's descriptor 0, 1 or 2 is: a connection to the agent, or /dev/null. */
+export type LaunchStdio = 'channel' | 'ignore';
+
+export interface LaunchRequest {
+  argv: readonly string[];
+  /** The process's whole environment. */
+  env: Record<string, string>;
+  stdio: readonly [LaunchStdio, LaunchStdio, LaunchStdio];
+}
+
+export interface LaunchedExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The helper ended while the process ran: its exit status is unknown (it may still run). */
+  lost?: string;
+}
+
+/** A process the helper started: the leader of its own session, its stdio connected to the agent. */
+export interface LaunchedProcess {
+  pid: number;
+  /** The agent's end of each 'channel' descriptor; null for 'ignore'. */
+  stdio: [Socket | null, Socket | null, Socket | null];
+  exited: Promise<LaunchedExit>;
+}
+
 /** The helper ended before it answered; whether the command ran is unknown. */
 export class HelperExitedError extends Error {
   override readonly name = 'HelperExitedError' as const;
@@ -48,9 +77,22 @@ const IDLE_MS = 10_000;
 // What the agent reads of a dying helper's stderr, for the error.
 const STDERR_TAIL = 2000;
 
+/** One request's answers: true once it owes nothing more. */
 interface Waiter {
-  resolve: (result: CommandResult) => void;
-  reject: (error: Error) => void;
+  answer: (message: Record<string, unknown>) => boolean;
+  fail: (error: HelperExitedError) => void;
+}
+
+/** The launch did not start; the error says why (a spawn error, or the helper's end). */
+export class LaunchError extends Error {
+  override readonly name = 'LaunchError' as const;
+  constructor(
+    message: string,
+    /** The spawn error's code (ENOENT: the program does not exist), when the process did not start. */
+    readonly spawnCode?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** One helper process and the commands it owes an answer. */
@@ -65,6 +107,7 @@ class HelperProcess {
   constructor(
     env: Record<string, string>,
     private readonly idleMs: number,
+    private readonly channels: LaunchChannels,
     private readonly onEnd: (helper: HelperProcess) => void,
   ) {
     this.child = spawn(process.execPath, [HELPER_SCRIPT], { env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -80,28 +123,85 @@ class HelperProcess {
   }
 
   run(request: CommandRequest): Promise<CommandResult> {
-    clearTimeout(this.idleTimer);
-    this.idleTimer = undefined;
     return new Promise((resolve, reject) => {
-      const id = this.nextId++;
-      this.waiters.set(id, { resolve, reject });
-      if (this.waiters.size === 1) this.setBusy(true);
-      this.child.stdin.write(`${JSON.stringify({ id, argv: request.argv, stdin: request.stdin, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) })}\n`);
+      this.send(
+        { argv: request.argv, stdin: request.stdin, ...(request.cwd === undefined ? {} : { cwd: request.cwd }) },
+        {
+          answer: (message) => {
+            const { id: _id, ...outcome } = message;
+            resolve(outcome as unknown as CommandResult);
+            return true;
+          },
+          fail: reject,
+        },
+      );
     });
   }
 
+  /** Resolves once the process runs and its channels are connected; rejects with LaunchError. */
+  launch(request: LaunchRequest): Promise<LaunchedProcess> {
+    const expected = request.stdio.map((kind) => (kind === 'channel' ? this.channels.expect() : undefined));
+    const cancelChannels = () => expected.forEach((channel) => channel?.cancel());
+    let reportExit!: (exit: LaunchedExit) => void;
+    const exited = new Promise<LaunchedExit>((resolve) => (reportExit = resolve));
+    const started = new Promise<number>((resolve, reject) => {
+      let pid: number | undefined;
+      this.send(
+        { argv: request.argv, launch: { socket: this.channels.path, stdio: expected.map((channel) => channel?.token ?? null), env: request.env } },
+        {
+          answer: (message) => {
+            const spawnError = message.spawnError as { code?: string; message: string } | undefined;
+            if (spawnError !== undefined) {
+              // Rejected before the channels, so that the launch fails with this error.
+              reject(new LaunchError(spawnError.message, spawnError.code));
+              cancelChannels();
+              return true;
+            }
+            if (typeof message.pid === 'number' && pid === undefined) {
+              pid = message.pid;
+              resolve(pid);
+              return false;
+            }
+            reportExit({ code: message.code as number | null, signal: message.signal as NodeJS.Signals | null });
+            return true;
+          },
+          fail: (error) => {
+            if (pid === undefined) reject(new LaunchError(error.message));
+            else reportExit({ code: null, signal: null, lost: error.message });
+            cancelChannels();
+          },
+        },
+      );
+    });
+    return Promise.all([started, ...expected.map((channel) => channel?.connection ?? null)]).then(
+      ([pid, stdin, stdout, stderr]) => ({ pid, stdio: [stdin ?? null, stdout ?? null, stderr ?? null], exited }),
+      (error: Error) => {
+        // A channel that did connect belongs to nobody now.
+        for (const channel of expected) void channel?.connection.then((socket) => socket.destroy(), () => undefined);
+        throw error;
+      },
+    );
+  }
+
+  private send(request: Record<string, unknown>, waiter: Waiter): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    const id = this.nextId++;
+    this.waiters.set(id, waiter);
+    if (this.waiters.size === 1) this.setBusy(true);
+    this.child.stdin.write(`${JSON.stringify({ id, ...request })}\n`);
+  }
+
   private answer(line: string): void {
-    let result: CommandResult & { id: number };
+    let message: Record<string, unknown> & { id: number };
     try {
-      result = JSON.parse(line) as CommandResult & { id: number };
+      message = JSON.parse(line) as Record<string, unknown> & { id: number };
     } catch {
       return; // not an answer; the commands it owes fail when it exits
     }
-    const waiter = this.waiters.get(result.id);
-    if (waiter === undefined) return;
-    this.waiters.delete(result.id);
-    const { id: _id, ...outcome } = result;
-    waiter.resolve(outcome);
+    const waiter = this.waiters.get(message.id);
+    if (waiter === undefined || !waiter.answer(message)) return;
+    this.waiters.delete(message.id);
     if (this.waiters.size === 0) {
       this.setBusy(false);
       this.idleTimer = setTimeout(() => this.retire(), this.idleMs);
@@ -138,7 +238,7 @@ class HelperProcess {
     clearTimeout(this.idleTimer);
     const waiters = [...this.waiters.values()];
     this.waiters.clear();
-    for (const waiter of waiters) waiter.reject(new HelperExitedError(message));
+    for (const waiter of waiters) waiter.fail(new HelperExitedError(message));
   }
 
   get isEnded(): boolean {
@@ -149,6 +249,7 @@ class HelperProcess {
 /** Runs one-shot commands in a helper process, started when needed and ended when idle. */
 export class CommandHelper {
   private current: HelperProcess | undefined;
+  private readonly channels = new LaunchChannels();
 
   constructor(
     /** Every command's environment (the helper's own). */
@@ -158,11 +259,23 @@ export class CommandHelper {
 
   /** Resolves with the command's outcome, whatever its exit; rejects with HelperExitedError only. */
   run(request: CommandRequest): Promise<CommandResult> {
+    return this.helper().run(request);
+  }
+
+  /**
+   * Starts a process in its own session, its stdio connected to this process or to /dev/null, and reports its
+   * exit; resolves once it runs. The helper's one-shot commands' environment does not apply: env is the whole of it.
+   */
+  launch(request: LaunchRequest): Promise<LaunchedProcess> {
+    return this.helper().launch(request);
+  }
+
+  private helper(): HelperProcess {
     if (this.current === undefined || this.current.isEnded) {
-      this.current = new HelperProcess(this.env, this.idleMs, (ended) => {
+      this.current = new HelperProcess(this.env, this.idleMs, this.channels, (ended) => {
         if (this.current === ended) this.current = undefined;
       });
     }
-    return this.current.run(request);
+    return this.current;
   }
 }

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { readlink } from 'node:fs/promises';
+import type { Socket } from 'node:net';
 import { constants as osConstants } from 'node:os';
 import { PassThrough, Writable, type Readable } from 'node:stream';
 import type { ContainerCgroup } from './cgroup-tree.ts';
@@ -19,7 +20,7 @@ import { removeRunDir, type RunDir } from './run-dir.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CONTAINER_SETUP, CONTAINER_STAGE0, JOIN_CGROUPS } from './scripts.ts';
 import { SetupReport } from './setup-report.ts';
-import { runHostCommand } from '../host-commands/host-command.ts';
+import { launchHostProcess, runHostCommand } from '../host-commands/host-command.ts';
 
 /** containerd's exit code for a container whose process never started. */
 const START_ERROR_EXIT_CODE = 128;
@@ -271,18 +272,20 @@ export class ContainerHandle {
     let timedOut = false;
     let reported!: () => void;
     const setup = new Promise<void>((resolve) => (reported = resolve));
-    const child = spawn(request.tools.bash, [...HELPER_BASH, CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args], {
-      // stdin carries the go-ahead to the setup, stderr the setup's report.
-      stdio: ['pipe', 'ignore', 'pipe'],
+    // The setup's stdin carries the go-ahead, its stderr the setup's report: connections to this process, since
+    // the command helper starts it (a fork from this event loop would stop the loop for milliseconds).
+    const launched = launchHostProcess({
+      argv: [request.tools.bash, ...HELPER_BASH, CONTAINER_STAGE0, 'bosun-sandbox', ...request.stage0Args],
       env: HELPER_ENV,
-      // Its own session: the agent's terminal signals (Ctrl-C) are not the container's.
-      detached: true,
+      stdio: ['channel', 'ignore', 'channel'],
     });
-    // A setup that died before reading its go-ahead makes this write fail (EPIPE); its exit says why.
-    child.stdin.on('error', () => undefined);
+    let stdin: Socket | undefined;
+    let reportChannel: Socket | undefined;
+    let reportClosed: Promise<unknown> = Promise.resolve();
     const report = new SetupReport({
       pid: (pid) => {
         this.pid = pid;
+        if (stdin === undefined) return;
         try {
           for (const stream of OUTPUT_STREAMS) {
             outputs.push(
@@ -293,16 +296,16 @@ export class ContainerHandle {
             );
           }
           if (request.stdin) {
-            // The pipe stays open: after the go-ahead it is the container's stdin.
-            child.stdin.write('\n');
-            this.stdin = child.stdin;
+            // The channel stays open: after the go-ahead it is the container's stdin.
+            stdin.write('\n');
+            this.stdin = stdin;
             this.stdinOnce = request.stdin.once;
             if (this.stdinOnce) this.beforeFirstAttach = [];
-          } else child.stdin.end('\n');
+          } else stdin.end('\n');
         } catch (error) {
           // Without its output the container must not run: end-of-file instead of the go-ahead stops the setup.
           outputError = `cannot read the container's output: ${(error as Error).message}`;
-          child.stdin.end();
+          stdin.end();
         }
       },
       exec: () => {
@@ -310,36 +313,45 @@ export class ContainerHandle {
         reported();
       },
     });
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => report.write(chunk));
-    const reportClosed = once(child.stderr, 'close');
-    const exited = new Promise<[number | null, NodeJS.Signals | null, string?]>((resolve) => {
-      child.once('exit', (code, signal) => resolve([code, signal]));
-      child.once('error', (error) => resolve([null, null, error.message]));
-    });
     // A setup step that blocks (a mount, a namespace file that is a FIFO) must not block start for ever. The
-    // helper leads its own process group, which holds the setup's steps and, through the waiter, the setup.
+    // setup leads its own process group, which holds the setup's steps and, through the waiter, the setup.
+    let leader: number | undefined;
     const startTimer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) killProcessGroup(child.pid);
+      if (leader !== undefined) killProcessGroup(leader);
     }, request.startTimeoutMs);
     void setup.then(() => clearTimeout(startTimer));
-    this.exit = exited.then(async ([code, signal, spawnError]) => {
+    const exited = launched.then(
+      async (child): Promise<[number | null, NodeJS.Signals | null, string?]> => {
+        leader = child.pid;
+        if (timedOut) killProcessGroup(child.pid);
+        [stdin, , reportChannel] = child.stdio as [Socket, null, Socket];
+        // A setup that died before reading its go-ahead makes this write fail (EPIPE); its exit says why.
+        stdin.on('error', () => undefined);
+        reportChannel.setEncoding('utf8');
+        reportChannel.on('data', (chunk: string) => report.write(chunk));
+        reportClosed = once(reportChannel, 'close');
+        const exit = await child.exited;
+        return exit.lost === undefined ? [exit.code, exit.signal] : [null, null, `the node agent lost the sandbox's exit status: ${exit.lost}`];
+      },
+      (error: Error): [null, null, string] => [null, null, error.message],
+    );
+    this.exit = exited.then(async ([code, signal, lostOrFailed]) => {
       this.running = false;
       const finishedAt = new Date();
       let oomKills = 0;
       let cleanupError: Error | undefined;
       try {
         oomKills = await request.cgroup.oomKills();
-        // Leftovers (a hostPID container's daemons, the setup of a killed waiter) would hold the setup channel
-        // and the FIFOs open: kill them first.
+        // Leftovers (a hostPID container's daemons, the setup of a killed waiter, a container whose exit was
+        // lost) would hold the setup channel and the FIFOs open: kill them first.
         await request.cgroup.destroy();
       } catch (error) {
         cleanupError = error as Error;
         // A survivor may hold the setup channel open for ever.
-        child.stderr.destroy();
+        reportChannel?.destroy();
       }
-      child.stdin.destroy();
+      stdin?.destroy();
       await reportClosed.catch(() => undefined);
       report.end();
       reported();
@@ -352,12 +364,12 @@ export class ContainerHandle {
       await removeRunDir(request.run).catch((error: Error) => (cleanupError ??= error));
       const cleanup = cleanupError ? { cleanupError } : {};
       if (startedAt === undefined) {
-        const message = spawnError ?? outputError ?? (report.message || `the sandbox setup failed with exit code ${exitCodeOf(code, signal)}`);
+        const message = lostOrFailed ?? outputError ?? (report.message || `the sandbox setup failed with exit code ${exitCodeOf(code, signal)}`);
         return { exitCode: START_ERROR_EXIT_CODE, signal: null, reason: 'StartError', message, finishedAt, ...cleanup };
       }
       const exitCode = exitCodeOf(code, signal);
       const reason = oomKills > 0 ? 'OOMKilled' : exitCode === 0 ? 'Completed' : 'Error';
-      return { exitCode, signal, reason, startedAt, finishedAt, ...cleanup };
+      return { exitCode, signal, reason, startedAt, finishedAt, ...(lostOrFailed === undefined ? {} : { message: lostOrFailed }), ...cleanup };
     });
     return setup.then(async () => {
       // The timer fires only before the setup reported (reporting clears it first), so it killed the setup.
