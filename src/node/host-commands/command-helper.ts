@@ -42,14 +42,17 @@ export interface CommandResult {
   spawnError?: { code?: string; message: string };
 }
 
-/** What a launched process's descriptor 0, 1 or 2 is: a connection to the agent, or /dev/null. */
+/** What a launched process's descriptor is: a connection to the agent, or /dev/null (none, above 2). */
 export type LaunchStdio = 'channel' | 'ignore';
 
 export interface LaunchRequest {
   argv: readonly string[];
   /** The process's whole environment. */
-  env: Record<string, string>;
-  stdio: readonly [LaunchStdio, LaunchStdio, LaunchStdio];
+  env: Record<string, string | undefined>;
+  /** Descriptors 0, 1, 2 and any after them. */
+  stdio: readonly LaunchStdio[];
+  /** Its working directory (default: the helper's, the agent's at the helper's start). */
+  cwd?: string;
 }
 
 export interface LaunchedExit {
@@ -63,7 +66,7 @@ export interface LaunchedExit {
 export interface LaunchedProcess {
   pid: number;
   /** The agent's end of each 'channel' descriptor; null for 'ignore'. */
-  stdio: [Socket | null, Socket | null, Socket | null];
+  stdio: (Socket | null)[];
   exited: Promise<LaunchedExit>;
 }
 
@@ -147,7 +150,11 @@ class HelperProcess {
     const started = new Promise<number>((resolve, reject) => {
       let pid: number | undefined;
       this.send(
-        { argv: request.argv, launch: { socket: this.channels.path, stdio: expected.map((channel) => channel?.token ?? null), env: request.env } },
+        {
+          argv: request.argv,
+          ...(request.cwd === undefined ? {} : { cwd: request.cwd }),
+          launch: { socket: this.channels.path, stdio: expected.map((channel) => channel?.token ?? null), env: request.env },
+        },
         {
           answer: (message) => {
             const spawnError = message.spawnError as { code?: string; message: string } | undefined;
@@ -173,8 +180,8 @@ class HelperProcess {
         },
       );
     });
-    return Promise.all([started, ...expected.map((channel) => channel?.connection ?? null)]).then(
-      ([pid, stdin, stdout, stderr]) => ({ pid, stdio: [stdin ?? null, stdout ?? null, stderr ?? null], exited }),
+    return Promise.all([started, Promise.all(expected.map((channel) => channel?.connection ?? Promise.resolve(null)))]).then(
+      ([pid, stdio]) => ({ pid, stdio, exited }),
       (error: Error) => {
         // A channel that did connect belongs to nobody now.
         for (const channel of expected) void channel?.connection.then((socket) => socket.destroy(), () => undefined);

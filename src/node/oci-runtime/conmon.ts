@@ -3,7 +3,8 @@
 // lets the next agent adopt a running container: nothing of the container hangs on the agent's process.
 // Measured pitfalls (shared/research/images.md): without _OCI_SYNCPIPE conmon cannot report the container's pid
 // and `runc start` races the create; without an existing --persist-dir it exits 1 and writes no exit file.
-import { spawn } from 'node:child_process';
+import type { LaunchedProcess } from '../host-commands/command-helper.ts';
+import { launchHostProcess } from '../host-commands/host-command.ts';
 import type { Readable } from 'node:stream';
 import { OciRuntimeError } from './errors.ts';
 
@@ -88,23 +89,30 @@ export async function createUnderConmon(launch: ConmonLaunch): Promise<number> {
     ...(launch.stdin === true ? ['--stdin', '--leave-stdin-open'] : []),
     ...(launch.terminal === true ? ['--terminal'] : []),
   ];
-  // fd 3 is the sync pipe conmon reports on; stdout/stderr are not the container's (conmon keeps those).
-  const child = spawn(launch.conmon, args, {
-    // conmon writes an `oom` file into its working directory (besides the persist dir's): keep it in the bundle.
-    cwd: launch.bundle,
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-    env: { ...process.env, _OCI_SYNCPIPE: '3' },
-    detached: true,
-  });
-  let stderr = '';
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const pipe = child.stdio[3] as Readable;
+  // fd 3 is the sync pipe conmon reports on; stdout/stderr are not the container's (conmon keeps those). The
+  // command helper starts it, off the agent's event loop (host-commands/command-helper.ts says why).
+  let child: LaunchedProcess;
   try {
-    return await readSyncPipe(pipe, launch.timeoutMs, launch.id);
+    child = await launchHostProcess({
+      argv: [launch.conmon, ...args],
+      // conmon writes an `oom` file into its working directory (besides the persist dir's): keep it in the bundle.
+      cwd: launch.bundle,
+      stdio: ['ignore', 'ignore', 'channel', 'channel'],
+      env: { ...process.env, _OCI_SYNCPIPE: '3' },
+    });
+  } catch (error) {
+    throw new OciRuntimeError(`conmon did not start for container ${launch.id}: ${(error as Error).message}`);
+  }
+  let stderr = '';
+  const [, , stderrChannel, syncPipe] = child.stdio;
+  if (stderrChannel == null || syncPipe == null) throw new OciRuntimeError('conmon started without its sync pipe');
+  stderrChannel.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  // Read to its end (conmon's later messages must not meet a closed socket), without holding the agent open.
+  stderrChannel.unref();
+  try {
+    return await readSyncPipe(syncPipe, launch.timeoutMs, launch.id);
   } catch (error) {
     if (error instanceof OciRuntimeError && stderr.trim() !== '') throw new OciRuntimeError(`${error.message}: ${stderr.trim()}`);
     throw error;
-  } finally {
-    child.unref();
   }
 }

@@ -1,7 +1,6 @@
 // Containers from OCI runtime specs, run by runc under conmon. Each container's bundle and record live in
 // <state>/containers/<id>; conmon keeps it running, logging and reporting its exit without the agent, so an agent
 // that restarts lists what is there and adopts it (same pid, log continued) instead of starting it again.
-import { spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { access, constants, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -12,7 +11,7 @@ import { OciRuntimeError, OciRuntimeUnavailableError } from './errors.ts';
 import { ExitWatcher } from './exit-watcher.ts';
 import type { OciSpec } from './runtime-spec.ts';
 import { tracePodStart } from '../pod-start-trace.ts';
-import { HostCommandError, runHostCommand } from '../host-commands/host-command.ts';
+import { HostCommandError, launchHostProcess, runHostCommand } from '../host-commands/host-command.ts';
 
 /** What the agent records about a container, to find it again after a restart. */
 export interface ContainerRecord {
@@ -264,19 +263,21 @@ export class OciContainer {
     // copies its own terminal's size to the container's after the start (and at SIGWINCH), so that one is sized too.
     const runc = [this.runtime.runcPath, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
     const sized = options.size ? `stty rows ${Math.trunc(options.size.rows)} cols ${Math.trunc(options.size.columns)}; exec ${runc}` : runc;
-    const child =
-      options.tty === true
-        ? spawn('script', ['-qfec', sized, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] })
-        : spawn(this.runtime.runcPath, args, { stdio: [options.stdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<{ exitCode: number; signal: NodeJS.Signals | null }>((resolve) =>
-      child.once('close', (code, signal) => {
-        if (processFile !== undefined) void rm(processFile, { force: true }).catch(() => undefined);
-        resolve({ exitCode: code ?? 128, signal });
-      }),
-    );
-    const { stdout, stderr } = child;
-    if (stdout === null || stderr === null) throw new OciRuntimeError('runc exec started without output pipes');
-    return { pid: child.pid, stdin: child.stdin, stdout, stderr, exited };
+    // Started by the command helper, off the agent's event loop (host-commands/command-helper.ts says why).
+    const child = await launchHostProcess({
+      argv: options.tty === true ? ['script', '-qfec', sized, '/dev/null'] : [this.runtime.runcPath, ...args],
+      env: process.env,
+      stdio: [options.tty === true || options.stdin === true ? 'channel' : 'ignore', 'channel', 'channel'],
+    }).catch((error: Error) => {
+      throw new OciRuntimeError(`runc exec did not start: ${error.message}`);
+    });
+    const [stdin, stdout, stderr] = child.stdio;
+    if (stdout == null || stderr == null) throw new OciRuntimeError('runc exec started without output channels');
+    const exited = child.exited.then(({ code, signal }) => {
+      if (processFile !== undefined) void rm(processFile, { force: true }).catch(() => undefined);
+      return { exitCode: code ?? 128, signal };
+    });
+    return { pid: child.pid, stdin: stdin ?? null, stdout, stderr, exited };
   }
 
   /** Removes the exited container's runc state and files. */

@@ -2,7 +2,6 @@
 // inside its namespaces and cgroup, and attach to its own output (and stdin, for a container that keeps one).
 // The handle owns the run's output: it copies the FIFOs into the CRI log and, at exit, reads the OOM counter,
 // kills leftovers and removes the run's cgroups and files.
-import { spawn } from 'node:child_process';
 import { EventEmitter, once } from 'node:events';
 import { readlink } from 'node:fs/promises';
 import type { Socket } from 'node:net';
@@ -415,21 +414,21 @@ export class ContainerHandle {
     const { tools } = context;
     const run = options.tty ? onTerminal(tools, argv) : argv;
     const nsenter = [tools.nsenter, '-t', String(this.pid), ...context.namespaces, `--wdns=${context.workingDir}`, '--', ...finalCommand(tools, context.identity, context.env, run)];
-    const child = spawn(tools.bash, [...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter], {
-      stdio: ['pipe', 'pipe', 'pipe'],
+    const child = await launchHostProcess({
+      argv: [tools.bash, ...HELPER_BASH, JOIN_CGROUPS, 'bosun-exec', ...context.cgroup.procsFiles, '--', ...nsenter],
       env: HELPER_ENV,
-      detached: true,
+      // Without stdin the process reads end-of-file at once, as with kubectl exec without -i.
+      stdio: [options.stdin ? 'channel' : 'ignore', 'channel', 'channel'],
+    }).catch((error: Error) => {
+      throw new ExecStartError(`exec: ${error.message}`);
     });
-    // Without stdin the process reads end-of-file at once, as with kubectl exec without -i.
-    if (!options.stdin) child.stdin.end();
-    const exited = new Promise<ExecResult>((resolve) => {
-      child.once('exit', (code, signal) => resolve({ exitCode: exitCodeOf(code, signal), signal }));
-      child.once('error', () => resolve({ exitCode: START_ERROR_EXIT_CODE, signal: null }));
-    });
-    const started: ExecProcess = { pid: child.pid, stdin: options.stdin ? child.stdin : null, stdout: child.stdout, stderr: child.stderr, exited };
-    if (options.tty && child.pid !== undefined) started.resize = terminalResizer(tools, child.pid, child.stdout);
+    const [stdin, stdout, stderr] = child.stdio as [Socket | null, Socket, Socket];
+    const exited = child.exited.then(({ code, signal }) => ({ exitCode: exitCodeOf(code, signal), signal }));
+    const started: ExecProcess = { pid: child.pid, stdin, stdout, stderr, exited };
+    if (options.tty) started.resize = terminalResizer(tools, child.pid, stdout);
     return started;
   }
+
   private keepForFirstAttach(stream: 'stdout' | 'stderr', chunk: Buffer): void {
     if (!this.beforeFirstAttach) return;
     if (this.beforeFirstAttachBytes + chunk.length > MAX_KEPT_FOR_FIRST_ATTACH) {

@@ -39,9 +39,13 @@ async function execProbe(argv: string[], target: ProbeTarget, timeoutMs: number)
   };
   process_.stdout.on('data', collect);
   process_.stderr.on('data', collect);
+  // The output arrives on its own channels: what the command wrote may come after its exit is known.
+  const outputEnded = Promise.all([process_.stdout, process_.stderr].map((stream) => new Promise((resolve) => stream.once('end', resolve).once('close', resolve))));
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
   const result = await Promise.race([process_.exited, timedOut]);
+  // A daemon the command left behind may hold the output open: wait for it no longer than the probe's timeout.
+  if (result !== 'timeout') await Promise.race([outputEnded, timedOut]);
   clearTimeout(timer);
   if (result === 'timeout') {
     // The helper leads its own process group: kill what the probe started.
