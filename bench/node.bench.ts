@@ -123,7 +123,9 @@ async function startAgent(kubeconfig: string, dataDir: string): Promise<ChildPro
   // `bosun node` serves the kubelet API with the certificates `bosun up` makes beside the kubeconfig.
   await loadOrCreateKubeletPki(join(dirname(kubeconfig), 'pki', 'kubelet'));
   // The host sandbox, which the ceiling measures; `auto` would pull busybox from a registry.
-  const child = spawn(process.execPath, [bin, 'node', '--kubeconfig', kubeconfig, '--name', 'bench-node', '--data-dir', dataDir, '--log-level', 'warn', '--container-runtime', 'host'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_AGENT_NODE_ARGS: Node options for the agent (e.g. --cpu-prof --cpu-prof-dir=DIR).
+  const nodeArgs = (process.env['BENCH_AGENT_NODE_ARGS'] ?? '').split(' ').filter((word) => word !== '');
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'node', '--kubeconfig', kubeconfig, '--name', 'bench-node', '--data-dir', dataDir, '--log-level', 'warn', '--container-runtime', 'host'], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (d: Buffer) => {
