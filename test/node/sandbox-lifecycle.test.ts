@@ -69,6 +69,29 @@ test('a cpu limit of 500m is a CFS quota of 50000 per 100000 µs, inside and out
   assert.equal(existsSync(dir), false, 'the container cgroup is removed after exit');
 });
 
+/** The parent pid from /proc/PID/stat. */
+async function parentOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+}
+
+test('a container whose exit the agent lost (the command helper died) is killed, and its exit says why', async () => {
+  const request = h.request('orphan', sh('echo ready; exec sleep 30'));
+  const handle = await h.sandbox.start(request);
+  await waitForLog(request.logPath, 'ready');
+  const pid = handle.pid;
+  assert.ok(pid !== undefined);
+  // The container's pid 1, its waiter (timeout), and the command helper that launched the waiter.
+  const waiter = await parentOf(pid);
+  const helper = await parentOf(waiter);
+  assert.match((await readFile(`/proc/${helper}/cmdline`, 'utf8')).split('\0')[1] ?? '', /host-commands\/helper\.mjs$/);
+  process.kill(helper, 'SIGKILL');
+  const exit = await handle.exited;
+  assert.equal(exit.reason, 'Error');
+  assert.match(exit.message ?? '', /lost the sandbox's exit status: the host command helper exited with SIGKILL/);
+  assert.equal(await isAlive(pid), false, 'what was left in its cgroup was killed');
+});
+
 test('stop delivers SIGTERM to a container that handles it', async () => {
   const request = h.request('graceful', sh("trap 'echo got SIGTERM; exit 3' TERM; echo ready; sleep 30 & wait"));
   const handle = await h.sandbox.start(request);
