@@ -10,7 +10,8 @@ import { planCgroupLayout } from '../../src/node/sandbox/cgroup-layout.ts';
 import { identityCommand, resolveCredentials } from '../../src/node/sandbox/credentials.ts';
 import { CriLogWriter, MAX_LOG_LINE_BYTES, rfc3339Nano } from '../../src/node/sandbox/cri-log.ts';
 import { renderFstab } from '../../src/node/sandbox/fstab.ts';
-import { parseMountInfo } from '../../src/node/sandbox/mountinfo.ts';
+import { parseMountInfo, readMountInfo } from '../../src/node/sandbox/mountinfo.ts';
+import { runHostCommand } from '../../src/node/host-commands/host-command.ts';
 import { parseBytes, parseMilliCpu } from '../../src/node/sandbox/quantity.ts';
 import { containerLimitWrites, limitsFor, parseOomKills } from '../../src/node/sandbox/resource-limits.ts';
 import type { PodFacts } from '../../src/node/sandbox/types.ts';
@@ -151,4 +152,25 @@ test('fstab fields escape whitespace and backslashes; mountinfo unescapes them',
   assert.equal(fstab, '/srv/my\\040data /run/root/mnt/a\\134b none bind,ro 0 0\n/run/root/proc/sys /run/root/proc/sys none bind 0 0\n');
   const [entry] = parseMountInfo('50 27 0:40 / /media/usb\\040disk rw,nosuid,relatime shared:5 - vfat /dev/sdb1 rw,fmask=0022\n');
   assert.deepEqual(entry, { mountPoint: '/media/usb disk', mountOptions: ['rw', 'nosuid', 'relatime'], fsType: 'vfat', source: '/dev/sdb1', superOptions: ['rw', 'fmask=0022'] });
+});
+
+test('reads of the mount table that arrive while one runs share the next, which still sees every mount made before them', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, async (t) => {
+  const first = readMountInfo();
+  const during = [readMountInfo(), readMountInfo(), readMountInfo()];
+  const [a, b, c, d] = await Promise.all([first, ...during]);
+  assert.notEqual(a, b, 'a call during a read gets the next read');
+  assert.equal(b, c);
+  assert.equal(c, d);
+  const dir = await mkdtemp(join(tmpdir(), 'bosun-mountinfo-'));
+  let mounted = false;
+  t.after(async () => {
+    if (mounted) await runHostCommand(['umount', dir]);
+    await rm(dir, { recursive: true, force: true });
+  });
+  const running = readMountInfo();
+  await runHostCommand(['mount', '-t', 'tmpfs', '-o', 'size=4k', 'bosun-mountinfo-test', dir]);
+  mounted = true;
+  const after = await readMountInfo();
+  await running;
+  assert.ok(after.some((entry) => entry.mountPoint === dir && entry.source === 'bosun-mountinfo-test'), 'a read asked for after the mount sees it');
 });

@@ -47,12 +47,12 @@ function parseSelfCgroups(text: string): SelfCgroup[] {
     });
 }
 
-function unifiedMount(mounts: MountEntry[]): MountEntry | undefined {
+function unifiedMount(mounts: readonly MountEntry[]): MountEntry | undefined {
   return mounts.find((m) => m.fsType === 'cgroup2' && m.mountPoint === '/sys/fs/cgroup') ?? mounts.find((m) => m.fsType === 'cgroup2');
 }
 
 /** v2Controllers: the unified hierarchy's cgroup.controllers, when one is mounted. */
-export function planCgroupLayout(mounts: MountEntry[], selfText: string, v2Controllers: string[], placement: CgroupPlacement): CgroupLayout {
+export function planCgroupLayout(mounts: readonly MountEntry[], selfText: string, v2Controllers: string[], placement: CgroupPlacement): CgroupLayout {
   if (!/^[A-Za-z0-9_.-]+$/.test(placement.name)) throw new SandboxHostError(`invalid cgroup name "${placement.name}"`);
   const self = parseSelfCgroups(selfText);
   const v1 = new Map<string, string[]>();
@@ -82,7 +82,7 @@ export function planCgroupLayout(mounts: MountEntry[], selfText: string, v2Contr
   return { version: 2, hierarchies: [{ mountPoint: unified.mountPoint, controllers, root: join(unified.mountPoint, parent, placement.name) }] };
 }
 
-export async function detectCgroupLayout(mounts: MountEntry[], placement: CgroupPlacement): Promise<CgroupLayout> {
+export async function detectCgroupLayout(mounts: readonly MountEntry[], placement: CgroupPlacement): Promise<CgroupLayout> {
   const selfText = await readFile('/proc/self/cgroup', 'utf8');
   const unified = unifiedMount(mounts);
   const v2Text = unified ? await readFile(join(unified.mountPoint, 'cgroup.controllers'), 'utf8').catch(() => '') : '';

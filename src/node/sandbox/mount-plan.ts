@@ -50,7 +50,7 @@ export async function probeProtectedPaths(): Promise<ProtectedPaths> {
 }
 
 export interface MountPlanInput {
-  hostMounts: MountEntry[];
+  hostMounts: readonly MountEntry[];
   protectedPaths: ProtectedPaths;
   /** The skeleton tmpfs's mount point (host path). */
   skeletonDir: string;
@@ -77,7 +77,7 @@ export interface MountPlan {
  * The host's mounts other than its root, as the host sees them (the last mount on a path hides earlier ones),
  * without those the container does not get: the replaced trees and everything at or below a private directory.
  */
-function hostSubmounts(mounts: MountEntry[], hidden: string[]): MountEntry[] {
+function hostSubmounts(mounts: readonly MountEntry[], hidden: string[]): MountEntry[] {
   const last = new Map<string, number>();
   mounts.forEach((m, i) => last.set(m.mountPoint, i));
   return mounts.filter((m, i) => last.get(m.mountPoint) === i && m.mountPoint !== '/' && !hidden.some((tree) => isWithin(m.mountPoint, tree)));

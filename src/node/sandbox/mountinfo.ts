@@ -40,6 +40,28 @@ export function parseMountInfo(text: string): MountEntry[] {
   return entries;
 }
 
-export async function readMountInfo(): Promise<MountEntry[]> {
-  return parseMountInfo(await readKernelFile('/proc/self/mountinfo'));
+let reading: Promise<readonly MountEntry[]> | undefined;
+let queued: Promise<readonly MountEntry[]> | undefined;
+
+/**
+ * The mount table as it is now: read after the call. Calls that arrive while a read runs share the next read,
+ * so a burst of container starts (each reads the table, which grows by two entries per pod) reads and parses
+ * it a few times instead of once per start. The entries are shared: callers must not change them.
+ */
+export function readMountInfo(): Promise<readonly MountEntry[]> {
+  if (reading === undefined) {
+    const read = readKernelFile('/proc/self/mountinfo').then(parseMountInfo);
+    reading = read;
+    const done = () => {
+      if (reading === read) reading = undefined;
+    };
+    read.then(done, done);
+    return read;
+  }
+  const ignore = () => undefined;
+  queued ??= reading.then(ignore, ignore).then(() => {
+    queued = undefined;
+    return readMountInfo();
+  });
+  return queued;
 }
