@@ -97,10 +97,14 @@ export interface Comparison {
   removed: FieldSet;
 }
 
-/** Field-level diff of two objects, as SMD's Compare: new/removed containers count as added/removed themselves. */
-export function compareObjects(lhs: unknown, rhs: unknown, schema: FieldSchema | undefined): Comparison {
+/**
+ * Field-level diff of two objects, as SMD's Compare: new/removed containers count as added/removed themselves.
+ * `skip`: fields whose subtrees are not compared at all, for callers that take them out of the result anyway
+ * (recursiveDifference): a status write's whole spec, a main-resource write's status.
+ */
+export function compareObjects(lhs: unknown, rhs: unknown, schema: FieldSchema | undefined, skip?: FieldSet): Comparison {
   const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  compareNode(lhs, rhs, schema, [], c);
+  compareNode(lhs, rhs, schema, [], c, skip);
   return c;
 }
 
@@ -115,7 +119,7 @@ function walkAll(v: unknown, schema: FieldSchema | undefined, path: string[], in
   if (path.length) into.insert(path);
 }
 
-function compareNode(l: unknown, r: unknown, schema: FieldSchema | undefined, path: string[], c: Comparison): void {
+function compareNode(l: unknown, r: unknown, schema: FieldSchema | undefined, path: string[], c: Comparison, skip?: FieldSet): void {
   if (l === undefined && r === undefined) return;
   if (l === undefined) return walkAll(r, schema, path, c.added);
   if (r === undefined) return walkAll(l, schema, path, c.removed);
@@ -135,14 +139,21 @@ function compareNode(l: unknown, r: unknown, schema: FieldSchema | undefined, pa
   if (sl === 'map') {
     const lo = l as JsonObject;
     const ro = r as JsonObject;
-    for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) compareNode(lo[k], ro[k], childSchema(schema, k), [...path, fieldPE(k)], c);
+    for (const k of new Set([...Object.keys(lo), ...Object.keys(ro)])) {
+      const pe = fieldPE(k);
+      if (skip?.members.has(pe)) continue;
+      compareNode(lo[k], ro[k], childSchema(schema, k), [...path, pe], c, skip?.children.get(pe));
+    }
     return;
   }
   const where = pathToString(path);
   const li = indexList(schema, l as unknown[], where);
   const ri = indexList(schema, r as unknown[], where);
   const items = itemSchema(schema);
-  for (const pe of new Set([...li.pes, ...ri.pes])) compareNode(li.byPE.get(pe), ri.byPE.get(pe), items, [...path, pe], c);
+  for (const pe of new Set([...li.pes, ...ri.pes])) {
+    if (skip?.members.has(pe)) continue;
+    compareNode(li.byPE.get(pe), ri.byPE.get(pe), items, [...path, pe], c, skip?.children.get(pe));
+  }
 }
 
 /** metadata fields never recorded as owned (STRIPPED_FIELDS below f:metadata). */
@@ -373,7 +384,8 @@ interface Conflict {
 
 /** Moves ownership of what changed between live and next away from other managers; reports conflicts unless forced. */
 function transfer(live: unknown, next: unknown, managers: ManagedSets, selfId: string, schema: FieldSchema, ignored: FieldSet, force: boolean): Comparison {
-  const cmp = compareObjects(live, next, schema);
+  // What is ignored is taken out of every use of the comparison below, and out of the caller's.
+  const cmp = compareObjects(live, next, schema, ignored);
   const changed = cmp.modified.union(cmp.added).recursiveDifference(ignored);
   const removed = cmp.removed.recursiveDifference(ignored);
   const conflicts: Conflict[] = [];
@@ -591,7 +603,7 @@ export function recordUpdate(
   // Ownership moves to a temporary "current operation" first, so the manager's own old fields are treated like anyone's.
   const tmpId = '\u0000current-operation';
   // With no managers yet (a create) there is nothing to take from anyone: the comparison alone says what is gained.
-  const cmp = managers.size === 0 ? compareObjects(live, next, schema) : transfer(live, next, managers, tmpId, schema, ignored, true);
+  const cmp = managers.size === 0 ? compareObjects(live, next, schema, ignored) : transfer(live, next, managers, tmpId, schema, ignored, true);
   let gained = cmp.added;
   if (!cmp.modified.isEmpty()) gained = gained.union(cmp.modified);
   if (!cmp.removed.isEmpty()) gained = gained.difference(cmp.removed);

@@ -176,6 +176,23 @@ test('recordUpdate: status subresource entries and managers left with nothing ar
   assert.deepEqual(mf(after).map((e) => e['manager']), ['controller'], 'creator owned only spec and is dropped; wiper gained nothing');
 });
 
+test('recordUpdate: ignored fields are neither claimed nor taken from their owners, on either side of a change', () => {
+  // The comparison does not walk ignored subtrees at all (a status write's spec): what it would have found there
+  // must not matter, even where the two sides differ.
+  const created = recordUpdate(undefined, base({ size: 1 }), 'creator', 'example.com/v1', undefined, T0, schema);
+  const withStatus = recordUpdate(created, { ...structuredClone(created), status: { phase: 'Ready' } }, 'controller', 'example.com/v1', 'status', T1, schema, { ignoredFields: [['f:spec']] });
+  const statusWrite = { ...structuredClone(withStatus), spec: { size: 7, extra: true }, status: { phase: 'Done', message: 'ok' } };
+  const afterStatus = recordUpdate(withStatus, statusWrite, 'controller', 'example.com/v1', 'status', T1, schema, { ignoredFields: [['f:spec']] });
+  const byManager = Object.fromEntries(mf(afterStatus).map((e) => [e['manager'], e['fieldsV1']]));
+  assert.deepEqual(byManager['controller'], { 'f:status': { '.': {}, 'f:message': {}, 'f:phase': {} } });
+  assert.deepEqual(byManager['creator'], mf(created)[0]?.['fieldsV1'], 'the spec stays the creator\'s');
+  const mainWrite = { ...structuredClone(afterStatus), spec: { size: 2 }, status: { phase: 'Other' } };
+  const afterMain = recordUpdate(afterStatus, mainWrite, 'editor', 'example.com/v1', undefined, T1, schema, { ignoredFields: [['f:status']] });
+  const after = Object.fromEntries(mf(afterMain).map((e) => [e['manager'], e['fieldsV1']]));
+  assert.deepEqual(after['editor'], { 'f:spec': { 'f:size': {} } });
+  assert.deepEqual(after['controller'], byManager['controller'], 'the status stays the controller\'s');
+});
+
 test('recordUpdate: a create records exactly what an update from an empty object records', () => {
   // A create with no managers takes a one-walk path; an update from {} takes the field-set path. Both must
   // write the same entry, byte for byte.
