@@ -1,10 +1,10 @@
-// The node agent's one-shot host commands (ip, unshare, mount, umount, runc state/start/kill/delete, nft) and
-// its sandboxes' setup processes are started by a helper process (helper.mjs), not by the agent's own event
-// loop. Starting a process from Node forks
-// the whole process: the loop that the API server, the controllers and the agent share stops for the copy of
-// its page tables, 2.5 ms a spawn at ~330 MiB RSS here and 10 ms on a loaded machine, about a dozen times per
-// pod. The helper is a bare Node process (~40 MiB), whose forks are cheap, and the agent only writes a line to
-// it and reads one back.
+// Every host process the node agent starts is started by a helper process (helper.mjs), not by the agent's own
+// event loop: the one-shot host commands (ip, unshare, mount, umount, runc state/start/kill/delete, nft) and the
+// launched ones with stdio of their own (a sandbox's setup, execs, conmon; launch-channels.ts). Starting a process
+// from Node forks the whole process: the loop that the API server, the controllers and the agent share stops for
+// the copy of its page tables, 2.5 ms a spawn at ~330 MiB RSS here and 10 ms on a loaded machine, about a dozen
+// times per pod. The helper is a bare Node process (~40 MiB), whose forks are cheap, and the agent only writes a
+// line to it and reads one back.
 //
 // Why a process and not a worker thread: measured on the 2-core machine, 300 commands 10 at a time from a
 // 244 MiB process (`ip -batch -` of nothing): spawned directly the main loop was busy 1.1–1.2 s (p99 loop delay
@@ -13,12 +13,12 @@
 // (p99 loop delay 5 ms) and 30 ms of the agent's CPU, with the burst done sooner (2.6–2.8 ms a command
 // against 3.4–4.1 ms).
 //
-// The helper starts on the first command and ends after IDLE_MS without one, and without a launched process
-// still running, so an idle agent holds no second process. It runs in its own session: a Ctrl-C meant for `bosun up` must not kill it while the agent
-// still unmounts and deletes on its way out. When it dies, every command it had not answered fails with
-// HelperExitedError (its caller's error, never a silent loss: the command may or may not have run, so it is
-// not repeated), every launched process it still watched is reported lost (its exit status is unknown), and the
-// next command starts a new helper.
+// The helper starts on the first command and ends after IDLE_MS without one and without a launched process
+// still running, so an idle agent holds no second process. It runs in its own session: a Ctrl-C meant for
+// `bosun up` must not kill it while the agent still unmounts and deletes on its way out. When it dies, every
+// command it had not answered fails with HelperExitedError (its caller's error, never a silent loss: the command
+// may or may not have run, so it is not repeated), every launched process it still watched is reported lost (its
+// exit status is unknown), and the next command starts a new helper.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import type { Socket } from 'node:net';
