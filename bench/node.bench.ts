@@ -6,7 +6,9 @@
 // 3. the agent's memory per running pod: its RSS with those 100 pods against its RSS with none, and the CPU its
 //    event loop's thread spent on the burst of them;
 // and, in the same run, the ceiling: the same sandboxed process started 100 times without the API (one after
-// another for latency, all at once for throughput; all at once also just before and just after the burst of 3.).
+// another for latency, all at once for throughput; all at once also just before and just after the burst of 3.),
+// on the host's network; and beside the burst also each in its own network namespace on a bridge, as a pod is (the
+// same BridgeNetwork the agent uses, on a bridge of its own): the kernel work a pod's network costs, without Bosun.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +20,9 @@ import { startApiServer } from '../src/apiserver/index.ts';
 import type { KubeClient } from '../src/client/client.ts';
 import { createKubeClient } from '../src/client/create-client.ts';
 import { loadOrCreateKubeletPki } from '../src/node/kubelet-api/kubelet-pki.ts';
+import { BridgeNetwork } from '../src/node/network/bridge-network.ts';
 import { Sandbox } from '../src/node/sandbox/sandbox.ts';
+import type { PodNetwork } from '../src/node/sandbox/types.ts';
 import { Manager } from '../src/runtime/manager.ts';
 import { registerWorkloads } from '../src/workloads/family.ts';
 
@@ -137,15 +141,19 @@ async function startAgent(kubeconfig: string, dataDir: string): Promise<ChildPro
   return child;
 }
 
-/** The same sandboxed process as the pods, without the API: started `PODS` times `at once` or one after another. */
-async function ceilingRun(label: string, at: 'once' | 'sequence'): Promise<number[]> {
+/**
+ * The same sandboxed process as the pods, without the API: started `PODS` times `at once` or one after another; on
+ * the host's network, or with `bridge` each in a network namespace of its own attached to that bridge first.
+ */
+async function ceilingRun(label: string, at: 'once' | 'sequence', bridge?: BridgeNetwork): Promise<number[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-bench-sandbox-'));
   const sandbox = await Sandbox.open({ cgroup: { placement: 'top', name: 'bosun-bench-ceiling' }, privateDirs: [dir] });
   const uid = (i: number) => `bench-ceiling-${label}-${i}`;
-  const pod = (i: number) => ({ name: `p${i}`, namespace: NS, uid: uid(i), hostname: `p${i}`, etcHosts: '127.0.0.1 localhost\n', resolvConf: '', podDir: join(dir, `p${i}`), network: { kind: 'host' as const } });
+  const pod = (i: number, network: PodNetwork) => ({ name: `p${i}`, namespace: NS, uid: uid(i), hostname: `p${i}`, etcHosts: '127.0.0.1 localhost\n', resolvConf: '', podDir: join(dir, `p${i}`), network });
   const run = async (i: number) => {
     const started = performance.now();
-    const handle = await sandbox.start({ pod: pod(i), container: { name: 'c', argv: ['true'] }, logPath: join(dir, `p${i}`, 'log') });
+    const network: PodNetwork = bridge ? (await bridge.attach({ uid: uid(i), name: `p${i}`, namespace: NS })).network : { kind: 'host' };
+    const handle = await sandbox.start({ pod: pod(i, network), container: { name: 'c', argv: ['true'] }, logPath: join(dir, `p${i}`, 'log') });
     await handle.exited;
     return performance.now() - started;
   };
@@ -156,7 +164,10 @@ async function ceilingRun(label: string, at: 'once' | 'sequence'): Promise<numbe
     await Promise.all(Array.from({ length: PODS }, (_, i) => run(i)));
     latencies.push(performance.now() - started);
   }
-  for (let i = 0; i < PODS; i++) await sandbox.destroyPod(uid(i));
+  for (let i = 0; i < PODS; i++) {
+    await sandbox.destroyPod(uid(i));
+    await bridge?.detach(uid(i));
+  }
   await sandbox.close();
   rmSync(dir, { recursive: true, force: true });
   return latencies;
@@ -178,6 +189,8 @@ async function main(): Promise<void> {
   registerWorkloads(mgr, { job: false, replicaSet: false, deployment: false });
   await mgr.start();
   const agent = await startAgent(kubeconfig, join(work, 'node'));
+  // The network ceiling's own bridge and block, so it never meets the agent's (or a test's) pods.
+  const bridge = await BridgeNetwork.open({ stateDir: join(work, 'ceiling-network'), bridgeName: `bnc${process.pid % 100000}`, clusterCIDR: '10.247.0.0/16' });
   const cacheDir = mkdtempSync(join(tmpdir(), 'bosun-bench-kubectl-'));
   try {
     // 1. One-shot pods until all Succeeded.
@@ -193,6 +206,7 @@ async function main(): Promise<void> {
     // The ceiling at once right before and right after the burst as well: on a shared machine the load moves
     // within a run, and the ceiling at the run's end can be half or twice what it was during the burst.
     const [beforeMs = NaN] = await ceilingRun('before', 'once');
+    const [beforeNetworkMs = NaN] = await ceilingRun('before-net', 'once', bridge);
     const running = await watchPods(client, 'running', 'Running');
     const burstCpuStart = loopCpuMs(agent.pid ?? 0);
     const burstProcessCpuStart = processCpuMs(agent.pid ?? 0);
@@ -206,8 +220,10 @@ async function main(): Promise<void> {
     const trace = process.env['BOSUN_POD_START_TRACE'];
     if (trace) writeFileSync(`${trace}.burst.json`, JSON.stringify([...running.times.values()].map((t) => ({ uid: t.uid, seen: performance.timeOrigin + t.seen, running: performance.timeOrigin + (t.done ?? NaN) }))));
     await kubectl(kubeconfig, cacheDir, ['delete', 'pods', '-l', 'bench=running', '--wait=true', '--timeout=120s']);
+    const [afterNetworkMs = NaN] = await ceilingRun('after-net', 'once', bridge);
     const [afterMs = NaN] = await ceilingRun('after', 'once');
     const besideMs = (beforeMs + afterMs) / 2;
+    const besideNetworkMs = (beforeNetworkMs + afterNetworkMs) / 2;
 
     // 4. Start latency without a burst: pods created one at a time, each once the one before runs.
     const paced: number[] = [];
@@ -228,11 +244,13 @@ async function main(): Promise<void> {
     console.log(`  ${PACED_PODS} pods one at a time, create → Running: p50 ${ms(pacedLatency.p50)}, p99 ${ms(pacedLatency.p99)} (target p99 < 500 ms; ceiling, one sandboxed start → exit at a time: p50 ${ms(limit.sequential.p50)}, p99 ${ms(limit.sequential.p99)})`);
     console.log(`  ${PODS} long-running pods created at once, create → Running: p50 ${ms(toRunning.p50)}, p99 ${ms(toRunning.p99)} (a burst: each waits its turn; ceiling, ${PODS} at once: ${ms(limit.parallelMs)} for all); p99 ÷ ceiling ${(toRunning.p99 / limit.parallelMs).toFixed(2)}x (target ≤ 1.3x)`);
     console.log(`  the same burst beside the ceiling at once just before and just after it (${ms(beforeMs)}, ${ms(afterMs)}): p99 ÷ their mean ${(toRunning.p99 / besideMs).toFixed(2)}x`);
+    console.log(`  the same burst beside the ceiling with the pods' network (each sandbox in its own network namespace on a bridge) at once just before and just after it (${ms(beforeNetworkMs)}, ${ms(afterNetworkMs)}): p99 ÷ their mean ${(toRunning.p99 / besideNetworkMs).toFixed(2)}x`);
     console.log(`  agent's event loop (main thread) CPU over that burst: ${ms(burstCpuMs)}, ${(burstCpuMs / PODS).toFixed(1)} ms per pod; the whole agent process ${(burstProcessCpuMs / PODS).toFixed(1)} ms per pod`);
     console.log(`  agent RSS: ${(idleKiB / 1024).toFixed(1)} MiB idle, ${(busyKiB / 1024).toFixed(1)} MiB with ${PODS} running pods: ${perPodMiB.toFixed(2)} MiB per pod (target ≤ 2 MiB)`);
   } finally {
     agent.kill('SIGTERM');
     await new Promise((r) => agent.once('exit', r));
+    await bridge.teardown();
     await mgr.stop();
     await client.close();
     await server.close();
