@@ -130,6 +130,15 @@ describe('scheduler', () => {
     await remove('other', 'after');
   });
 
+  test('a burst created at once: bindings run side by side, decisions one at a time, so no node takes more than it has', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `burst-${i}`);
+    await Promise.all(names.map((name) => h.client.create(podsResource, pod(name, '500m'))));
+    // 4 × 500m fit on each 2-CPU node: 8 bound, 4 refused, however the bindings' answers interleave.
+    await h.until(() => names.filter((n) => scheduled(n) !== undefined).length === 8 && names.filter((n) => unschedulable(n) !== undefined).length === 4, '8 bound and 4 unschedulable');
+    for (const node of ['node-a', 'node-b']) assert.equal(names.filter((n) => scheduled(n) === node).length, 4, node);
+    await remove(...names);
+  });
+
   test('every request the controllers made is covered by the family\'s RBAC rules', () => {
     assert.deepEqual(h.deniedToControllers(), []);
   });
