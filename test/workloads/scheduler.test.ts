@@ -130,7 +130,7 @@ describe('scheduler', () => {
     await remove('other', 'after');
   });
 
-  test('a burst created at once: bindings run side by side, decisions one at a time, so no node takes more than it has', async () => {
+  test('a burst created at once: each decision sees the ones before it, so no node takes more than it has', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `burst-${i}`);
     await Promise.all(names.map((name) => h.client.create(podsResource, pod(name, '500m'))));
     // 4 × 500m fit on each 2-CPU node: 8 bound, 4 refused, however the bindings' answers interleave.

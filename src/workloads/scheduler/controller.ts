@@ -36,8 +36,6 @@ export interface SchedulerOptions {
   schedulerName?: string;
   /** Picks among equally scored nodes; default Math.random. */
   random?: () => number;
-  /** Bindings in flight at once; default 16. */
-  concurrency?: number;
 }
 
 interface Assumed {
@@ -54,8 +52,6 @@ interface SchedulerData {
   assumed: Map<string, Assumed>;
   schedulerName: string;
   random: () => number;
-  /** Queues the pending pods marked unschedulable again (but `except`): a binding that failed gave back its room. */
-  retryUnschedulable: (except: string) => void;
 }
 
 function isPending(pod: Pod, schedulerName: string): boolean {
@@ -87,31 +83,18 @@ export function registerScheduler(mgr: Manager, options: SchedulerOptions = {}):
     assumed,
     schedulerName,
     random: options.random ?? Math.random,
-    retryUnschedulable: (except) => {
-      for (const pod of pods.byIndex(POD_NODE_INDEX, '')) {
-        const key = keyOf(pod);
-        const unschedulable = pod.status?.conditions?.some((c) => c.type === 'PodScheduled' && c.status === 'False');
-        if (key !== except && unschedulable && isPending(pod, schedulerName)) controller.enqueue(key);
-      }
-    },
   };
   const pendingKeys = (): string[] => pods.byIndex(POD_NODE_INDEX, '').filter((p) => isPending(p, schedulerName)).map(keyOf);
-  const controller = mgr
+  return mgr
     .controller<Pod, SchedulerData>({
       name: options.name ?? 'scheduler',
       for: podsResource,
       data,
       predicates: [(e) => e.type !== 'deleted' && isPending(e.object, schedulerName)],
-      // kube-scheduler's scheduling cycle is serial and its binding cycles run in parallel. So here: a reconcile
-      // decides and assumes without awaiting anything, so decisions still happen one at a time on the assumed
-      // state, while up to `concurrency` bindings wait for the API server (one at a time, a burst of pods reached
-      // the node no faster than one binding round trip each).
-      concurrency: options.concurrency ?? 16,
       reconcile: schedulePod,
     })
     .watches(nodes, pendingKeys, { predicates: [nodeChangeMatters] })
     .watches(pods, pendingKeys, { predicates: [freesResources] });
-  return controller;
 }
 
 /** What can turn a node's answer around: it came or went, its taints, cordon, labels, allocatable or readiness. */
@@ -192,12 +175,8 @@ export async function schedulePod(pod: Pod, ctx: ReconcileContext<SchedulerData>
     await d.client.create(subresourceRef(podsResource, name, 'binding', 'Binding'), binding, { namespace, signal: ctx.signal });
   } catch (err) {
     d.assumed.delete(ctx.key);
-    // Bound by someone else, being deleted, or gone: the informer will say which; nothing to retry. The room it was
-    // assumed to take is free for good: pods found unschedulable while its binding was in flight look again.
-    if (err instanceof ConflictError || err instanceof NotFoundError) {
-      d.retryUnschedulable(ctx.key);
-      return action.awaitChange();
-    }
+    // Bound by someone else, being deleted, or gone: the informer will say which; nothing to retry.
+    if (err instanceof ConflictError || err instanceof NotFoundError) return action.awaitChange();
     throw err;
   }
   void d.recorder.normal(pod, 'Scheduled', `Successfully assigned ${objectKey(namespace, name)} to ${result.node}`);
