@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, readlink, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, readlink, realpath, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -169,4 +169,22 @@ test('a connection to the channel socket without an awaited token is closed and 
   const cancelled = channels.expect();
   cancelled.cancel();
   await assert.rejects(cancelled.connection, /ended before its channel connected/);
+});
+
+test('the channel socket\'s directory names its process; a new one removes those of processes that are gone', async () => {
+  // A process that has exited: its directory is what a SIGKILLed agent leaves behind.
+  const gone = spawn('true');
+  await once(gone, 'exit');
+  const stale = await mkdtemp(join(tmpdir(), `bosun-launch-${gone.pid}-`));
+  const live = await mkdtemp(join(tmpdir(), `bosun-launch-${process.ppid}-`));
+  const foreign = await mkdtemp(join(tmpdir(), 'bosun-launchpad-'));
+  try {
+    const channels = new LaunchChannels();
+    assert.match(channels.path, new RegExp(`/bosun-launch-${process.pid}-[^/]+/channels\\.sock$`));
+    await assert.rejects(readdir(stale), { code: 'ENOENT' });
+    assert.deepEqual(await readdir(live), []);
+    assert.deepEqual(await readdir(foreign), []);
+  } finally {
+    await Promise.all([stale, live, foreign].map((dir) => rm(dir, { recursive: true, force: true })));
+  }
 });

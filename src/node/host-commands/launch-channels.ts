@@ -5,13 +5,48 @@
 // its owner may enter (mkdtemp makes it 0700), and a connection without a token the agent is waiting for is
 // closed at once.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** 32 hex digits, then a newline. */
 const TOKEN_LENGTH = 32;
+
+/** `bosun-launch-<pid>-XXXXXX`: the pid of the process whose socket it holds. */
+const DIR_PREFIX = 'bosun-launch-';
+
+/**
+ * The directory goes when its process exits, but not when it is killed (SIGKILL, a crash): the next agent removes
+ * the directories of processes that are gone.
+ */
+function removeStaleDirs(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = /^bosun-launch-(\d+)-[^/]+$/.exec(name)?.[1];
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    try {
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    } catch {
+      // another user's, or removed by another agent meanwhile
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
 
 interface Expected {
   resolve: (socket: Socket) => void;
@@ -25,7 +60,8 @@ export class LaunchChannels {
   /** The socket's path; the server starts on first use and never holds the agent open. */
   get path(): string {
     if (this.socketPath === undefined) {
-      const dir = mkdtempSync(join(tmpdir(), 'bosun-launch-'));
+      removeStaleDirs();
+      const dir = mkdtempSync(join(tmpdir(), `${DIR_PREFIX}${process.pid}-`));
       this.socketPath = join(dir, 'channels.sock');
       this.server = createServer({ allowHalfOpen: false }, (socket) => this.accept(socket));
       this.server.listen(this.socketPath);
