@@ -133,7 +133,7 @@ describe('scheduler', () => {
   test('a burst created at once: each decision sees the ones before it, so no node takes more than it has', async () => {
     const names = Array.from({ length: 12 }, (_, i) => `burst-${i}`);
     await Promise.all(names.map((name) => h.client.create(podsResource, pod(name, '500m'))));
-    // 4 × 500m fit on each 2-CPU node: 8 bound, 4 refused, however the bindings' answers interleave.
+    // 4 × 500m fit on each 2-CPU node: 8 bound, 4 refused, in whatever order the creates arrive.
     await h.until(() => names.filter((n) => scheduled(n) !== undefined).length === 8 && names.filter((n) => unschedulable(n) !== undefined).length === 4, '8 bound and 4 unschedulable');
     for (const node of ['node-a', 'node-b']) assert.equal(names.filter((n) => scheduled(n) === node).length, 4, node);
     await remove(...names);
