@@ -1,18 +1,42 @@
 // Runs `bosun up` as a child process, as a user would: for tests that kill and restart it.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 export const bin = join(import.meta.dirname, '..', '..', 'bin', 'bosun.js');
 
-/** A loopback port that was free a moment ago (the restart tests need a fixed one). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A loopback port that was free a moment ago (the restart tests need a fixed one), taken below the kernel's
+ * ephemeral range: a port from listen(0) is one any outgoing connection on the machine (kubectl's, another
+ * test's) may take as its source port before `bosun up` binds it. Below that range only a listener can take it,
+ * and listeners take ports from the range. Also below the NodePort range (30000-32767), which Services use.
+ */
+export async function freePort(): Promise<number> {
+  const top = Math.min(30000, ephemeralRangeStart());
+  const bottom = Math.max(1024, top - 10000);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = bottom + randomInt(top - bottom);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port from ${bottom} to ${top - 1} after 100 tries`);
+}
+
+function ephemeralRangeStart(): number {
+  try {
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return Number.isInteger(start) && start > 1024 ? start : 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 

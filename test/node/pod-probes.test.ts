@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { namespacesResource, podsResource } from '../../src/apimachinery/builtin-resources.ts';
 import { TRUSTED_NAMESPACE_LABELS } from '../../src/apimachinery/pod-security-labels.ts';
+import { freePort } from '../helpers/bosun-process.ts';
 import { waitForLog } from './harness.ts';
 import type { Pod } from '../../src/apimachinery/api/index.ts';
 import { busybox, NODE, startPodHarness, type PodHarness } from './pod-harness.ts';
@@ -57,7 +58,7 @@ test('a startup probe gates started and readiness', { timeout: 20_000 }, async (
 });
 
 test('an httpGet readiness probe on a host-network pod checks 127.0.0.1', { timeout: 20_000 }, async () => {
-  const port = 20000 + (process.pid % 20000);
+  const port = await freePort();
   // The host's network is for trusted namespaces only (Pod Security baseline refuses it elsewhere).
   const ns = 'host-network';
   await h.client.create(namespacesResource, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: TRUSTED_NAMESPACE_LABELS } });
