@@ -45,6 +45,8 @@ export interface NodeOptions {
   containerRuntime?: ContainerRuntimeMode;
   /** k3s's registries.yaml for image pulls. */
   registryConfig?: string;
+  /** Pod set-ups and container starts at once (default 8 per core). */
+  maxParallelPodStarts?: number;
   /**
    * kubelet's --cluster-dns: the kube-dns Service's address(es) pods' resolv.conf names. On a bridge the node
    * serves cluster DNS on its gateway; without a bridge (or without this option) pods keep the host's resolvers.
@@ -137,6 +139,7 @@ export async function startNode(options: NodeOptions): Promise<RunningNode> {
       ...(options.runtimeSocketPath !== undefined ? { runtimeSocketPath: options.runtimeSocketPath } : {}),
       ...(options.containerRuntime !== undefined ? { containerRuntime: options.containerRuntime } : {}),
       ...(options.registryConfig !== undefined ? { registryConfig: options.registryConfig } : {}),
+      ...(options.maxParallelPodStarts !== undefined ? { maxParallelPodStarts: options.maxParallelPodStarts } : {}),
       ...(options.versions !== undefined ? { versions: options.versions } : {}),
       ...(dns !== undefined && options.clusterDNS !== undefined ? { clusterDns: { nameservers: options.clusterDNS, domain: DEFAULT_CLUSTER_DOMAIN } } : {}),
     });

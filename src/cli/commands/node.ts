@@ -18,6 +18,7 @@ import { exitOnSignals } from '../shutdown.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 import { serverVersion } from '../../apiserver/discovery/version.ts';
 import { bosunVersion } from '../bosun-version.ts';
+import { defaultMaxParallelPodStarts, STARTS_PER_CORE } from '../../node/agent/pods/start-queue.ts';
 
 /** The node flags `bosun up` and `bosun node` share. */
 export interface NodeFlags {
@@ -31,6 +32,7 @@ export interface NodeFlags {
   nodeFailureRebootAfter?: number;
   containerRuntime: 'auto' | 'oci' | 'host';
   registryConfig?: string;
+  maxParallelPodStarts?: number;
   /** Default: 10.96.0.10 for bosun node; bosun up uses its API server's kube-dns address. */
   clusterDns?: string[];
 }
@@ -77,7 +79,8 @@ export function withNodeFlags(command: Command): Command {
     .option('--node-failure-reboot-after <duration>', 'how long a node crashed by a chaos node failure stays down before it comes back (default 30s)', duration)
     .option('--cluster-dns <ips>', 'the cluster DNS Service\'s address(es) pods\' resolv.conf names (kubelet\'s flag; default 10.96.0.10, with bosun up the tenth address of the service CIDR); the node serves cluster DNS on its bridge gateway', addresses)
     .addOption(new Option('--container-runtime <kind>', 'oci: pull images and run them with runc under conmon; host: the host sandbox only; auto: oci when runc, conmon and overlayfs work').choices(['auto', 'oci', 'host']).default('auto'))
-    .option('--registry-config <file>', 'k3s\'s registries.yaml: registry mirrors, rewrites, credentials and TLS for image pulls');
+    .option('--registry-config <file>', 'k3s\'s registries.yaml: registry mirrors, rewrites, credentials and TLS for image pulls')
+    .option('--max-parallel-pod-starts <n>', `pod set-ups and container starts at once, oldest pod first (default ${defaultMaxParallelPodStarts()}: ${STARTS_PER_CORE} per core)`, positiveInteger);
 }
 
 /** What stopping a node did to its pods, for the last line bosun up and bosun node print. */
@@ -126,6 +129,7 @@ export function startNodeFromFlags(flags: NodeFlags, node: { client: KubeClient;
     ...(flags.nodeFailureRebootAfter !== undefined ? { nodeFailureRebootAfterMs: flags.nodeFailureRebootAfter } : {}),
     containerRuntime: flags.containerRuntime,
     ...(flags.registryConfig !== undefined ? { registryConfig: resolve(flags.registryConfig) } : {}),
+    ...(flags.maxParallelPodStarts !== undefined ? { maxParallelPodStarts: flags.maxParallelPodStarts } : {}),
   });
 }
 

@@ -27,6 +27,7 @@ import type { RunningContainers } from './running-containers.ts';
 import { StatsSummary } from '../stats/stats-summary.ts';
 import { podCgroupRoots } from '../stats/pod-cgroup-roots.ts';
 import { LocalPathReclaimer } from './volumes/local-path-provisioner.ts';
+import { PodStartQueue } from './pods/start-queue.ts';
 
 export const DEFAULT_TRUSTED_NAMESPACES = ['kube-system', 'chaos-engineering'];
 export const DEFAULT_NODE_FAILURE_REBOOT_AFTER_MS = 30_000;
@@ -67,6 +68,8 @@ export interface NodeAgentOptions {
   containerRuntime?: ContainerRuntimeMode;
   /** k3s's registries.yaml: mirrors and credentials for image pulls. */
   registryConfig?: string;
+  /** Pod set-ups and container starts at once, oldest pod first; default defaultMaxParallelPodStarts(). */
+  maxParallelPodStarts?: number;
   /** kubelet's and the runtime's versions, for the Node's nodeInfo. */
   versions?: NodeVersions;
   /** kubelet's --cluster-dns and --cluster-domain; without it pods on ClusterFirst get the host's resolvers. */
@@ -138,6 +141,7 @@ export async function startNodeAgent(options: NodeAgentOptions): Promise<NodeAge
     registry,
     localStorageIntervalMs: options.localStorageIntervalMs ?? 10_000,
     ...(options.clusterDns !== undefined ? { clusterDns: options.clusterDns } : {}),
+    starts: new PodStartQueue(options.maxParallelPodStarts),
   };
 
   async function bootUp(): Promise<Life> {

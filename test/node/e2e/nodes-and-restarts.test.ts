@@ -38,7 +38,7 @@ describe('node agents with real kubectl', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bosun-e2e-'));
     const bosun = await startBosun(dataDir, await freePort(), ['--node-name', 'first', '--node-monitor-grace-period', '4s', '--node-lease-duration-seconds', '2']);
     const kubeconfig = join(dataDir, 'kubeconfig');
-    const second = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2', '--container-runtime', 'host'], 'bosun node is ready');
+    const second = await startReady([bin, 'node', '--kubeconfig', kubeconfig, '--name', 'second', '--data-dir', join(dataDir, 'second'), '--node-lease-duration-seconds', '2', '--container-runtime', 'host', '--max-parallel-pod-starts', '2'], 'bosun node is ready');
     cleanups.push(async () => {
       await stopped(second);
       await stopped(bosun);

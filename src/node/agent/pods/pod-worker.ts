@@ -41,6 +41,7 @@ import { formatPod } from './format-pod.ts';
 import { adoptPodStatus } from './status-adoption.ts';
 import { PodStatusManager } from './status-manager.ts';
 import { tracePodStart } from '../../pod-start-trace.ts';
+import type { PodStartQueue } from './start-queue.ts';
 
 export interface PodWorkerContext {
   client: KubeClient;
@@ -66,6 +67,8 @@ export interface PodWorkerContext {
   localStorageIntervalMs: number;
   /** kubelet's --cluster-dns and --cluster-domain; undefined where the node serves no cluster DNS. */
   clusterDns?: ClusterDnsSettings;
+  /** The pods' set-ups and container starts take turns in it, oldest pod first. */
+  starts: PodStartQueue;
 }
 
 const DEFAULT_GRACE_SECONDS = 30;
@@ -122,6 +125,8 @@ export class PodWorker {
   private readonly status: PodStatusManager;
   /** Keeps the configMap, secret, downwardAPI and projected volumes current while the pod runs. */
   private liveVolumes: LiveVolumes | undefined;
+  /** The pod's place in the node's start queue. */
+  private readonly startTicket: number;
 
   constructor(
     private readonly ctx: PodWorkerContext,
@@ -129,6 +134,7 @@ export class PodWorker {
     private readonly objectWatches?: ObjectWatches,
   ) {
     this.pod = pod;
+    this.startTicket = ctx.starts.ticket();
     this.state = adoptPodStatus(pod, (containerID) => ctx.images?.claim(containerID) ?? false);
     this.status = new PodStatusManager({
       client: ctx.client,
@@ -279,16 +285,18 @@ export class PodWorker {
       let early: { attachment: PodNetworkAttachment; prepared: Promise<PreparedPod> } | undefined;
       try {
         const prepareFor = (attachment: PodNetworkAttachment) => preparePod(this.pod, this.placement(attachment), this.ctx.client);
-        const attachment =
-          this.pod.spec.hostNetwork === true
-            ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } }
-            : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace }, (addressed) => {
-                early = { attachment: addressed, prepared: prepareFor(addressed) };
-                early.prepared.catch(() => undefined); // awaited below, or settled before a retry
-              });
-        tracePodStart(this.uid, 'network');
-        const ahead = early?.attachment.podIP === attachment.podIP ? early?.prepared : undefined;
-        this.prepared = await (ahead ?? prepareFor(attachment));
+        this.prepared = await this.inTurn(async () => {
+          const attachment =
+            this.pod.spec.hostNetwork === true
+              ? { podIP: this.ctx.hostIP, network: { kind: 'host' as const } }
+              : await this.ctx.network.attach({ uid: this.uid, name: this.name, namespace: this.namespace }, (addressed) => {
+                  early = { attachment: addressed, prepared: prepareFor(addressed) };
+                  early.prepared.catch(() => undefined); // awaited below, or settled before a retry
+                });
+          tracePodStart(this.uid, 'network');
+          const ahead = early?.attachment.podIP === attachment.podIP ? early?.prepared : undefined;
+          return await (ahead ?? prepareFor(attachment));
+        });
         tracePodStart(this.uid, 'prepared');
         for (const warning of this.prepared.warnings) void this.ctx.recorder.warning(this.pod, warning.reason, warning.message);
         this.watchLocalStorage(this.prepared);
@@ -298,6 +306,7 @@ export class PodWorker {
       } catch (error) {
         // A volume set-up begun beside a failed attach ends before the next try begins its own.
         await early?.prepared.catch(() => undefined);
+        if (this.haltedInLine(error)) return false;
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         for (const rec of [...this.state.init, ...this.state.containers]) if (!rec.done) rec.status.state = { waiting: { reason, message } };
@@ -306,6 +315,17 @@ export class PodWorker {
         await this.pause(restartDelayMs(attempt, this.ctx.restartBackoff));
       }
     }
+  }
+
+  /** Runs a set-up step in the pod's turn on the node; rejects with the halt's reason if the pod halts first. */
+  private inTurn<T>(setup: () => Promise<T>): Promise<T> {
+    return this.ctx.starts.run(this.startTicket, this.stopping.halted.signal, setup);
+  }
+
+  /** The pod halted (or the agent let it go) while it waited for its turn: nothing was set up or started. */
+  private haltedInLine(error: unknown): boolean {
+    const { signal } = this.stopping.halted;
+    return signal.aborted && error === signal.reason;
   }
 
   private placement(attachment: PodNetworkAttachment): PodPlacement {
@@ -355,11 +375,13 @@ export class PodWorker {
         } else {
           const run = await this.chooseRuntime(rec, restartCount);
           tracePodStart(this.uid, 'image');
-          const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
-          tracePodStart(this.uid, 'config');
-          for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
-          const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
-          const handle = await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
+          const handle = await this.inTurn(async () => {
+            const { spec, warnings } = await containerConfig(this.pod, rec.spec, prepared, run.policy, this.ctx.client);
+            tracePodStart(this.uid, 'config');
+            for (const warning of warnings) void this.ctx.recorder.warning(this.pod, 'InvalidEnvironmentVariableNames', warning);
+            const logPath = containerLogPath(this.ctx.dataDir, { namespace: this.namespace, podName: this.name, podUid: this.uid, container: rec.spec.name, restartCount });
+            return await run.runtime.start({ pod: prepared.facts, container: spec, logPath });
+          });
           containerID = run.containerID;
           if ('terminated' in rec.status.state) rec.status.lastState = rec.status.state;
           rec.status.restartCount = restartCount;
@@ -382,6 +404,7 @@ export class PodWorker {
         }
       } catch (error) {
         if (this.stopping.detached) return false;
+        if (this.haltedInLine(error)) return false;
         const reason = error instanceof SandboxSpecError ? error.reason : 'CreateContainerError';
         const message = (error as Error).message;
         rec.status.state = { waiting: { reason, message } };
