@@ -3,20 +3,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { bin } from '../test/helpers/bosun-process.ts';
 
-const bin = join(import.meta.dirname, '..', 'bin', 'bosun.js');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+/** A loopback port below the ephemeral range, which no outgoing connection can take before the server binds it. */
+export { freePort } from '../test/helpers/bosun-process.ts';
 
 /**
  * `bosun up` with no controllers on dataDir (SQLite, durable); resolves once it is ready. Its metrics and dashboard

@@ -20,7 +20,7 @@ export class PodStartQueue {
   private readonly queue: PQueue;
   private nextTicket = 0;
 
-  constructor(readonly concurrency = defaultMaxParallelPodStarts()) {
+  constructor(concurrency = defaultMaxParallelPodStarts()) {
     if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`at most ${concurrency} pod starts at once: a positive integer is needed`);
     this.queue = new PQueue({ concurrency });
   }
