@@ -57,13 +57,10 @@ export function formatLogLine(line: string, options: { color: boolean }): string
   return text;
 }
 
-/**
- * Where the process's loggers write in `format`: stdout itself, or a formatter in front of it, in colour on a
- * terminal (isTTY: whether out ends at one, when out cannot tell: a worker thread's stdout).
- */
-export function logDestination(format: LogFormat, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout, isTTY = out.isTTY === true): NodeJS.WritableStream {
+/** Where the process's loggers write in `format`: stdout itself, or a formatter in front of it. */
+export function logDestination(format: LogFormat, out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout): NodeJS.WritableStream {
   if (format === 'json') return out;
-  const color = isTTY && process.env['NO_COLOR'] === undefined;
+  const color = out.isTTY === true && process.env['NO_COLOR'] === undefined;
   let pending = '';
   return new Writable({
     decodeStrings: false,

@@ -17,9 +17,7 @@ import type { Manager } from '../../runtime/manager.ts';
 import { bosunFamilies, configuredFamilies, familyCrds, selectFamilies } from '../families.ts';
 import { exitOnSignals } from '../shutdown.ts';
 import { runControllers } from './controllers.ts';
-import { nodeFlagsOf, stoppedPodsMessage, withNodeFlags, type NodeFlags } from './node-flags.ts';
-import { startNodeThread } from '../node-thread/start-node-thread.ts';
-import type { LogFormat } from '../log-format.ts';
+import { startNodeFromFlags, stoppedPodsMessage, withNodeFlags, type NodeFlags } from './node.ts';
 import { startUpWebhookServer } from './webhook-server.ts';
 import { messageOf } from '../../apimachinery/error-message.ts';
 import { bosunVersion } from '../bosun-version.ts';
@@ -77,8 +75,6 @@ interface UpOptions extends NodeFlags {
   webhookPort: number;
   metricsPort: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  /** Added by the CLI to every command that serves (main.ts). */
-  logFormat: LogFormat;
   /** false with --no-node. */
   node: boolean;
   nodeName: string;
@@ -211,21 +207,14 @@ export function upCommand(): Command {
         try {
           // Pods' resolv.conf names the kube-dns address the API server gave kube-dns, unless --cluster-dns says otherwise.
           const clusterDns = options.clusterDns ?? [serviceNetwork(options.serviceClusterIpRange, undefined).clusterDNS];
-          // On a thread of its own: the agent's work and the API server's each get a core (node-thread/).
-          node = await startNodeThread(
-            {
-              flags: nodeFlagsOf({ ...options, clusterDns }),
-              kubeconfig: running.inProcessKubeconfig,
-              nodeName: options.nodeName,
-              dataDir: join(dataDir, 'nodes', options.nodeName),
-              hiddenDirs: [dataDir],
-              kubeletPki,
-              logLevel: options.logLevel,
-              logFormat: options.logFormat,
-              stdoutIsTTY: process.stdout.isTTY === true,
-            },
-            (error) => console.error(`bosun up: the node agent stopped: ${messageOf(error)}; the control plane keeps serving, and the Node goes NotReady`),
-          );
+          node = await startNodeFromFlags({ ...options, clusterDns }, {
+            client: createKubeClient({ kubeconfig: running.inProcessKubeconfig, userAgent: 'bosun-node' }),
+            nodeName: options.nodeName,
+            dataDir: join(dataDir, 'nodes', options.nodeName),
+            hiddenDirs: [dataDir],
+            kubeletPki,
+            logger: createLogger({ level: options.logLevel, name: 'bosun-node' }),
+          });
         } catch (error) {
           // The control plane is still useful without a node (Landscaper, another agent joining with bosun node).
           const code = (error as NodeJS.ErrnoException).code;
